@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { migrations, type Migration } from './migrations.js';
+
+export type Db = Database.Database;
+
+export interface OpenDatabaseOptions {
+  /** Path of a better-sqlite3 native binding built for this host's ABI (Electron). */
+  readonly nativeBinding?: string;
+  /** How long a writer waits for a lock held by another connection. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Thrown when the file's schema is newer than this build knows. */
+export class SchemaTooNewError extends Error {
+  constructor(found: number, known: number) {
+    super(`state database schema v${found} is newer than this Wheelhouse (v${known}); update the app`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/**
+ * Opens (creating if needed) the state database with WAL, foreign keys and a
+ * busy timeout, then applies pending migrations. Each migration commits in
+ * its own transaction, so a crash mid-upgrade leaves a consistent version.
+ */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    applyMigrations(db, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function applyMigrations(db: Db, list: readonly Migration[]): void {
+  const known = list.length === 0 ? 0 : list[list.length - 1]!.version;
+  const current = schemaVersion(db);
+  if (current > known) throw new SchemaTooNewError(current, known);
+  for (const migration of list) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Versioned schema migrations, applied in order at open inside one transaction
+ * each. Never edit a shipped migration: add a new one. Later features (jobs,
+ * queued turns, approvals, MCP) arrive as new entries here.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'threads, items, checkpoints, event log',
+    sql: `
+      CREATE TABLE threads (
+        id              TEXT PRIMARY KEY,
+        rollout_path    TEXT,
+        preview         TEXT NOT NULL DEFAULT '',
+        ephemeral       INTEGER NOT NULL DEFAULT 0,
+        model_provider  TEXT NOT NULL,
+        model           TEXT,
+        created_at_ms   INTEGER NOT NULL,
+        updated_at_ms   INTEGER NOT NULL,
+        status          TEXT NOT NULL DEFAULT 'idle',
+        path            TEXT,
+        cwd             TEXT NOT NULL,
+        cli_version     TEXT NOT NULL,
+        source          TEXT NOT NULL,
+        name            TEXT,
+        sandbox_policy  TEXT,
+        approval_mode   TEXT,
+        archived        INTEGER NOT NULL DEFAULT 0,
+        archived_at_ms  INTEGER,
+        git_sha         TEXT,
+        git_branch      TEXT,
+        git_origin_url  TEXT,
+        memory_mode     TEXT,
+        forked_from_id  TEXT
+      ) STRICT;
+      CREATE INDEX threads_by_recency ON threads (archived, updated_at_ms DESC, id DESC);
+
+      CREATE TABLE turns (
+        id              TEXT PRIMARY KEY,
+        thread_id       TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        ordinal         INTEGER NOT NULL,
+        status          TEXT NOT NULL,
+        model           TEXT,
+        error           TEXT,
+        usage           TEXT,
+        started_at_ms   INTEGER,
+        completed_at_ms INTEGER,
+        UNIQUE (thread_id, ordinal)
+      ) STRICT;
+
+      CREATE TABLE thread_items (
+        id              TEXT PRIMARY KEY,
+        thread_id       TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        turn_id         TEXT REFERENCES turns(id) ON DELETE CASCADE,
+        ordinal         INTEGER NOT NULL,
+        type            TEXT NOT NULL,
+        role            TEXT,
+        content         TEXT NOT NULL DEFAULT '',
+        item            TEXT NOT NULL,
+        created_at_ms   INTEGER NOT NULL,
+        UNIQUE (thread_id, ordinal)
+      ) STRICT;
+      CREATE INDEX thread_items_by_turn ON thread_items (turn_id);
+
+      CREATE TABLE checkpoints (
+        thread_id       TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        checkpoint_id   TEXT NOT NULL,
+        reason          TEXT NOT NULL,
+        state           TEXT NOT NULL,
+        created_at_ms   INTEGER NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_id)
+      ) STRICT;
+
+      -- Append-only runtime event log (seed 004 RuntimeEventEnvelope); seq is monotonic.
+      CREATE TABLE events (
+        seq             INTEGER PRIMARY KEY,
+        schema_version  INTEGER NOT NULL,
+        event           TEXT NOT NULL,
+        kind            TEXT NOT NULL,
+        thread_id       TEXT,
+        turn_id         TEXT,
+        item_id         TEXT,
+        created_at_ms   INTEGER NOT NULL,
+        payload         TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX events_by_thread ON events (thread_id, seq);
+    `,
+  },
+];

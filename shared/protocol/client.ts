@@ -1,0 +1,109 @@
+import { ErrorCode, RpcError } from './errors.js';
+import type {
+  AnyNotification,
+  ClientMethod,
+  NotificationMethod,
+  NotificationParamsOf,
+  ParamsOf,
+  ResultOf,
+} from './registry.js';
+import { classifyMessage, type RequestId } from './wire.js';
+
+/** A bidirectional text channel: WebSocket, stdio lines, or the Electron bridge. */
+export interface Transport {
+  send(text: string): void;
+  /** Subscribes to incoming text; returns an unsubscribe function. */
+  onMessage(listener: (text: string) => void): () => void;
+  /** Subscribes to the channel closing; returns an unsubscribe function. */
+  onClose(listener: (reason: string) => void): () => void;
+}
+
+type NotificationListener = (notification: AnyNotification) => void;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: RpcError): void;
+}
+
+/** Typed JSON-RPC client derived from the protocol tables; one per connection. */
+export class RpcClient {
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly listeners = new Set<NotificationListener>();
+  private readonly disposers: Array<() => void> = [];
+  private closedReason: string | undefined;
+
+  constructor(private readonly transport: Transport) {
+    this.disposers.push(transport.onMessage((text) => this.receive(text)));
+    this.disposers.push(transport.onClose((reason) => this.fail(reason)));
+  }
+
+  /** Sends a request and resolves with its typed result, or rejects with an RpcError. */
+  request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    if (this.closedReason !== undefined) {
+      return Promise.reject(new RpcError(ErrorCode.Internal, `connection closed: ${this.closedReason}`));
+    }
+    const id = this.nextId++;
+    return new Promise<ResultOf<M>>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      try {
+        this.transport.send(JSON.stringify({ id, method, params }));
+      } catch (error) {
+        this.pending.delete(id);
+        reject(RpcError.internal(`send failed: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    });
+  }
+
+  /** Listens to every notification. */
+  onNotification(listener: NotificationListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Listens to one notification method with typed params. */
+  on<N extends NotificationMethod>(
+    method: N,
+    listener: (params: NotificationParamsOf<N>, seq: number | undefined) => void,
+  ): () => void {
+    return this.onNotification((n) => {
+      if (n.method === method) listener(n.params as NotificationParamsOf<N>, n.seq);
+    });
+  }
+
+  dispose(): void {
+    for (const dispose of this.disposers.splice(0)) dispose();
+    this.fail('client disposed');
+    this.listeners.clear();
+  }
+
+  private receive(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return; // A server never sends malformed JSON; ignore rather than crash the UI.
+    }
+    const classified = classifyMessage(value);
+    if (!classified) return;
+    if (classified.kind === 'response') {
+      const { id } = classified.message;
+      if (id === null) return;
+      const pending = this.pending.get(id);
+      if (!pending) return;
+      this.pending.delete(id);
+      if ('error' in classified.message) pending.reject(RpcError.fromShape(classified.message.error));
+      else pending.resolve(classified.message.result);
+    } else if (classified.kind === 'notification') {
+      const notification = classified.message as AnyNotification;
+      for (const listener of this.listeners) listener(notification);
+    }
+  }
+
+  private fail(reason: string): void {
+    this.closedReason ??= reason;
+    const error = new RpcError(ErrorCode.Internal, `connection closed: ${reason}`);
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}

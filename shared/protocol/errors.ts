@@ -1,0 +1,56 @@
+/** JSON-RPC error codes used on every carrier. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  Internal: -32603,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The error object carried by a failed response. */
+export interface RpcErrorShape {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** A typed protocol error; thrown by handlers and rethrown by clients. */
+export class RpcError extends Error implements RpcErrorShape {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'RpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+
+  toJSON(): RpcErrorShape {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  static invalidRequest(message: string, data?: unknown): RpcError {
+    return new RpcError(ErrorCode.InvalidRequest, message, data);
+  }
+
+  static invalidParams(message: string, data?: unknown): RpcError {
+    return new RpcError(ErrorCode.InvalidParams, message, data);
+  }
+
+  static internal(message: string, data?: unknown): RpcError {
+    return new RpcError(ErrorCode.Internal, message, data);
+  }
+
+  /** An unknown thread id: a clear -32600 naming the id. */
+  static threadNotFound(threadId: string): RpcError {
+    return new RpcError(ErrorCode.InvalidRequest, `thread not found: ${threadId}`, { threadId });
+  }
+
+  static fromShape(shape: RpcErrorShape): RpcError {
+    return new RpcError(shape.code, shape.message, shape.data);
+  }
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { defineMethod, defineNotification } from '../define.js';
+import {
+  AskForApproval,
+  Checkpoint,
+  MAX_THREAD_NAME_LENGTH,
+  SandboxMode,
+  Thread,
+  ThreadItem,
+} from '../thread.js';
+
+const ThreadId = z.string().min(1).max(200);
+const Path = z.string().min(1).max(4096);
+
+export const ThreadStartParams = z.object({
+  model: z.string().max(200).nullable().optional(),
+  modelProvider: z.string().max(200).nullable().optional(),
+  cwd: Path.nullable().optional(),
+  approvalPolicy: AskForApproval.nullable().optional(),
+  sandbox: SandboxMode.nullable().optional(),
+  /** Ephemeral threads live in memory only and vanish when the runtime stops. */
+  ephemeral: z.boolean().nullable().optional(),
+});
+
+export const ThreadStartResult = z.object({
+  thread: Thread,
+  model: z.string().nullable(),
+  modelProvider: z.string(),
+  cwd: z.string(),
+  approvalPolicy: AskForApproval.nullable(),
+  sandbox: SandboxMode.nullable(),
+});
+
+export const ThreadListParams = z.object({
+  /** Include archived threads (Codex: `archived`); archived-only when `archived` is true. */
+  includeArchived: z.boolean().optional(),
+  archived: z.boolean().nullable().optional(),
+  cursor: z.string().max(500).nullable().optional(),
+  limit: z.number().int().min(1).max(500).nullable().optional(),
+});
+
+export const ThreadListResult = z.object({
+  data: z.array(Thread),
+  nextCursor: z.string().nullable(),
+});
+
+export const ThreadReadParams = z.object({
+  threadId: ThreadId,
+  /** Fill `thread.turns` (with their items). The flat `items` list is always returned. */
+  includeTurns: z.boolean().optional(),
+});
+
+export const ThreadReadResult = z.object({
+  thread: Thread,
+  items: z.array(ThreadItem),
+  checkpoint: Checkpoint.nullable(),
+});
+
+export const ThreadSetNameParams = z.object({
+  threadId: ThreadId,
+  name: z
+    .string()
+    .max(MAX_THREAD_NAME_LENGTH, `name must be at most ${MAX_THREAD_NAME_LENGTH} characters`)
+    .refine((name) => name.trim().length > 0, 'name must not be blank'),
+});
+
+export const ThreadIdParams = z.object({ threadId: ThreadId });
+export const EmptyResult = z.object({});
+export const ThreadResult = z.object({ thread: Thread });
+
+export const ThreadLoadedListParams = z.object({
+  cursor: z.string().max(500).nullable().optional(),
+  limit: z.number().int().min(1).max(1000).nullable().optional(),
+});
+export const ThreadLoadedListResult = z.object({
+  data: z.array(z.string()),
+  nextCursor: z.string().nullable(),
+});
+
+export const threadMethods = {
+  'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
+  'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest first.'),
+  'thread/read': defineMethod(ThreadReadParams, ThreadReadResult, 'Read a thread with its items.'),
+  'thread/name/set': defineMethod(ThreadSetNameParams, EmptyResult, 'Rename a thread.'),
+  'thread/archive': defineMethod(ThreadIdParams, EmptyResult, 'Archive a thread.'),
+  'thread/unarchive': defineMethod(ThreadIdParams, ThreadResult, 'Restore an archived thread.'),
+  'thread/loaded/list': defineMethod(
+    ThreadLoadedListParams,
+    ThreadLoadedListResult,
+    'Ids of threads loaded in memory.',
+  ),
+} as const;
+
+export const threadNotifications = {
+  'thread/started': defineNotification(z.object({ thread: Thread }), 'A thread was created.'),
+  'thread/archived': defineNotification(z.object({ threadId: z.string() }), 'A thread was archived.'),
+  'thread/unarchived': defineNotification(
+    z.object({ threadId: z.string() }),
+    'A thread was restored from the archive.',
+  ),
+  'thread/name/updated': defineNotification(
+    z.object({ threadId: z.string(), threadName: z.string().optional() }),
+    'A thread was renamed.',
+  ),
+} as const;

@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { MethodSpec, NotificationSpec } from './define.js';
+import { initializeMethods } from './methods/initialize.js';
+import { threadMethods, threadNotifications } from './methods/thread.js';
+
+/**
+ * The one declaration of the protocol. Every carrier (Electron IPC, stdio,
+ * WebSocket), the dispatcher, the typed client and the preload bridge derive
+ * from these three tables. To add a method: declare it in `methods/<ns>.ts`,
+ * spread the table here, then implement its handler (typecheck demands one).
+ */
+export const clientMethods = {
+  ...initializeMethods,
+  ...threadMethods,
+} as const satisfies Record<string, MethodSpec>;
+
+export const serverNotifications = {
+  ...threadNotifications,
+} as const satisfies Record<string, NotificationSpec>;
+
+/** Requests the server sends to a client (approvals, elicitations). */
+export const serverRequests = {} as const satisfies Record<string, MethodSpec>;
+
+export type ClientMethod = keyof typeof clientMethods;
+export type NotificationMethod = keyof typeof serverNotifications;
+export type ServerRequestMethod = keyof typeof serverRequests;
+
+/** What a caller may send (before defaults are applied). */
+export type ParamsOf<M extends ClientMethod> = z.input<(typeof clientMethods)[M]['params']>;
+/** What a handler receives (after validation and defaults). */
+export type HandlerParamsOf<M extends ClientMethod> = z.output<(typeof clientMethods)[M]['params']>;
+export type ResultOf<M extends ClientMethod> = z.output<(typeof clientMethods)[M]['result']>;
+export type NotificationParamsOf<N extends NotificationMethod> = z.output<
+  (typeof serverNotifications)[N]['params']
+>;
+
+/** A notification as a discriminated union, for `switch (n.method)` with exhaustiveness. */
+export type AnyNotification = {
+  [N in NotificationMethod]: { method: N; params: NotificationParamsOf<N>; seq?: number };
+}[NotificationMethod];
+
+export function isClientMethod(method: string): method is ClientMethod {
+  return Object.prototype.hasOwnProperty.call(clientMethods, method);
+}
+
+export function isNotificationMethod(method: string): method is NotificationMethod {
+  return Object.prototype.hasOwnProperty.call(serverNotifications, method);
+}
