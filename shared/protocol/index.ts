@@ -8,3 +8,4 @@ export * from './dispatcher.js';
 export * from './client.js';
 export * from './methods/initialize.js';
 export * from './methods/thread.js';
+export * from './events.js';

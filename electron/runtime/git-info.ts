@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { GitInfo } from '../../shared/protocol/index.js';
+
+/**
+ * Reads branch, commit and origin of the repository containing `cwd` straight
+ * from `.git` (no child process, so it is cheap enough for thread/start).
+ */
+export function readGitInfo(cwd: string): GitInfo | null {
+  const gitDir = findGitDir(cwd);
+  if (!gitDir) return null;
+  try {
+    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    let branch: string | null = null;
+    let sha: string | null = null;
+    if (head.startsWith('ref: ')) {
+      const ref = head.slice(5);
+      branch = ref.replace(/^refs\/heads\//, '');
+      sha = readRef(gitDir, ref);
+    } else {
+      sha = head;
+    }
+    return { sha, branch, originUrl: readOriginUrl(gitDir) };
+  } catch {
+    return null;
+  }
+}
+
+function findGitDir(start: string): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    const candidate = path.join(dir, '.git');
+    try {
+      const stat = fs.statSync(candidate);
+      if (stat.isDirectory()) return candidate;
+      if (stat.isFile()) {
+        const pointer = fs.readFileSync(candidate, 'utf8').match(/^gitdir:\s*(.+)$/m);
+        if (pointer?.[1]) return path.resolve(dir, pointer[1].trim());
+      }
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function readRef(gitDir: string, ref: string): string | null {
+  try {
+    return fs.readFileSync(path.join(gitDir, ref), 'utf8').trim();
+  } catch {
+    try {
+      const packed = fs.readFileSync(path.join(gitDir, 'packed-refs'), 'utf8');
+      const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
+      return line ? line.split(' ')[0]! : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function readOriginUrl(gitDir: string): string | null {
+  try {
+    const config = fs.readFileSync(path.join(gitDir, 'config'), 'utf8');
+    const section = config.split(/^\[/m).find((s) => s.startsWith('remote "origin"]'));
+    return section?.match(/^\s*url\s*=\s*(.+)$/m)?.[1]?.trim() ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,18 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** The Wheelhouse home: `WHEELHOUSE_HOME`, else `~/.wheelhouse` (the app passes its userData folder). */
+export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = explicit ?? env['WHEELHOUSE_HOME'] ?? path.join(os.homedir(), '.wheelhouse');
+  return path.resolve(chosen);
+}
+
+/** Files inside the home. */
+export function homePaths(home: string) {
+  return {
+    home,
+    stateDb: path.join(home, 'state.sqlite'),
+    config: path.join(home, 'config.toml'),
+    logs: path.join(home, 'logs'),
+  } as const;
+}

@@ -1,0 +1,248 @@
+import path from 'node:path';
+import {
+  RpcError,
+  type Checkpoint,
+  type HandlerParamsOf,
+  type ResultOf,
+  type SessionSource,
+  type Thread,
+  type ThreadItem,
+  type ThreadStatus,
+} from '../../shared/protocol/index.js';
+import type { StateStore } from '../store/state-store.js';
+import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
+import type { EventLog } from './event-log.js';
+import { readGitInfo } from './git-info.js';
+import { toWireThread, toWireTurn } from './thread-mapper.js';
+
+export interface ThreadDefaults {
+  readonly modelProvider: string;
+  readonly model: string | null;
+  readonly cwd: string;
+}
+
+export interface ThreadManagerDeps {
+  readonly durable: StateStore;
+  readonly memory: StateStore;
+  readonly events: EventLog;
+  readonly version: string;
+  readonly defaults: () => ThreadDefaults;
+  readonly newId: () => string;
+  readonly now: () => number;
+}
+
+/** Live, in-memory state of a loaded thread. */
+interface LoadedThread {
+  activeTurnId: string | null;
+}
+
+const DEFAULT_PAGE = 50;
+
+/**
+ * Owns thread lifecycle (seed 000 ThreadManager): start, list, read, rename,
+ * archive. Durable threads live in the SQLite file; ephemeral ones in an
+ * in-memory database with the same schema, so both share one code path.
+ */
+export class ThreadManager {
+  private readonly loaded = new Map<string, LoadedThread>();
+
+  constructor(private readonly deps: ThreadManagerDeps) {}
+
+  start(params: HandlerParamsOf<'thread/start'>, source: SessionSource): ResultOf<'thread/start'> {
+    const defaults = this.deps.defaults();
+    const now = this.deps.now();
+    const ephemeral = params.ephemeral ?? false;
+    const cwd = path.resolve(params.cwd ?? defaults.cwd);
+    const git = ephemeral ? null : readGitInfo(cwd);
+    const record: ThreadRecord = {
+      id: this.deps.newId(),
+      rolloutPath: null,
+      preview: '',
+      ephemeral,
+      modelProvider: params.modelProvider ?? defaults.modelProvider,
+      model: params.model ?? defaults.model,
+      createdAtMs: now,
+      updatedAtMs: now,
+      status: 'idle',
+      path: null,
+      cwd,
+      cliVersion: this.deps.version,
+      source,
+      name: null,
+      sandboxPolicy: params.sandbox ?? null,
+      approvalMode: params.approvalPolicy ?? null,
+      archived: false,
+      archivedAtMs: null,
+      gitSha: git?.sha ?? null,
+      gitBranch: git?.branch ?? null,
+      gitOriginUrl: git?.originUrl ?? null,
+      memoryMode: null,
+      forkedFromId: null,
+    };
+    this.storeOf(ephemeral).threads.upsert(record);
+    this.loaded.set(record.id, { activeTurnId: null });
+    const thread = this.toWire(record);
+    this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
+    return {
+      thread,
+      model: record.model,
+      modelProvider: record.modelProvider,
+      cwd: record.cwd,
+      approvalPolicy: params.approvalPolicy ?? null,
+      sandbox: params.sandbox ?? null,
+    };
+  }
+
+  list(params: HandlerParamsOf<'thread/list'>): ResultOf<'thread/list'> {
+    const limit = params.limit ?? DEFAULT_PAGE;
+    const archived = params.archived === true ? 'archived' : params.includeArchived ? 'all' : 'active';
+    const after = params.cursor ? decodeCursor(params.cursor) : undefined;
+    const query = { archived, limit: limit + 1, ...(after ? { after } : {}) } as const;
+    const merged = [...this.deps.durable.threads.list(query), ...this.deps.memory.threads.list(query)];
+    merged.sort((a, b) => b.updatedAtMs - a.updatedAtMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const page = merged.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map((r) => this.toWire(r)),
+      nextCursor: merged.length > limit && last ? encodeCursor(last) : null,
+    };
+  }
+
+  read(params: HandlerParamsOf<'thread/read'>): ResultOf<'thread/read'> {
+    const { record, store } = this.require(params.threadId);
+    const items = store.items.list(record.id);
+    const turnRecords = store.turns.list(record.id);
+    const byTurn = new Map<string, ThreadItem[]>();
+    if (params.includeTurns) {
+      for (const item of items) {
+        if (item.turnId === null) continue;
+        const list = byTurn.get(item.turnId) ?? [];
+        list.push(item);
+        byTurn.set(item.turnId, list);
+      }
+    }
+    const turns = params.includeTurns ? turnRecords.map((t) => toWireTurn(t, byTurn.get(t.id) ?? [])) : [];
+    const checkpoint = store.checkpoints.load(record.id);
+    return {
+      thread: this.toWire(record, turns),
+      items,
+      checkpoint: checkpoint
+        ? {
+            checkpointId: checkpoint.checkpointId,
+            reason: checkpoint.reason,
+            state: checkpoint.state,
+            createdAt: Math.floor(checkpoint.createdAtMs / 1000),
+          } satisfies Checkpoint
+        : null,
+    };
+  }
+
+  setName(params: HandlerParamsOf<'thread/name/set'>): ResultOf<'thread/name/set'> {
+    const { record, store } = this.require(params.threadId);
+    const name = params.name.trim();
+    store.threads.update(record.id, { name, updatedAtMs: this.deps.now() });
+    this.deps.events.publish(
+      'thread/name/updated',
+      { threadId: record.id, threadName: name },
+      { threadId: record.id, ephemeral: record.ephemeral },
+    );
+    return {};
+  }
+
+  archive(params: HandlerParamsOf<'thread/archive'>): ResultOf<'thread/archive'> {
+    const { record, store } = this.require(params.threadId);
+    if (this.loaded.get(record.id)?.activeTurnId) {
+      throw RpcError.invalidRequest(`thread ${record.id} has a running turn; stop it before archiving`);
+    }
+    if (!record.archived) {
+      store.threads.update(record.id, { archived: true, archivedAtMs: this.deps.now() });
+    }
+    this.loaded.delete(record.id);
+    this.deps.events.publish(
+      'thread/archived',
+      { threadId: record.id },
+      { threadId: record.id, ephemeral: record.ephemeral },
+    );
+    return {};
+  }
+
+  unarchive(params: HandlerParamsOf<'thread/unarchive'>): ResultOf<'thread/unarchive'> {
+    const { record, store } = this.require(params.threadId);
+    const updated = record.archived
+      ? store.threads.update(record.id, { archived: false, archivedAtMs: null, updatedAtMs: this.deps.now() })!
+      : record;
+    this.deps.events.publish(
+      'thread/unarchived',
+      { threadId: record.id },
+      { threadId: record.id, ephemeral: record.ephemeral },
+    );
+    return { thread: this.toWire(updated) };
+  }
+
+  loadedList(params: HandlerParamsOf<'thread/loaded/list'>): ResultOf<'thread/loaded/list'> {
+    const ids = [...this.loaded.keys()].sort();
+    const start = params.cursor ? ids.findIndex((id) => id > params.cursor!) : 0;
+    const from = start < 0 ? ids.length : start;
+    const limit = params.limit ?? ids.length;
+    const data = ids.slice(from, from + limit);
+    return { data, nextCursor: from + limit < ids.length ? (data[data.length - 1] ?? null) : null };
+  }
+
+  /** Looks a thread up in either store, or throws a -32600 naming the id. */
+  require(threadId: string): { record: ThreadRecord; store: StateStore } {
+    const durable = this.deps.durable.threads.get(threadId);
+    if (durable) return { record: durable, store: this.deps.durable };
+    const memory = this.deps.memory.threads.get(threadId);
+    if (memory) return { record: memory, store: this.deps.memory };
+    throw RpcError.threadNotFound(threadId);
+  }
+
+  storeOf(ephemeral: boolean): StateStore {
+    return ephemeral ? this.deps.memory : this.deps.durable;
+  }
+
+  /** Marks a thread loaded (thread/resume, a new turn). */
+  markLoaded(threadId: string): void {
+    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null });
+  }
+
+  isLoaded(threadId: string): boolean {
+    return this.loaded.has(threadId);
+  }
+
+  setActiveTurn(threadId: string, turnId: string | null): void {
+    const state = this.loaded.get(threadId) ?? { activeTurnId: null };
+    state.activeTurnId = turnId;
+    this.loaded.set(threadId, state);
+  }
+
+  activeTurn(threadId: string): string | null {
+    return this.loaded.get(threadId)?.activeTurnId ?? null;
+  }
+
+  statusOf(threadId: string): ThreadStatus {
+    const state = this.loaded.get(threadId);
+    if (!state) return { type: 'notLoaded' };
+    return state.activeTurnId ? { type: 'active', activeFlags: [] } : { type: 'idle' };
+  }
+
+  toWire(record: ThreadRecord, turns: Thread['turns'] = []): Thread {
+    return toWireThread(record, this.statusOf(record.id), turns);
+  }
+}
+
+function encodeCursor(record: ThreadRecord): string {
+  return Buffer.from(JSON.stringify([record.updatedAtMs, record.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): ThreadCursor {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
+      return { updatedAtMs: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through to the typed error
+  }
+  throw RpcError.invalidParams(`invalid params for thread/list: cursor: not a cursor returned by thread/list`);
+}

@@ -1,0 +1,68 @@
+import type {
+  AskForApproval,
+  SandboxMode,
+  SessionSource,
+  Thread,
+  ThreadLifecycle,
+  ThreadStatus,
+  Turn,
+  ThreadItem,
+} from '../../shared/protocol/index.js';
+import type { ThreadRecord } from '../store/thread-store.js';
+import type { TurnRecord } from '../store/turn-store.js';
+
+const toSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+/** Builds the wire Thread from its row and its live state. */
+export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: Turn[] = []): Thread {
+  return {
+    id: record.id,
+    forkedFromId: record.forkedFromId,
+    preview: record.preview,
+    ephemeral: record.ephemeral,
+    modelProvider: record.modelProvider,
+    model: record.model,
+    createdAt: toSeconds(record.createdAtMs),
+    updatedAt: toSeconds(record.updatedAtMs),
+    status,
+    lifecycle: record.status as ThreadLifecycle,
+    path: record.path,
+    cwd: record.cwd,
+    cliVersion: record.cliVersion,
+    source: record.source as SessionSource,
+    gitInfo:
+      record.gitSha || record.gitBranch || record.gitOriginUrl
+        ? { sha: record.gitSha, branch: record.gitBranch, originUrl: record.gitOriginUrl }
+        : null,
+    name: record.name,
+    approvalPolicy: record.approvalMode as AskForApproval | null,
+    sandbox: record.sandboxPolicy as SandboxMode | null,
+    memoryMode: record.memoryMode,
+    archived: record.archived,
+    archivedAt: record.archivedAtMs === null ? null : toSeconds(record.archivedAtMs),
+    turns,
+  };
+}
+
+export function toWireTurn(record: TurnRecord, items: ThreadItem[] = []): Turn {
+  return {
+    id: record.id,
+    status: record.status,
+    error: record.error,
+    model: record.model,
+    startedAt: record.startedAtMs === null ? null : toSeconds(record.startedAtMs),
+    completedAt: record.completedAtMs === null ? null : toSeconds(record.completedAtMs),
+    durationMs:
+      record.startedAtMs !== null && record.completedAtMs !== null
+        ? record.completedAtMs - record.startedAtMs
+        : null,
+    usage: record.usage,
+    items,
+  };
+}
+
+/** Preview text: the first line of a message, trimmed to 120 characters (seed 000). */
+export function previewOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return [...line].slice(0, 120).join('');
+}

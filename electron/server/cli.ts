@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { resolveHome } from '../runtime/home.js';
+import { Runtime } from '../runtime/runtime.js';
+import { WHEELHOUSE_VERSION } from '../runtime/version.js';
+import { RpcHost } from './rpc-host.js';
+import { serveStdio } from './stdio-carrier.js';
+import { startWebServer } from './web-server.js';
+
+const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
+
+Usage:
+  wheelhouse app-server [--home DIR]               JSON-RPC over stdin/stdout (one JSON message per line)
+  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket on 127.0.0.1, prints the URL
+  wheelhouse --version | --help
+
+Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.`;
+
+/** Entry point of the `wheelhouse` command; returns the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 1 : 0;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${WHEELHOUSE_VERSION}\n`);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: { home: { type: 'string' }, port: { type: 'string' } },
+      strict: true,
+    });
+  } catch (error) {
+    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const home = resolveHome(parsed.values.home);
+  const logError = (message: string, error: unknown) =>
+    process.stderr.write(`wheelhouse: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+
+  switch (command) {
+    case 'app-server':
+      return runAppServer(home, logError);
+    case 'serve': {
+      const port = parsed.values.port === undefined ? 0 : Number(parsed.values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        process.stderr.write(`wheelhouse: --port must be a number from 0 to 65535\n`);
+        return 2;
+      }
+      return runServe(home, port, logError);
+    }
+    default:
+      process.stderr.write(`wheelhouse: unknown command "${command}"\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+async function runAppServer(home: string, logError: (m: string, e: unknown) => void): Promise<number> {
+  const runtime = new Runtime({ home, logError });
+  const host = new RpcHost(runtime);
+  const stop = () => process.stdin.destroy();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await serveStdio(host, process.stdin, process.stdout);
+  host.close();
+  runtime.close();
+  return 0;
+}
+
+async function runServe(home: string, port: number, logError: (m: string, e: unknown) => void): Promise<number> {
+  const runtime = new Runtime({ home, logError });
+  const host = new RpcHost(runtime);
+  const staticRoot = rendererRoot();
+  let server;
+  try {
+    server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });
+  } catch (error) {
+    process.stderr.write(`wheelhouse: cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    host.close();
+    runtime.close();
+    return 1;
+  }
+  if (!staticRoot) process.stderr.write('wheelhouse: the UI is not built (run `npm run build`); serving the API only\n');
+  process.stdout.write(`Wheelhouse is running at ${server.url}\n`);
+  process.stdout.write(`WebSocket: ${server.wsUrl}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  host.close();
+  runtime.close();
+  return 0;
+}
+
+/** The built renderer next to this bundle (dist/node -> dist/renderer). */
+function rendererRoot(): string | undefined {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.join(here, '../renderer'), path.join(here, '../../dist/renderer')]) {
+    if (fs.existsSync(path.join(candidate, 'index.html'))) return candidate;
+  }
+  return undefined;
+}

@@ -1,0 +1,42 @@
+import type { Runtime } from '../runtime/runtime.js';
+import type { ConnectionSession } from '../runtime/context.js';
+import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
+
+/**
+ * Attaches client connections of every carrier to one runtime and fans each
+ * notification out to all of them, serialising it once.
+ */
+export class RpcHost {
+  private readonly connections = new Set<RpcConnection>();
+  private readonly unsubscribe: () => void;
+  private nextId = 1;
+
+  constructor(readonly runtime: Runtime) {
+    this.unsubscribe = runtime.events.subscribe((notification) => {
+      if (this.connections.size === 0) return;
+      const text = JSON.stringify(notification);
+      for (const connection of this.connections) connection.sendNotification(notification.method, text);
+    });
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
+    const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
+    this.connections.add(connection);
+    return connection;
+  }
+
+  disconnect(connection: RpcConnection): void {
+    connection.close();
+    this.connections.delete(connection);
+  }
+
+  close(): void {
+    for (const connection of this.connections) connection.close();
+    this.connections.clear();
+    this.unsubscribe();
+  }
+}

@@ -1,0 +1,136 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
+import type { RpcHost } from './rpc-host.js';
+import { serveStatic } from './static-files.js';
+
+export interface WebServerOptions {
+  /** Loopback only; anything else is refused. */
+  readonly host?: '127.0.0.1' | 'localhost' | '::1';
+  /** 0 picks a free port. */
+  readonly port?: number;
+  /** Fixed token (tests); a random one otherwise. */
+  readonly token?: string;
+  /** Folder of the built renderer; without it only the WebSocket is served. */
+  readonly staticRoot?: string;
+  /** A client whose unsent backlog grows past this is disconnected, not buffered forever. */
+  readonly maxBufferedBytes?: number;
+  readonly heartbeatMs?: number;
+}
+
+export interface RunningWebServer {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly token: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Path of the protocol WebSocket. */
+export const RPC_PATH = '/rpc';
+
+/**
+ * HTTP + WebSocket on loopback (`wheelhouse serve`): serves the renderer and
+ * the protocol. Every WebSocket needs the token; browsers from other origins
+ * are refused, so a web page cannot drive the runtime.
+ */
+export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {}): Promise<RunningWebServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;
+
+  const server = http.createServer((req, res) => {
+    if (options.staticRoot) serveStatic(options.staticRoot, req, res);
+    else res.writeHead(404).end();
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 1024 * 1024 });
+  let port = 0;
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const refuse = (status: number, reason: string) => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (url.pathname !== RPC_PATH) return refuse(404, 'Not Found');
+    if (!tokenMatches(url.searchParams.get('token'), token)) return refuse(401, 'Unauthorized');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isLoopbackOrigin(origin, port)) return refuse(403, 'Forbidden');
+    wss.handleUpgrade(req, socket, head, (ws) => attach(rpc, ws, maxBuffered));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      const live = ws as WebSocket & { isAlive?: boolean };
+      if (live.isAlive === false) {
+        ws.terminate();
+        continue;
+      }
+      live.isAlive = false;
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
+
+  const hostForUrl = host === '::1' ? '[::1]' : host;
+  return {
+    url: `http://${hostForUrl}:${port}/#token=${token}`,
+    wsUrl: `ws://${hostForUrl}:${port}${RPC_PATH}?token=${token}`,
+    token,
+    port,
+    close: async () => {
+      clearInterval(heartbeat);
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
+  const live = ws as WebSocket & { isAlive?: boolean };
+  live.isAlive = true;
+  ws.on('pong', () => {
+    live.isAlive = true;
+  });
+  const connection = rpc.connect('websocket', {
+    send: (text) => {
+      if (ws.readyState !== ws.OPEN) throw new Error('socket closed');
+      if (ws.bufferedAmount > maxBuffered) {
+        ws.close(1008, 'client too slow: backlog exceeded');
+        throw new Error('client too slow');
+      }
+      ws.send(text);
+    },
+  });
+  ws.on('message', (data, isBinary) => {
+    const text = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString();
+    void connection.receive(isBinary ? '\u0000binary' : text);
+  });
+  ws.on('close', () => rpc.disconnect(connection));
+  ws.on('error', () => rpc.disconnect(connection));
+}
+
+function tokenMatches(given: string | null, expected: string): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function isLoopbackOrigin(origin: string, port: number): boolean {
+  try {
+    const url = new URL(origin);
+    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
+    return loopback && url.port === String(port);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,93 @@
+import { RUNTIME_EVENT_SCHEMA_VERSION, type RuntimeEventEnvelope } from '../../shared/protocol/index.js';
+import type { Db } from './database.js';
+
+/** An event ready to be written; its seq was assigned by the event log. */
+export interface PendingEvent {
+  readonly seq: number;
+  readonly event: string;
+  readonly kind: string;
+  readonly threadId: string | null;
+  readonly turnId: string | null;
+  readonly itemId: string | null;
+  readonly createdAtMs: number;
+  readonly payload: unknown;
+}
+
+interface EventRow {
+  seq: number;
+  schema_version: number;
+  event: string;
+  kind: string;
+  thread_id: string | null;
+  turn_id: string | null;
+  item_id: string | null;
+  created_at_ms: number;
+  payload: string;
+}
+
+/** The append-only event table. Writes come in batches, one transaction each. */
+export class EventStore {
+  private readonly insertStmt;
+  private readonly afterStmt;
+  private readonly afterForThreadStmt;
+  private readonly maxSeqStmt;
+  private readonly insertBatch;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(`
+      INSERT INTO events (seq, schema_version, event, kind, thread_id, turn_id, item_id, created_at_ms, payload)
+      VALUES (@seq, @schema_version, @event, @kind, @thread_id, @turn_id, @item_id, @created_at_ms, @payload)`);
+    this.afterStmt = db.prepare<[number, number], EventRow>(
+      'SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.afterForThreadStmt = db.prepare<[string, number, number], EventRow>(
+      'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.maxSeqStmt = db.prepare<[], { max: number | null }>('SELECT MAX(seq) AS max FROM events');
+    this.insertBatch = db.transaction((events: readonly PendingEvent[]) => {
+      for (const e of events) {
+        this.insertStmt.run({
+          seq: e.seq,
+          schema_version: RUNTIME_EVENT_SCHEMA_VERSION,
+          event: e.event,
+          kind: e.kind,
+          thread_id: e.threadId,
+          turn_id: e.turnId,
+          item_id: e.itemId,
+          created_at_ms: e.createdAtMs,
+          payload: JSON.stringify(e.payload ?? null),
+        });
+      }
+    });
+  }
+
+  appendBatch(events: readonly PendingEvent[]): void {
+    if (events.length > 0) this.insertBatch(events);
+  }
+
+  maxSeq(): number {
+    return this.maxSeqStmt.get()?.max ?? 0;
+  }
+
+  /** Events after `afterSeq`, oldest first, optionally for one thread. */
+  listAfter(afterSeq: number, limit: number, threadId?: string): RuntimeEventEnvelope[] {
+    const rows = threadId
+      ? this.afterForThreadStmt.all(threadId, afterSeq, limit)
+      : this.afterStmt.all(afterSeq, limit);
+    return rows.map(toEnvelope);
+  }
+}
+
+function toEnvelope(row: EventRow): RuntimeEventEnvelope {
+  return {
+    schemaVersion: row.schema_version,
+    seq: row.seq,
+    event: row.event,
+    kind: row.kind,
+    threadId: row.thread_id,
+    turnId: row.turn_id,
+    itemId: row.item_id,
+    timestamp: new Date(row.created_at_ms).toISOString(),
+    payload: JSON.parse(row.payload) as unknown,
+  };
+}

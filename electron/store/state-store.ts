@@ -1,0 +1,42 @@
+import { CheckpointStore } from './checkpoint-store.js';
+import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
+import { EventStore } from './event-store.js';
+import { ItemStore } from './item-store.js';
+import { ThreadStore } from './thread-store.js';
+import { TurnStore } from './turn-store.js';
+
+/** All repositories over one SQLite database. */
+export class StateStore {
+  readonly threads: ThreadStore;
+  readonly turns: TurnStore;
+  readonly items: ItemStore;
+  readonly checkpoints: CheckpointStore;
+  readonly events: EventStore;
+
+  private constructor(readonly db: Db) {
+    this.threads = new ThreadStore(db);
+    this.turns = new TurnStore(db);
+    this.items = new ItemStore(db);
+    this.checkpoints = new CheckpointStore(db);
+    this.events = new EventStore(db);
+  }
+
+  /** Opens the durable store at `file`. */
+  static open(file: string, options?: OpenDatabaseOptions): StateStore {
+    return new StateStore(openDatabase(file, options));
+  }
+
+  /** A store that lives in memory only: used for ephemeral threads and tests. */
+  static inMemory(options?: OpenDatabaseOptions): StateStore {
+    return new StateStore(openDatabase(':memory:', options));
+  }
+
+  /** Runs `fn` in one transaction: all of its writes land, or none do. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

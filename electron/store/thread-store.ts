@@ -1,0 +1,196 @@
+import type { Db } from './database.js';
+
+/** A thread row as the runtime sees it (times in ms; wire converts to seconds). */
+export interface ThreadRecord {
+  id: string;
+  rolloutPath: string | null;
+  preview: string;
+  ephemeral: boolean;
+  modelProvider: string;
+  model: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+  status: string;
+  path: string | null;
+  cwd: string;
+  cliVersion: string;
+  source: string;
+  name: string | null;
+  sandboxPolicy: string | null;
+  approvalMode: string | null;
+  archived: boolean;
+  archivedAtMs: number | null;
+  gitSha: string | null;
+  gitBranch: string | null;
+  gitOriginUrl: string | null;
+  memoryMode: string | null;
+  forkedFromId: string | null;
+}
+
+interface ThreadRow {
+  id: string;
+  rollout_path: string | null;
+  preview: string;
+  ephemeral: number;
+  model_provider: string;
+  model: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+  status: string;
+  path: string | null;
+  cwd: string;
+  cli_version: string;
+  source: string;
+  name: string | null;
+  sandbox_policy: string | null;
+  approval_mode: string | null;
+  archived: number;
+  archived_at_ms: number | null;
+  git_sha: string | null;
+  git_branch: string | null;
+  git_origin_url: string | null;
+  memory_mode: string | null;
+  forked_from_id: string | null;
+}
+
+/** Position in a newest-first listing. */
+export interface ThreadCursor {
+  readonly updatedAtMs: number;
+  readonly id: string;
+}
+
+export interface ThreadListQuery {
+  /** 'active' hides archived threads, 'archived' shows only them, 'all' shows both. */
+  readonly archived: 'active' | 'archived' | 'all';
+  readonly limit: number;
+  readonly after?: ThreadCursor;
+}
+
+/** Prepared-statement repository for the threads table. */
+export class ThreadStore {
+  private readonly upsertStmt;
+  private readonly getStmt;
+  private readonly listStmts;
+
+  constructor(private readonly db: Db) {
+    this.upsertStmt = db.prepare(`
+      INSERT INTO threads (id, rollout_path, preview, ephemeral, model_provider, model, created_at_ms,
+        updated_at_ms, status, path, cwd, cli_version, source, name, sandbox_policy, approval_mode,
+        archived, archived_at_ms, git_sha, git_branch, git_origin_url, memory_mode, forked_from_id)
+      VALUES (@id, @rollout_path, @preview, @ephemeral, @model_provider, @model, @created_at_ms,
+        @updated_at_ms, @status, @path, @cwd, @cli_version, @source, @name, @sandbox_policy, @approval_mode,
+        @archived, @archived_at_ms, @git_sha, @git_branch, @git_origin_url, @memory_mode, @forked_from_id)
+      ON CONFLICT(id) DO UPDATE SET
+        rollout_path = excluded.rollout_path, preview = excluded.preview, ephemeral = excluded.ephemeral,
+        model_provider = excluded.model_provider, model = excluded.model, updated_at_ms = excluded.updated_at_ms,
+        status = excluded.status, path = excluded.path, cwd = excluded.cwd, cli_version = excluded.cli_version,
+        source = excluded.source, name = excluded.name, sandbox_policy = excluded.sandbox_policy,
+        approval_mode = excluded.approval_mode, archived = excluded.archived,
+        archived_at_ms = excluded.archived_at_ms, git_sha = excluded.git_sha, git_branch = excluded.git_branch,
+        git_origin_url = excluded.git_origin_url, memory_mode = excluded.memory_mode,
+        forked_from_id = excluded.forked_from_id`);
+    this.getStmt = db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?');
+    const where = {
+      active: 'archived = 0',
+      archived: 'archived = 1',
+      all: '1 = 1',
+    } as const;
+    const page = (filter: string, cursor: boolean) =>
+      db.prepare<Record<string, unknown>, ThreadRow>(
+        `SELECT * FROM threads WHERE ${filter}` +
+          (cursor ? ' AND (updated_at_ms < @updated OR (updated_at_ms = @updated AND id < @id))' : '') +
+          ' ORDER BY updated_at_ms DESC, id DESC LIMIT @limit',
+      );
+    this.listStmts = {
+      active: { first: page(where.active, false), next: page(where.active, true) },
+      archived: { first: page(where.archived, false), next: page(where.archived, true) },
+      all: { first: page(where.all, false), next: page(where.all, true) },
+    };
+  }
+
+  upsert(record: ThreadRecord): void {
+    this.upsertStmt.run(toRow(record));
+  }
+
+  get(id: string): ThreadRecord | undefined {
+    const row = this.getStmt.get(id);
+    return row ? fromRow(row) : undefined;
+  }
+
+  list(query: ThreadListQuery): ThreadRecord[] {
+    const stmts = this.listStmts[query.archived];
+    const rows = query.after
+      ? stmts.next.all({ updated: query.after.updatedAtMs, id: query.after.id, limit: query.limit })
+      : stmts.first.all({ limit: query.limit });
+    return rows.map(fromRow);
+  }
+
+  /** Applies a partial update in one statement; returns the new record. */
+  update(id: string, patch: Partial<Omit<ThreadRecord, 'id'>>): ThreadRecord | undefined {
+    const current = this.get(id);
+    if (!current) return undefined;
+    const next = { ...current, ...patch };
+    this.upsert(next);
+    return next;
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM threads WHERE id = ?').run(id);
+  }
+}
+
+function toRow(r: ThreadRecord): ThreadRow {
+  return {
+    id: r.id,
+    rollout_path: r.rolloutPath,
+    preview: r.preview,
+    ephemeral: r.ephemeral ? 1 : 0,
+    model_provider: r.modelProvider,
+    model: r.model,
+    created_at_ms: r.createdAtMs,
+    updated_at_ms: r.updatedAtMs,
+    status: r.status,
+    path: r.path,
+    cwd: r.cwd,
+    cli_version: r.cliVersion,
+    source: r.source,
+    name: r.name,
+    sandbox_policy: r.sandboxPolicy,
+    approval_mode: r.approvalMode,
+    archived: r.archived ? 1 : 0,
+    archived_at_ms: r.archivedAtMs,
+    git_sha: r.gitSha,
+    git_branch: r.gitBranch,
+    git_origin_url: r.gitOriginUrl,
+    memory_mode: r.memoryMode,
+    forked_from_id: r.forkedFromId,
+  };
+}
+
+function fromRow(row: ThreadRow): ThreadRecord {
+  return {
+    id: row.id,
+    rolloutPath: row.rollout_path,
+    preview: row.preview,
+    ephemeral: row.ephemeral === 1,
+    modelProvider: row.model_provider,
+    model: row.model,
+    createdAtMs: row.created_at_ms,
+    updatedAtMs: row.updated_at_ms,
+    status: row.status,
+    path: row.path,
+    cwd: row.cwd,
+    cliVersion: row.cli_version,
+    source: row.source,
+    name: row.name,
+    sandboxPolicy: row.sandbox_policy,
+    approvalMode: row.approval_mode,
+    archived: row.archived === 1,
+    archivedAtMs: row.archived_at_ms,
+    gitSha: row.git_sha,
+    gitBranch: row.git_branch,
+    gitOriginUrl: row.git_origin_url,
+    memoryMode: row.memory_mode,
+    forkedFromId: row.forked_from_id,
+  };
+}
