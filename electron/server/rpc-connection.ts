@@ -21,6 +21,8 @@ export interface ConnectionSink {
 export class RpcConnection {
   readonly session: ConnectionSession;
   private initialized = false;
+  /** Set while initialize runs, so requests pipelined behind it wait instead of failing. */
+  private initializing: Promise<unknown> | null = null;
   private closed = false;
 
   constructor(
@@ -70,7 +72,8 @@ export class RpcConnection {
     }
     if (message.kind !== 'request') return; // client notifications (e.g. `initialized`) and stray responses
     const request = message.message;
-    if (request.method === 'initialize' && this.initialized) {
+    if (this.initializing && request.method !== 'initialize') await this.initializing;
+    if (request.method === 'initialize' && (this.initialized || this.initializing)) {
       this.reply({ id: request.id, error: RpcError.invalidRequest('already initialized').toJSON() });
       return;
     }
@@ -81,9 +84,16 @@ export class RpcConnection {
       });
       return;
     }
-    const response = await this.dispatcher.dispatch(request, { session: this.session });
-    if (request.method === 'initialize' && 'result' in response) this.initialized = true;
-    this.reply(response);
+    const pending = this.dispatcher.dispatch(request, { session: this.session });
+    if (request.method === 'initialize') {
+      this.initializing = pending;
+      const response = await pending;
+      this.initialized = 'result' in response;
+      this.initializing = null;
+      this.reply(response);
+      return;
+    }
+    this.reply(await pending);
   }
 
   /** Writes an already-serialised notification unless this client opted out of it. */
