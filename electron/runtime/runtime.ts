@@ -5,8 +5,15 @@ import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js'
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
+import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
+import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
+import { builtinTools } from './tools/builtin-tools.js';
+import { ToolRegistry } from './tools/tool-registry.js';
+import type { ModelBinder } from './turns/active-turn.js';
+import { recoverInterruptedTurns } from './turns/turn-recovery.js';
+import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
 
 export interface RuntimeOptions {
@@ -20,6 +27,8 @@ export interface RuntimeOptions {
   readonly now?: () => number;
   readonly newId?: () => string;
   readonly eventFlushDelayMs?: number;
+  /** Chooses the model client of a turn; the default resolves providers from config.toml. */
+  readonly bindModel?: ModelBinder;
   /** Where unexpected handler failures are reported (never the client's concern). */
   readonly logError?: (message: string, error: unknown) => void;
 }
@@ -34,6 +43,9 @@ export class Runtime {
   readonly memory: StateStore;
   readonly events: EventLog;
   readonly threads: ThreadManager;
+  readonly goals: GoalManager;
+  readonly turns: TurnEngine;
+  readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
   private closed = false;
 
@@ -54,15 +66,28 @@ export class Runtime {
       model: options.defaults?.model ?? null,
       cwd: options.defaults?.cwd ?? os.homedir(),
     };
+    const newId = options.newId ?? randomUUID;
     this.threads = new ThreadManager({
       durable: this.durable,
       memory: this.memory,
       events: this.events,
       version: WHEELHOUSE_VERSION,
       defaults: () => defaults,
-      newId: options.newId ?? randomUUID,
+      newId,
       now,
     });
+    recoverInterruptedTurns(this.durable, now);
+    this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+    this.turns = new TurnEngine({
+      threads: this.threads,
+      events: this.events,
+      goals: this.goals,
+      tools: new ToolRegistry(builtinTools()),
+      bindModel: options.bindModel ?? (() => Promise.reject(new Error('no model binder configured'))),
+      newId,
+      now,
+    });
+    this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
     this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
       validateResults: options.validateResults ?? false,
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
@@ -91,7 +116,27 @@ export class Runtime {
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
+      'thread/resume': (params) => this.history.resume(params),
+      'thread/fork': (params) => this.history.fork(params),
+      'thread/rollback': (params) => this.history.rollback(params),
+      'turn/start': (params) => this.turns.start(params),
+      'turn/steer': (params) => this.turns.steer(params),
+      'turn/interrupt': (params) => this.turns.interrupt(params),
+      'thread/goal/set': (params) => this.goals.set(params),
+      'thread/goal/get': (params) => ({ goal: this.goals.get(params.threadId) }),
+      'thread/goal/clear': (params) => this.goals.clear(params.threadId),
+      'events/replay': (params) => {
+        const events = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
+        return { events, lastSeq: this.events.lastSeq };
+      },
     };
+  }
+
+  /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    await this.turns.stopAll();
+    this.close();
   }
 
   /** Flushes the event log and closes the databases. Safe to call twice. */

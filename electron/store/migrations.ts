@@ -92,4 +92,21 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_by_thread ON events (thread_id, seq);
     `,
   },
+  {
+    version: 2,
+    name: 'thread goals',
+    sql: `
+      CREATE TABLE thread_goals (
+        thread_id         TEXT PRIMARY KEY REFERENCES threads(id) ON DELETE CASCADE,
+        goal_id           TEXT NOT NULL,
+        objective         TEXT NOT NULL,
+        status            TEXT NOT NULL,
+        token_budget      INTEGER,
+        tokens_used       INTEGER NOT NULL DEFAULT 0,
+        time_used_seconds INTEGER NOT NULL DEFAULT 0,
+        created_at_ms     INTEGER NOT NULL,
+        updated_at_ms     INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { CheckpointStore } from './checkpoint-store.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { EventStore } from './event-store.js';
+import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TurnStore } from './turn-store.js';
@@ -12,6 +13,7 @@ export class StateStore {
   readonly items: ItemStore;
   readonly checkpoints: CheckpointStore;
   readonly events: EventStore;
+  readonly goals: GoalStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -19,6 +21,7 @@ export class StateStore {
     this.items = new ItemStore(db);
     this.checkpoints = new CheckpointStore(db);
     this.events = new EventStore(db);
+    this.goals = new GoalStore(db);
   }
 
   /** Opens the durable store at `file`. */

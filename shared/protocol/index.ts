@@ -9,3 +9,6 @@ export * from './client.js';
 export * from './methods/initialize.js';
 export * from './methods/thread.js';
 export * from './events.js';
+export * from './methods/turn.js';
+export * from './methods/goal.js';
+export * from './methods/events.js';

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
 import { initializeMethods } from './methods/initialize.js';
+import { eventMethods } from './methods/events.js';
+import { goalMethods, goalNotifications } from './methods/goal.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
+import { turnMethods, turnNotifications } from './methods/turn.js';
 
 /**
  * The one declaration of the protocol. Every carrier (Electron IPC, stdio,
@@ -12,10 +15,15 @@ import { threadMethods, threadNotifications } from './methods/thread.js';
 export const clientMethods = {
   ...initializeMethods,
   ...threadMethods,
+  ...turnMethods,
+  ...goalMethods,
+  ...eventMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
   ...threadNotifications,
+  ...turnNotifications,
+  ...goalNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (approvals, elicitations). */

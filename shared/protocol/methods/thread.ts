@@ -77,6 +77,32 @@ export const ThreadLoadedListResult = z.object({
   nextCursor: z.string().nullable(),
 });
 
+export const ThreadResumeParams = z.object({
+  threadId: ThreadId,
+  model: z.string().max(200).nullable().optional(),
+  modelProvider: z.string().max(200).nullable().optional(),
+  cwd: Path.nullable().optional(),
+});
+
+export const ThreadForkParams = z.object({
+  threadId: ThreadId,
+  /** Fork after this turn (default: after the last one). */
+  lastTurnId: z.string().min(1).nullable().optional(),
+  model: z.string().max(200).nullable().optional(),
+  modelProvider: z.string().max(200).nullable().optional(),
+  cwd: Path.nullable().optional(),
+  ephemeral: z.boolean().nullable().optional(),
+});
+
+export const ThreadRollbackParams = z.object({
+  threadId: ThreadId,
+  /** How many of the newest turns to drop. */
+  numTurns: z.number().int().min(1).max(100_000),
+});
+
+/** Resume and fork answer like start, with the thread's turns filled in. */
+export const ThreadLoadResult = ThreadStartResult.extend({ items: z.array(ThreadItem) });
+
 export const threadMethods = {
   'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
   'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest first.'),
@@ -84,6 +110,9 @@ export const threadMethods = {
   'thread/name/set': defineMethod(ThreadSetNameParams, EmptyResult, 'Rename a thread.'),
   'thread/archive': defineMethod(ThreadIdParams, EmptyResult, 'Archive a thread.'),
   'thread/unarchive': defineMethod(ThreadIdParams, ThreadResult, 'Restore an archived thread.'),
+  'thread/resume': defineMethod(ThreadResumeParams, ThreadLoadResult, 'Load a stored thread to continue it.'),
+  'thread/fork': defineMethod(ThreadForkParams, ThreadLoadResult, 'Copy a thread into a new one.'),
+  'thread/rollback': defineMethod(ThreadRollbackParams, ThreadResult, 'Drop the newest turns.'),
   'thread/loaded/list': defineMethod(
     ThreadLoadedListParams,
     ThreadLoadedListResult,

@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { ModelToolSpec } from '../../model/types.js';
+
+export interface ToolContext {
+  /** The thread's working directory; read-only built-ins never leave it. */
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+}
+
+export interface ToolResult {
+  readonly success: boolean;
+  /** Text handed back to the model (and shown on the tool card). */
+  readonly output: string;
+}
+
+/** One tool the model may call. Later issues add shell, patch, MCP and client tools here. */
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly spec: ModelToolSpec;
+  readonly args: S;
+  run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Largest tool output sent to the model; the rest is cut with a note. */
+export const MAX_TOOL_OUTPUT_CHARS = 64 * 1024;
+
+/**
+ * The tools of a turn, in a fixed order (so the prompt prefix stays
+ * byte-stable for provider caches). Bad calls become failed results the
+ * model can read, never exceptions.
+ */
+export class ToolRegistry {
+  private readonly byName = new Map<string, Tool>();
+
+  constructor(tools: readonly Tool[]) {
+    for (const tool of tools) this.byName.set(tool.spec.name, tool);
+  }
+
+  specs(): ModelToolSpec[] {
+    return [...this.byName.values()].map((t) => t.spec);
+  }
+
+  async invoke(name: string, argumentsJson: string, ctx: ToolContext): Promise<ToolResult> {
+    const tool = this.byName.get(name);
+    if (!tool) return { success: false, output: `Unknown tool "${name}". Available: ${[...this.byName.keys()].join(', ')}` };
+    let raw: unknown;
+    try {
+      raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
+    } catch {
+      return { success: false, output: `Arguments for ${name} are not valid JSON: ${argumentsJson.slice(0, 200)}` };
+    }
+    const parsed = tool.args.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return {
+        success: false,
+        output: `Invalid arguments for ${name}: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`,
+      };
+    }
+    try {
+      const result = await tool.run(parsed.data, ctx);
+      return { success: result.success, output: truncate(result.output) };
+    } catch (error) {
+      return { success: false, output: `${name} failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+}
+
+function truncate(text: string): string {
+  if (text.length <= MAX_TOOL_OUTPUT_CHARS) return text;
+  return `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n… [output cut: ${text.length - MAX_TOOL_OUTPUT_CHARS} more characters]`;
+}

@@ -1,0 +1,49 @@
+import type { TokenUsageBreakdown } from '../../../shared/protocol/index.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { ModelClient } from '../../model/types.js';
+
+/** The model a turn talks to. */
+export interface ModelBinding {
+  readonly client: ModelClient;
+  readonly model: string;
+  readonly contextWindow: number | null;
+}
+
+/** Picks the client and model for a thread; throws ModelError('configuration') when it cannot. */
+export type ModelBinder = (thread: { readonly modelProvider: string; readonly model: string | null }) => Promise<ModelBinding>;
+
+/** In-memory state of the one running turn of a thread. */
+export interface ActiveTurn {
+  readonly id: string;
+  readonly threadId: string;
+  readonly store: StateStore;
+  readonly ephemeral: boolean;
+  readonly cwd: string;
+  readonly ordinal: number;
+  readonly startedAtMs: number;
+  readonly controller: AbortController;
+  /** Set by turn/steer; tells the loop to ask the model again after this reply. */
+  steered: boolean;
+  model: string | null;
+  usage: TokenUsageBreakdown;
+  /** Resolves when the turn has ended and been persisted. */
+  done: Promise<void>;
+}
+
+export const ZERO_USAGE: TokenUsageBreakdown = {
+  totalTokens: 0,
+  inputTokens: 0,
+  cachedInputTokens: 0,
+  outputTokens: 0,
+  reasoningOutputTokens: 0,
+};
+
+export function addUsage(a: TokenUsageBreakdown, b: TokenUsageBreakdown): TokenUsageBreakdown {
+  return {
+    totalTokens: a.totalTokens + b.totalTokens,
+    inputTokens: a.inputTokens + b.inputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
+  };
+}

@@ -1,0 +1,71 @@
+import type { ThreadItem } from '../../../shared/protocol/index.js';
+import type { ModelMessage, ModelToolCall } from '../../model/types.js';
+
+interface AssistantStep {
+  reasoning: string;
+  text: string;
+  calls: ModelToolCall[];
+  results: ModelMessage[];
+}
+
+/**
+ * Rebuilds the model conversation from stored items. One assistant step is
+ * the reasoning, text and tool calls of one model reply, followed by the tool
+ * results; a step's reasoning is kept so DeepSeek thinking models get their
+ * `reasoning_content` back on tool-calling messages.
+ */
+export function buildModelHistory(items: readonly ThreadItem[]): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  const state: { step: AssistantStep | null } = { step: null };
+
+  const flush = () => {
+    const step = state.step;
+    if (!step) return;
+    if (step.text.length > 0 || step.calls.length > 0) {
+      messages.push({
+        role: 'assistant',
+        content: step.text,
+        reasoningContent: step.calls.length > 0 && step.reasoning.length > 0 ? step.reasoning : null,
+        ...(step.calls.length > 0 ? { toolCalls: step.calls } : {}),
+      });
+      messages.push(...step.results);
+    }
+    state.step = null;
+  };
+  const current = (): AssistantStep => (state.step ??= { reasoning: '', text: '', calls: [], results: [] });
+  const replyAfterTools = () => (state.step?.calls.length ?? 0) > 0;
+
+  for (const item of items) {
+    switch (item.type) {
+      case 'userMessage':
+        flush();
+        messages.push({ role: 'user', content: item.content.map((c) => c.text).join('\n') });
+        break;
+      case 'reasoning':
+        // A reply after tool results starts a new step.
+        if (replyAfterTools()) flush();
+        current().reasoning += item.content.join('');
+        break;
+      case 'agentMessage':
+        if (replyAfterTools()) flush();
+        current().text += item.text;
+        break;
+      case 'toolCall': {
+        const s = current();
+        const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+        s.calls.push({ id: item.callId, name: item.tool, arguments: args });
+        s.results.push({
+          role: 'tool',
+          toolCallId: item.callId,
+          name: item.tool,
+          content: item.output ?? 'The tool did not finish (the turn was stopped).',
+        });
+        break;
+      }
+      case 'forkMarker':
+        break;
+    }
+  }
+  flush();
+  return messages;
+}

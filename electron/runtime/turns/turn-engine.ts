@@ -1,0 +1,230 @@
+import {
+  RpcError,
+  type HandlerParamsOf,
+  type ResultOf,
+  type ThreadItem,
+  type TokenUsageBreakdown,
+  type Turn,
+  type TurnError,
+} from '../../../shared/protocol/index.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { TurnRecord } from '../../store/turn-store.js';
+import type { EventLog } from '../event-log.js';
+import type { GoalManager } from '../goal-manager.js';
+import type { ThreadManager } from '../thread-manager.js';
+import { previewOf, toWireTurn } from '../thread-mapper.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { addUsage, ZERO_USAGE, type ActiveTurn, type ModelBinder } from './active-turn.js';
+import { runTurn, type TurnOutcome } from './turn-runner.js';
+
+export interface TurnEngineDeps {
+  readonly threads: ThreadManager;
+  readonly events: EventLog;
+  readonly goals: GoalManager;
+  readonly tools: ToolRegistry;
+  readonly bindModel: ModelBinder;
+  readonly newId: () => string;
+  readonly now: () => number;
+  /** How long turn/interrupt waits for the turn to wind down. */
+  readonly interruptTimeoutMs?: number;
+}
+
+/**
+ * Starts, steers and interrupts turns (seed 002). One active turn per thread;
+ * the turn runs in the background and reports through notifications.
+ */
+export class TurnEngine {
+  private readonly active = new Map<string, ActiveTurn>();
+  private readonly usageCache = new Map<string, TokenUsageBreakdown>();
+
+  constructor(private readonly deps: TurnEngineDeps) {}
+
+  start(params: HandlerParamsOf<'turn/start'>): ResultOf<'turn/start'> {
+    const { record, store } = this.deps.threads.require(params.threadId);
+    if (record.archived) throw RpcError.invalidRequest(`thread ${record.id} is archived; unarchive it to continue`);
+    const running = this.active.get(record.id);
+    if (running) {
+      throw RpcError.invalidRequest(
+        `thread ${record.id} already has a running turn (${running.id}); steer it with turn/steer or stop it first`,
+        { activeTurnId: running.id },
+      );
+    }
+    this.deps.goals.assertCanStart(record.id);
+    const now = this.deps.now();
+    const turnId = this.deps.newId();
+    const cwd = params.cwd ?? record.cwd;
+    const model = params.model ?? null;
+    const userText = params.input.map((i) => i.text).join('\n');
+    const turnRecord: TurnRecord = {
+      id: turnId,
+      threadId: record.id,
+      ordinal: store.turns.nextOrdinal(record.id),
+      status: 'inProgress',
+      model: model ?? record.model,
+      error: null,
+      usage: null,
+      startedAtMs: now,
+      completedAtMs: null,
+    };
+    const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, content: params.input };
+    store.transaction(() => {
+      store.turns.upsert(turnRecord);
+      store.items.append(record.id, userItem);
+      store.threads.update(record.id, {
+        status: 'running',
+        updatedAtMs: now,
+        ...(record.preview === '' ? { preview: previewOf(userText) } : {}),
+        ...(model ? { model } : {}),
+        ...(params.cwd ? { cwd } : {}),
+      });
+      store.checkpoints.save({
+        threadId: record.id,
+        checkpointId: 'latest',
+        reason: 'thread_message',
+        state: { turnId, messageId: userItem.id, preview: previewOf(userText) },
+        createdAtMs: now,
+      });
+    });
+    const turn: ActiveTurn = {
+      id: turnId,
+      threadId: record.id,
+      store,
+      ephemeral: record.ephemeral,
+      cwd,
+      ordinal: turnRecord.ordinal,
+      startedAtMs: now,
+      controller: new AbortController(),
+      steered: false,
+      model: model ?? record.model,
+      usage: ZERO_USAGE,
+      done: Promise.resolve(),
+    };
+    this.active.set(record.id, turn);
+    this.deps.threads.markLoaded(record.id);
+    this.deps.threads.setActiveTurn(record.id, turnId);
+    const scope = { threadId: record.id, turnId, ephemeral: record.ephemeral };
+    const wireTurn = toWireTurn(turnRecord, [userItem]);
+    this.deps.events.publish('thread/status/changed', { threadId: record.id, status: this.deps.threads.statusOf(record.id) }, scope);
+    this.deps.events.publish('turn/started', { threadId: record.id, turn: wireTurn }, scope);
+    this.publishUserItem(turn, userItem);
+    turn.done = this.run(turn);
+    return { turn: wireTurn };
+  }
+
+  steer(params: HandlerParamsOf<'turn/steer'>): ResultOf<'turn/steer'> {
+    this.deps.threads.require(params.threadId);
+    const turn = this.active.get(params.threadId);
+    if (!turn) throw RpcError.invalidRequest(`no turn is running in thread ${params.threadId}; start one with turn/start`);
+    if (turn.id !== params.expectedTurnId) {
+      throw RpcError.invalidRequest(
+        `expectedTurnId ${params.expectedTurnId} is not the running turn (${turn.id})`,
+        { activeTurnId: turn.id },
+      );
+    }
+    const item: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId: turn.id, createdAtMs: this.deps.now(), content: params.input };
+    turn.store.items.append(turn.threadId, item);
+    turn.steered = true;
+    this.publishUserItem(turn, item);
+    return { turnId: turn.id };
+  }
+
+  async interrupt(params: HandlerParamsOf<'turn/interrupt'>): Promise<ResultOf<'turn/interrupt'>> {
+    this.deps.threads.require(params.threadId);
+    const turn = this.active.get(params.threadId);
+    if (!turn || turn.id !== params.turnId) {
+      throw RpcError.invalidRequest(`turn ${params.turnId} is not running in thread ${params.threadId}`);
+    }
+    turn.controller.abort();
+    const timeoutMs = this.deps.interruptTimeoutMs ?? 10_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = await Promise.race([
+      turn.done.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) throw RpcError.internal(`turn ${turn.id} did not stop within ${timeoutMs} ms`);
+    return {};
+  }
+
+  activeTurnId(threadId: string): string | null {
+    return this.active.get(threadId)?.id ?? null;
+  }
+
+  /** Interrupts every running turn and waits for them (shutdown). */
+  async stopAll(): Promise<void> {
+    const turns = [...this.active.values()];
+    for (const turn of turns) turn.controller.abort();
+    await Promise.allSettled(turns.map((t) => t.done));
+  }
+
+  /** Drops cached usage totals of a thread (after rollback). */
+  forgetUsage(threadId: string): void {
+    this.usageCache.delete(threadId);
+  }
+
+  /** Tokens used by a thread's finished turns. */
+  threadUsage(threadId: string): TokenUsageBreakdown {
+    const cached = this.usageCache.get(threadId);
+    if (cached) return cached;
+    const { store } = this.deps.threads.require(threadId);
+    const total = store.turns
+      .list(threadId)
+      .reduce((sum, t) => (t.usage ? addUsage(sum, t.usage) : sum), ZERO_USAGE);
+    this.usageCache.set(threadId, total);
+    return total;
+  }
+
+  private async run(turn: ActiveTurn): Promise<void> {
+    // Let turn/start's response go out before the first notification of the run.
+    await Promise.resolve();
+    const outcome: TurnOutcome = await runTurn(turn, {
+      ...this.deps,
+      threadUsage: (threadId) => this.threadUsage(threadId),
+    });
+    this.finish(turn, outcome);
+  }
+
+  private finish(turn: ActiveTurn, outcome: TurnOutcome): void {
+    const now = this.deps.now();
+    const error: TurnError | null = outcome.status === 'completed' ? null : outcome.error;
+    const record: TurnRecord = {
+      id: turn.id,
+      threadId: turn.threadId,
+      ordinal: turn.ordinal,
+      status: outcome.status,
+      model: turn.model,
+      error,
+      usage: turn.usage,
+      startedAtMs: turn.startedAtMs,
+      completedAtMs: now,
+    };
+    const threadUsage = addUsage(this.threadUsage(turn.threadId), turn.usage);
+    turn.store.transaction(() => {
+      turn.store.turns.upsert(record);
+      turn.store.threads.update(turn.threadId, { status: outcome.status === 'failed' ? 'failed' : 'idle', updatedAtMs: now });
+      turn.store.checkpoints.save({
+        threadId: turn.threadId,
+        checkpointId: 'latest',
+        reason: `turn_${outcome.status}`,
+        state: { turnId: turn.id, status: outcome.status, usage: turn.usage },
+        createdAtMs: now,
+      });
+    });
+    this.usageCache.set(turn.threadId, threadUsage);
+    this.deps.goals.addTime(turn.threadId, turn.id, Math.round((now - turn.startedAtMs) / 1000));
+    this.active.delete(turn.threadId);
+    this.deps.threads.setActiveTurn(turn.threadId, null);
+    const scope = { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral };
+    const items = turn.store.items.list(turn.threadId).filter((i) => i.turnId === turn.id);
+    const wireTurn: Turn = toWireTurn(record, items);
+    this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
+    this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+  }
+
+  private publishUserItem(turn: ActiveTurn, item: ThreadItem): void {
+    const scope = { threadId: turn.threadId, turnId: turn.id, itemId: item.id, ephemeral: turn.ephemeral };
+    const at = this.deps.now();
+    this.deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item, startedAtMs: at }, scope);
+    this.deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item, completedAtMs: at }, scope);
+  }
+}

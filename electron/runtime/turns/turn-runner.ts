@@ -1,0 +1,181 @@
+import type { ThreadItem, TurnError } from '../../../shared/protocol/index.js';
+import { ModelError, type ModelToolCall } from '../../model/types.js';
+import type { EventLog } from '../event-log.js';
+import type { GoalManager } from '../goal-manager.js';
+import type { ThreadManager } from '../thread-manager.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { addUsage, type ActiveTurn, type ModelBinder } from './active-turn.js';
+import { buildInstructions } from './instructions.js';
+import { buildModelHistory } from './model-history.js';
+import { ReplyItems } from './reply-items.js';
+
+/** A runaway tool loop is stopped after this many model requests in one turn. */
+export const MAX_MODEL_REQUESTS_PER_TURN = 64;
+
+export interface TurnRunnerDeps {
+  readonly threads: ThreadManager;
+  readonly events: EventLog;
+  readonly goals: GoalManager;
+  readonly tools: ToolRegistry;
+  readonly bindModel: ModelBinder;
+  readonly newId: () => string;
+  readonly now: () => number;
+  /** Thread-wide usage before this turn, for `thread/tokenUsage/updated`. */
+  readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
+}
+
+export type TurnOutcome =
+  | { readonly status: 'completed' }
+  | { readonly status: 'interrupted'; readonly error: TurnError | null }
+  | { readonly status: 'failed'; readonly error: TurnError };
+
+/**
+ * The agent loop of one turn: history + tools -> streamed reply -> tool calls
+ * -> tool results -> next request, until the model answers without tools and
+ * no steer input is waiting.
+ */
+export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<TurnOutcome> {
+  const signal = turn.controller.signal;
+  let reply: ReplyItems | null = null;
+  try {
+    const { record } = deps.threads.require(turn.threadId);
+    const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
+    turn.model = binding.model;
+    const tools = deps.tools.specs();
+    for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
+      if (signal.aborted) return { status: 'interrupted', error: null };
+      turn.steered = false;
+      const goal = turn.store.goals.get(turn.threadId);
+      const messages = buildModelHistory(turn.store.items.list(turn.threadId));
+      reply = new ReplyItems(turn, deps.events, deps.newId, deps.now);
+      const calls: ModelToolCall[] = [];
+      const stream = binding.client.stream({
+        model: binding.model,
+        instructions: buildInstructions(turn.cwd, goal),
+        messages,
+        tools,
+        signal,
+      });
+      let budgetExhausted = false;
+      for await (const event of stream) {
+        switch (event.type) {
+          case 'textDelta':
+            reply.textDelta(event.delta);
+            break;
+          case 'reasoningDelta':
+            reply.reasoningDelta(event.delta);
+            break;
+          case 'toolCall':
+            calls.push(event.call);
+            break;
+          case 'usage':
+            turn.usage = addUsage(turn.usage, event.usage);
+            deps.events.publish(
+              'thread/tokenUsage/updated',
+              {
+                threadId: turn.threadId,
+                turnId: turn.id,
+                tokenUsage: {
+                  total: addUsage(deps.threadUsage(turn.threadId), turn.usage),
+                  last: event.usage,
+                  modelContextWindow: binding.contextWindow,
+                },
+              },
+              { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral },
+            );
+            budgetExhausted = deps.goals.addTokens(turn.threadId, turn.id, event.usage.totalTokens) || budgetExhausted;
+            break;
+          case 'retrying':
+            deps.events.publish(
+              'turn/retrying',
+              { threadId: turn.threadId, turnId: turn.id, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason },
+              { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral },
+            );
+            break;
+          case 'done':
+            break;
+          default: {
+            const unreachable: never = event;
+            throw new Error(`unknown model event ${JSON.stringify(unreachable)}`);
+          }
+        }
+      }
+      if (signal.aborted) return { status: 'interrupted', error: null };
+      reply.completeAll();
+      reply = null;
+      if (budgetExhausted) {
+        return {
+          status: 'interrupted',
+          error: {
+            kind: 'budgetExhausted',
+            message: 'The thread goal reached its token budget, so the agent stopped. Raise the budget or clear the goal to continue.',
+            httpStatus: null,
+            additionalDetails: null,
+          },
+        };
+      }
+      for (const call of calls) {
+        if (signal.aborted) return { status: 'interrupted', error: null };
+        await runToolCall(turn, call, deps);
+      }
+      if (calls.length === 0 && !turn.steered) return { status: 'completed' };
+    }
+    return {
+      status: 'failed',
+      error: {
+        kind: 'other',
+        message: `The agent made ${MAX_MODEL_REQUESTS_PER_TURN} model requests without finishing, so the turn was stopped.`,
+        httpStatus: null,
+        additionalDetails: null,
+      },
+    };
+  } catch (error) {
+    if (signal.aborted) return { status: 'interrupted', error: null };
+    if (error instanceof ModelError) return { status: 'failed', error: error.toTurnError() };
+    return {
+      status: 'failed',
+      error: {
+        kind: 'other',
+        message: `Something went wrong in Wheelhouse: ${error instanceof Error ? error.message : String(error)}`,
+        httpStatus: null,
+        additionalDetails: null,
+      },
+    };
+  } finally {
+    // Partial text of a cut or stopped reply is kept.
+    reply?.completeAll();
+  }
+}
+
+async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  const startedAtMs = deps.now();
+  let parsedArgs: unknown = call.arguments;
+  try {
+    parsedArgs = JSON.parse(call.arguments);
+  } catch {
+    // shown as the raw text
+  }
+  const base = {
+    type: 'toolCall' as const,
+    id: deps.newId(),
+    turnId: turn.id,
+    createdAtMs: startedAtMs,
+    tool: call.name,
+    callId: call.id,
+    arguments: parsedArgs,
+  };
+  const scope = { threadId: turn.threadId, turnId: turn.id, itemId: base.id, ephemeral: turn.ephemeral };
+  const started: ThreadItem = { ...base, status: 'inProgress', output: null, success: null, durationMs: null };
+  deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
+  const result = await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal: turn.controller.signal });
+  const completedAtMs = deps.now();
+  const completed: ThreadItem = {
+    ...base,
+    status: result.success ? 'completed' : 'failed',
+    output: result.output,
+    success: result.success,
+    durationMs: completedAtMs - startedAtMs,
+  };
+  turn.store.items.append(turn.threadId, completed);
+  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
+}
