@@ -1,0 +1,59 @@
+/**
+ * thread/resume of long threads: 1,000 and 2,000 turns written straight into
+ * the store (user message, reasoning, reply, tool call per turn), then the
+ * time to load each, median of several runs. Linear growth is the goal.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { RequestContext } from '../electron/runtime/context.js';
+import { Runtime } from '../electron/runtime/runtime.js';
+import { ms, quantile } from './stats.js';
+
+const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+
+function seedThread(runtime: Runtime, turns: number): string {
+  const { thread } = runtime.threads.start({}, 'api');
+  const store = runtime.durable;
+  const now = Date.now();
+  store.transaction(() => {
+    for (let t = 1; t <= turns; t++) {
+      const turnId = randomUUID();
+      store.turns.upsert({
+        id: turnId, threadId: thread.id, ordinal: t, status: 'completed', model: 'bench', error: null,
+        usage: { totalTokens: 100, inputTokens: 80, cachedInputTokens: 40, outputTokens: 20, reasoningOutputTokens: 5 },
+        startedAtMs: now, completedAtMs: now + 1000,
+      });
+      const base = { turnId, createdAtMs: now };
+      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'userMessage', content: [{ type: 'text', text: `Question ${t}: what does module ${t} do?` }] });
+      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'reasoning', summary: [], content: ['Let me look at the file first. '.repeat(4)] });
+      store.items.append(thread.id, {
+        ...base, id: randomUUID(), type: 'toolCall', tool: 'read_file', callId: `c${t}`, arguments: { path: `src/m${t}.ts` },
+        status: 'completed', output: 'export const x = 1;\n'.repeat(10), success: true, durationMs: 3,
+      });
+      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'agentMessage', text: `Module ${t} exports a constant. `.repeat(8) });
+    }
+  });
+  return thread.id;
+}
+
+export async function resumeTimes(options: { home: string; runs: number }) {
+  const results: Record<string, number> = {};
+  for (const turns of [1000, 2000]) {
+    const runtime = new Runtime({ home: `${options.home}-${turns}` });
+    try {
+      const threadId = seedThread(runtime, turns);
+      const samples: number[] = [];
+      for (let i = 0; i < options.runs; i++) {
+        const start = performance.now();
+        await runtime.dispatcher.call('thread/resume', { threadId }, ctx);
+        samples.push(performance.now() - start);
+      }
+      samples.sort((a, b) => a - b);
+      results[`turns${turns}MedianMs`] = ms(quantile(samples, 0.5));
+    } finally {
+      await runtime.shutdown();
+    }
+  }
+  const ratio = results['turns2000MedianMs']! / results['turns1000MedianMs']!;
+  return { ...results, ratio2000to1000: Math.round(ratio * 100) / 100 };
+}

@@ -1,0 +1,17 @@
+import { ChatCompletionsClient } from './chat-completions-client.js';
+import { ResponsesClient } from './responses-client.js';
+import type { ModelClient, ResolvedProvider } from './types.js';
+
+/** The ModelClient for a provider's wire (Codex `wire_api`: 'chat' or 'responses'). */
+export function createModelClient(provider: ResolvedProvider): ModelClient {
+  switch (provider.wireApi) {
+    case 'chat':
+      return new ChatCompletionsClient(provider);
+    case 'responses':
+      return new ResponsesClient(provider);
+    default: {
+      const unreachable: never = provider.wireApi;
+      throw new Error(`unknown wire API ${String(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Facts about well-known models that GET /models does not report.
+ *
+ * Sources (checked when this table was written; update alongside them):
+ * - DeepSeek: api-docs.deepseek.com "Models & Pricing" — deepseek-chat and
+ *   deepseek-reasoner (DeepSeek-V3.2, non-thinking / thinking mode), 128K context.
+ * - OpenAI: platform.openai.com/docs/models — GPT-5 family 400K, GPT-4.1
+ *   family 1,047,576, GPT-4o family 128K, o3 / o4-mini / o3-mini 200K.
+ */
+
+export interface KnownModel {
+  readonly displayName: string;
+  readonly contextWindow: number;
+  /** The model streams reasoning (DeepSeek reasoning_content, OpenAI reasoning summaries). */
+  readonly reasoning: boolean;
+}
+
+const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
+  'deepseek-chat': { displayName: 'DeepSeek-V3.2 (chat)', contextWindow: 128_000, reasoning: false },
+  'deepseek-reasoner': { displayName: 'DeepSeek-V3.2 (thinking)', contextWindow: 128_000, reasoning: true },
+  'gpt-5': { displayName: 'GPT-5', contextWindow: 400_000, reasoning: true },
+  'gpt-5-mini': { displayName: 'GPT-5 mini', contextWindow: 400_000, reasoning: true },
+  'gpt-5-nano': { displayName: 'GPT-5 nano', contextWindow: 400_000, reasoning: true },
+  'gpt-5-codex': { displayName: 'GPT-5-Codex', contextWindow: 400_000, reasoning: true },
+  'gpt-4.1': { displayName: 'GPT-4.1', contextWindow: 1_047_576, reasoning: false },
+  'gpt-4.1-mini': { displayName: 'GPT-4.1 mini', contextWindow: 1_047_576, reasoning: false },
+  'gpt-4.1-nano': { displayName: 'GPT-4.1 nano', contextWindow: 1_047_576, reasoning: false },
+  'gpt-4o': { displayName: 'GPT-4o', contextWindow: 128_000, reasoning: false },
+  'gpt-4o-mini': { displayName: 'GPT-4o mini', contextWindow: 128_000, reasoning: false },
+  o3: { displayName: 'o3', contextWindow: 200_000, reasoning: true },
+  'o3-mini': { displayName: 'o3-mini', contextWindow: 200_000, reasoning: true },
+  'o4-mini': { displayName: 'o4-mini', contextWindow: 200_000, reasoning: true },
+};
+
+/**
+ * Looks a model id up: exact id first, then the longest known id that the
+ * given one extends with `-suffix` (dated snapshots such as
+ * `gpt-4o-2024-08-06`). A router prefix like `openai/` is ignored.
+ */
+export function lookupKnownModel(modelId: string): KnownModel | null {
+  const id = modelId.slice(modelId.lastIndexOf('/') + 1).toLowerCase();
+  const exact = KNOWN_MODELS[id];
+  if (exact) return exact;
+  let best: string | null = null;
+  for (const known of Object.keys(KNOWN_MODELS)) {
+    if (id.startsWith(`${known}-`) && (best === null || known.length > best.length)) best = known;
+  }
+  return best === null ? null : (KNOWN_MODELS[best] ?? null);
+}

@@ -1,0 +1,223 @@
+import net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGate, startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { collectStream, mockProvider, textOf, userRequest } from '../../test-support/mock-model/model-test-kit.js';
+import { createModelClient } from './create-model-client.js';
+import { ModelError, type ResolvedProvider, type WireApi } from './types.js';
+
+let mock: MockModelServer;
+beforeEach(async () => {
+  mock = await startMockModelServer();
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (wire) => {
+  const client = (overrides: Partial<ResolvedProvider> = {}) => createModelClient(mockProvider(mock, wire, overrides));
+
+  it('401: unauthorized with a message that says what to do, not retried', async () => {
+    mock.enqueue([{ type: 'httpError', status: 401 }]);
+
+    const { error } = await collectStream(client({ requestMaxRetries: 3 }).stream(userRequest('hi')));
+
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({
+      kind: 'unauthorized',
+      message: 'The provider rejected the API key (401). Check the key in Settings.',
+      httpStatus: 401,
+      details: 'Incorrect API key provided.',
+    });
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('429 is retried honouring Retry-After, then succeeds', async () => {
+    mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0.05' }], [{ type: 'text', text: 'made it' }, { type: 'finish' }]);
+
+    const { events, error } = await collectStream(client({ requestMaxRetries: 2 }).stream(userRequest('hi')));
+
+    expect(error).toBeNull();
+    expect(events[0]).toEqual({
+      type: 'retrying',
+      attempt: 1,
+      delayMs: 50,
+      reason: 'The provider is rate limiting requests (429). Wait a minute and try again.',
+    });
+    expect(textOf(events)).toBe('made it');
+    expect(mock.requests).toHaveLength(2);
+    expect(mock.requests[1]?.rawBody).toBe(mock.requests[0]?.rawBody);
+  });
+
+  it('429 becomes rateLimited once retries are exhausted', async () => {
+    const tooMany = { type: 'httpError', status: 429, retryAfter: '0' } as const;
+    mock.enqueue([tooMany], [tooMany], [tooMany]);
+
+    const { events, error } = await collectStream(client({ requestMaxRetries: 2 }).stream(userRequest('hi')));
+
+    expect(events.map((e) => e.type)).toEqual(['retrying', 'retrying']);
+    expect(error).toMatchObject({ kind: 'rateLimited', httpStatus: 429 });
+    expect((error as ModelError).message).toContain('Retried 2 times');
+    expect(mock.requests).toHaveLength(3);
+  });
+
+  it('5xx: serverError', async () => {
+    mock.enqueue([{ type: 'httpError', status: 503, message: 'Overloaded, try later.' }]);
+
+    const { error } = await collectStream(client().stream(userRequest('hi')));
+
+    expect(error).toMatchObject({
+      kind: 'serverError',
+      httpStatus: 503,
+      message: 'The provider had a server error (503). Try again shortly.',
+      details: 'Overloaded, try later.',
+    });
+  });
+
+  it('connection refused: serverError naming the host', async () => {
+    const port = await closedPort();
+    const provider = mockProvider({ url: `http://127.0.0.1:${port}/v1` }, wire);
+
+    const { error } = await collectStream(createModelClient(provider).stream(userRequest('hi')));
+
+    expect(error).toMatchObject({ kind: 'serverError', httpStatus: null });
+    expect((error as ModelError).message).toBe(
+      `Could not connect to 127.0.0.1:${port} (the connection was refused). Check the provider's base URL and the network.`,
+    );
+  });
+
+  it('no bytes for streamIdleTimeoutMs: timeout, keeping the text so far', async () => {
+    mock.enqueue([{ type: 'text', text: 'Thinking about' }, { type: 'stall' }]);
+    const started = Date.now();
+
+    const { events, error } = await collectStream(client({ streamIdleTimeoutMs: 300 }).stream(userRequest('hi')));
+
+    expect(textOf(events)).toBe('Thinking about');
+    expect(error).toMatchObject({ kind: 'timeout' });
+    expect((error as ModelError).message).toContain('sent nothing for 300 ms');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await mock.requests[0]?.outcome).toBe('clientClosed');
+  });
+
+  it('no bytes at all for streamIdleTimeoutMs: timeout', async () => {
+    mock.enqueue([{ type: 'stall' }]);
+
+    const { events, error } = await collectStream(client({ streamIdleTimeoutMs: 200 }).stream(userRequest('hi')));
+
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ kind: 'timeout' });
+    expect((error as ModelError).message).toBe(
+      'The provider sent nothing for 200 ms, so the request timed out. Try again, or raise the stream idle timeout for this provider.',
+    );
+  });
+
+  it('connection cut mid-reply: streamInterrupted, keeping the text so far', async () => {
+    mock.enqueue([{ type: 'text', text: 'The answer is' }, { type: 'cut' }]);
+
+    const { events, error } = await collectStream(client({ streamMaxRetries: 3 }).stream(userRequest('hi')));
+
+    expect(textOf(events)).toBe('The answer is');
+    expect(error).toMatchObject({ kind: 'streamInterrupted' });
+    // Output had begun, so no reconnect.
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('stream closed without a finish event: streamInterrupted', async () => {
+    mock.enqueue([{ type: 'text', text: 'Half an answ' }]);
+
+    const { events, error } = await collectStream(client().stream(userRequest('hi')));
+
+    expect(textOf(events)).toBe('Half an answ');
+    expect(error).toMatchObject({ kind: 'streamInterrupted' });
+  });
+
+  it('malformed chunk JSON: badResponse', async () => {
+    mock.enqueue([{ type: 'text', text: 'ok so far' }, { type: 'malformed' }, { type: 'text', text: 'never seen' }, { type: 'finish' }]);
+
+    const { events, error } = await collectStream(client({ streamMaxRetries: 3 }).stream(userRequest('hi')));
+
+    expect(textOf(events)).toBe('ok so far');
+    expect(error).toMatchObject({ kind: 'badResponse' });
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('a drop before any output reconnects (streamMaxRetries) and then streams', async () => {
+    mock.enqueue([{ type: 'cut' }], [{ type: 'text', text: 'second try' }, { type: 'finish' }]);
+
+    const { events, error } = await collectStream(client({ streamMaxRetries: 1 }).stream(userRequest('hi')));
+
+    expect(error).toBeNull();
+    expect(events[0]).toMatchObject({ type: 'retrying', attempt: 1 });
+    expect(events[0]?.type === 'retrying' && events[0].reason).toMatch(/dropped/);
+    expect(textOf(events)).toBe('second try');
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('drops before any output beyond streamMaxRetries: streamInterrupted', async () => {
+    mock.enqueue([{ type: 'cut' }], [{ type: 'cut' }]);
+
+    const { events, error } = await collectStream(client({ streamMaxRetries: 1 }).stream(userRequest('hi')));
+
+    expect(events.map((e) => e.type)).toEqual(['retrying']);
+    expect(error).toMatchObject({ kind: 'streamInterrupted' });
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('abort mid-stream ends iteration promptly with an AbortError and closes the connection', async () => {
+    const gate = createGate();
+    mock.enqueue([{ type: 'text', text: 'first words' }, { type: 'waitFor', release: gate.promise }, { type: 'text', text: 'late' }, { type: 'finish' }]);
+    const controller = new AbortController();
+    let abortedAt = 0;
+
+    const { events, error } = await collectStream(
+      client().stream(userRequest('hi', { signal: controller.signal })),
+      (event) => {
+        if (event.type === 'textDelta') {
+          abortedAt = Date.now();
+          controller.abort();
+        }
+      },
+    );
+
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    expect(textOf(events)).toBe('first words');
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(await mock.requests[0]?.outcome).toBe('clientClosed');
+    gate.release();
+  });
+
+  it('abort during a retry wait ends promptly', async () => {
+    mock.enqueue([{ type: 'httpError', status: 503, retryAfter: '30' }]);
+    const controller = new AbortController();
+
+    const { events, error } = await collectStream(
+      client({ requestMaxRetries: 1 }).stream(userRequest('hi', { signal: controller.signal })),
+      (event) => {
+        if (event.type === 'retrying') controller.abort();
+      },
+    );
+
+    expect(events).toEqual([expect.objectContaining({ type: 'retrying', delayMs: 30_000 })]);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(mock.requests).toHaveLength(1);
+  });
+
+  it('a missing API key is a configuration error and sends nothing', async () => {
+    const { error } = await collectStream(client({ apiKey: null }).stream(userRequest('hi')));
+
+    expect(error).toMatchObject({
+      kind: 'configuration',
+      message: 'No API key is set for Mock Provider. Add one in Settings or set the MOCK_API_KEY environment variable.',
+    });
+    expect(mock.requests).toHaveLength(0);
+  });
+});
