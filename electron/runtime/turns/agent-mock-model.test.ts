@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyNotification, Turn } from '../../../shared/protocol/index.js';
+import { createModelClient } from '../../model/create-model-client.js';
+import type { ResolvedProvider, WireApi } from '../../model/types.js';
+import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
+import type { RequestContext } from '../context.js';
+import { Runtime } from '../runtime.js';
+
+/**
+ * The agent end to end through the real model clients and a local mock
+ * provider that streams both wires: what a user sees in the conversation.
+ */
+const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+
+let mock: MockModelServer;
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function agent(wire: WireApi, overrides: Partial<ResolvedProvider> = {}) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-agent-'));
+  const provider = mockProvider(mock, wire, overrides);
+  const runtime = new Runtime({
+    home,
+    validateResults: true,
+    defaults: { cwd: home },
+    bindModel: async () => ({ client: createModelClient(provider), model: 'deepseek-chat', contextWindow: 128_000 }),
+  });
+  cleanups.push(async () => {
+    await runtime.shutdown();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  const seen: AnyNotification[] = [];
+  runtime.events.subscribe((n) => seen.push(n));
+  const call = (m: string, p: unknown) =>
+    (runtime.dispatcher.call as (m: string, p: unknown, c: RequestContext) => Promise<any>)(m, p, ctx);
+  const completed = (count = 1) =>
+    new Promise<Turn>((resolve) => {
+      const check = () => {
+        const done = seen.filter((n) => n.method === 'turn/completed');
+        if (done.length >= count) {
+          resolve((done[count - 1]!.params as { turn: Turn }).turn);
+          return true;
+        }
+        return false;
+      };
+      if (check()) return;
+      const off = runtime.events.subscribe(() => {
+        if (check()) off();
+      });
+    });
+  return { runtime, home, seen, call, completed };
+}
+
+describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) => {
+  it('streams reasoning and text and carries multi-turn history', async () => {
+    const a = agent(wire);
+    mock.enqueue(
+      [{ type: 'reasoning', text: 'Thinking it over.' }, { type: 'text', text: 'First answer.' }, { type: 'finish', usage: { inputTokens: 50, outputTokens: 10, cachedInputTokens: 32 } }],
+      [{ type: 'text', text: 'Second answer.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await a.call('thread/start', {});
+    await a.call('turn/start', { threadId: thread.id, input: text('one') });
+    const first = await a.completed(1);
+    expect(first.status).toBe('completed');
+    expect(first.usage?.cachedInputTokens).toBe(32);
+    expect(a.seen.some((n) => n.method === 'item/reasoning/textDelta')).toBe(true);
+    await a.call('turn/start', { threadId: thread.id, input: text('two') });
+    await a.completed(2);
+    const body = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(body).toContain('one');
+    expect(body).toContain('First answer.');
+    expect(body).toContain('two');
+    const usage = a.seen.filter((n) => n.method === 'thread/tokenUsage/updated').at(-1);
+    expect(usage?.method === 'thread/tokenUsage/updated' && usage.params.tokenUsage.total.inputTokens).toBeGreaterThanOrEqual(50);
+  });
+
+  it('runs a tool-call loop against the project folder', async () => {
+    const a = agent(wire);
+    fs.writeFileSync(path.join(a.home, 'notes.txt'), 'the secret word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'The word is heron.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await a.call('thread/start', { cwd: a.home });
+    await a.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
+    expect((await a.completed()).status).toBe('completed');
+    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain('heron');
+    const { items } = await a.call('thread/read', { threadId: thread.id });
+    expect(items.find((i: { type: string }) => i.type === 'toolCall')).toMatchObject({ tool: 'read_file', status: 'completed', success: true });
+  });
+
+  it('steers the running turn: the steer text reaches the next model request', async () => {
+    const a = agent(wire);
+    const gate = createGate();
+    mock.enqueue(
+      [{ type: 'text', text: 'Working on it' }, { type: 'waitFor', release: gate.promise }, { type: 'text', text: '...' }, { type: 'finish' }],
+      [{ type: 'text', text: 'Switched to Python.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await a.call('thread/start', {});
+    const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('write it in Go') });
+    await mock.waitForRequests(before + 1);
+    await a.call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('actually use Python') });
+    gate.release();
+    expect((await a.completed()).status).toBe('completed');
+    expect(mock.requests.length).toBe(before + 2);
+    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain('actually use Python');
+  });
+
+  it('interrupts mid-stream: the model connection closes, partial text is kept, the turn ends interrupted', async () => {
+    const a = agent(wire);
+    const gate = createGate();
+    mock.enqueue([{ type: 'text', text: 'Partial reply' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
+    const before = mock.requests.length;
+    const { thread } = await a.call('thread/start', {});
+    const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('long task') });
+    await new Promise<void>((resolve) => {
+      const off = a.runtime.events.subscribe((n) => n.method === 'item/agentMessage/delta' && (off(), resolve()));
+    });
+    await a.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    expect((await a.completed()).status).toBe('interrupted');
+    expect(await mock.requests[before]!.outcome).toBe('clientClosed');
+    const { items } = await a.call('thread/read', { threadId: thread.id });
+    expect(items.find((i: { type: string }) => i.type === 'agentMessage').text).toBe('Partial reply');
+    gate.release();
+  });
+});
+
+describe('failures a user meets, each a clear message and never a hung turn', () => {
+  const cases = [
+    { name: 'key rejected', script: [{ type: 'httpError' as const, status: 401 }], kind: 'unauthorized', message: /key/i },
+    { name: 'server error', script: [{ type: 'httpError' as const, status: 500 }], kind: 'serverError', message: /./ },
+    { name: 'stream cut mid-reply', script: [{ type: 'text' as const, text: 'Half a rep' }, { type: 'cut' as const }], kind: 'streamInterrupted', message: /./ },
+    { name: 'malformed chunk', script: [{ type: 'text' as const, text: 'ok' }, { type: 'malformed' as const }], kind: 'badResponse', message: /./ },
+  ];
+  for (const c of cases) {
+    it(`${c.name} -> ${c.kind}`, async () => {
+      const a = agent('chat');
+      mock.enqueue(c.script);
+      const { thread } = await a.call('thread/start', {});
+      await a.call('turn/start', { threadId: thread.id, input: text('hello') });
+      const turn = await a.completed();
+      expect(turn.status).toBe('failed');
+      expect(turn.error).toMatchObject({ kind: c.kind });
+      expect(turn.error!.message).toMatch(c.message);
+      if (c.name === 'stream cut mid-reply') {
+        const { items } = await a.call('thread/read', { threadId: thread.id });
+        expect(items.find((i: { type: string }) => i.type === 'agentMessage').text).toBe('Half a rep');
+      }
+    });
+  }
+
+  it('idle stream -> timeout', async () => {
+    const a = agent('chat', { streamIdleTimeoutMs: 300 });
+    mock.enqueue([{ type: 'text', text: 'hm' }, { type: 'stall' }]);
+    const { thread } = await a.call('thread/start', {});
+    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
+    expect((await a.completed()).error).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('rate limit is retried with backoff, then the reply arrives', async () => {
+    const a = agent('chat', { requestMaxRetries: 2 });
+    mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0' }], [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    const { thread } = await a.call('thread/start', {});
+    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
+    expect((await a.completed()).status).toBe('completed');
+    expect(a.seen.some((n) => n.method === 'turn/retrying')).toBe(true);
+  });
+
+  it('rate limit that never clears -> rateLimited', async () => {
+    const a = agent('chat', { requestMaxRetries: 1 });
+    mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0' }], [{ type: 'httpError', status: 429, retryAfter: '0' }]);
+    const { thread } = await a.call('thread/start', {});
+    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
+    expect((await a.completed()).error).toMatchObject({ kind: 'rateLimited' });
+  });
+});
