@@ -15,6 +15,15 @@ import type { ModelBinder } from './turns/active-turn.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+// Configuration, providers and secrets (electron/config, electron/secrets).
+import { createConfigHandlers } from '../config/config-handlers.js';
+import { ConfigService } from '../config/config-service.js';
+import { createModelBinder } from '../config/model-binder.js';
+import type { ListModels } from '../config/model-catalog.js';
+import { ProviderResolver } from '../config/providers.js';
+import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
+import type { SecretStore } from '../secrets/secret-store.js';
+import { createModelClient } from '../model/create-model-client.js';
 
 export interface RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
@@ -31,6 +40,10 @@ export interface RuntimeOptions {
   readonly bindModel?: ModelBinder;
   /** Where unexpected handler failures are reported (never the client's concern). */
   readonly logError?: (message: string, error: unknown) => void;
+  /** Where provider API keys are kept; default: the OS keychain when usable, else environment variables only. */
+  readonly secretStore?: SecretStore;
+  /** Asks a provider for its models (model/list); default: its model client's GET /models. */
+  readonly listModels?: ListModels;
 }
 
 /**
@@ -47,12 +60,23 @@ export class Runtime {
   readonly turns: TurnEngine;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
+  /** config.toml in the home. */
+  readonly config: ConfigService;
+  /** Provider API keys. */
+  readonly secrets: SecretStore;
+  /** Providers with their keys, for model clients. */
+  readonly providers: ProviderResolver;
+  private readonly listModels: ListModels;
   private closed = false;
 
   constructor(options: RuntimeOptions) {
     this.home = options.home;
     const paths = homePaths(options.home);
     fs.mkdirSync(paths.home, { recursive: true });
+    this.config = new ConfigService(paths.config);
+    this.secrets = options.secretStore ?? createDefaultSecretStore((id) => this.config.provider(id)?.envKey ?? null);
+    this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
+    this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
     const dbOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
     this.durable = StateStore.open(paths.stateDb, dbOptions);
     this.memory = StateStore.inMemory(dbOptions);
@@ -61,18 +85,20 @@ export class Runtime {
       now,
       ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
     });
-    const defaults: ThreadDefaults = {
-      modelProvider: options.defaults?.modelProvider ?? 'deepseek',
-      model: options.defaults?.model ?? null,
-      cwd: options.defaults?.cwd ?? os.homedir(),
-    };
+    const cwd = options.defaults?.cwd ?? os.homedir();
+    // Read on every thread/start, so a Settings change applies to the next thread.
+    const defaults = (): ThreadDefaults => ({
+      modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
+      model: options.defaults?.model ?? this.config.model(),
+      cwd,
+    });
     const newId = options.newId ?? randomUUID;
     this.threads = new ThreadManager({
       durable: this.durable,
       memory: this.memory,
       events: this.events,
       version: WHEELHOUSE_VERSION,
-      defaults: () => defaults,
+      defaults,
       newId,
       now,
     });
@@ -83,7 +109,9 @@ export class Runtime {
       events: this.events,
       goals: this.goals,
       tools: new ToolRegistry(builtinTools()),
-      bindModel: options.bindModel ?? (() => Promise.reject(new Error('no model binder configured'))),
+      bindModel:
+        options.bindModel ??
+        createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
       newId,
       now,
     });
@@ -129,6 +157,13 @@ export class Runtime {
         const events = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
         return { events, lastSeq: this.events.lastSeq };
       },
+      ...createConfigHandlers({
+        configService: this.config,
+        secretStore: this.secrets,
+        providers: this.providers,
+        listModels: this.listModels,
+        notify: (change) => this.events.publish('config/changed', change),
+      }),
     };
   }
 

@@ -12,3 +12,4 @@ export * from './events.js';
 export * from './methods/turn.js';
 export * from './methods/goal.js';
 export * from './methods/events.js';
+export * from './methods/config.js';

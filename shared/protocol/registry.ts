@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
+import { configMethods, configNotifications } from './methods/config.js';
 import { initializeMethods } from './methods/initialize.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
@@ -15,6 +16,7 @@ import { turnMethods, turnNotifications } from './methods/turn.js';
 export const clientMethods = {
   ...initializeMethods,
   ...threadMethods,
+  ...configMethods,
   ...turnMethods,
   ...goalMethods,
   ...eventMethods,
@@ -22,6 +24,7 @@ export const clientMethods = {
 
 export const serverNotifications = {
   ...threadNotifications,
+  ...configNotifications,
   ...turnNotifications,
   ...goalNotifications,
 } as const satisfies Record<string, NotificationSpec>;

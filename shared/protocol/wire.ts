@@ -37,8 +37,7 @@ export type ResponseMessage = SuccessResponse | ErrorResponse;
 /** Any message either side may send. */
 export type WireMessage = RequestMessage | NotificationMessage | ResponseMessage;
 
-/** Largest single message any carrier accepts (bytes of JSON text). */
-export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+export { MAX_MESSAGE_BYTES } from './limits.js';
 
 /** Classifies a parsed JSON value; `undefined` when it is no valid message. */
 export function classifyMessage(

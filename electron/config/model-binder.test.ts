@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../test-support/temp-dir.js';
+import { createModelClient } from '../model/create-model-client.js';
+import { ModelError } from '../model/types.js';
+import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
+import { ConfigService } from './config-service.js';
+import { createModelBinder } from './model-binder.js';
+import { ProviderResolver } from './providers.js';
+
+const temp = new TempDirs();
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  temp.cleanup();
+});
+
+function binderFor(configToml: string, env: NodeJS.ProcessEnv = {}) {
+  const file = path.join(temp.make(), 'config.toml');
+  fs.writeFileSync(file, configToml);
+  const configService = new ConfigService(file);
+  const store = new EnvironmentOnlySecretStore((id) => configService.provider(id)?.envKey ?? null);
+  const providers = new ProviderResolver(() => configService.providers(), store, env);
+  return createModelBinder({ configService, providers, createClient: createModelClient });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModelError) return error;
+    throw error;
+  }
+  throw new Error('expected a ModelError');
+}
+
+describe('binding a thread to a model', () => {
+  it("uses the provider's default model and knows its context window", async () => {
+    const bind = binderFor('', { DEEPSEEK_API_KEY: 'sk-env' });
+    const binding = await bind({ modelProvider: 'deepseek', model: null });
+    expect([binding.model, binding.contextWindow]).toEqual(['deepseek-chat', 128_000]);
+    expect((await bind({ modelProvider: 'deepseek', model: 'deepseek-reasoner' })).model).toBe('deepseek-reasoner');
+  });
+
+  it('uses the configured model for the configured provider', async () => {
+    const bind = binderFor('model = "deepseek-reasoner"\n', { DEEPSEEK_API_KEY: 'sk-env' });
+    expect((await bind({ modelProvider: 'deepseek', model: 'auto' })).model).toBe('deepseek-reasoner');
+  });
+
+  it('asks a local provider for its models when none is chosen, and takes the first', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ id: 'qwen3:8b' }, { id: 'gemma3' }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const port = (server.address() as AddressInfo).port;
+    const bind = binderFor(`[model_providers.ollama]\nbase_url = "http://127.0.0.1:${port}/v1"\n`);
+    const binding = await bind({ modelProvider: 'ollama', model: null });
+    expect([binding.model, binding.contextWindow]).toEqual(['gemma3', null]);
+  });
+
+  it('says what to set when the key or the provider is missing', async () => {
+    const bind = binderFor('');
+    const noKey = await failureOf(bind({ modelProvider: 'openai', model: null }));
+    expect(noKey.kind).toBe('configuration');
+    expect(noKey.message).toBe('No API key for OpenAI. Enter one in Settings, or set the environment variable OPENAI_API_KEY.');
+    const unknown = await failureOf(bind({ modelProvider: 'gone', model: null }));
+    expect(unknown.kind).toBe('configuration');
+    expect(unknown.message).toContain('unknown model provider "gone"');
+  });
+});

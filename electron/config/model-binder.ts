@@ -1,0 +1,45 @@
+import { ModelError, type ModelClient, type ResolvedProvider } from '../model/types.js';
+import type { ModelBinder } from '../runtime/turns/active-turn.js';
+import { modelInfo } from './builtin-providers.js';
+import type { ConfigService } from './config-service.js';
+import { resolveModel } from './model-catalog.js';
+import { ProviderNotFoundError, type ProviderResolver } from './providers.js';
+
+export interface ModelBinderDeps {
+  readonly configService: ConfigService;
+  readonly providers: ProviderResolver;
+  /** Builds the client for a resolved provider (the app: createModelClient). */
+  readonly createClient: (provider: ResolvedProvider) => ModelClient;
+}
+
+/**
+ * Binds a thread to a model client from config.toml: its provider resolved
+ * with its key, and its model (null or "auto": the configured model, the
+ * provider's default, or the first it lists). Every gap becomes a
+ * ModelError('configuration') that tells the person what to set.
+ */
+export function createModelBinder(deps: ModelBinderDeps): ModelBinder {
+  return async (thread) => {
+    let provider;
+    try {
+      provider = deps.providers.require(thread.modelProvider);
+    } catch (error) {
+      if (!(error instanceof ProviderNotFoundError)) throw error;
+      throw new ModelError('configuration', `${error.message}. Choose a provider in Settings.`);
+    }
+    const resolved = await deps.providers.resolve(provider.id);
+    if (resolved.requiresApiKey && resolved.apiKey === null) {
+      const env = resolved.envKey ? `, or set the environment variable ${resolved.envKey}` : '';
+      throw new ModelError('configuration', `No API key for ${resolved.name}. Enter one in Settings${env}.`);
+    }
+    const client = deps.createClient(resolved);
+    const configured = { modelProvider: deps.configService.modelProvider(), model: deps.configService.model() };
+    const listModels = (_provider: ResolvedProvider, signal: AbortSignal) => client.listModels(signal);
+    const model = await resolveModel(thread.model, provider, resolved, configured, listModels);
+    if (model === null) {
+      const message = `${resolved.name} has no default model and listed none. Choose a model in Settings.`;
+      throw new ModelError('configuration', message);
+    }
+    return { client, model, contextWindow: modelInfo(model).contextWindow };
+  };
+}

@@ -1,0 +1,115 @@
+import type { ModelListResult } from '../../shared/protocol/index.js';
+import type { ModelInfo, ResolvedProvider } from '../model/types.js';
+import { modelInfo, type ProviderConfig } from './builtin-providers.js';
+
+/** Asks a provider for its models (in the app: a ModelClient's listModels). */
+export type ListModels = (provider: ResolvedProvider, signal: AbortSignal) => Promise<ModelInfo[]>;
+
+/** How long model/list waits for a provider before offering the known models. */
+const MODEL_LIST_TIMEOUT_MS = 8_000;
+
+/** What config.toml chose: `model` applies to `model_provider` only. */
+export interface ConfiguredModel {
+  readonly modelProvider: string;
+  readonly model: string | null;
+}
+
+/**
+ * The model used when a thread asks for none (or "auto"): the configured
+ * `model` when this is the configured provider, else the provider's default
+ * model, else the first model listed.
+ */
+export function pickDefaultModel(
+  provider: ProviderConfig,
+  configured: ConfiguredModel,
+  listed: readonly ModelInfo[],
+): string | null {
+  if (configured.model !== null && configured.modelProvider === provider.id) return configured.model;
+  return provider.defaultModel ?? listed[0]?.id ?? null;
+}
+
+/** Resolves a requested model name; null or "auto" means the default, asking the provider only if needed. */
+export async function resolveModel(
+  requested: string | null,
+  provider: ProviderConfig,
+  resolved: ResolvedProvider,
+  configured: ConfiguredModel,
+  listModels: ListModels,
+): Promise<string | null> {
+  if (requested !== null && requested !== 'auto') return requested;
+  const chosen = pickDefaultModel(provider, configured, []);
+  if (chosen !== null) return chosen;
+  const listing = await listProviderModels(provider, resolved, configured, listModels);
+  return listing.data[0]?.id ?? null;
+}
+
+/**
+ * The provider's own model list when it answers in time, Wheelhouse's known
+ * models for it otherwise; known facts (context window, reasoning) fill gaps
+ * in the provider's answer.
+ */
+export async function listProviderModels(
+  provider: ProviderConfig,
+  resolved: ResolvedProvider,
+  configured: ConfiguredModel,
+  listModels: ListModels,
+  timeoutMs: number = MODEL_LIST_TIMEOUT_MS,
+): Promise<ModelListResult> {
+  let models: readonly ModelInfo[];
+  let source: ModelListResult['source'];
+  let error: string | null = null;
+  try {
+    models = (await withDeadline(listModels, resolved, timeoutMs)).map(enrich);
+    source = 'provider';
+  } catch (failure) {
+    models = provider.knownModels;
+    source = 'known';
+    error = failure instanceof Error ? failure.message : String(failure);
+  }
+  const defaultId = pickDefaultModel(provider, configured, models);
+  return {
+    providerId: provider.id,
+    data: models.map((model) => ({
+      id: model.id,
+      displayName: model.displayName,
+      contextWindow: model.contextWindow,
+      reasoning: model.reasoning,
+      isDefault: model.id === defaultId,
+    })),
+    source,
+    error,
+  };
+}
+
+function enrich(model: ModelInfo): ModelInfo {
+  const known = modelInfo(model.id);
+  return {
+    id: model.id,
+    displayName: model.displayName && model.displayName !== model.id ? model.displayName : known.displayName,
+    contextWindow: model.contextWindow ?? known.contextWindow,
+    reasoning: model.reasoning || known.reasoning,
+  };
+}
+
+/** Aborts the listing at the deadline and stops waiting even if the lister ignores the signal. */
+async function withDeadline(
+  listModels: ListModels,
+  resolved: ResolvedProvider,
+  timeoutMs: number,
+): Promise<ModelInfo[]> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const limit = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+      const error = new Error(`${resolved.name} did not list its models within ${limit}`);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([listModels(resolved, controller.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

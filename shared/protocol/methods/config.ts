@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { defineMethod, defineNotification } from '../define.js';
+import { AskForApproval, SandboxMode } from '../thread.js';
+
+/**
+ * Settings: the effective config.toml, model providers, API keys and model
+ * lists. API keys travel in one direction only (client -> setApiKey); no
+ * result or notification ever carries one back.
+ */
+
+/** A provider id as it appears in `[model_providers.<id>]`: letters, digits, `-`, `_`. */
+export const ProviderId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'provider id may contain only letters, digits, "-" and "_"');
+
+/** Which HTTP API a provider speaks (Codex `wire_api`). */
+export const WireApi = z.enum(['chat', 'responses']);
+export type WireApi = z.infer<typeof WireApi>;
+
+/** Where a provider's API key comes from; never the key itself. */
+export const ApiKeySource = z.enum(['keychain', 'environment', 'none']);
+export type ApiKeySource = z.infer<typeof ApiKeySource>;
+
+/** How API keys are kept on this machine. */
+export const SecretStorageKind = z.enum(['os-keychain', 'electron-safe-storage', 'environment-only']);
+export type SecretStorageKind = z.infer<typeof SecretStorageKind>;
+
+export const ProviderSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  wireApi: WireApi,
+  envKey: z.string().nullable(),
+  hasApiKey: z.boolean(),
+  keySource: ApiKeySource,
+  requiresApiKey: z.boolean(),
+  /** Shipped with Wheelhouse (a config table may still override its fields). */
+  builtIn: z.boolean(),
+  defaultModel: z.string().nullable(),
+});
+export type ProviderSummary = z.infer<typeof ProviderSummary>;
+
+/** Why config.toml could not be used as written; the app runs on defaults for the bad part. */
+export const ConfigLoadError = z.object({
+  message: z.string(),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  /** The offending key (e.g. `model_providers.local.base_url`) when a value was rejected. */
+  keyPath: z.string().nullable(),
+});
+export type ConfigLoadError = z.infer<typeof ConfigLoadError>;
+
+export const SecretStorageInfo = z.object({
+  kind: SecretStorageKind,
+  available: z.boolean(),
+  /** A sentence for Settings: where keys go, or why they cannot be stored. */
+  description: z.string(),
+});
+export type SecretStorageInfo = z.infer<typeof SecretStorageInfo>;
+
+export const ConfigReadParams = z.object({});
+
+export const ConfigReadResult = z.object({
+  filePath: z.string(),
+  /** The configured model (null: the provider's default model is used). */
+  model: z.string().nullable(),
+  modelProvider: z.string(),
+  approvalPolicy: AskForApproval.nullable(),
+  sandboxMode: SandboxMode.nullable(),
+  providers: z.array(ProviderSummary),
+  loadError: ConfigLoadError.nullable(),
+  secretStorage: SecretStorageInfo,
+});
+export type ConfigReadResult = z.infer<typeof ConfigReadResult>;
+
+/** `replace` sets the value as given; `upsert` merges tables key by key. */
+export const ConfigMergeStrategy = z.enum(['replace', 'upsert']);
+export type ConfigMergeStrategy = z.infer<typeof ConfigMergeStrategy>;
+
+/** One edit: a dotted key path into config.toml and a JSON value (null removes the key). */
+export const ConfigEdit = z.object({
+  keyPath: z.string().min(1).max(300),
+  value: z.json(),
+  mergeStrategy: ConfigMergeStrategy.optional(),
+});
+export type ConfigEdit = z.infer<typeof ConfigEdit>;
+
+export const ConfigBatchWriteParams = z.object({
+  edits: z.array(ConfigEdit).min(1).max(100),
+});
+
+export const ConfigWriteResult = z.object({
+  status: z.literal('ok'),
+  filePath: z.string(),
+});
+
+export const ProviderApiKeyParams = z.object({
+  providerId: ProviderId,
+  apiKey: z
+    .string()
+    .min(1, 'apiKey must not be empty')
+    .max(4096)
+    .refine((key) => key.trim().length > 0 && !/\s/.test(key.trim()), 'apiKey must be one word without spaces'),
+});
+
+export const ProviderIdParams = z.object({ providerId: ProviderId });
+
+/** A provider's key state after a change. */
+export const ProviderKeyStateResult = z.object({
+  providerId: z.string(),
+  hasApiKey: z.boolean(),
+  keySource: ApiKeySource,
+});
+
+export const ConfigImportCodeWhaleParams = z.object({
+  /** Defaults to `~/.codewhale/config.toml`. */
+  path: z.string().min(1).max(4096).nullable().optional(),
+});
+
+export const ImportedProvider = z.object({
+  id: z.string(),
+  baseUrl: z.string().nullable(),
+  envKey: z.string().nullable(),
+  model: z.string().nullable(),
+});
+
+export const ConfigImportCodeWhaleResult = z.object({
+  sourcePath: z.string(),
+  filePath: z.string(),
+  providers: z.array(ImportedProvider),
+  /** Set only when config.toml had no `model_provider` yet. */
+  modelProvider: z.string().nullable(),
+  model: z.string().nullable(),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+export type ConfigImportCodeWhaleResult = z.infer<typeof ConfigImportCodeWhaleResult>;
+
+export const ModelListParams = z.object({
+  /** Defaults to the configured `model_provider`. */
+  providerId: ProviderId.nullable().optional(),
+});
+
+export const ModelListEntry = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  contextWindow: z.number().int().nullable(),
+  reasoning: z.boolean(),
+  isDefault: z.boolean(),
+});
+export type ModelListEntry = z.infer<typeof ModelListEntry>;
+
+export const ModelListResult = z.object({
+  providerId: z.string(),
+  data: z.array(ModelListEntry),
+  /** `provider`: the provider's own list; `known`: Wheelhouse's list, because the provider was unreachable. */
+  source: z.enum(['provider', 'known']),
+  /** Why the provider's list could not be fetched (when `source` is `known`). */
+  error: z.string().nullable(),
+});
+export type ModelListResult = z.infer<typeof ModelListResult>;
+
+export const ConfigChangedReason = z.enum(['write', 'import', 'apiKeySet', 'apiKeyCleared']);
+
+export const ConfigChangedNotification = z.object({
+  reason: ConfigChangedReason,
+  /** Key paths that changed in config.toml (empty for key changes). */
+  keyPaths: z.array(z.string()),
+  /** The provider whose API key changed, for key changes. */
+  providerId: z.string().nullable(),
+});
+export type ConfigChangedNotification = z.infer<typeof ConfigChangedNotification>;
+
+export const configMethods = {
+  'config/read': defineMethod(ConfigReadParams, ConfigReadResult, 'Read the effective configuration.'),
+  'config/value/write': defineMethod(ConfigEdit, ConfigWriteResult, 'Write one value to config.toml.'),
+  'config/batchWrite': defineMethod(
+    ConfigBatchWriteParams,
+    ConfigWriteResult,
+    'Write several values to config.toml at once (all or nothing).',
+  ),
+  'config/provider/setApiKey': defineMethod(
+    ProviderApiKeyParams,
+    ProviderKeyStateResult,
+    "Store a provider's API key in secure storage.",
+  ),
+  'config/provider/clearApiKey': defineMethod(
+    ProviderIdParams,
+    ProviderKeyStateResult,
+    "Remove a provider's API key from secure storage.",
+  ),
+  'config/import/codewhale': defineMethod(
+    ConfigImportCodeWhaleParams,
+    ConfigImportCodeWhaleResult,
+    'Import providers from a CodeWhale config.toml.',
+  ),
+  'model/list': defineMethod(ModelListParams, ModelListResult, "List a provider's models."),
+} as const;
+
+export const configNotifications = {
+  'config/changed': defineNotification(ConfigChangedNotification, 'Configuration or an API key changed.'),
+} as const;
