@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
+import { InProcessRuntime } from './in-process-runtime.js';
+import { createThread, renameThread, rowWithTitle, waitForConnected } from './page-actions.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+// The Electron bridge never drops, so only the browser host has a connection to lose.
+describe.skipIf(e2eTarget() === 'electron')('a page whose runtime restarts', () => {
+  it('shows it is reconnecting, comes back on its own, and refetches what changed meanwhile', async () => {
+    requireBuilt('dist/renderer/index.html');
+    const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-'));
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    const token = randomBytes(18).toString('base64url');
+    const staticRoot = path.join(repoRoot, 'dist/renderer');
+
+    let runtime = new InProcessRuntime(home);
+    const server = await runtime.listen({ port: 0, token, staticRoot });
+    const browser: Browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    const errors: string[] = [];
+    const page = await openClientPage(browser, server.url, errors);
+    await waitForConnected(page);
+    const before = await createThread(page);
+    await renameThread(page, before, 'Made before the restart');
+
+    await runtime.close();
+    await page.locator('[data-testid="connection-status"][data-status="reconnecting"]').waitFor();
+    expect(await page.getByTestId('new-thread').isDisabled()).toBe(true);
+
+    // While the page is away, another client adds a thread.
+    runtime = new InProcessRuntime(home);
+    const restarted = runtime;
+    cleanups.push(() => restarted.close());
+    const other = await runtime.client();
+    const { thread } = await other.request('thread/start', {});
+    await other.request('thread/name/set', { threadId: thread.id, name: 'Made while the page was away' });
+    await runtime.listen({ port: server.port, token, staticRoot });
+
+    await waitForConnected(page);
+    await rowWithTitle(page, before, 'Made before the restart').waitFor();
+    await rowWithTitle(page, thread.id, 'Made while the page was away').waitFor();
+    expect(await page.getByTestId('new-thread').isDisabled()).toBe(false);
+    // The WebSocket refusals while the server was down are the browser's own log lines, not app errors.
+    expect(errors.filter((e) => !e.includes('WebSocket connection to'))).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+import { RpcClient } from '../../../shared/protocol/client.js';
+import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
+import type { InitializeResult } from '../../../shared/protocol/methods/initialize.js';
+import type {
+  AnyNotification,
+  ClientMethod,
+  NotificationMethod,
+  NotificationParamsOf,
+  ParamsOf,
+  ResultOf,
+} from '../../../shared/protocol/registry.js';
+import { reconnectDelayMs } from './reconnect-backoff.js';
+import type { ClosableTransport } from './websocket-transport.js';
+
+/** Where the connection stands, as a person would describe it. */
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
+
+/** What the UI shows about the connection. */
+export interface ConnectionSnapshot {
+  readonly status: ConnectionStatus;
+  /** Why the last attempt failed or the link dropped; null while healthy. */
+  readonly error: string | null;
+  /** The runtime's answer to `initialize` on the current connection. */
+  readonly server: InitializeResult | null;
+}
+
+/** Opens one fresh transport; rejects with a readable message when it cannot. */
+export type Connector = () => Promise<ClosableTransport>;
+
+export interface WheelhouseClientOptions {
+  readonly connector: Connector;
+  /** Whether a dropped transport should be reopened (false for the Electron bridge, which never drops). */
+  readonly reconnect: boolean;
+  readonly clientVersion: string;
+  /** Set when no connection can ever succeed (e.g. the browser has no access token). */
+  readonly fatalError?: string;
+}
+
+type NotificationListener = (notification: AnyNotification) => void;
+
+/**
+ * The renderer's one link to the runtime. Wraps the typed RpcClient, picks up
+ * again after a drop (with backoff), re-runs `initialize` on every connect and
+ * tells listeners so stores can refetch. Notification listeners survive
+ * reconnects, so stores subscribe once.
+ */
+export class WheelhouseClient {
+  private snapshot: ConnectionSnapshot = { status: 'connecting', error: null, server: null };
+  private rpc: RpcClient | null = null;
+  private transport: ClosableTransport | null = null;
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = true;
+  private inFlight = false;
+  private everConnected = false;
+  private readonly statusListeners = new Set<(snapshot: ConnectionSnapshot) => void>();
+  private readonly readyListeners = new Set<(server: InitializeResult) => void>();
+  private readonly notificationListeners = new Set<NotificationListener>();
+
+  constructor(private readonly options: WheelhouseClientOptions) {}
+
+  /** Starts connecting; safe to call once per client. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    if (this.options.fatalError) {
+      this.setSnapshot({ status: 'disconnected', error: this.options.fatalError, server: null });
+      return;
+    }
+    void this.connect();
+  }
+
+  /** Closes the connection and stops reconnecting. */
+  stop(): void {
+    this.stopped = true;
+    this.clearRetry();
+    this.dropConnection();
+    this.setSnapshot({ status: 'disconnected', error: null, server: null });
+  }
+
+  /** Skips the backoff wait and tries again now (the "Retry" button, or the browser coming back online). */
+  retryNow(): void {
+    if (this.stopped || this.options.fatalError || this.inFlight || this.rpc) return;
+    this.clearRetry();
+    void this.connect();
+  }
+
+  getSnapshot(): ConnectionSnapshot {
+    return this.snapshot;
+  }
+
+  /** Sends a typed request on the live connection; rejects with an RpcError when offline or on failure. */
+  request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    if (!this.rpc || this.snapshot.status !== 'connected') {
+      return Promise.reject(new RpcError(ErrorCode.Internal, 'Not connected to the Wheelhouse runtime'));
+    }
+    return this.rpc.request(method, params);
+  }
+
+  /** Listens to one notification method on every present and future connection. */
+  on<N extends NotificationMethod>(method: N, listener: (params: NotificationParamsOf<N>) => void): () => void {
+    const wrapped: NotificationListener = (n) => {
+      if (n.method === method) listener(n.params as NotificationParamsOf<N>);
+    };
+    this.notificationListeners.add(wrapped);
+    return () => this.notificationListeners.delete(wrapped);
+  }
+
+  /** Listens to connection status changes. */
+  onStatus(listener: (snapshot: ConnectionSnapshot) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Called after every successful `initialize`: the moment to (re)fetch state. */
+  onReady(listener: (server: InitializeResult) => void): () => void {
+    this.readyListeners.add(listener);
+    return () => this.readyListeners.delete(listener);
+  }
+
+  private async connect(): Promise<void> {
+    this.inFlight = true;
+    try {
+      await this.attemptConnection();
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  private async attemptConnection(): Promise<void> {
+    this.attempt += 1;
+    this.setSnapshot({
+      status: this.everConnected ? 'reconnecting' : 'connecting',
+      error: this.snapshot.error,
+      server: null,
+    });
+    let transport: ClosableTransport;
+    try {
+      transport = await this.options.connector();
+    } catch (error) {
+      this.scheduleRetry(messageOf(error));
+      return;
+    }
+    if (this.stopped) {
+      transport.close();
+      return;
+    }
+    const rpc = new RpcClient(transport);
+    this.transport = transport;
+    this.rpc = rpc;
+    rpc.onNotification((n) => {
+      for (const listener of this.notificationListeners) listener(n);
+    });
+    transport.onClose(() => {
+      if (this.rpc !== rpc) return;
+      this.dropConnection();
+      this.scheduleRetry('Connection lost');
+    });
+    let server: InitializeResult;
+    try {
+      server = await rpc.request('initialize', {
+        clientInfo: { name: 'wheelhouse-ui', title: 'Wheelhouse', version: this.options.clientVersion },
+      });
+    } catch (error) {
+      if (this.rpc !== rpc) return;
+      this.dropConnection();
+      this.scheduleRetry(`The runtime refused this window: ${messageOf(error)}`);
+      return;
+    }
+    if (this.rpc !== rpc) return;
+    this.attempt = 0;
+    this.everConnected = true;
+    this.setSnapshot({ status: 'connected', error: null, server });
+    for (const listener of this.readyListeners) listener(server);
+  }
+
+  private scheduleRetry(error: string): void {
+    if (this.stopped) return;
+    if (!this.options.reconnect) {
+      this.setSnapshot({ status: 'disconnected', error, server: null });
+      return;
+    }
+    this.setSnapshot({ status: this.everConnected ? 'reconnecting' : 'disconnected', error, server: null });
+    this.clearRetry();
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, reconnectDelayMs(this.attempt));
+  }
+
+  private dropConnection(): void {
+    const { rpc, transport } = this;
+    this.rpc = null;
+    this.transport = null;
+    rpc?.dispose();
+    transport?.close();
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private setSnapshot(next: ConnectionSnapshot): void {
+    this.snapshot = next;
+    for (const listener of this.statusListeners) listener(next);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { config as configureZod } from 'zod';
+import { client } from './services.js';
+import './styles/theme.css';
+import './styles/base.css';
+import { AppShell } from './views/shell/app-shell.js';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+// The CSP forbids eval; without this zod probes `Function('')` and the page logs a policy violation.
+configureZod({ jitless: true });
+client.start();
+window.addEventListener('online', () => client.retryNow());
+
+createRoot(container).render(
+  <StrictMode>
+    <AppShell />
+  </StrictMode>,
+);

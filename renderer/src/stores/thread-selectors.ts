@@ -1,0 +1,21 @@
+import type { Thread } from '../../../shared/protocol/thread.js';
+import type { ThreadsState } from './threads-store.js';
+
+/** Threads in the main list, most recently active first. */
+export function selectActiveThreads(state: ThreadsState): Thread[] {
+  return Object.values(state.threads)
+    .filter((t) => !t.archived)
+    .sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt);
+}
+
+/** Archived threads, most recently archived first. */
+export function selectArchivedThreads(state: ThreadsState): Thread[] {
+  return Object.values(state.threads)
+    .filter((t) => t.archived)
+    .sort((a, b) => (b.archivedAt ?? 0) - (a.archivedAt ?? 0) || b.updatedAt - a.updatedAt);
+}
+
+/** The thread open in the conversation pane, if it is known. */
+export function selectSelectedThread(state: ThreadsState): Thread | null {
+  return state.selectedId === null ? null : (state.threads[state.selectedId] ?? null);
+}

@@ -1,0 +1,259 @@
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
+import type { ParamsOf, ResultOf } from '../../../shared/protocol/registry.js';
+import type { Thread } from '../../../shared/protocol/thread.js';
+import type { WheelhouseClient } from '../client/wheelhouse-client.js';
+import { threadTitle } from '../format/thread-labels.js';
+import { showRequestError, useToastStore } from './toast-store.js';
+
+/** Whether the thread list has been fetched on this connection yet. */
+export type ThreadsLoad = 'loading' | 'ready' | 'failed';
+
+/** The answer to a rename: the view keeps the editor open with the message when it failed. */
+export type RenameOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+export interface ThreadsState {
+  readonly threads: Readonly<Record<string, Thread>>;
+  readonly load: ThreadsLoad;
+  readonly selectedId: string | null;
+  readonly showArchived: boolean;
+  /** The thread whose name is being edited inline, if any. */
+  readonly renamingId: string | null;
+  readonly creating: boolean;
+  newThread(): Promise<void>;
+  select(threadId: string | null): void;
+  startRename(threadId: string): void;
+  cancelRename(): void;
+  rename(threadId: string, name: string): Promise<RenameOutcome>;
+  archive(threadId: string): Promise<void>;
+  unarchive(threadId: string): Promise<void>;
+  setShowArchived(show: boolean): Promise<void>;
+  /** Refetches the list from the runtime (on every connect). */
+  refresh(): Promise<void>;
+}
+
+/** A change the runtime announced; replayed over a refetch that raced with it. */
+type ThreadEvent =
+  | { readonly kind: 'started'; readonly thread: Thread }
+  | { readonly kind: 'archived'; readonly threadId: string; readonly at: number }
+  | { readonly kind: 'unarchived'; readonly threadId: string; readonly at: number }
+  | { readonly kind: 'renamed'; readonly threadId: string; readonly name: string | null; readonly at: number };
+
+const PAGE_SIZE = 200;
+const SELECTED_KEY = 'wheelhouse.selectedThread';
+
+/** Unix seconds, the unit of every thread timestamp on the wire. */
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Threads as the sidebar shows them. Subscribes once to the thread
+ * notifications so every window and client stays in sync, and refetches the
+ * whole list after each (re)connect.
+ */
+export function createThreadsStore(
+  client: WheelhouseClient,
+  storage: Storage,
+): UseBoundStore<StoreApi<ThreadsState>> {
+  let recording: ThreadEvent[] | null = null;
+
+  const store = create<ThreadsState>()((set, get) => {
+    const patch = (threadId: string, change: Partial<Thread>) =>
+      set((state) => {
+        const current = state.threads[threadId];
+        return current ? { threads: { ...state.threads, [threadId]: { ...current, ...change } } } : {};
+      });
+
+    return {
+      threads: {},
+      load: 'loading',
+      selectedId: storage.getItem(SELECTED_KEY),
+      showArchived: false,
+      renamingId: null,
+      creating: false,
+
+      newThread: async () => {
+        if (get().creating) return;
+        set({ creating: true });
+        try {
+          const { thread } = await client.request('thread/start', {});
+          applyEvent({ kind: 'started', thread });
+          get().select(thread.id);
+        } catch (error) {
+          showRequestError(error);
+        } finally {
+          set({ creating: false });
+        }
+      },
+
+      select: (threadId) => {
+        if (threadId === null) storage.removeItem(SELECTED_KEY);
+        else storage.setItem(SELECTED_KEY, threadId);
+        set({ selectedId: threadId });
+      },
+
+      startRename: (threadId) => set({ renamingId: threadId }),
+      cancelRename: () => set({ renamingId: null }),
+
+      rename: async (threadId, name) => {
+        const trimmed = name.trim();
+        if (trimmed.length === 0) return { ok: false, message: 'A thread name can’t be empty.' };
+        const before = get().threads[threadId];
+        if (!before) return { ok: false, message: 'This thread no longer exists.' };
+        set({ renamingId: null });
+        if (before.name === trimmed) return { ok: true };
+        patch(threadId, { name: trimmed });
+        try {
+          await client.request('thread/name/set', { threadId, name: trimmed });
+          return { ok: true };
+        } catch (error) {
+          patch(threadId, { name: before.name });
+          showRequestError(error);
+          return { ok: false, message: error instanceof Error ? error.message : String(error) };
+        }
+      },
+
+      archive: async (threadId) => {
+        const thread = get().threads[threadId];
+        patch(threadId, { archived: true, archivedAt: nowSeconds() });
+        try {
+          await client.request('thread/archive', { threadId });
+          useToastStore.getState().show('notice', thread ? `Archived “${threadTitle(thread)}”` : 'Thread archived', {
+            label: 'Undo',
+            run: () => void get().unarchive(threadId),
+          });
+        } catch (error) {
+          if (thread) patch(threadId, { archived: thread.archived, archivedAt: thread.archivedAt });
+          showRequestError(error);
+        }
+      },
+
+      unarchive: async (threadId) => {
+        const thread = get().threads[threadId];
+        patch(threadId, { archived: false, archivedAt: null });
+        try {
+          const result = await client.request('thread/unarchive', { threadId });
+          set((state) => ({ threads: { ...state.threads, [threadId]: result.thread } }));
+        } catch (error) {
+          if (thread) patch(threadId, { archived: thread.archived, archivedAt: thread.archivedAt });
+          showRequestError(error);
+        }
+      },
+
+      setShowArchived: async (show) => {
+        set({ showArchived: show });
+        if (!show) return;
+        try {
+          const archived = await fetchAll(client, { archived: true });
+          set((state) => ({ threads: { ...state.threads, ...byId(archived) } }));
+        } catch (error) {
+          showRequestError(error);
+        }
+      },
+
+      refresh: async () => {
+        const events: ThreadEvent[] = [];
+        recording = events;
+        try {
+          const active = await fetchAll(client, {});
+          const archived = get().showArchived ? await fetchAll(client, { archived: true }) : [];
+          recording = null;
+          set({ threads: { ...byId(active), ...byId(archived) }, load: 'ready' });
+          for (const event of events) applyEvent(event);
+          const { selectedId, threads } = get();
+          if (selectedId !== null && !threads[selectedId]) await restoreSelection(selectedId);
+        } catch (error) {
+          set({ load: 'failed' });
+          showRequestError(error);
+        } finally {
+          if (recording === events) recording = null;
+        }
+      },
+    };
+  });
+
+  /** Applies one announced change; idempotent, so replaying it after a refetch is safe. */
+  function applyEvent(event: ThreadEvent): void {
+    recording?.push(event);
+    const { threads } = store.getState();
+    switch (event.kind) {
+      case 'started':
+        store.setState({ threads: { ...threads, [event.thread.id]: threads[event.thread.id] ?? event.thread } });
+        return;
+      case 'archived': {
+        const thread = threads[event.threadId];
+        if (thread && !thread.archived) {
+          store.setState({ threads: { ...threads, [event.threadId]: { ...thread, archived: true, archivedAt: event.at } } });
+        }
+        return;
+      }
+      case 'unarchived': {
+        const thread = threads[event.threadId];
+        if (thread) {
+          const updated = { ...thread, archived: false, archivedAt: null, updatedAt: Math.max(thread.updatedAt, event.at) };
+          store.setState({ threads: { ...threads, [event.threadId]: updated } });
+        } else {
+          void fetchOne(event.threadId);
+        }
+        return;
+      }
+      case 'renamed': {
+        const thread = threads[event.threadId];
+        if (thread && thread.name !== event.name) {
+          const updated = { ...thread, name: event.name, updatedAt: Math.max(thread.updatedAt, event.at) };
+          store.setState({ threads: { ...threads, [event.threadId]: updated } });
+        }
+        return;
+      }
+      default:
+        return assertNever(event);
+    }
+  }
+
+  /** A selection remembered across a reload may point at an archived thread the list left out. */
+  async function restoreSelection(threadId: string): Promise<void> {
+    try {
+      const { thread } = await client.request('thread/read', { threadId });
+      store.setState((state) => ({ threads: { ...state.threads, [thread.id]: thread } }));
+    } catch (error) {
+      if (error instanceof RpcError && error.code === ErrorCode.InvalidRequest) store.getState().select(null);
+    }
+  }
+
+  async function fetchOne(threadId: string): Promise<void> {
+    try {
+      const { thread } = await client.request('thread/read', { threadId });
+      store.setState((state) => ({ threads: { ...state.threads, [thread.id]: thread } }));
+    } catch (error) {
+      showRequestError(error);
+    }
+  }
+
+  client.on('thread/started', ({ thread }) => applyEvent({ kind: 'started', thread }));
+  client.on('thread/archived', ({ threadId }) => applyEvent({ kind: 'archived', threadId, at: nowSeconds() }));
+  client.on('thread/unarchived', ({ threadId }) => applyEvent({ kind: 'unarchived', threadId, at: nowSeconds() }));
+  client.on('thread/name/updated', ({ threadId, threadName }) =>
+    applyEvent({ kind: 'renamed', threadId, name: threadName ?? null, at: nowSeconds() }),
+  );
+  client.onReady(() => void store.getState().refresh());
+  return store;
+}
+
+/** Follows the cursor until the runtime has no more pages. */
+async function fetchAll(client: WheelhouseClient, filter: Pick<ParamsOf<'thread/list'>, 'archived'>): Promise<Thread[]> {
+  const threads: Thread[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: ResultOf<'thread/list'> = await client.request('thread/list', { ...filter, cursor, limit: PAGE_SIZE });
+    threads.push(...page.data);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return threads;
+}
+
+function byId(threads: readonly Thread[]): Record<string, Thread> {
+  return Object.fromEntries(threads.map((t) => [t.id, t]));
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled thread event: ${JSON.stringify(value)}`);
+}

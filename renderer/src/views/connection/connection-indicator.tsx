@@ -1,0 +1,39 @@
+import { RefreshCw } from 'lucide-react';
+import type { ConnectionStatus } from '../../client/wheelhouse-client.js';
+import { useConnectionStore } from '../../services.js';
+import './connection-indicator.css';
+
+const LABELS: Record<ConnectionStatus, string> = {
+  connecting: 'Connecting…',
+  connected: 'Connected',
+  reconnecting: 'Reconnecting…',
+  disconnected: 'Disconnected',
+};
+
+/** Dot and words saying whether this window reaches the runtime; a retry button when it does not. */
+export function ConnectionIndicator() {
+  const status = useConnectionStore((s) => s.status);
+  const error = useConnectionStore((s) => s.error);
+  const server = useConnectionStore((s) => s.server);
+  const retry = useConnectionStore((s) => s.retry);
+  const detail =
+    status === 'connected' && server
+      ? `Runtime ${server.serverVersion} · ${server.wheelhouseHome}`
+      : (error ?? undefined);
+  const canRetry = status === 'reconnecting' || (status === 'disconnected' && error !== null);
+
+  return (
+    <div className="connection" data-testid="connection-status" data-status={status} title={detail}>
+      <span className="connection-dot" aria-hidden="true" />
+      <div className="connection-text" role="status" aria-live="polite">
+        <span className="connection-label">{LABELS[status]}</span>
+        {status !== 'connected' && error && <span className="connection-error">{error}</span>}
+      </div>
+      {canRetry && (
+        <button type="button" className="icon-button" aria-label="Retry connection" title="Retry now" onClick={retry}>
+          <RefreshCw size={13} strokeWidth={2} aria-hidden="true" />
+        </button>
+      )}
+    </div>
+  );
+}

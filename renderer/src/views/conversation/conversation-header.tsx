@@ -1,0 +1,41 @@
+import { ArchiveRestore, Folder, GitBranch } from 'lucide-react';
+import type { Thread } from '../../../../shared/protocol/thread.js';
+import { useThreadsStore } from '../../services.js';
+import { threadTitle } from '../../format/thread-labels.js';
+
+/** Thread name with where it works: folder, git branch, and an archived notice with a way back. */
+export function ConversationHeader({ thread }: { readonly thread: Thread }) {
+  const unarchive = useThreadsStore((s) => s.unarchive);
+  const branch = thread.gitInfo?.branch ?? null;
+
+  return (
+    <header className="conversation-header">
+      <div className="conversation-heading">
+        <h1 className="conversation-title" data-testid="conversation-title">
+          {threadTitle(thread)}
+        </h1>
+        <div className="conversation-meta">
+          <span className="conversation-meta-item" title={thread.cwd}>
+            <Folder size={13} strokeWidth={1.9} aria-hidden="true" />
+            <span className="conversation-cwd">{thread.cwd}</span>
+          </span>
+          {branch && (
+            <span className="conversation-meta-item conversation-branch" title={`Git branch ${branch}`}>
+              <GitBranch size={13} strokeWidth={1.9} aria-hidden="true" />
+              <span>{branch}</span>
+            </span>
+          )}
+        </div>
+      </div>
+      {thread.archived && (
+        <div className="conversation-archived">
+          <span className="conversation-badge">Archived</span>
+          <button type="button" className="button button-secondary" onClick={() => void unarchive(thread.id)}>
+            <ArchiveRestore size={14} strokeWidth={1.9} aria-hidden="true" />
+            Unarchive
+          </button>
+        </div>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,40 @@
+import { ShipWheel, SquarePen } from 'lucide-react';
+import { useConnectionStore, useThreadsStore } from '../../services.js';
+import { ConnectionIndicator } from '../connection/connection-indicator.js';
+import { ThreadList } from './thread-list.js';
+import './sidebar.css';
+
+/** Left column: brand, the New thread action, the thread list and the connection footer. */
+export function Sidebar() {
+  const creating = useThreadsStore((s) => s.creating);
+  const connected = useConnectionStore((s) => s.status === 'connected');
+  const newThread = useThreadsStore((s) => s.newThread);
+
+  return (
+    <aside className="sidebar" aria-label="Threads">
+      <header className="sidebar-brand">
+        <span className="sidebar-logo" aria-hidden="true">
+          <ShipWheel size={15} strokeWidth={2} />
+        </span>
+        <span className="sidebar-brand-name">Wheelhouse</span>
+      </header>
+      <div className="sidebar-actions">
+        <button
+          type="button"
+          className="sidebar-new-thread"
+          data-testid="new-thread"
+          onClick={() => void newThread()}
+          disabled={creating || !connected}
+          title={connected ? undefined : 'Not connected to the runtime'}
+        >
+          <SquarePen size={15} strokeWidth={1.9} aria-hidden="true" />
+          <span>New thread</span>
+        </button>
+      </div>
+      <ThreadList />
+      <footer className="sidebar-footer">
+        <ConnectionIndicator />
+      </footer>
+    </aside>
+  );
+}

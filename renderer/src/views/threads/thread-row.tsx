@@ -1,0 +1,69 @@
+import { Folder } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import type { Thread } from '../../../../shared/protocol/thread.js';
+import { useThreadsStore } from '../../services.js';
+import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
+import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.js';
+import { RenameField } from './rename-field.js';
+import { ThreadRowMenu } from './thread-row-menu.js';
+
+/** One thread in the sidebar: title, age and folder; a menu to rename or archive. */
+export function ThreadRow({ thread }: { readonly thread: Thread }) {
+  const selected = useThreadsStore((s) => s.selectedId === thread.id);
+  const renaming = useThreadsStore((s) => s.renamingId === thread.id);
+  const select = useThreadsStore((s) => s.select);
+  const now = useNow();
+  const mainButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(renaming);
+
+  // After Enter or Escape the editor is gone; hand focus back to the row rather than to nowhere.
+  useEffect(() => {
+    if (wasRenaming.current && !renaming && document.activeElement === document.body) mainButton.current?.focus();
+    wasRenaming.current = renaming;
+  }, [renaming]);
+  const title = threadTitle(thread);
+  const stamp = thread.archived && thread.archivedAt !== null ? thread.archivedAt : thread.updatedAt;
+
+  return (
+    <li
+      className="thread-row"
+      data-testid="thread-row"
+      data-thread-id={thread.id}
+      data-selected={selected || undefined}
+      data-archived={thread.archived || undefined}
+    >
+      {renaming ? (
+        <RenameField thread={thread} />
+      ) : (
+        <>
+          <button
+            type="button"
+            ref={mainButton}
+            className="thread-row-main"
+            aria-current={selected ? 'page' : undefined}
+            onClick={() => select(thread.id)}
+          >
+            <span className="thread-row-line">
+              {thread.archived && <span className="visually-hidden">Archived: </span>}
+              <span className="thread-row-title" data-untitled={isUntitled(thread) || undefined}>
+                {title}
+              </span>
+              <time
+                className="thread-row-age"
+                dateTime={new Date(stamp * 1000).toISOString()}
+                title={`${thread.archived ? 'Archived' : 'Updated'} ${formatDateTime(stamp)}`}
+              >
+                {formatAge(stamp, now)}
+              </time>
+            </span>
+            <span className="thread-row-meta" title={thread.cwd}>
+              <Folder size={11} strokeWidth={2} aria-hidden="true" />
+              <span className="thread-row-folder">{folderName(thread.cwd)}</span>
+            </span>
+          </button>
+          <ThreadRowMenu thread={thread} title={title} />
+        </>
+      )}
+    </li>
+  );
+}
