@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Turn } from '../../shared/protocol/index.js';
+import { startAppServer } from '../../test-support/app-server-process.js';
+import { killAllChildren } from '../../test-support/child-process.js';
+import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { TempDirs } from '../../test-support/temp-dir.js';
+
+/**
+ * `wheelhouse app-server` as a real process, configured only by a
+ * config.toml that points at the local mock provider.
+ */
+let mock: MockModelServer;
+const temp = new TempDirs();
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+afterEach(async () => {
+  await killAllChildren();
+  temp.cleanup();
+});
+
+function writeConfig(home: string): void {
+  fs.writeFileSync(
+    path.join(home, 'config.toml'),
+    [
+      'model = "deepseek-chat"',
+      'model_provider = "mock"',
+      '',
+      '[model_providers.mock]',
+      'name = "Mock"',
+      `base_url = "${mock.url}"`,
+      'wire_api = "chat"',
+      'request_max_retries = 0',
+      '',
+    ].join('\n'),
+  );
+}
+
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+
+describe('agent over stdio', () => {
+  it('runs a turn to turn/completed, then continues the thread after the process restarts', async () => {
+    const home = temp.make('wheelhouse-agent-');
+    writeConfig(home);
+    mock.enqueue(
+      [{ type: 'text', text: 'Hello from the mock.' }, { type: 'finish', usage: { inputTokens: 20, outputTokens: 5 } }],
+      [{ type: 'text', text: 'Still here.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+
+    const first = startAppServer(home);
+    await first.peer.initialize();
+    const { thread } = await first.peer.call('thread/start', { cwd: home });
+    expect(thread.modelProvider).toBe('mock');
+    await first.peer.call('turn/start', { threadId: thread.id, input: text('hi') });
+    const delta = await first.peer.inbox.notification('item/agentMessage/delta');
+    expect(typeof (delta.params as { delta: string }).delta).toBe('string');
+    const completed = await first.peer.inbox.notification('turn/completed');
+    const turn = (completed.params as { turn: Turn }).turn;
+    expect(turn.status).toBe('completed');
+    expect(turn.usage?.inputTokens).toBe(20);
+    first.endInput();
+    expect((await first.exited).code).toBe(0);
+
+    const second = startAppServer(home);
+    await second.peer.initialize();
+    const resumed = await second.peer.call('thread/resume', { threadId: thread.id });
+    expect(resumed.thread.turns).toHaveLength(1);
+    expect(resumed.items.map((i) => i.type)).toEqual(['userMessage', 'agentMessage']);
+    await second.peer.call('turn/start', { threadId: thread.id, input: text('are you there?') });
+    await second.peer.inbox.notification('turn/completed');
+    const body = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(body).toContain('Hello from the mock.');
+    expect(body).toContain('are you there?');
+    // A reconnecting client can replay everything it missed.
+    const replay = await second.peer.call('events/replay', { afterSeq: 0, threadId: thread.id });
+    expect(replay.events.some((e) => e.event === 'turn/completed')).toBe(true);
+    second.endInput();
+    await second.exited;
+  });
+
+  it('a turn killed with the process is shown as interrupted after restart, never as running', async () => {
+    const home = temp.make('wheelhouse-agent-');
+    writeConfig(home);
+    mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
+    const first = startAppServer(home);
+    await first.peer.initialize();
+    const { thread } = await first.peer.call('thread/start', { cwd: home });
+    await first.peer.call('turn/start', { threadId: thread.id, input: text('long job') });
+    await first.peer.inbox.notification('item/agentMessage/delta');
+    first.process.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = startAppServer(home);
+    await second.peer.initialize();
+    const read = await second.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
+    expect(read.thread.turns[0]).toMatchObject({ status: 'interrupted' });
+    expect(read.thread.turns[0]!.error?.message).toMatch(/stopped while this turn was running/);
+    expect(read.thread.lifecycle).toBe('idle');
+    second.endInput();
+    await second.exited;
+  });
+});
