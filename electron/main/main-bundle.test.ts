@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../test-support/paths.js';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  main: string;
+  dependencies: Record<string, string>;
+};
+
+/** The package a bare specifier names (`@scope/name/sub` -> `@scope/name`). */
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+describe('main process bundle', () => {
+  it('loads only electron, Node built-ins and production dependencies (what a packaged app ships)', async () => {
+    // The same options scripts/build.mjs uses for dist/electron/main.cjs.
+    const result = await build({
+      entryPoints: ['electron/main/main.ts'],
+      absWorkingDir: repoRoot,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      packages: 'external',
+      external: ['electron'],
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const builtins = new Set(builtinModules);
+    const external = Object.values(result.metafile.outputs).flatMap((output) =>
+      output.imports.filter((i) => i.external).map((i) => i.path),
+    );
+    const unshipped = external.filter((specifier) => {
+      if (specifier === 'electron' || specifier.startsWith('node:') || builtins.has(specifier)) return false;
+      return !(packageOf(specifier) in manifest.dependencies);
+    });
+    expect(external).toContain('electron');
+    expect(external).toContain('better-sqlite3');
+    expect(unshipped).toEqual([]);
+  });
+
+  it('is the entry point package.json names', () => {
+    expect(manifest.main).toBe('dist/electron/main.cjs');
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * The Electron shell: one window, one runtime, the IPC carrier between them.
+ * Every decision (what may load, navigate, open, be granted or trusted) lives
+ * in the pure modules next to this file; this one only wires Electron to them.
+ */
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  protocol,
+  session,
+  shell,
+  type Session,
+  type WebContents,
+  type WebFrameMain,
+} from 'electron';
+import { IPC_CHANNELS } from '../../shared/ipc.js';
+import { Runtime } from '../runtime/runtime.js';
+import { RpcHost } from '../server/rpc-host.js';
+import { appLayout, desktopHome } from './app-paths.js';
+import { APP_SCHEME_PRIVILEGES, serveAppRequest } from './app-protocol.js';
+import { APP_ENTRY_URL, APP_SCHEME } from './app-url.js';
+import { IpcCarrier } from './ipc-carrier.js';
+import { explainStartupError, findBetterSqliteBinding } from './native-binding.js';
+import {
+  enforcedResponseHeaders,
+  isAllowedRequest,
+  isPermissionGranted,
+  navigationDecision,
+  windowOpenDecision,
+  type IpcSenderInfo,
+  type NavigationDecision,
+} from './security-policy.js';
+import { mainWindowOptions } from './window-options.js';
+
+interface Services {
+  readonly runtime: Runtime;
+  readonly host: RpcHost;
+  readonly carrier: IpcCarrier;
+}
+
+const logError = (message: string, error: unknown): void => console.error(`wheelhouse: ${message}:`, error);
+
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+
+if (app.requestSingleInstanceLock()) startApp();
+else app.quit();
+
+function startApp(): void {
+  const layout = appLayout(app.getAppPath());
+  let window: BrowserWindow | null = null;
+  let services: Services | null = null;
+
+  const shutdown = (): void => {
+    if (!services) return;
+    services.carrier.close();
+    services.host.close();
+    services.runtime.close();
+    services = null;
+  };
+  const openWindow = (carrier: IpcCarrier): BrowserWindow => {
+    const created = new BrowserWindow(mainWindowOptions(layout.preload));
+    const id = created.webContents.id;
+    created.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) carrier.end(id);
+    });
+    created.webContents.on('render-process-gone', () => carrier.end(id));
+    created.webContents.once('destroyed', () => carrier.end(id));
+    created.once('ready-to-show', () => created.show());
+    created.on('closed', () => {
+      if (window === created) window = null;
+    });
+    created.loadURL(APP_ENTRY_URL).catch((error: unknown) => logError('could not load the app page', error));
+    return created;
+  };
+
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (services && !window) window = openWindow(services.carrier);
+  });
+  app.on('will-quit', shutdown);
+  // A terminal's Ctrl-C or a forwarded SIGTERM quits through the same path as the menu, so the runtime flushes.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+  app
+    .whenReady()
+    .then(() => {
+      secureSession(session.defaultSession, layout.rendererRoot);
+      services = startServices(() => (window && !window.isDestroyed() ? window.webContents.id : null));
+      const carrier = services.carrier;
+      ipcMain.on(IPC_CHANNELS.toMain, (event, payload: unknown) => {
+        const verdict = carrier.receive({ endpoint: event.sender, frame: frameInfo(event.senderFrame), payload });
+        if (!verdict.accepted) console.warn(`wheelhouse: dropped an IPC message (${verdict.reason})`);
+      });
+      window = openWindow(carrier);
+    })
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Wheelhouse could not start', error instanceof Error ? error.message : String(error));
+      shutdown();
+      app.exit(1);
+    });
+}
+
+function startServices(trustedWebContentsId: () => number | null): Services {
+  const nativeBinding = findBetterSqliteBinding({
+    isPackaged: app.isPackaged,
+    appPath: app.getAppPath(),
+    resourcesPath: process.resourcesPath,
+    platform: process.platform,
+    arch: process.arch,
+  });
+  let runtime: Runtime;
+  try {
+    runtime = new Runtime({ home: desktopHome(app.getPath('userData')), nativeBinding, logError });
+  } catch (error) {
+    throw new Error(explainStartupError(error, nativeBinding, app.isPackaged));
+  }
+  const host = new RpcHost(runtime);
+  return { runtime, host, carrier: new IpcCarrier(host, trustedWebContentsId, logError) };
+}
+
+/** Serves the renderer on app://, keeps remote content out and denies permissions. */
+function secureSession(ses: Session, rendererRoot: string): void {
+  ses.protocol.handle(APP_SCHEME, async (request) => {
+    const response = await serveAppRequest({ method: request.method, url: request.url }, rendererRoot);
+    return new Response(response.body, { status: response.status, headers: response.headers });
+  });
+  ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const responseHeaders = enforcedResponseHeaders(details.url, details.responseHeaders);
+    callback(responseHeaders ? { responseHeaders } : {});
+  });
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, details.requestingUrl)),
+  );
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    isPermissionGranted(permission, requestingOrigin),
+  );
+  ses.setDevicePermissionHandler(() => false);
+}
+
+/** Applies the navigation, window and webview policy to every webContents the app creates. */
+function hardenContents(contents: WebContents): void {
+  contents.on('will-frame-navigate', (event) => {
+    const decision = navigationDecision(event.url);
+    if (decision.action === 'allow') return;
+    event.preventDefault();
+    if (event.isMainFrame) openExternally(decision);
+  });
+  contents.on('will-redirect', (event) => {
+    if (navigationDecision(event.url).action !== 'allow') event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternally(windowOpenDecision(url));
+    return { action: 'deny' };
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+function openExternally(decision: NavigationDecision): void {
+  switch (decision.action) {
+    case 'allow':
+    case 'deny':
+      return;
+    case 'open-externally':
+      shell.openExternal(decision.url).catch((error: unknown) => logError(`could not open ${decision.url}`, error));
+      return;
+    default: {
+      const unreachable: never = decision;
+      throw new Error(`unknown navigation decision ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** The sender frame's URL and position; null when the frame is already gone. */
+function frameInfo(frame: WebFrameMain | null): IpcSenderInfo['frame'] {
+  if (!frame) return null;
+  try {
+    return frame.detached ? null : { url: frame.url, isMainFrame: frame.parent === null };
+  } catch {
+    return null; // accessing a disposed frame throws
+  }
+}

@@ -1,0 +1,31 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+/**
+ * Options of the main window. The renderer gets no Node, runs sandboxed and
+ * context-isolated, and sees only what the preload exposes. The window shows
+ * once its first frame is painted, so it never flashes blank.
+ */
+export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 820,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Wheelhouse',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+    },
+  };
+}
