@@ -23,6 +23,7 @@ import { APP_SCHEME_PRIVILEGES, serveAppRequest } from './app-protocol.js';
 import { APP_ENTRY_URL, APP_SCHEME } from './app-url.js';
 import { IpcCarrier } from './ipc-carrier.js';
 import { explainStartupError, findBetterSqliteBinding } from './native-binding.js';
+import { safeStorageSecretStore } from './safe-storage-secrets.js';
 import {
   enforcedResponseHeaders,
   isAllowedRequest,
@@ -120,9 +121,12 @@ function startServices(trustedWebContentsId: () => number | null): Services {
     platform: process.platform,
     arch: process.arch,
   });
+  const home = desktopHome(app.getPath('userData'));
   let runtime: Runtime;
+  // The store needs the provider table (for env_key hints), which the runtime loads; look it up lazily.
+  const secretStore = safeStorageSecretStore(home, (id) => runtime.config.provider(id)?.envKey ?? null);
   try {
-    runtime = new Runtime({ home: desktopHome(app.getPath('userData')), nativeBinding, logError });
+    runtime = new Runtime({ home, nativeBinding, logError, secretStore });
   } catch (error) {
     throw new Error(explainStartupError(error, nativeBinding, app.isPackaged));
   }

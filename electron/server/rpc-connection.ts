@@ -10,7 +10,8 @@ import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 
 /** Where a connection writes its outgoing text (one JSON message per call). */
 export interface ConnectionSink {
-  send(text: string): void;
+  /** `urgent` is true for responses (sent at once) and false for notifications (may be batched). */
+  send(text: string, urgent: boolean): void;
 }
 
 /**
@@ -99,7 +100,7 @@ export class RpcConnection {
   /** Writes an already-serialised notification unless this client opted out of it. */
   sendNotification(method: string, text: string): void {
     if (this.closed || !this.initialized || this.session.optOut.has(method)) return;
-    this.write(text);
+    this.write(text, false);
   }
 
   /** Stops all further writes; in-flight requests finish but their replies are dropped. */
@@ -108,12 +109,12 @@ export class RpcConnection {
   }
 
   private reply(response: ResponseMessage): void {
-    if (!this.closed) this.write(JSON.stringify(response));
+    if (!this.closed) this.write(JSON.stringify(response), true);
   }
 
-  private write(text: string): void {
+  private write(text: string, urgent: boolean): void {
     try {
-      this.sink.send(text);
+      this.sink.send(text, urgent);
     } catch {
       this.closed = true; // the carrier is gone; the host notices and cleans up
     }

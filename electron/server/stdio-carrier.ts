@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
+import { WriteBatcher } from './write-batcher.js';
 
 /**
  * Newline-delimited JSON over a pair of streams (`wheelhouse app-server`).
@@ -8,7 +9,13 @@ import type { RpcHost } from './rpc-host.js';
  * Resolves when the input ends and every in-flight request has answered.
  */
 export function serveStdio(host: RpcHost, input: Readable, output: Writable): Promise<void> {
-  const connection = host.connect('stdio', { send: (text) => void output.write(`${text}\n`) });
+  const batcher = new WriteBatcher(output);
+  const send = (text: string, urgent: boolean) => {
+    batcher.beforeWrite(urgent);
+    output.write(`${text}
+`);
+  };
+  const connection = host.connect('stdio', { send });
   const inflight = new Set<Promise<void>>();
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -52,6 +59,7 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable): Pr
     input.on('end', () => {
       if (!discarding && pendingBytes > 0) handleLine(Buffer.concat(pending).toString('utf8'));
       void Promise.allSettled([...inflight]).then(() => {
+        batcher.dispose();
         host.disconnect(connection);
         resolve();
       });

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
 import { serveStatic } from './static-files.js';
+import { WriteBatcher, type Corkable } from './write-batcher.js';
 
 export interface WebServerOptions {
   /** Loopback only; anything else is refused. */
@@ -96,17 +97,20 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
 
 function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
   const live = ws as WebSocket & { isAlive?: boolean };
+  // ws keeps its net.Socket private; corking it is how Node batches writes.
+  const batcher = new WriteBatcher((ws as unknown as { _socket?: Corkable })._socket);
   live.isAlive = true;
   ws.on('pong', () => {
     live.isAlive = true;
   });
   const connection = rpc.connect('websocket', {
-    send: (text) => {
+    send: (text, urgent) => {
       if (ws.readyState !== ws.OPEN) throw new Error('socket closed');
       if (ws.bufferedAmount > maxBuffered) {
         ws.close(1008, 'client too slow: backlog exceeded');
         throw new Error('client too slow');
       }
+      batcher.beforeWrite(urgent);
       ws.send(text);
     },
   });
@@ -114,8 +118,14 @@ function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
     const text = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString();
     void connection.receive(isBinary ? '\u0000binary' : text);
   });
-  ws.on('close', () => rpc.disconnect(connection));
-  ws.on('error', () => rpc.disconnect(connection));
+  ws.on('close', () => {
+    batcher.dispose();
+    rpc.disconnect(connection);
+  });
+  ws.on('error', () => {
+    batcher.dispose();
+    rpc.disconnect(connection);
+  });
 }
 
 function tokenMatches(given: string | null, expected: string): boolean {
