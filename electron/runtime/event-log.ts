@@ -16,7 +16,8 @@ export interface EventScope {
   readonly ephemeral?: boolean;
 }
 
-export type NotificationListener = (notification: AnyNotification) => void;
+/** `text` is the notification serialised once, ready to write to any carrier. */
+export type NotificationListener = (notification: AnyNotification, text: string) => void;
 
 export interface EventLogOptions {
   /** How long events may wait before they are written in one transaction. */
@@ -65,6 +66,8 @@ export class EventLog {
   /** Logs and broadcasts one notification; returns its seq. */
   publish<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>, scope: EventScope = {}): number {
     const seq = ++this.seq;
+    // Serialise once: the same JSON goes to the log and to every client.
+    const payloadJson = JSON.stringify(params ?? null);
     const event: PendingEvent = {
       seq,
       event: method,
@@ -73,14 +76,17 @@ export class EventLog {
       turnId: scope.turnId ?? null,
       itemId: scope.itemId ?? null,
       createdAtMs: this.now(),
-      payload: params,
+      payloadJson,
     };
     const queue = scope.ephemeral ? this.memoryQueue : this.durableQueue;
     queue.push(event);
     if (queue.length >= this.maxBatch) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), this.flushDelayMs);
-    const notification = { method, params, seq } as AnyNotification;
-    for (const listener of this.listeners) listener(notification);
+    if (this.listeners.size > 0) {
+      const notification = { method, params, seq } as AnyNotification;
+      const text = `{"method":${JSON.stringify(method)},"params":${payloadJson},"seq":${seq}}`;
+      for (const listener of this.listeners) listener(notification, text);
+    }
     return seq;
   }
 

@@ -12,9 +12,7 @@ export class RpcHost {
   private nextId = 1;
 
   constructor(readonly runtime: Runtime) {
-    this.unsubscribe = runtime.events.subscribe((notification) => {
-      if (this.connections.size === 0) return;
-      const text = JSON.stringify(notification);
+    this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
     });
   }

@@ -10,7 +10,8 @@ export interface PendingEvent {
   readonly turnId: string | null;
   readonly itemId: string | null;
   readonly createdAtMs: number;
-  readonly payload: unknown;
+  /** The notification params, already serialised as JSON. */
+  readonly payloadJson: string;
 }
 
 interface EventRow {
@@ -55,7 +56,7 @@ export class EventStore {
           turn_id: e.turnId,
           item_id: e.itemId,
           created_at_ms: e.createdAtMs,
-          payload: JSON.stringify(e.payload ?? null),
+          payload: e.payloadJson,
         });
       }
     });
