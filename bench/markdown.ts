@@ -1,0 +1,133 @@
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { BlockCache, IncrementalMarkdown } from '../renderer/src/markdown/incremental-markdown.js';
+import { renderMarkdown } from '../renderer/src/markdown/markdown-renderer.js';
+import { summarize, type LatencySummary } from './stats.js';
+
+/** How streaming Markdown scales with the length of a reply. */
+export interface MarkdownStreamingReport {
+  /** One streaming update (one token-sized delta) of a ~5 KB reply. */
+  readonly update5Kb: LatencySummary;
+  /** The same at ~50 KB. */
+  readonly update50Kb: LatencySummary;
+  /** median 50 KB / median 5 KB; the renderer is meant to keep it near 1. */
+  readonly ratio: number;
+  readonly target: string;
+  readonly meetsTarget: boolean;
+  /** For comparison: rendering the whole reply on every update, as a naive view would. */
+  readonly fullRender5KbMedianMs: number;
+  readonly fullRender50KbMedianMs: number;
+}
+
+export interface MarkdownStreamingOptions {
+  /** Independent streams timed per size. */
+  readonly rounds?: number;
+  /** Characters per streamed delta (a token or a few). */
+  readonly deltaChars?: number;
+}
+
+const TARGET_RATIO = 1.5;
+/** The reply's last paragraph, streamed delta by delta while the rest is already on screen. */
+const TAIL = `To sum up: the flakiness came from waiting a fixed time instead of waiting for the session cookie, and the
+fix replaces the sleep with an explicit wait on the cookie, which both removes the race and makes the test faster. I
+ran the suite forty times in a row without a failure; if you want, I can also add a lint rule that flags \`sleep\` calls
+in end-to-end tests so the pattern does not come back, and write a short note in CONTRIBUTING.md explaining why.
+`;
+
+/**
+ * Times one streaming update of the incremental renderer (split into blocks,
+ * render only what changed) at 5 KB and 50 KB replies. Pure computation: no
+ * DOM, no React; the view adds a constant per update on top.
+ */
+export function markdownStreamingBench(options: MarkdownStreamingOptions = {}): MarkdownStreamingReport {
+  const rounds = options.rounds ?? 30;
+  const deltaChars = options.deltaChars ?? 16;
+  const small = sampleReply(5 * 1024);
+  const large = sampleReply(50 * 1024);
+  // Warm the JIT on both shapes before anything is timed.
+  streamTail(small, deltaChars);
+  streamTail(large, deltaChars);
+  const smallSamples: number[] = [];
+  const largeSamples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    smallSamples.push(...streamTail(small, deltaChars));
+    largeSamples.push(...streamTail(large, deltaChars));
+  }
+  const update5Kb = summarize(smallSamples);
+  const update50Kb = summarize(largeSamples);
+  const ratio = Math.round((update50Kb.medianMs / update5Kb.medianMs) * 100) / 100;
+  return {
+    update5Kb,
+    update50Kb,
+    ratio,
+    target: `50 KB / 5 KB median <= ${TARGET_RATIO}`,
+    meetsTarget: ratio <= TARGET_RATIO,
+    fullRender5KbMedianMs: fullRenderMedian(small),
+    fullRender50KbMedianMs: fullRenderMedian(large),
+  };
+}
+
+/** Renders the reply up to its tail untimed, then times each delta of the tail. */
+function streamTail(reply: string, deltaChars: number): number[] {
+  const markdown = new IncrementalMarkdown(renderMarkdown, new BlockCache());
+  const tailStart = reply.length - TAIL.length;
+  markdown.update(reply.slice(0, tailStart));
+  const samples: number[] = [];
+  for (let end = tailStart + deltaChars; end <= reply.length; end += deltaChars) {
+    const prefix = reply.slice(0, end);
+    const start = performance.now();
+    markdown.update(prefix);
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+function fullRenderMedian(reply: string): number {
+  const samples: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const start = performance.now();
+    renderMarkdown(reply);
+    samples.push(performance.now() - start);
+  }
+  return summarize(samples).medianMs;
+}
+
+/** A realistic agent reply of about `bytes` characters: headings, prose, lists, code, tables, then TAIL. */
+export function sampleReply(bytes: number): string {
+  const sections: string[] = [];
+  let length = TAIL.length;
+  for (let n = 1; length < bytes; n++) {
+    const section = `## Step ${n}: check \`module-${n}.ts\`
+
+The function \`load${n}\` reads the config on every call, which costs about ${n * 3} ms per request. See
+https://example.com/docs/step-${n} for the background; the fix below caches it **once** per process.
+
+- read the file once at start-up (step ${n}.1)
+- invalidate the cache when the file changes
+- keep the old behaviour behind a flag for a release
+
+\`\`\`ts
+export function load${n}(path: string): Config {
+  const cached = cache.get(path);
+  if (cached) return cached;
+  const parsed = parse(readFileSync(path, 'utf8'));
+  cache.set(path, parsed);
+  return parsed;
+}
+\`\`\`
+
+| case | before | after |
+| ---- | ------ | ----- |
+| cold | ${n * 3} ms | ${n * 3} ms |
+| warm | ${n * 3} ms | 0.1 ms |
+
+`;
+    sections.push(section);
+    length += section.length;
+  }
+  return `${sections.join('')}${TAIL}`;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.stdout.write(`${JSON.stringify(markdownStreamingBench(), null, 2)}\n`);
+}

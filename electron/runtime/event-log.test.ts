@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AnyNotification } from '../../shared/protocol/index.js';
+import { TempDirs } from '../../test-support/temp-dir.js';
+import { StateStore } from '../store/state-store.js';
+import { EventLog } from './event-log.js';
+
+const temp = new TempDirs();
+const stores: StateStore[] = [];
+afterEach(() => {
+  vi.useRealTimers();
+  for (const store of stores.splice(0)) store.close();
+  temp.cleanup();
+});
+
+function openStores(file = path.join(temp.make(), 'state.sqlite')) {
+  const durable = StateStore.open(file);
+  const memory = StateStore.inMemory();
+  stores.push(durable, memory);
+  return { durable, memory, file };
+}
+
+describe('EventLog', () => {
+  it('gives every notification the next seq and hands it to listeners at once', () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    const seen: AnyNotification[] = [];
+    const stop = log.subscribe((n) => seen.push(n));
+    expect(log.publish('thread/archived', { threadId: 'a' }, { threadId: 'a' })).toBe(1);
+    expect(log.publish('thread/unarchived', { threadId: 'a' }, { threadId: 'a' })).toBe(2);
+    expect(seen).toEqual([
+      { method: 'thread/archived', params: { threadId: 'a' }, seq: 1 },
+      { method: 'thread/unarchived', params: { threadId: 'a' }, seq: 2 },
+    ]);
+    stop();
+    log.publish('thread/archived', { threadId: 'b' });
+    expect(seen).toHaveLength(2);
+    expect(log.lastSeq).toBe(3);
+    log.close();
+  });
+
+  it('writes events in batches after a short delay, not one commit per event', () => {
+    vi.useFakeTimers();
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory, { flushDelayMs: 50, maxBatch: 1000 });
+    for (let i = 0; i < 10; i++) log.publish('thread/archived', { threadId: `t${i}` });
+    expect(durable.events.maxSeq()).toBe(0);
+    vi.advanceTimersByTime(49);
+    expect(durable.events.maxSeq()).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(durable.events.maxSeq()).toBe(10);
+    log.close();
+  });
+
+  it('writes at once when a batch fills up', () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory, { flushDelayMs: 60_000, maxBatch: 3 });
+    log.publish('thread/archived', { threadId: 'a' });
+    log.publish('thread/archived', { threadId: 'b' });
+    expect(durable.events.maxSeq()).toBe(0);
+    log.publish('thread/archived', { threadId: 'c' });
+    expect(durable.events.maxSeq()).toBe(3);
+    log.close();
+  });
+
+  it('keeps ephemeral events out of the file and replays both kinds in seq order', () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
+    log.publish('thread/archived', { threadId: 'e' }, { threadId: 'e', ephemeral: true });
+    log.publish('thread/unarchived', { threadId: 'd' }, { threadId: 'd' });
+    const replay = log.replay(0, 10);
+    expect(replay.map((e) => [e.seq, e.event, e.threadId])).toEqual([
+      [1, 'thread/archived', 'd'],
+      [2, 'thread/archived', 'e'],
+      [3, 'thread/unarchived', 'd'],
+    ]);
+    expect(durable.events.listAfter(0, 10).map((e) => e.seq)).toEqual([1, 3]);
+    expect(memory.events.listAfter(0, 10).map((e) => e.seq)).toEqual([2]);
+    expect(log.replay(1, 1).map((e) => e.seq)).toEqual([2]);
+    expect(log.replay(0, 10, 'd').map((e) => e.seq)).toEqual([1, 3]);
+    expect(replay[0]).toMatchObject({ kind: 'thread', payload: { threadId: 'd' } });
+    log.close();
+  });
+
+  it('flushes on close and continues numbering after a restart', () => {
+    const { durable, memory, file } = openStores();
+    const log = new EventLog(durable, memory, { flushDelayMs: 60_000 });
+    log.publish('thread/archived', { threadId: 'a' });
+    log.publish('thread/archived', { threadId: 'b' });
+    log.close();
+    durable.close();
+
+    const reopened = openStores(file);
+    const next = new EventLog(reopened.durable, reopened.memory);
+    expect(next.lastSeq).toBe(2);
+    expect(next.publish('thread/archived', { threadId: 'c' })).toBe(3);
+    expect(next.replay(0, 10).map((e) => e.payload)).toEqual([{ threadId: 'a' }, { threadId: 'b' }, { threadId: 'c' }]);
+    next.close();
+  });
+});

@@ -1,0 +1,35 @@
+import readline from 'node:readline';
+import { spawnTracked, type ChildExit, type TrackedChild } from './child-process.js';
+import { cliBin, repoRoot } from './paths.js';
+import { ProtocolPeer } from './protocol-peer.js';
+
+/** `wheelhouse app-server` running as a real child process, driven over its stdin/stdout. */
+export interface AppServerProcess {
+  readonly peer: ProtocolPeer;
+  readonly process: TrackedChild;
+  /** Closes stdin, as a client does when it is done. */
+  endInput(): void;
+  readonly exited: Promise<ChildExit>;
+}
+
+/** Starts `node bin/wheelhouse.mjs app-server --home <home>`. */
+export function startAppServer(home: string): AppServerProcess {
+  const tracked = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, WHEELHOUSE_HOME: home },
+  });
+  const { stdin, stdout } = tracked.child;
+  if (!stdin || !stdout) throw new Error('app-server spawned without pipes');
+  stdin.on('error', () => undefined); // writes after the child exits are a test's concern, not a crash
+  const peer = new ProtocolPeer({ send: (text) => void stdin.write(`${text}\n`) });
+  const lines = readline.createInterface({ input: stdout, crlfDelay: Infinity });
+  lines.on('line', (line) => peer.inbox.push(line));
+  lines.on('close', () => peer.inbox.close('app-server stdout ended'));
+  return {
+    peer,
+    process: tracked,
+    endInput: () => stdin.end(),
+    exited: tracked.exited,
+  };
+}

@@ -1,0 +1,123 @@
+import {
+  classifyMessage,
+  type NotificationMessage,
+  type RequestMessage,
+  type ResponseMessage,
+} from '../shared/protocol/index.js';
+
+/** A message a test peer received, classified by the protocol's own rules. */
+export type Received =
+  | { readonly kind: 'request'; readonly message: RequestMessage }
+  | { readonly kind: 'notification'; readonly message: NotificationMessage }
+  | { readonly kind: 'response'; readonly message: ResponseMessage };
+
+interface Waiter {
+  readonly match: (received: Received) => boolean;
+  readonly resolve: (received: Received) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+/** How long a test waits for a message before it fails (never a sleep: it resolves on arrival). */
+export const DEFAULT_WAIT_MS = 10_000;
+
+/**
+ * Everything a test peer received, in arrival order. Tests `take` the message
+ * they wait for; it resolves the moment that message arrives.
+ */
+export class MessageInbox {
+  private readonly unread: Received[] = [];
+  private readonly waiters = new Set<Waiter>();
+  /** Text that was not a valid protocol message; a well-behaved server leaves this empty. */
+  readonly garbage: string[] = [];
+  private closedReason: string | undefined;
+
+  /** Feeds one line/frame of text received from the server. */
+  push(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.garbage.push(text);
+      return;
+    }
+    const received = classifyMessage(value);
+    if (!received) {
+      this.garbage.push(text);
+      return;
+    }
+    for (const waiter of this.waiters) {
+      if (waiter.match(received)) {
+        this.waiters.delete(waiter);
+        clearTimeout(waiter.timer);
+        waiter.resolve(received);
+        return;
+      }
+    }
+    this.unread.push(received);
+  }
+
+  /** Takes the first message matching `match`, waiting for it if it has not arrived yet. */
+  take(match: (received: Received) => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<Received> {
+    const index = this.unread.findIndex(match);
+    if (index >= 0) return Promise.resolve(this.unread.splice(index, 1)[0]!);
+    if (this.closedReason !== undefined) {
+      return Promise.reject(new Error(`channel closed (${this.closedReason}) while waiting for ${what}`));
+    }
+    return new Promise<Received>((resolve, reject) => {
+      const waiter: Waiter = {
+        match,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Takes the response to request `id` (or an id-less error when `id` is null). */
+  async response(id: string | number | null, timeoutMs?: number): Promise<ResponseMessage> {
+    const received = await this.take(
+      (r) => r.kind === 'response' && r.message.id === id,
+      `the response to request ${String(id)}`,
+      timeoutMs,
+    );
+    return received.message as ResponseMessage;
+  }
+
+  /** Takes the next notification of `method`. */
+  async notification(method: string, timeoutMs?: number): Promise<NotificationMessage> {
+    const received = await this.take(
+      (r) => r.kind === 'notification' && r.message.method === method,
+      `a ${method} notification`,
+      timeoutMs,
+    );
+    return received.message as NotificationMessage;
+  }
+
+  /** Removes and returns every unread notification. */
+  drainNotifications(): NotificationMessage[] {
+    const taken: NotificationMessage[] = [];
+    for (let i = this.unread.length - 1; i >= 0; i--) {
+      const received = this.unread[i]!;
+      if (received.kind === 'notification') {
+        taken.unshift(received.message);
+        this.unread.splice(i, 1);
+      }
+    }
+    return taken;
+  }
+
+  /** Fails every waiter: the channel is gone. */
+  close(reason: string): void {
+    this.closedReason ??= reason;
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error(`channel closed (${reason}) while waiting`));
+    }
+    this.waiters.clear();
+  }
+}

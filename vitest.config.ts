@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit and integration tests (`npx vitest run`). The browser/Electron specs
+ * under e2e/ have their own config (vitest.e2e.config.ts).
+ */
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'e2e/**', 'release/**', 'dist-electron/**', '.wheelhouse-dev/**'],
+    environment: 'node',
+    // better-sqlite3 handles and spawned child processes are safest in separate processes.
+    pool: 'forks',
+    // Carrier tests spawn real processes; these bound a hang, they are not expected durations.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 15_000,
+    // Carrier tests run the built CLI; build dist/node/cli.js when missing or stale.
+    globalSetup: ['test-support/global-setup.ts'],
+  },
+});
