@@ -23,7 +23,7 @@ export interface AppResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   /** Null for HEAD requests and bodiless errors. */
-  readonly body: Uint8Array | string | null;
+  readonly body: Uint8Array<ArrayBuffer> | string | null;
 }
 
 /** The subset of a fetch Request the handler reads. */
