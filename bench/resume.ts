@@ -37,7 +37,7 @@ function seedThread(runtime: Runtime, turns: number): string {
 }
 
 export async function resumeTimes(options: { home: string; runs: number }) {
-  const results: Record<string, number> = {};
+  const medians: number[] = [];
   for (const turns of [1000, 2000]) {
     const runtime = new Runtime({ home: `${options.home}-${turns}` });
     try {
@@ -49,11 +49,11 @@ export async function resumeTimes(options: { home: string; runs: number }) {
         samples.push(performance.now() - start);
       }
       samples.sort((a, b) => a - b);
-      results[`turns${turns}MedianMs`] = ms(quantile(samples, 0.5));
+      medians.push(ms(quantile(samples, 0.5)));
     } finally {
       await runtime.shutdown();
     }
   }
-  const ratio = results['turns2000MedianMs']! / results['turns1000MedianMs']!;
-  return { ...results, ratio2000to1000: Math.round(ratio * 100) / 100 };
+  const [turns1000MedianMs, turns2000MedianMs] = medians as [number, number];
+  return { turns1000MedianMs, turns2000MedianMs, ratio2000to1000: Math.round((turns2000MedianMs / turns1000MedianMs) * 100) / 100 };
 }

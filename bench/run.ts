@@ -8,8 +8,20 @@ import { killAllChildren } from '../test-support/child-process.js';
 import { TempDirs } from '../test-support/temp-dir.js';
 import { notificationLoad } from './notification-load.js';
 import { stdioRoundTrip, webSocketRoundTrip } from './round-trip.js';
+import { agentFanout } from './agent-fanout.js';
+import { eventFanout } from './event-fanout.js';
+import { resumeTimes } from './resume.js';
+import { turnOverhead } from './turn-overhead.js';
 
-const TARGETS = { eventLoopP99Ms: 20, roundTripMedianMs: 1 } as const;
+const TARGETS = {
+  eventLoopP99Ms: 20,
+  roundTripMedianMs: 1,
+  turnOverheadMedianMs: 5,
+  fanoutEventsPerSecond: 1000,
+  fanoutCpuPercent: 10,
+  resume1000TurnsMs: 500,
+  resumeGrowth: 2.2,
+} as const;
 
 async function main(): Promise<void> {
   ensureCliBuilt();
@@ -25,6 +37,10 @@ async function main(): Promise<void> {
       durationMs: 5000,
       window: 8,
     });
+    const overhead = await turnOverhead({ home: temp.make('wheelhouse-bench-'), turns: 300 });
+    const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
+    const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
+    const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const report = {
       machine: {
         node: process.version,
@@ -43,6 +59,24 @@ async function main(): Promise<void> {
         webSocket: { ...webSocket, meetsTarget: webSocket.medianMs <= TARGETS.roundTripMedianMs },
         target: `median <= ${TARGETS.roundTripMedianMs} ms`,
       },
+      turnRuntimeOverhead: {
+        ...overhead,
+        target: `median <= ${TARGETS.turnOverheadMedianMs} ms`,
+        meetsTarget: overhead.medianMs <= TARGETS.turnOverheadMedianMs,
+      },
+      resumeLongThread: {
+        ...resume,
+        target: `1000 turns <= ${TARGETS.resume1000TurnsMs} ms; 2x turns <= ${TARGETS.resumeGrowth}x time`,
+        meetsTarget: resume.turns1000MedianMs <= TARGETS.resume1000TurnsMs && resume.ratio2000to1000 <= TARGETS.resumeGrowth,
+      },
+      eventFanout: {
+        ...fanout,
+        meetsTarget:
+          fanout.eventsPerSecondPerClient >= TARGETS.fanoutEventsPerSecond &&
+          fanout.runtimeCpuPercentOfOneCore < TARGETS.fanoutCpuPercent,
+      },
+      // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
+      agentStreamOverHttp: fanoutOverHttp,
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {
