@@ -54,12 +54,14 @@ function startApp(): void {
   let window: BrowserWindow | null = null;
   let services: Services | null = null;
 
-  const shutdown = (): void => {
+  /** Stops running turns (they are saved as interrupted), then closes the runtime. */
+  const shutdown = async (): Promise<void> => {
     if (!services) return;
-    services.carrier.close();
-    services.host.close();
-    services.runtime.close();
+    const current = services;
     services = null;
+    current.carrier.close();
+    current.host.close();
+    await current.runtime.shutdown();
   };
   const openWindow = (carrier: IpcCarrier): BrowserWindow => {
     const created = new BrowserWindow(mainWindowOptions(layout.preload));
@@ -90,7 +92,12 @@ function startApp(): void {
   app.on('activate', () => {
     if (services && !window) window = openWindow(services.carrier);
   });
-  app.on('will-quit', shutdown);
+  app.on('will-quit', (event) => {
+    if (!services) return;
+    // Hold the quit until running turns are saved, then quit for real.
+    event.preventDefault();
+    void shutdown().finally(() => app.quit());
+  });
   // A terminal's Ctrl-C or a forwarded SIGTERM quits through the same path as the menu, so the runtime flushes.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
 
@@ -108,8 +115,7 @@ function startApp(): void {
     })
     .catch((error: unknown) => {
       dialog.showErrorBox('Wheelhouse could not start', error instanceof Error ? error.message : String(error));
-      shutdown();
-      app.exit(1);
+      void shutdown().finally(() => app.exit(1));
     });
 }
 

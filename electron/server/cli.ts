@@ -69,7 +69,7 @@ async function runAppServer(home: string, logError: (m: string, e: unknown) => v
   process.once('SIGINT', stop);
   await serveStdio(host, process.stdin, process.stdout);
   host.close();
-  runtime.close();
+  await runtime.shutdown();
   return 0;
 }
 
@@ -95,7 +95,7 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   });
   await server.close();
   host.close();
-  runtime.close();
+  await runtime.shutdown();
   return 0;
 }
 

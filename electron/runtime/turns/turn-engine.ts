@@ -25,6 +25,7 @@ export interface TurnEngineDeps {
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
+  readonly onInternalError?: (message: string, error: unknown) => void;
   /** How long turn/interrupt waits for the turn to wind down. */
   readonly interruptTimeoutMs?: number;
 }
@@ -157,6 +158,11 @@ export class TurnEngine {
     await Promise.allSettled(turns.map((t) => t.done));
   }
 
+  /** Aborts every running turn without waiting (hard shutdown). */
+  abortAll(): void {
+    for (const turn of this.active.values()) turn.controller.abort();
+  }
+
   /** Drops cached usage totals of a thread (after rollback). */
   forgetUsage(threadId: string): void {
     this.usageCache.delete(threadId);
@@ -177,11 +183,18 @@ export class TurnEngine {
   private async run(turn: ActiveTurn): Promise<void> {
     // Let turn/start's response go out before the first notification of the run.
     await Promise.resolve();
-    const outcome: TurnOutcome = await runTurn(turn, {
-      ...this.deps,
-      threadUsage: (threadId) => this.threadUsage(threadId),
-    });
-    this.finish(turn, outcome);
+    try {
+      const outcome: TurnOutcome = await runTurn(turn, {
+        ...this.deps,
+        threadUsage: (threadId) => this.threadUsage(threadId),
+      });
+      this.finish(turn, outcome);
+    } catch (error) {
+      // Only reachable when the store was closed under a running turn (a hard
+      // shutdown); the next start marks the turn interrupted.
+      this.active.delete(turn.threadId);
+      this.deps.onInternalError?.(`turn ${turn.id} could not be saved`, error);
+    }
   }
 
   private finish(turn: ActiveTurn, outcome: TurnOutcome): void {
