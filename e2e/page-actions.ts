@@ -65,3 +65,38 @@ export async function chooseRowAction(page: Page, threadId: string, action: 'arc
 function exact(text: string): RegExp {
   return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
+
+/** Puts first run off ("Set up later"), for specs about other parts of the window. */
+export async function skipSetup(page: Page): Promise<void> {
+  await page.getByTestId('setup-later').click();
+  await page.getByTestId('setup-screen').waitFor({ state: 'detached' });
+}
+
+/**
+ * Goes through first run with an "Other OpenAI-compatible" provider at
+ * `baseUrl` (no key): Test must succeed, then Start opens a thread in
+ * `folder`. Returns the new thread's id.
+ */
+export async function completeFirstRun(page: Page, options: { baseUrl: string; folder: string; name?: string }): Promise<string> {
+  await page.getByTestId('setup-screen').waitFor();
+  await page.getByTestId('provider-other').click();
+  await page.getByTestId('provider-name').fill(options.name ?? 'Mock provider');
+  await page.getByTestId('provider-base-url').fill(options.baseUrl);
+  await page.getByTestId('setup-test').click();
+  await page.locator('[data-testid="test-result"][data-ok="true"]').waitFor();
+  await page.getByTestId('folder-input').fill(options.folder);
+  await page.getByTestId('setup-start').click();
+  await page.getByTestId('setup-screen').waitFor({ state: 'detached' });
+  const pane = page.locator('[data-testid="conversation-pane"][data-thread-id]');
+  await pane.waitFor();
+  const threadId = await pane.getAttribute('data-thread-id');
+  if (!threadId) throw new Error('Start opened no thread');
+  return threadId;
+}
+
+/** Types a message in the composer and sends it with Enter. */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId('composer-input');
+  await input.fill(text);
+  await input.press('Enter');
+}

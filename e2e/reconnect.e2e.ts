@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
 import { InProcessRuntime } from './in-process-runtime.js';
-import { createThread, renameThread, rowWithTitle, waitForConnected } from './page-actions.js';
+import { createThread, renameThread, rowWithTitle, skipSetup, waitForConnected } from './page-actions.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -30,6 +30,7 @@ describe.skipIf(e2eTarget() === 'electron')('a page whose runtime restarts', () 
     const errors: string[] = [];
     const page = await openClientPage(browser, server.url, errors);
     await waitForConnected(page);
+    await skipSetup(page);
     const before = await createThread(page);
     await renameThread(page, before, 'Made before the restart');
 

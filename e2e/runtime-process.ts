@@ -14,7 +14,7 @@ const READY_PATTERN = /Wheelhouse is running at (http:\/\/\S+)/;
 export function startRuntimeProcess(repoRoot: string, home: string, timeoutMs = 20_000): Promise<RuntimeProcess> {
   const child = spawn(process.execPath, ['bin/wheelhouse.mjs', 'serve', '--port', '0'], {
     cwd: repoRoot,
-    env: { ...process.env, WHEELHOUSE_HOME: home },
+    env: { ...withoutProviderKeys(process.env), WHEELHOUSE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -51,4 +51,10 @@ export function startRuntimeProcess(repoRoot: string, home: string, timeoutMs = 
       resolve({ url, stop });
     });
   });
+}
+
+/** The environment without built-in providers' keys, so a fresh home always starts at first run. */
+function withoutProviderKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DEEPSEEK_API_KEY: _deepseek, OPENAI_API_KEY: _openai, ...rest } = env;
+  return rest;
 }

@@ -5,6 +5,7 @@ import {
   createThread,
   renameThread,
   rowWithTitle,
+  skipSetup,
   startRename,
   threadRow,
   waitForConnected,
@@ -16,6 +17,7 @@ describe('threads in the sidebar', () => {
   beforeEach(async () => {
     app = await launchWheelhouse();
     await waitForConnected(app.page);
+    await skipSetup(app.page);
   });
 
   afterEach(async () => {
@@ -91,6 +93,7 @@ describe('threads in the sidebar', () => {
     if (!app.openSecondClient) throw new Error('this target cannot open a second client');
     const second = await app.openSecondClient();
     await waitForConnected(second);
+    await skipSetup(second);
 
     const threadId = await createThread(first);
     await threadRow(second, threadId).waitFor();

@@ -15,10 +15,12 @@ import type { ModelBinder } from './turns/active-turn.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
 import { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
+import { probeModel } from '../config/model-probe.js';
 import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
@@ -114,6 +116,7 @@ export class Runtime {
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
       newId,
       now,
+      ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
     this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
@@ -164,6 +167,9 @@ export class Runtime {
         listModels: this.listModels,
         notify: (change) => this.events.publish('config/changed', change),
       }),
+      'model/test': (params) =>
+        probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
+      'workspace/directory/list': (params) => listDirectory(params),
     };
   }
 
@@ -174,10 +180,15 @@ export class Runtime {
     this.close();
   }
 
-  /** Flushes the event log and closes the databases. Safe to call twice. */
+  /**
+   * Flushes the event log and closes the databases at once. Running turns are
+   * cut off unsaved (and recovered as interrupted at the next start); prefer
+   * `shutdown()`. Safe to call twice.
+   */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.turns.abortAll();
     this.events.close();
     this.durable.close();
     this.memory.close();

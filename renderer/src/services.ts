@@ -1,5 +1,9 @@
 import { createWheelhouseClient } from './client/create-client.js';
 import { createConnectionStore } from './stores/connection-store.js';
+import { createConversationStore } from './stores/conversation-store.js';
+import { createGoalStore } from './stores/goal-store.js';
+import { createModelsStore } from './stores/models-store.js';
+import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
@@ -9,4 +13,16 @@ export const client = createWheelhouseClient(window);
 export const useConnectionStore = createConnectionStore(client);
 
 /** Threads for the sidebar and the conversation pane. */
-export const useThreadsStore = createThreadsStore(client, window.sessionStorage);
+export const useThreadsStore = createThreadsStore(client, window.sessionStorage, window.localStorage);
+
+/** The open thread's conversation: items, turns, streaming, sending. */
+export const useConversationStore = createConversationStore(client);
+
+/** Thread goals and their budgets. */
+export const useGoalStore = createGoalStore(client);
+
+/** Model lists for the model picker. */
+export const useModelsStore = createModelsStore(client);
+
+/** First run and Settings. */
+export const useSetupStore = createSetupStore(client, window.localStorage);

@@ -13,3 +13,4 @@ export * from './methods/turn.js';
 export * from './methods/goal.js';
 export * from './methods/events.js';
 export * from './methods/config.js';
+export * from './methods/workspace.js';

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
-import { configMethods, configNotifications } from './methods/config.js';
+import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { initializeMethods } from './methods/initialize.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
+import { workspaceMethods } from './methods/workspace.js';
 
 /**
  * The one declaration of the protocol. Every carrier (Electron IPC, stdio,
@@ -17,9 +18,11 @@ export const clientMethods = {
   ...initializeMethods,
   ...threadMethods,
   ...configMethods,
+  ...modelProbeMethods,
   ...turnMethods,
   ...goalMethods,
   ...eventMethods,
+  ...workspaceMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {

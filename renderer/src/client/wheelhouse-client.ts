@@ -97,10 +97,17 @@ export class WheelhouseClient {
     return this.rpc.request(method, params);
   }
 
-  /** Listens to one notification method on every present and future connection. */
-  on<N extends NotificationMethod>(method: N, listener: (params: NotificationParamsOf<N>) => void): () => void {
+  /**
+   * Listens to one notification method on every present and future
+   * connection; `seq` is the event's place in the runtime's log (null when
+   * the runtime sent none).
+   */
+  on<N extends NotificationMethod>(
+    method: N,
+    listener: (params: NotificationParamsOf<N>, seq: number | null) => void,
+  ): () => void {
     const wrapped: NotificationListener = (n) => {
-      if (n.method === method) listener(n.params as NotificationParamsOf<N>);
+      if (n.method === method) listener(n.params as NotificationParamsOf<N>, n.seq ?? null);
     };
     this.notificationListeners.add(wrapped);
     return () => this.notificationListeners.delete(wrapped);

@@ -1,7 +1,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
 import type { ParamsOf, ResultOf } from '../../../shared/protocol/registry.js';
-import type { Thread } from '../../../shared/protocol/thread.js';
+import { MAX_THREAD_NAME_LENGTH, type Thread } from '../../../shared/protocol/thread.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { threadTitle } from '../format/thread-labels.js';
 import { showRequestError, useToastStore } from './toast-store.js';
@@ -20,7 +20,13 @@ export interface ThreadsState {
   /** The thread whose name is being edited inline, if any. */
   readonly renamingId: string | null;
   readonly creating: boolean;
-  newThread(): Promise<void>;
+  /** Starts a thread in `cwd` (default: the open thread's folder, else the last project folder) and opens it. */
+  newThread(cwd?: string): Promise<void>;
+  /** Copies a thread into a new one (thread/fork) and opens the copy. */
+  fork(threadId: string): Promise<void>;
+  /** The folder new threads start in when none is open (chosen in first run or Settings). */
+  readonly projectFolder: string | null;
+  setProjectFolder(path: string): void;
   select(threadId: string | null): void;
   startRename(threadId: string): void;
   cancelRename(): void;
@@ -41,6 +47,7 @@ type ThreadEvent =
 
 const PAGE_SIZE = 200;
 const SELECTED_KEY = 'wheelhouse.selectedThread';
+const FOLDER_KEY = 'wheelhouse.projectFolder';
 
 /** Unix seconds, the unit of every thread timestamp on the wire. */
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -53,6 +60,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export function createThreadsStore(
   client: WheelhouseClient,
   storage: Storage,
+  /** Remembers the last project folder across sessions. */
+  settings: Storage = storage,
 ): UseBoundStore<StoreApi<ThreadsState>> {
   let recording: ThreadEvent[] | null = null;
 
@@ -70,18 +79,45 @@ export function createThreadsStore(
       showArchived: false,
       renamingId: null,
       creating: false,
+      projectFolder: settings.getItem(FOLDER_KEY),
 
-      newThread: async () => {
+      setProjectFolder: (path) => {
+        settings.setItem(FOLDER_KEY, path);
+        set({ projectFolder: path });
+      },
+
+      newThread: async (cwd) => {
         if (get().creating) return;
         set({ creating: true });
+        const { selectedId, threads, projectFolder } = get();
+        const folder = cwd ?? (selectedId ? threads[selectedId]?.cwd : undefined) ?? projectFolder;
         try {
-          const { thread } = await client.request('thread/start', {});
+          const { thread } = await client.request('thread/start', folder ? { cwd: folder } : {});
+          if (cwd) get().setProjectFolder(cwd);
           applyEvent({ kind: 'started', thread });
           get().select(thread.id);
         } catch (error) {
           showRequestError(error);
         } finally {
           set({ creating: false });
+        }
+      },
+
+      fork: async (threadId) => {
+        const parent = get().threads[threadId];
+        try {
+          const { thread } = await client.request('thread/fork', { threadId });
+          applyEvent({ kind: 'started', thread });
+          get().select(thread.id);
+          // The runtime names forks of named threads; an unnamed one gets its parent's title, marked as a fork.
+          if (!thread.name && parent) {
+            const name = `${threadTitle(parent).slice(0, MAX_THREAD_NAME_LENGTH - 7)} (fork)`;
+            patch(thread.id, { name });
+            await client.request('thread/name/set', { threadId: thread.id, name });
+          }
+          useToastStore.getState().show('notice', 'Forked into a new thread. The original is unchanged.');
+        } catch (error) {
+          showRequestError(error);
         }
       },
 
@@ -209,6 +245,11 @@ export function createThreadsStore(
     }
   }
 
+  function patchThread(threadId: string, change: Partial<Thread>): void {
+    const thread = store.getState().threads[threadId];
+    if (thread) store.setState({ threads: { ...store.getState().threads, [threadId]: { ...thread, ...change } } });
+  }
+
   /** A selection remembered across a reload may point at an archived thread the list left out. */
   async function restoreSelection(threadId: string): Promise<void> {
     try {
@@ -234,6 +275,21 @@ export function createThreadsStore(
   client.on('thread/name/updated', ({ threadId, threadName }) =>
     applyEvent({ kind: 'renamed', threadId, name: threadName ?? null, at: nowSeconds() }),
   );
+  client.on('thread/status/changed', ({ threadId, status }) => patchThread(threadId, { status }));
+  // A first message names an untitled thread in the list; the runtime announces it only through the turn.
+  client.on('turn/started', ({ threadId, turn }) => {
+    const thread = store.getState().threads[threadId];
+    if (!thread) return;
+    const first = turn.items.find((item) => item.type === 'userMessage');
+    const preview = thread.preview || (first?.type === 'userMessage' ? first.content.map((c) => c.text).join(' ').trim() : '');
+    patchThread(threadId, {
+      preview,
+      updatedAt: nowSeconds(),
+      status: { type: 'active', activeFlags: [] },
+      ...(turn.model ? { model: turn.model } : {}),
+    });
+  });
+  client.on('turn/completed', ({ threadId }) => patchThread(threadId, { updatedAt: nowSeconds() }));
   client.onReady(() => void store.getState().refresh());
   return store;
 }

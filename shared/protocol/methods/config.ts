@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
-import { AskForApproval, SandboxMode } from '../thread.js';
+import { AskForApproval, SandboxMode, TurnErrorKind } from '../thread.js';
 
 /**
  * Settings: the effective config.toml, model providers, API keys and model
@@ -161,6 +161,31 @@ export const ModelListResult = z.object({
 });
 export type ModelListResult = z.infer<typeof ModelListResult>;
 
+export const ModelTestParams = z.object({
+  providerId: ProviderId,
+  /** Defaults to the model a new thread on this provider would use. */
+  model: z.string().min(1).max(200).nullable().optional(),
+});
+
+/** The outcome of one real request to a provider: the reply, or why it failed in words a person can act on. */
+export const ModelTestResult = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    latencyMs: z.number(),
+    model: z.string(),
+    /** The start of the model's answer to the test prompt. */
+    reply: z.string(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    latencyMs: z.number(),
+    /** The model that was tried; null when none could be chosen. */
+    model: z.string().nullable(),
+    error: z.object({ kind: TurnErrorKind, message: z.string() }),
+  }),
+]);
+export type ModelTestResult = z.infer<typeof ModelTestResult>;
+
 export const ConfigChangedReason = z.enum(['write', 'import', 'apiKeySet', 'apiKeyCleared']);
 
 export const ConfigChangedNotification = z.object({
@@ -196,6 +221,11 @@ export const configMethods = {
     'Import providers from a CodeWhale config.toml.',
   ),
   'model/list': defineMethod(ModelListParams, ModelListResult, "List a provider's models."),
+} as const;
+
+/** The provider check of Settings and first run (kept apart from configMethods: it talks to a model, not to config.toml). */
+export const modelProbeMethods = {
+  'model/test': defineMethod(ModelTestParams, ModelTestResult, 'Send a one-line prompt to a provider and report how it went.'),
 } as const;
 
 export const configNotifications = {

@@ -1,9 +1,17 @@
 import { MessagesSquare } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { formatDateTime } from '../common/relative-time.js';
+import { folderName } from '../../format/thread-labels.js';
+import { useDraftStore } from '../../stores/draft-store.js';
 
-/** What a thread with no messages shows: a calm placeholder saying what will appear here. */
+const SUGGESTIONS = [
+  'Give me a tour of this project and how it is organised.',
+  'Find the TODO and FIXME comments and group them by area.',
+  'Which parts of the code have no tests?',
+] as const;
+
+/** A thread with no messages: what the agent can do here, with a few first questions to start from. */
 export function ConversationEmpty({ thread }: { readonly thread: Thread }) {
+  const setDraft = useDraftStore((s) => s.setDraft);
   return (
     <div className="conversation-body">
       <div className="conversation-empty">
@@ -14,11 +22,20 @@ export function ConversationEmpty({ thread }: { readonly thread: Thread }) {
             <MessagesSquare size={22} strokeWidth={1.6} />
           </span>
         </div>
-        <h2 className="conversation-empty-title">No messages yet</h2>
+        <h2 className="conversation-empty-title">What should we work on in {folderName(thread.cwd)}?</h2>
         <p className="conversation-empty-text">
-          Messages, tool calls and approvals for this thread will appear here.
+          The agent can read, list and search the files in this folder. Its replies, the tools it uses and what they
+          cost appear here.
         </p>
-        <p className="conversation-empty-stamp">Created {formatDateTime(thread.createdAt)}</p>
+        {!thread.archived && (
+          <div className="suggestions">
+            {SUGGESTIONS.map((text) => (
+              <button key={text} type="button" className="suggestion" onClick={() => setDraft(thread.id, text)}>
+                {text}
+              </button>
+            ))}
+          </div>
+        )}
       </div>
     </div>
   );

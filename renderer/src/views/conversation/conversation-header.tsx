@@ -1,23 +1,30 @@
-import { ArchiveRestore, Folder, GitBranch } from 'lucide-react';
+import { ArchiveRestore, Ellipsis, Folder, GitBranch } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useThreadsStore } from '../../services.js';
 import { threadTitle } from '../../format/thread-labels.js';
+import { PopoverMenu } from '../common/popover-menu.js';
+import { useThreadActions } from '../threads/use-thread-actions.js';
+import { GoalButton } from './goal-editor.js';
 
-/** Thread name with where it works: folder, git branch, and an archived notice with a way back. */
+/** Thread name with where it works (folder, git branch), its goal, its menu, and an archived notice with a way back. */
 export function ConversationHeader({ thread }: { readonly thread: Thread }) {
   const unarchive = useThreadsStore((s) => s.unarchive);
+  const actions = useThreadActions(thread);
   const branch = thread.gitInfo?.branch ?? null;
+  const title = threadTitle(thread);
 
   return (
     <header className="conversation-header">
       <div className="conversation-heading">
         <h1 className="conversation-title" data-testid="conversation-title">
-          {threadTitle(thread)}
+          {title}
         </h1>
         <div className="conversation-meta">
           <span className="conversation-meta-item" title={thread.cwd}>
             <Folder size={13} strokeWidth={1.9} aria-hidden="true" />
-            <span className="conversation-cwd">{thread.cwd}</span>
+            <span className="conversation-cwd" data-testid="conversation-cwd">
+              {thread.cwd}
+            </span>
           </span>
           {branch && (
             <span className="conversation-meta-item conversation-branch" title={`Git branch ${branch}`}>
@@ -27,15 +34,27 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
           )}
         </div>
       </div>
-      {thread.archived && (
-        <div className="conversation-archived">
-          <span className="conversation-badge">Archived</span>
-          <button type="button" className="button button-secondary" onClick={() => void unarchive(thread.id)}>
-            <ArchiveRestore size={14} strokeWidth={1.9} aria-hidden="true" />
-            Unarchive
-          </button>
-        </div>
-      )}
+      <div className="conversation-tools">
+        {thread.archived ? (
+          <div className="conversation-archived">
+            <span className="conversation-badge">Archived</span>
+            <button type="button" className="button button-secondary" onClick={() => void unarchive(thread.id)}>
+              <ArchiveRestore size={14} strokeWidth={1.9} aria-hidden="true" />
+              Unarchive
+            </button>
+          </div>
+        ) : (
+          <GoalButton threadId={thread.id} disabled={false} />
+        )}
+        <PopoverMenu
+          label={`Actions for ${title}`}
+          entries={actions}
+          triggerClassName="icon-button conversation-menu-button"
+          triggerTestId="conversation-menu"
+        >
+          <Ellipsis size={16} strokeWidth={2} aria-hidden="true" />
+        </PopoverMenu>
+      </div>
     </header>
   );
 }

@@ -1,16 +1,31 @@
-import { ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useThreadsStore } from '../../services.js';
+import { CircleAlert, ShipWheel, SquarePen } from 'lucide-react';
+import { useEffect } from 'react';
+import type { Thread } from '../../../../shared/protocol/thread.js';
+import { useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
+import { Composer } from './composer.js';
 import { ConversationEmpty } from './conversation-empty.js';
 import { ConversationHeader } from './conversation-header.js';
+import { GoalBanner } from './goal-editor.js';
+import { MessageList } from './message-list.js';
 import './conversation.css';
+import './messages.css';
+import './markdown.css';
+import './composer.css';
+import './goal.css';
 
-/** The right side: the selected thread's header and conversation, or a welcome when none is selected. */
+/** The right side: the selected thread's header, conversation and composer, or a welcome when none is selected. */
 export function ConversationPane() {
   const thread = useThreadsStore(selectSelectedThread);
+  const selectedId = useThreadsStore((s) => s.selectedId);
   const newThread = useThreadsStore((s) => s.newThread);
   const creating = useThreadsStore((s) => s.creating);
   const connected = useConnectionStore((s) => s.status === 'connected');
+  const open = useConversationStore((s) => s.open);
+
+  useEffect(() => {
+    if (connected) void open(selectedId);
+  }, [connected, open, selectedId]);
 
   if (!thread) {
     return (
@@ -40,7 +55,35 @@ export function ConversationPane() {
       aria-label="Conversation"
     >
       <ConversationHeader thread={thread} />
-      <ConversationEmpty thread={thread} />
+      <ConversationBody thread={thread} />
+      <GoalBanner threadId={thread.id} />
+      <Composer thread={thread} />
     </section>
   );
+}
+
+function ConversationBody({ thread }: { readonly thread: Thread }) {
+  const load = useConversationStore((s) => (s.threadId === thread.id ? s.load : 'loading'));
+  const loadError = useConversationStore((s) => s.loadError);
+  const empty = useConversationStore((s) => s.rows.length === 0);
+  const open = useConversationStore((s) => s.open);
+
+  if (load === 'failed') {
+    return (
+      <div className="conversation-body">
+        <div className="conversation-empty" role="alert">
+          <CircleAlert size={22} strokeWidth={1.8} className="conversation-load-error-icon" aria-hidden="true" />
+          <h2 className="conversation-empty-title">Couldn’t open this thread</h2>
+          <p className="conversation-empty-text">{loadError}</p>
+          <button type="button" className="button button-secondary" onClick={() => void open(thread.id)}>
+            Try again
+          </button>
+        </div>
+      </div>
+    );
+  }
+  if (empty) {
+    return load === 'ready' ? <ConversationEmpty thread={thread} /> : <div className="conversation-body" aria-busy="true" />;
+  }
+  return <MessageList key={thread.id} />;
 }

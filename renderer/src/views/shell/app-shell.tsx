@@ -1,9 +1,12 @@
+import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
+import { SetupScreen } from '../setup/setup-screen.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
+import '../common/common.css';
 import './app-shell.css';
 
-/** The window layout: thread sidebar on the left, the selected thread on the right, toasts on top. */
+/** The window layout: thread sidebar on the left, the selected thread on the right; setup, dialogs and toasts on top. */
 export function AppShell() {
   return (
     <div className="app-shell">
@@ -11,6 +14,8 @@ export function AppShell() {
       <main className="app-main">
         <ConversationPane />
       </main>
+      <SetupScreen />
+      <ConfirmDialog />
       <ToastViewport />
     </div>
   );

@@ -1,14 +1,15 @@
-import { ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useThreadsStore } from '../../services.js';
+import { Settings, ShipWheel, SquarePen } from 'lucide-react';
+import { useConnectionStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
 
-/** Left column: brand, the New thread action, the thread list and the connection footer. */
+/** Left column: brand, the New thread action, the thread list, the connection and Settings. */
 export function Sidebar() {
   const creating = useThreadsStore((s) => s.creating);
   const connected = useConnectionStore((s) => s.status === 'connected');
   const newThread = useThreadsStore((s) => s.newThread);
+  const openSettings = useSetupStore((s) => s.openSettings);
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -34,6 +35,17 @@ export function Sidebar() {
       <ThreadList />
       <footer className="sidebar-footer">
         <ConnectionIndicator />
+        <button
+          type="button"
+          className="icon-button sidebar-settings"
+          data-testid="open-settings"
+          aria-label="Settings"
+          title="Settings"
+          onClick={openSettings}
+          disabled={!connected}
+        >
+          <Settings size={15} strokeWidth={1.9} aria-hidden="true" />
+        </button>
       </footer>
     </aside>
   );

@@ -22,6 +22,7 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
     wasRenaming.current = renaming;
   }, [renaming]);
   const title = threadTitle(thread);
+  const running = thread.status.type === 'active';
   const stamp = thread.archived && thread.archivedAt !== null ? thread.archivedAt : thread.updatedAt;
 
   return (
@@ -31,6 +32,7 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
       data-thread-id={thread.id}
       data-selected={selected || undefined}
       data-archived={thread.archived || undefined}
+      data-running={running || undefined}
     >
       {renaming ? (
         <RenameField thread={thread} />
@@ -48,13 +50,20 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
               <span className="thread-row-title" data-untitled={isUntitled(thread) || undefined}>
                 {title}
               </span>
-              <time
-                className="thread-row-age"
-                dateTime={new Date(stamp * 1000).toISOString()}
-                title={`${thread.archived ? 'Archived' : 'Updated'} ${formatDateTime(stamp)}`}
-              >
-                {formatAge(stamp, now)}
-              </time>
+              {running ? (
+                <span className="thread-row-running" data-testid="thread-running" title="The agent is working">
+                  <span className="thread-row-running-dot" aria-hidden="true" />
+                  <span className="visually-hidden">Running</span>
+                </span>
+              ) : (
+                <time
+                  className="thread-row-age"
+                  dateTime={new Date(stamp * 1000).toISOString()}
+                  title={`${thread.archived ? 'Archived' : 'Updated'} ${formatDateTime(stamp)}`}
+                >
+                  {formatAge(stamp, now)}
+                </time>
+              )}
             </span>
             <span className="thread-row-meta" title={thread.cwd}>
               <Folder size={11} strokeWidth={2} aria-hidden="true" />

@@ -1,0 +1,113 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGate, startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+
+/**
+ * A person's first session: first run against a local OpenAI-compatible
+ * server (the mock model), a streamed reply, Stop, a rejected key; the
+ * conversation survives a reload.
+ */
+describe('talking to the agent', () => {
+  let mock: MockModelServer;
+  let app: WheelhouseApp;
+  let folder: string;
+
+  beforeAll(async () => {
+    mock = await startMockModelServer({ models: ['mock-coder', 'mock-large'] });
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
+    await writeFile(path.join(folder, 'README.md'), '# A project\n');
+    app = await launchWheelhouse();
+    await waitForConnected(app.page);
+    // The Test button's request.
+    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
+    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('sets up, streams a reply with its usage, and keeps the conversation across a reload', async () => {
+    const { page } = app;
+    await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
+    const gate = createGate();
+    mock.enqueue([
+      { type: 'reasoning', text: 'The person wants a summary.' },
+      { type: 'text', text: 'First part of the answer, ' },
+      { type: 'waitFor', release: gate.promise },
+      { type: 'text', text: 'and the **end** of it.' },
+      { type: 'finish', usage: { inputTokens: 1200, outputTokens: 34, cachedInputTokens: 800 } },
+    ]);
+    await sendMessage(page, 'Summarise this project');
+    await page.getByTestId('user-message').filter({ hasText: 'Summarise this project' }).waitFor();
+
+    // The reply shows while it is still streaming: the first half is on screen, the end is not.
+    const reply = page.getByTestId('agent-message');
+    await reply.filter({ hasText: 'First part of the answer' }).waitFor();
+    expect(await reply.getAttribute('data-streaming')).toBe('true');
+    expect(await reply.textContent()).not.toContain('end of it');
+    await page.getByTestId('stop-button').waitFor();
+
+    gate.release();
+    await reply.filter({ hasText: 'and the end of it.' }).waitFor();
+    expect(await reply.locator('strong').textContent()).toBe('end');
+    const usage = page.getByTestId('turn-usage');
+    await usage.waitFor();
+    expect(await usage.textContent()).toBe('1,234 tokens · 800 cached (67%)');
+    await page.getByTestId('send-button').waitFor();
+    // The model received the user's message.
+    expect(mock.requests.at(-1)?.rawBody).toContain('Summarise this project');
+
+    await page.reload();
+    await waitForConnected(page);
+    await page.getByTestId('user-message').filter({ hasText: 'Summarise this project' }).waitFor();
+    await page.getByTestId('agent-message').filter({ hasText: 'and the end of it.' }).waitFor();
+    await page.getByTestId('turn-usage').filter({ hasText: '1,234 tokens' }).waitFor();
+    expect(await page.getByTestId('setup-screen').count()).toBe(0);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('stops a reply mid-stream and says so', async () => {
+    const { page } = app;
+    const gate = createGate();
+    mock.enqueue([{ type: 'text', text: 'Working through the files' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
+    await sendMessage(page, 'Read everything');
+    await page.getByTestId('agent-message').filter({ hasText: 'Working through the files' }).waitFor();
+    await page.getByTestId('stop-button').click();
+    await page.getByTestId('turn-stopped').waitFor();
+    await page.getByTestId('send-button').waitFor();
+    // The partial reply stays.
+    await page.getByTestId('agent-message').filter({ hasText: 'Working through the files' }).waitFor();
+    gate.release();
+    expect(app.errors).toEqual([]);
+  });
+
+  it('shows a rejected key as an error in the conversation, with Retry', async () => {
+    const { page } = app;
+    mock.enqueue([{ type: 'httpError', status: 401 }]);
+    await sendMessage(page, 'Hello?');
+    const error = page.getByTestId('turn-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-kind')).toBe('unauthorized');
+    expect(await page.getByTestId('turn-error-message').textContent()).toMatch(/API key/i);
+
+    // Retry sends the same text again as a new turn.
+    mock.enqueue([{ type: 'text', text: 'Hello! The key works now.' }, { type: 'finish' }]);
+    await page.getByTestId('retry-turn').click();
+    await page.getByTestId('agent-message').filter({ hasText: 'The key works now.' }).waitFor();
+    expect(await page.getByTestId('user-message').filter({ hasText: 'Hello?' }).count()).toBe(2);
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, RpcError, type ModelTestResult } from '../../shared/protocol/index.js';
+import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { TempDirs } from '../../test-support/temp-dir.js';
+import type { RequestContext } from '../runtime/context.js';
+import { homePaths } from '../runtime/home.js';
+import { Runtime } from '../runtime/runtime.js';
+import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
+
+/** The "Test" button: a real request through the configured provider, answered by the mock model server. */
+const temp = new TempDirs();
+const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+let mock: MockModelServer;
+let keyed: MockModelServer;
+const runtimes: Runtime[] = [];
+
+beforeAll(async () => {
+  mock = await startMockModelServer({ models: ['local-model', 'other-model'] });
+  keyed = await startMockModelServer({ apiKey: 'sk-right' });
+});
+afterAll(async () => {
+  await mock.close();
+  await keyed.close();
+});
+afterEach(() => {
+  for (const runtime of runtimes.splice(0)) runtime.close();
+  temp.cleanup();
+});
+
+function runtimeWith(configToml: string): Runtime {
+  const home = temp.make();
+  fs.writeFileSync(homePaths(home).config, configToml);
+  const runtime = new Runtime({
+    home,
+    validateResults: true,
+    defaults: { cwd: home },
+    secretStore: new EnvironmentOnlySecretStore(() => null),
+  });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+const test = (runtime: Runtime, providerId: string, model?: string): Promise<ModelTestResult> =>
+  runtime.dispatcher.call('model/test', { providerId, ...(model ? { model } : {}) }, ctx);
+
+describe.each(['chat', 'responses'] as const)('model/test over the %s wire', (wire) => {
+  it('sends one short prompt and reports the reply, the model and the time taken', async () => {
+    const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${mock.url}"\nwire_api = "${wire}"\n`);
+    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
+    const before = mock.requests.length;
+    const result = await test(runtime, 'box');
+    expect(result).toMatchObject({ ok: true, model: 'local-model', reply: 'ready' });
+    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    const sent = mock.requests.slice(before).find((r) => r.method === 'POST');
+    expect(sent?.body?.['model']).toBe('local-model');
+    expect(sent?.rawBody).toContain('ready');
+  });
+});
+
+describe('model/test failures, each in words a person can act on', () => {
+  it('uses the model it is given', async () => {
+    const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${mock.url}"\n`);
+    mock.enqueue([{ type: 'text', text: 'ok' }, { type: 'finish' }]);
+    expect(await test(runtime, 'box', 'other-model')).toMatchObject({ ok: true, model: 'other-model' });
+  });
+
+  it('reports a rejected key without retrying', async () => {
+    const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${keyed.url}"\ndefault_model = "m"\n`);
+    const before = keyed.requests.length;
+    const result = await test(runtime, 'box');
+    expect(result).toMatchObject({ ok: false, model: 'm', error: { kind: 'unauthorized' } });
+    if (result.ok) throw new Error('unreachable');
+    expect(result.error.message).toMatch(/key/i);
+    expect(keyed.requests.length - before).toBe(1);
+  });
+
+  it('says which key is missing before sending anything', async () => {
+    const runtime = runtimeWith('model_provider = "deepseek"\n');
+    const result = await test(runtime, 'deepseek');
+    expect(result).toMatchObject({ ok: false, error: { kind: 'configuration' } });
+    if (result.ok) throw new Error('unreachable');
+    expect(result.error.message).toContain('DEEPSEEK_API_KEY');
+  });
+
+  it('reports a server that is not there', async () => {
+    const port = await closedPort();
+    const runtime = runtimeWith(`[model_providers.gone]\nbase_url = "http://127.0.0.1:${port}/v1"\ndefault_model = "m"\n`);
+    const result = await test(runtime, 'gone');
+    expect(result).toMatchObject({ ok: false, error: { kind: 'serverError' } });
+    if (result.ok) throw new Error('unreachable');
+    expect(result.error.message).toMatch(/Could not connect/);
+  });
+
+  it('refuses an unknown provider id as a bad request', async () => {
+    const runtime = runtimeWith('');
+    const error = await test(runtime, 'nobody').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RpcError);
+    expect((error as RpcError).code).toBe(ErrorCode.InvalidParams);
+    expect((error as RpcError).message).toMatch(/unknown model provider "nobody"/);
+  });
+});
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

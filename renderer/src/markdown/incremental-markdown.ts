@@ -1,0 +1,100 @@
+import { scanBlocks } from './block-splitter.js';
+import { renderMarkdown } from './markdown-renderer.js';
+
+/** One rendered top-level block; `key` is stable while the reply grows. */
+export interface MarkdownBlock {
+  readonly key: string;
+  readonly html: string;
+}
+
+/** Finished blocks by source text, shared by every message so a row scrolled back into view renders for free. */
+export class BlockCache {
+  private readonly entries = new Map<string, string>();
+
+  constructor(private readonly maxEntries = 4_000) {}
+
+  get(source: string): string | undefined {
+    const html = this.entries.get(source);
+    if (html !== undefined) {
+      this.entries.delete(source);
+      this.entries.set(source, html);
+    }
+    return html;
+  }
+
+  set(source: string, html: string): void {
+    this.entries.set(source, html);
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+}
+
+const sharedCache = new BlockCache();
+
+/**
+ * Streaming Markdown for one message. Each update scans from the start of the
+ * previous last block (earlier blocks are final) and renders only blocks it
+ * has not rendered before: while a reply streams, that is its last,
+ * unfinished block, so an update at 50 KB costs about what it costs at 5 KB.
+ * Finished blocks keep their object identity, so views memoised on them skip
+ * work too.
+ *
+ * Streaming only appends: text that agrees with the previous text from the
+ * start of its last block on is taken as a continuation. Anything else starts
+ * over; a caller that rewrites earlier text should use a new instance.
+ */
+export class IncrementalMarkdown {
+  /** Blocks before the last, final. */
+  private readonly finished: MarkdownBlock[] = [];
+  private lastStart = 0;
+  private lastSource = '';
+  private blocks: readonly MarkdownBlock[] = [];
+  private started = false;
+
+  constructor(
+    private readonly render: (source: string) => string = renderMarkdown,
+    private readonly cache: BlockCache = sharedCache,
+  ) {}
+
+  /**
+   * The blocks of `source`, reusing everything an earlier update rendered.
+   * `complete` says no more text will come, so the last block is cached too.
+   */
+  update(source: string, complete = false): readonly MarkdownBlock[] {
+    const continues = this.started && source.startsWith(this.lastSource, this.lastStart);
+    if (continues && source.length === this.lastStart + this.lastSource.length) return this.blocks;
+    if (!continues) this.finished.length = 0;
+    const from = continues ? this.lastStart : 0;
+    const scan = scanBlocks(source, from);
+    if (scan.hasReferences) {
+      this.finished.length = 0;
+      return this.settle(source, 0, complete);
+    }
+    const { starts } = scan;
+    for (let i = 0; i < starts.length - 1; i++) {
+      const text = source.slice(starts[i], starts[i + 1]);
+      this.finished.push({ key: String(this.finished.length), html: this.cached(text) });
+    }
+    return this.settle(source, starts[starts.length - 1] ?? from, complete);
+  }
+
+  private settle(source: string, lastStart: number, complete: boolean): readonly MarkdownBlock[] {
+    const text = source.slice(lastStart);
+    const last: MarkdownBlock = { key: String(this.finished.length), html: complete ? this.cached(text) : this.render(text) };
+    this.started = true;
+    this.lastStart = lastStart;
+    this.lastSource = text;
+    this.blocks = [...this.finished, last];
+    return this.blocks;
+  }
+
+  private cached(text: string): string {
+    const hit = this.cache.get(text);
+    if (hit !== undefined) return hit;
+    const html = this.render(text);
+    this.cache.set(text, html);
+    return html;
+  }
+}

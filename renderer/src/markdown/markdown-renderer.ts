@@ -1,0 +1,57 @@
+import hljs from 'highlight.js/lib/common';
+import MarkdownIt from 'markdown-it';
+
+/**
+ * The one Markdown configuration of the app: no raw HTML (a reply can never
+ * inject markup), bare URLs linkified, fenced code highlighted by
+ * highlight.js. DOM-free, so it also runs under Node (tests, benchmarks).
+ */
+const md = new MarkdownIt({
+  html: false,
+  linkify: true,
+  typographer: false,
+  highlight: (code, lang) => {
+    const language = lang.trim().split(/\s+/)[0] ?? '';
+    if (language === '' || !hljs.getLanguage(language)) return '';
+    try {
+      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+    } catch {
+      return '';
+    }
+  },
+});
+
+const escapeHtml = md.utils.escapeHtml;
+
+// Fenced code gets a bar with its language and a Copy button (wired by the view through event delegation).
+const renderFence = md.renderer.rules.fence;
+md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+  const token = tokens[idx];
+  const language = token?.info.trim().split(/\s+/)[0] ?? '';
+  const code = renderFence ? renderFence(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
+  return (
+    `<div class="md-code"><div class="md-code-bar"><span class="md-code-lang">${escapeHtml(language || 'text')}</span>` +
+    `<button type="button" class="md-code-copy" data-copy-code="">Copy</button></div>${code}</div>\n`
+  );
+};
+
+// Links open outside the app window.
+md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+  const token = tokens[idx];
+  token?.attrSet('target', '_blank');
+  token?.attrSet('rel', 'noopener noreferrer');
+  return self.renderToken(tokens, idx, options);
+};
+
+// The page's CSP loads no remote images; an image becomes a link to it, labelled with its alt text.
+md.renderer.rules.image = (tokens, idx) => {
+  const token = tokens[idx];
+  const src = token?.attrGet('src') ?? '';
+  const label = token?.content || src;
+  return `<a href="${escapeHtml(src)}" class="md-image-link" target="_blank" rel="noopener noreferrer">${escapeHtml(label)}</a>`;
+};
+
+/** Renders a whole Markdown source to HTML. */
+export function renderMarkdown(source: string): string {
+  return md.render(source);
+}

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createModelClient } from '../../../electron/model/create-model-client.js';
+import { Runtime } from '../../../electron/runtime/runtime.js';
+import { RpcHost } from '../../../electron/server/rpc-host.js';
+import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
+import type { ClosableTransport } from '../client/websocket-transport.js';
+import { WheelhouseClient } from '../client/wheelhouse-client.js';
+import { createConversationStore } from './conversation-store.js';
+import type { FrameScheduler } from './frame-batcher.js';
+
+/**
+ * The conversation store against a real runtime and the mock model, over an
+ * in-memory carrier that a test can cut: what the window sees while a reply
+ * streams, and after the link drops mid-reply.
+ */
+
+let mock: MockModelServer;
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Frames run only when the test says so, so it can count commits per frame. */
+function manualFrames(): FrameScheduler & { run(): void } {
+  let pending: Array<() => void> = [];
+  return {
+    requestFrame: (callback) => {
+      pending.push(callback);
+      return () => (pending = pending.filter((c) => c !== callback));
+    },
+    requestTimeout: () => () => undefined,
+    run: () => {
+      const due = pending;
+      pending = [];
+      for (const callback of due) callback();
+    },
+  };
+}
+
+function setup() {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-conv-store-'));
+  const provider = mockProvider(mock, 'chat');
+  const runtime = new Runtime({
+    home,
+    defaults: { cwd: home },
+    bindModel: async () => ({ client: createModelClient(provider), model: 'deepseek-chat', contextWindow: 128_000 }),
+  });
+  const host = new RpcHost(runtime);
+  /** Cuts the current link, as a dropped WebSocket would. */
+  let cut: () => void = () => undefined;
+  const connector = async (): Promise<ClosableTransport> => {
+    const messages = new Set<(text: string) => void>();
+    const closes = new Set<(reason: string) => void>();
+    let open = true;
+    const connection = host.connect('in-process', {
+      send: (text) => queueMicrotask(() => open && messages.forEach((listener) => listener(text))),
+    });
+    const close = () => {
+      if (!open) return;
+      open = false;
+      host.disconnect(connection);
+      closes.forEach((listener) => listener('cut'));
+    };
+    cut = close;
+    return {
+      send: (text) => void (open && connection.receive(text)),
+      onMessage: (listener) => (messages.add(listener), () => messages.delete(listener)),
+      onClose: (listener) => (closes.add(listener), () => closes.delete(listener)),
+      close,
+    };
+  };
+  const client = new WheelhouseClient({ connector, reconnect: true, clientVersion: 'test' });
+  const frames = manualFrames();
+  const store = createConversationStore(client, frames);
+  client.start();
+  cleanups.push(async () => {
+    client.stop();
+    host.close();
+    await runtime.shutdown();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  /** Lets the runtime and the link work (running frames unless told not to) until `check` holds. */
+  const until = async (check: () => boolean, what: string, runFrames = true) => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (runFrames) frames.run();
+      if (check()) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    throw new Error(`never happened: ${what}`);
+  };
+  const connected = () => until(() => client.getSnapshot().status === 'connected', 'connected');
+  const agentText = () => {
+    const { data } = store.getState();
+    return data.order
+      .map((id) => data.items.get(id))
+      .filter((item) => item?.type === 'agentMessage')
+      .map((item) => (item?.type === 'agentMessage' ? item.text : ''))
+      .join('|');
+  };
+  return { client, store, frames, until, connected, agentText, cut: () => cut() };
+}
+
+describe('the conversation store', () => {
+  it('applies a token stream once per frame, not once per token', async () => {
+    const { client, store, frames, until, connected, agentText } = setup();
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    await store.getState().open(thread.id);
+    expect(store.getState().load).toBe('ready');
+
+    const tokens = Array.from({ length: 200 }, (_, i) => ({ type: 'text' as const, text: `t${i} ` }));
+    const gate = createGate();
+    mock.enqueue([...tokens, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
+    let deltas = 0;
+    client.on('item/agentMessage/delta', () => (deltas += 1));
+    let commits = 0;
+    const unsubscribe = store.subscribe(() => (commits += 1));
+    expect(await store.getState().send('count to 200')).toBe(true);
+
+    // Let every delta arrive without running a frame: nothing is applied yet.
+    await until(() => deltas === 200, 'all deltas received', false);
+    const before = commits;
+    frames.run();
+    expect(commits - before).toBe(1);
+    expect(agentText()).toBe(tokens.map((t) => t.text).join(''));
+    expect(store.getState().activeTurnId).not.toBeNull();
+    gate.release();
+    await until(() => store.getState().activeTurnId === null, 'turn completed');
+    unsubscribe();
+  });
+
+  it('after a drop mid-reply, refetches and replays what it missed: the reply is whole and nothing doubles', async () => {
+    const { client, store, until, connected, agentText, cut } = setup();
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    await store.getState().open(thread.id);
+    const whileAway = createGate();
+    const end = createGate();
+    mock.enqueue([
+      { type: 'text', text: 'Before the drop. ' },
+      { type: 'waitFor', release: whileAway.promise },
+      { type: 'text', text: 'While away. ' },
+      { type: 'waitFor', release: end.promise },
+      { type: 'text', text: 'After.' },
+      { type: 'finish' },
+    ]);
+    await store.getState().send('go');
+    await until(() => agentText() === 'Before the drop. ', 'first part shown');
+
+    cut();
+    await until(() => client.getSnapshot().status !== 'connected', 'link down');
+    whileAway.release();
+    // The reconnect brings the text streamed while away, while the reply is still running.
+    await until(() => client.getSnapshot().status === 'connected' && agentText() === 'Before the drop. While away. ', 'missed part replayed');
+    expect(store.getState().activeTurnId).not.toBeNull();
+
+    end.release();
+    await until(() => store.getState().activeTurnId === null, 'turn completed');
+    expect(agentText()).toBe('Before the drop. While away. After.');
+    const rows = store.getState().rows;
+    expect(rows.filter((r) => r.kind === 'turnEnd')).toHaveLength(1);
+    expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+  });
+
+  it('rolls back the last turn and shows the thread without it', async () => {
+    const { client, store, until, connected, agentText } = setup();
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    await store.getState().open(thread.id);
+    mock.enqueue([{ type: 'text', text: 'One.' }, { type: 'finish' }], [{ type: 'text', text: 'Two.' }, { type: 'finish' }]);
+    await store.getState().send('first');
+    await until(() => agentText() === 'One.' && store.getState().activeTurnId === null, 'first turn');
+    await store.getState().send('second');
+    await until(() => agentText() === 'One.|Two.' && store.getState().activeTurnId === null, 'second turn');
+
+    await store.getState().rollbackLastTurn(thread.id);
+    expect(agentText()).toBe('One.');
+    expect(store.getState().data.turns.size).toBe(1);
+  });
+});

@@ -1,0 +1,259 @@
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { RuntimeEventEnvelope } from '../../../shared/protocol/events.js';
+import { serverNotifications } from '../../../shared/protocol/registry.js';
+import type { WheelhouseClient } from '../client/wheelhouse-client.js';
+import {
+  activeTurnId,
+  applyEvent,
+  CONVERSATION_METHODS,
+  conversationFrom,
+  deriveRows,
+  emptyConversation,
+  keepStreaming,
+  turnInputText,
+  type Change,
+  type ConversationData,
+  type ConversationEvent,
+  type ConversationMethod,
+  type ConversationRow,
+} from './conversation-model.js';
+import { FrameBatcher, type FrameScheduler } from './frame-batcher.js';
+import { showRequestError } from './toast-store.js';
+
+/** Whether the open thread's conversation has arrived. */
+export type ConversationLoad = 'idle' | 'loading' | 'ready' | 'failed';
+
+export interface ConversationState {
+  readonly threadId: string | null;
+  readonly load: ConversationLoad;
+  readonly loadError: string | null;
+  /** Items and turns; mutated in place, announced by `revision` (see ConversationData). */
+  readonly data: ConversationData;
+  /** Bumped after every batch of changes. */
+  readonly revision: number;
+  readonly rows: readonly ConversationRow[];
+  /** The running turn, which Stop interrupts and new messages steer. */
+  readonly activeTurnId: string | null;
+  readonly stopping: boolean;
+  /** Bumped when the person sends a message: the list jumps back to the newest output. */
+  readonly followRequest: number;
+  /** The model picked for the next turn, per thread (null: the thread's current model). */
+  readonly modelChoice: Readonly<Record<string, string>>;
+  /** Opens a thread: loads it with thread/resume and follows its notifications. */
+  open(threadId: string | null): Promise<void>;
+  /** Sends a message: starts a turn, or steers the running one. Resolves false when it was not sent. */
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  /** Sends the text of a failed turn again, as a new turn. */
+  retry(turnId: string): Promise<void>;
+  /** Drops a thread's newest turn (thread/rollback), reloading the conversation when it is open. */
+  rollbackLastTurn(threadId: string): Promise<void>;
+  chooseModel(threadId: string, model: string | null): void;
+}
+
+/** The most events one replay after a reconnect asks for. */
+const REPLAY_LIMIT = 10_000;
+
+/**
+ * The open conversation. Notifications for it are queued and applied once per
+ * animation frame; loads hold the queue so notifications that raced with the
+ * request are applied on top of its answer (the model's rules make that
+ * safe). After a reconnect it refetches with thread/read and replays the
+ * events it missed, so a reply that kept streaming meanwhile is whole.
+ */
+export function createConversationStore(
+  client: WheelhouseClient,
+  scheduler?: FrameScheduler,
+): UseBoundStore<StoreApi<ConversationState>> {
+  /** Increments on every load, so a stale answer is dropped. */
+  let generation = 0;
+  /** The newest seq applied to this conversation; events at or below it are already in. */
+  let appliedSeq = 0;
+
+  const batcher = new FrameBatcher<ConversationEvent>((batch) => commit(batch), scheduler);
+
+  const store = create<ConversationState>()((set, get) => ({
+    threadId: null,
+    load: 'idle',
+    loadError: null,
+    data: emptyConversation(),
+    revision: 0,
+    rows: [],
+    activeTurnId: null,
+    stopping: false,
+    followRequest: 0,
+    modelChoice: {},
+
+    open: async (threadId) => {
+      if (threadId === get().threadId && get().load !== 'failed') return;
+      const gen = ++generation;
+      batcher.hold();
+      batcher.clear();
+      set({ threadId, load: threadId ? 'loading' : 'idle', loadError: null, stopping: false });
+      install(emptyConversation(), []);
+      if (!threadId) {
+        batcher.release();
+        return;
+      }
+      try {
+        const result = await client.request('thread/resume', { threadId });
+        if (gen !== generation) return;
+        // Everything queued since the request went out may predate the answer: apply it all, idempotently.
+        appliedSeq = 0;
+        install(conversationFrom(result.items, result.thread.turns), batcher.release());
+        set({ load: 'ready' });
+      } catch (error) {
+        if (gen !== generation) return;
+        batcher.release();
+        set({ load: 'failed', loadError: error instanceof Error ? error.message : String(error) });
+      }
+    },
+
+    send: async (text) => {
+      const { threadId } = get();
+      const trimmed = text.trim();
+      if (!threadId || trimmed.length === 0) return false;
+      batcher.flushNow();
+      const input = [{ type: 'text' as const, text }];
+      const running = get().activeTurnId;
+      set((state) => ({ followRequest: state.followRequest + 1 }));
+      try {
+        if (running) {
+          await client.request('turn/steer', { threadId, expectedTurnId: running, input });
+        } else {
+          const model = get().modelChoice[threadId];
+          const { turn } = await client.request('turn/start', { threadId, input, ...(model ? { model } : {}) });
+          if (get().threadId === threadId) batcher.push({ method: 'turn/started', params: { threadId, turn }, seq: null });
+        }
+        return true;
+      } catch (error) {
+        showRequestError(error);
+        return false;
+      }
+    },
+
+    stop: async () => {
+      const { threadId, activeTurnId: turnId } = get();
+      if (!threadId || !turnId) return;
+      set({ stopping: true });
+      try {
+        await client.request('turn/interrupt', { threadId, turnId });
+      } catch (error) {
+        showRequestError(error);
+      } finally {
+        set({ stopping: false });
+      }
+    },
+
+    retry: async (turnId) => {
+      const text = turnInputText(get().data, turnId);
+      if (text !== null) await get().send(text);
+    },
+
+    rollbackLastTurn: async (threadId) => {
+      try {
+        await client.request('thread/rollback', { threadId, numTurns: 1 });
+        if (get().threadId === threadId) await refetch(threadId);
+      } catch (error) {
+        showRequestError(error);
+      }
+    },
+
+    chooseModel: (threadId, model) =>
+      set((state) => {
+        const next = { ...state.modelChoice };
+        if (model === null) delete next[threadId];
+        else next[threadId] = model;
+        return { modelChoice: next };
+      }),
+  }));
+
+  /** Replaces the conversation, then applies events that arrived meanwhile (in log order, each once). */
+  function install(data: ConversationData, pending: readonly ConversationEvent[]): void {
+    store.setState((state) => ({ data, rows: deriveRows(data), revision: state.revision + 1, activeTurnId: activeTurnId(data) }));
+    if (pending.length > 0) commit(pending);
+  }
+
+  /** Applies a batch of events with one store commit. */
+  function commit(batch: readonly ConversationEvent[]): void {
+    const { data } = store.getState();
+    let change: Change = 'none';
+    for (const event of batch) {
+      if (event.seq !== null) {
+        if (event.seq <= appliedSeq) continue;
+        appliedSeq = event.seq;
+      }
+      const result = applyEvent(data, event);
+      if (result === 'structure' || (result === 'content' && change === 'none')) change = result;
+    }
+    if (change === 'none') return;
+    store.setState((state) => ({
+      revision: state.revision + 1,
+      ...(change === 'structure' ? { rows: deriveRows(data), activeTurnId: activeTurnId(data) } : {}),
+    }));
+  }
+
+  /**
+   * Reloads the open thread with thread/read, keeping replies still
+   * streaming, and replays what was missed since `afterSeq` (a reconnect).
+   */
+  async function refetch(threadId: string, afterSeq = 0): Promise<void> {
+    const gen = ++generation;
+    batcher.hold();
+    try {
+      const read = await client.request('thread/read', { threadId, includeTurns: true });
+      if (gen !== generation) return;
+      const next = conversationFrom(read.items, read.thread.turns);
+      keepStreaming(store.getState().data, next);
+      let missed: ConversationEvent[] = [];
+      if (afterSeq > 0 && activeTurnId(next) !== null) {
+        const replay = await client.request('events/replay', { afterSeq, threadId, limit: REPLAY_LIMIT });
+        if (gen !== generation) return;
+        missed = replay.events.flatMap((envelope) => {
+          const event = fromEnvelope(envelope);
+          return event ? [event] : [];
+        });
+      }
+      appliedSeq = afterSeq;
+      const pending = [...missed, ...batcher.release()].sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
+      install(next, pending);
+      store.setState({ load: 'ready', loadError: null });
+    } catch (error) {
+      if (gen !== generation) return;
+      install(store.getState().data, batcher.release());
+      throw error;
+    }
+  }
+
+  for (const method of CONVERSATION_METHODS) {
+    client.on(method, (params, seq) => {
+      if (params.threadId !== store.getState().threadId) return;
+      batcher.push({ method, params, seq } as ConversationEvent);
+    });
+  }
+
+  client.onReady(() => {
+    const { threadId, load } = store.getState();
+    if (!threadId) return;
+    if (load === 'failed') {
+      void store.getState().open(threadId);
+      return;
+    }
+    const afterSeq = appliedSeq;
+    void refetch(threadId, afterSeq).catch(showRequestError);
+  });
+
+  return store;
+}
+
+/** A logged event as a conversation event, if it is one and its payload has the declared shape. */
+function fromEnvelope(envelope: RuntimeEventEnvelope): ConversationEvent | null {
+  const method = envelope.event;
+  if (!isConversationMethod(method)) return null;
+  const parsed = serverNotifications[method].params.safeParse(envelope.payload);
+  return parsed.success ? ({ method, params: parsed.data, seq: envelope.seq } as ConversationEvent) : null;
+}
+
+function isConversationMethod(method: string): method is ConversationMethod {
+  return (CONVERSATION_METHODS as readonly string[]).includes(method);
+}

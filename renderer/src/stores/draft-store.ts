@@ -1,0 +1,19 @@
+import { create } from 'zustand';
+
+export interface DraftState {
+  /** Unsent text per thread, so switching threads keeps what was typed. */
+  readonly drafts: Readonly<Record<string, string>>;
+  setDraft(threadId: string, text: string): void;
+}
+
+/** What the person is typing in each thread's composer. */
+export const useDraftStore = create<DraftState>()((set) => ({
+  drafts: {},
+  setDraft: (threadId, text) =>
+    set((state) => {
+      const drafts = { ...state.drafts };
+      if (text === '') delete drafts[threadId];
+      else drafts[threadId] = text;
+      return { drafts };
+    }),
+}));

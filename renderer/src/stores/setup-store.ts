@@ -1,0 +1,128 @@
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { ConfigReadResult, ModelTestResult } from '../../../shared/protocol/methods/config.js';
+import type { WorkspaceDirectoryListResult } from '../../../shared/protocol/methods/workspace.js';
+import type { WheelhouseClient } from '../client/wheelhouse-client.js';
+import { configEditsFor, isUsable, providerIdFor, type ProviderForm } from './setup-plan.js';
+
+/** Whether the setup screen shows, and as what. */
+export type SetupMode = 'hidden' | 'firstRun' | 'settings';
+
+/** The state of the Test button. */
+export type TestState =
+  | { readonly status: 'idle' }
+  | { readonly status: 'running' }
+  | { readonly status: 'done'; readonly result: ModelTestResult }
+  | { readonly status: 'failed'; readonly message: string };
+
+/** The answer to a folder lookup, for the folder field and the browser. */
+export type FolderLookup =
+  | { readonly ok: true; readonly listing: WorkspaceDirectoryListResult }
+  | { readonly ok: false; readonly message: string };
+
+export interface SetupState {
+  readonly mode: SetupMode;
+  readonly config: ConfigReadResult | null;
+  readonly test: TestState;
+  readonly saving: boolean;
+  /** Re-reads the configuration; shows first run when no provider can run a turn. */
+  refresh(): Promise<void>;
+  openSettings(): void;
+  close(): void;
+  /** "Set up later": first run stays away until Settings is opened. */
+  defer(): void;
+  /** Writes the provider (and a typed key) to the configuration; resolves with an error message or null. */
+  saveProvider(form: ProviderForm): Promise<string | null>;
+  /** Saves, then sends a real one-line prompt through the provider. */
+  testProvider(form: ProviderForm): Promise<void>;
+  resetTest(): void;
+  listFolder(path: string | null): Promise<FolderLookup>;
+  /** Ends first run (or Settings) and lets the rest of the window through. */
+  finish(): void;
+}
+
+const DEFERRED_KEY = 'wheelhouse.setupDeferred';
+
+/**
+ * First run and Settings: the configuration as the runtime reports it, and
+ * the writes that set a provider up. Keys go to the runtime's secure storage
+ * only (config/provider/setApiKey) and are never kept here.
+ */
+export function createSetupStore(client: WheelhouseClient, storage: Storage): UseBoundStore<StoreApi<SetupState>> {
+  const store = create<SetupState>()((set, get) => ({
+    mode: 'hidden',
+    config: null,
+    test: { status: 'idle' },
+    saving: false,
+
+    refresh: async () => {
+      try {
+        const config = await client.request('config/read', {});
+        const firstRun = !isUsable(config) && storage.getItem(DEFERRED_KEY) === null;
+        set((state) => ({ config, mode: state.mode === 'hidden' && firstRun ? 'firstRun' : state.mode }));
+      } catch {
+        // Leave the window usable; Settings shows the failure when opened.
+      }
+    },
+
+    openSettings: () => {
+      set({ mode: 'settings', test: { status: 'idle' } });
+      void get().refresh();
+    },
+
+    close: () => set({ mode: 'hidden' }),
+
+    defer: () => {
+      storage.setItem(DEFERRED_KEY, '1');
+      set({ mode: 'hidden' });
+    },
+
+    saveProvider: async (form) => {
+      set({ saving: true });
+      try {
+        await client.request('config/batchWrite', { edits: configEditsFor(form) });
+        const key = form.apiKey.trim();
+        if (key !== '') await client.request('config/provider/setApiKey', { providerId: providerIdFor(form), apiKey: key });
+        set({ config: await client.request('config/read', {}) });
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      } finally {
+        set({ saving: false });
+      }
+    },
+
+    testProvider: async (form) => {
+      set({ test: { status: 'running' } });
+      const problem = await get().saveProvider(form);
+      if (problem !== null) {
+        set({ test: { status: 'failed', message: problem } });
+        return;
+      }
+      try {
+        const model = form.model.trim();
+        const result = await client.request('model/test', { providerId: providerIdFor(form), ...(model ? { model } : {}) });
+        set({ test: { status: 'done', result } });
+      } catch (error) {
+        set({ test: { status: 'failed', message: error instanceof Error ? error.message : String(error) } });
+      }
+    },
+
+    resetTest: () => set({ test: { status: 'idle' } }),
+
+    listFolder: async (path) => {
+      try {
+        return { ok: true, listing: await client.request('workspace/directory/list', path ? { path } : {}) };
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
+    finish: () => {
+      storage.removeItem(DEFERRED_KEY);
+      set({ mode: 'hidden', test: { status: 'idle' } });
+    },
+  }));
+  client.on('config/changed', () => void store.getState().refresh());
+  client.onReady(() => void store.getState().refresh());
+  return store;
+}

@@ -1,0 +1,88 @@
+import { Brain, ChevronRight, GitFork } from 'lucide-react';
+import { memo, useState } from 'react';
+import { useThreadsStore } from '../../services.js';
+import type { ConversationItem } from '../../stores/conversation-model.js';
+import { threadTitle } from '../../format/thread-labels.js';
+import { MarkdownView } from './markdown-view.js';
+import { ToolCallCard } from './tool-call-card.js';
+
+type Item<T extends ConversationItem['type']> = Extract<ConversationItem, { type: T }>;
+
+/** One item of the conversation, drawn by its kind; re-renders only when the item changes. */
+export const ItemRow = memo(function ItemRow({ item }: { readonly item: ConversationItem }) {
+  switch (item.type) {
+    case 'userMessage':
+      return <UserMessage item={item} />;
+    case 'agentMessage':
+      return <AgentMessage item={item} />;
+    case 'reasoning':
+      return <Reasoning item={item} />;
+    case 'toolCall':
+      return <ToolCallCard item={item} />;
+    case 'forkMarker':
+      return <ForkMarker item={item} />;
+    default: {
+      const unknown: never = item;
+      return unknown;
+    }
+  }
+});
+
+function UserMessage({ item }: { readonly item: Item<'userMessage'> }) {
+  return (
+    <div className="message-user" data-testid="user-message">
+      <div className="message-user-bubble">{item.content.map((c) => c.text).join('\n')}</div>
+    </div>
+  );
+}
+
+function AgentMessage({ item }: { readonly item: Item<'agentMessage'> }) {
+  return (
+    <div className="message-agent" data-testid="agent-message" data-streaming={item.streaming || undefined}>
+      <MarkdownView text={item.text} streaming={item.streaming} />
+    </div>
+  );
+}
+
+/** The model's reasoning: open while it streams, folded away once the reply is there (unless opened). */
+function Reasoning({ item }: { readonly item: Item<'reasoning'> }) {
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const open = chosen ?? item.streaming;
+  const text = [...item.summary, ...item.content].join('\n\n').trim();
+  const words = text.length === 0 ? 0 : text.split(/\s+/).length;
+  return (
+    <div className="reasoning" data-testid="reasoning" data-open={open || undefined} data-streaming={item.streaming || undefined}>
+      <button type="button" className="reasoning-toggle" aria-expanded={open} onClick={() => setChosen(!open)}>
+        <Brain size={14} strokeWidth={1.9} aria-hidden="true" />
+        <span className="reasoning-label">{item.streaming ? 'Thinking…' : 'Reasoning'}</span>
+        {!item.streaming && words > 0 && <span className="reasoning-meta">{words} words</span>}
+        <ChevronRight size={14} strokeWidth={2} className="reasoning-chevron" aria-hidden="true" />
+      </button>
+      {open && text.length > 0 && <div className="reasoning-text">{text}</div>}
+    </div>
+  );
+}
+
+/** Where a fork begins: everything above was copied from the parent thread, which the label opens. */
+function ForkMarker({ item }: { readonly item: Item<'forkMarker'> }) {
+  const parent = useThreadsStore((s) => s.threads[item.fromThreadId]);
+  const select = useThreadsStore((s) => s.select);
+  const name = parent ? threadTitle(parent) : item.fromThreadName;
+  return (
+    <div className="fork-marker" data-testid="fork-marker">
+      <span className="fork-marker-line" aria-hidden="true" />
+      <span className="fork-marker-label">
+        <GitFork size={13} strokeWidth={1.9} aria-hidden="true" />
+        Forked from{' '}
+        {parent ? (
+          <button type="button" className="fork-marker-link" onClick={() => select(parent.id)}>
+            {name}
+          </button>
+        ) : (
+          (name ?? 'another thread')
+        )}
+      </span>
+      <span className="fork-marker-line" aria-hidden="true" />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { CircleAlert, CircleStop, LoaderCircle, RotateCcw, Settings, Target } from 'lucide-react';
+import { useState } from 'react';
+import type { TurnError } from '../../../../shared/protocol/thread.js';
+import { useConversationStore, useSetupStore } from '../../services.js';
+import type { TurnSummary } from '../../stores/conversation-model.js';
+import { formatDuration, formatUsage } from '../../format/usage.js';
+
+/** The end of a turn: how it went (usage, Stopped, the error with Retry), or that the agent is still working. */
+export function TurnEnd({ turn }: { readonly turn: TurnSummary }) {
+  switch (turn.status) {
+    case 'inProgress':
+      return <Working turn={turn} />;
+    case 'completed':
+      return <Footer turn={turn} />;
+    case 'interrupted':
+      return turn.error?.kind === 'budgetExhausted' ? (
+        <ErrorCard turn={turn} error={turn.error} />
+      ) : (
+        <Footer turn={turn} stopped />
+      );
+    case 'failed':
+      return turn.error ? <ErrorCard turn={turn} error={turn.error} /> : <Footer turn={turn} />;
+    default: {
+      const unknown: never = turn.status;
+      return unknown;
+    }
+  }
+}
+
+function Working({ turn }: { readonly turn: TurnSummary }) {
+  const stopping = useConversationStore((s) => s.stopping);
+  return (
+    <div className="turn-working" data-testid="turn-working" role="status">
+      <LoaderCircle size={14} strokeWidth={2} className="spin" aria-hidden="true" />
+      <span>{stopping ? 'Stopping…' : turn.retrying ? `Retrying (attempt ${turn.retrying.attempt})…` : 'Working…'}</span>
+      {turn.retrying && !stopping && <span className="turn-working-reason">{turn.retrying.reason}</span>}
+    </div>
+  );
+}
+
+function Footer({ turn, stopped = false }: { readonly turn: TurnSummary; readonly stopped?: boolean }) {
+  const parts = [turn.model, turn.durationMs !== null ? formatDuration(turn.durationMs) : null].filter(
+    (part): part is string => part !== null,
+  );
+  return (
+    <div className="turn-footer" data-testid="turn-footer">
+      {stopped && (
+        <span className="turn-stopped" data-testid="turn-stopped">
+          <CircleStop size={13} strokeWidth={2} aria-hidden="true" />
+          Stopped
+        </span>
+      )}
+      {parts.map((part) => (
+        <span key={part} className="turn-footer-part">
+          {part}
+        </span>
+      ))}
+      {turn.usage && turn.usage.totalTokens > 0 && (
+        <span className="turn-footer-part turn-usage" data-testid="turn-usage">
+          {formatUsage(turn.usage)}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const TITLES: Readonly<Record<TurnError['kind'], string>> = {
+  unauthorized: 'The provider refused the API key',
+  rateLimited: 'The provider is rate limiting requests',
+  serverError: 'The provider could not be reached',
+  timeout: 'The provider took too long',
+  streamInterrupted: 'The reply was cut off',
+  badResponse: 'The provider sent something unreadable',
+  budgetExhausted: 'The goal’s token budget is used up',
+  configuration: 'Wheelhouse needs setting up',
+  other: 'Something went wrong',
+};
+
+function ErrorCard({ turn, error }: { readonly turn: TurnSummary; readonly error: TurnError }) {
+  const retry = useConversationStore((s) => s.retry);
+  const running = useConversationStore((s) => s.activeTurnId !== null);
+  const openSettings = useSetupStore((s) => s.openSettings);
+  const [showDetails, setShowDetails] = useState(false);
+  const budget = error.kind === 'budgetExhausted';
+  const needsSettings = error.kind === 'unauthorized' || error.kind === 'configuration';
+  return (
+    <div className="turn-error" data-testid="turn-error" data-kind={error.kind} role="alert">
+      <div className="turn-error-head">
+        {budget ? (
+          <Target size={16} strokeWidth={2} className="turn-error-icon" aria-hidden="true" />
+        ) : (
+          <CircleAlert size={16} strokeWidth={2} className="turn-error-icon" aria-hidden="true" />
+        )}
+        <div className="turn-error-text">
+          <p className="turn-error-title">
+            {TITLES[error.kind]}
+            {error.httpStatus !== null && <span className="turn-error-status">HTTP {error.httpStatus}</span>}
+          </p>
+          <p className="turn-error-message" data-testid="turn-error-message">
+            {error.message}
+          </p>
+        </div>
+      </div>
+      {showDetails && error.additionalDetails && <pre className="turn-error-details">{error.additionalDetails}</pre>}
+      {(!budget || needsSettings || error.additionalDetails) && (
+      <div className="turn-error-actions">
+        {!budget && (
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            data-testid="retry-turn"
+            disabled={running}
+            onClick={() => void retry(turn.id)}
+          >
+            <RotateCcw size={13} strokeWidth={2} aria-hidden="true" />
+            Retry
+          </button>
+        )}
+        {needsSettings && (
+          <button type="button" className="button button-secondary button-small" onClick={openSettings}>
+            <Settings size={13} strokeWidth={2} aria-hidden="true" />
+            Open Settings
+          </button>
+        )}
+        {error.additionalDetails && (
+          <button type="button" className="button-link" onClick={() => setShowDetails(!showDetails)}>
+            {showDetails ? 'Hide details' : 'Show details'}
+          </button>
+        )}
+      </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,327 @@
+import { KeyRound, ShieldAlert } from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import type { ConfigReadResult, ProviderSummary } from '../../../../shared/protocol/methods/config.js';
+import { LOCAL_DEFAULT_URLS, PROVIDER_KINDS, providerIdFor, type ProviderForm, type ProviderKind } from '../../stores/setup-plan.js';
+
+interface ProviderChoice {
+  readonly title: string;
+  readonly text: string;
+  readonly monogram: string;
+}
+
+const CHOICES: Readonly<Record<ProviderKind, ProviderChoice>> = {
+  deepseek: { title: 'DeepSeek', text: 'Low-cost, capable coding models', monogram: 'DS' },
+  openai: { title: 'OpenAI', text: 'GPT-5 and the o-series models', monogram: 'AI' },
+  ollama: { title: 'Ollama', text: 'Models running on this computer', monogram: 'OL' },
+  lmstudio: { title: 'LM Studio', text: 'Models running on this computer', monogram: 'LM' },
+  other: { title: 'Other', text: 'Any OpenAI-compatible server', monogram: '+' },
+};
+
+const KEY_PAGES: Partial<Record<ProviderKind, string>> = {
+  deepseek: 'https://platform.deepseek.com/api_keys',
+  openai: 'https://platform.openai.com/api-keys',
+};
+
+export type FormProblems = Partial<Record<'baseUrl' | 'name' | 'envKey' | 'apiKey', string>>;
+
+/** Provider choice and its details: key, server address, name and API style, model. */
+export function ProviderSection({
+  form,
+  config,
+  problems,
+  onChange,
+}: {
+  readonly form: ProviderForm;
+  readonly config: ConfigReadResult;
+  readonly problems: FormProblems;
+  readonly onChange: (change: Partial<ProviderForm>) => void;
+}) {
+  const summary = config.providers.find((p) => p.id === providerIdFor(form)) ?? null;
+  const choose = (kind: ProviderKind) => {
+    if (kind === form.kind) return;
+    const known = config.providers.find((p) => p.id === kind);
+    onChange({
+      kind,
+      apiKey: '',
+      baseUrl: kind === 'ollama' || kind === 'lmstudio' ? (known?.baseUrl ?? LOCAL_DEFAULT_URLS[kind]) : '',
+      model: '',
+    });
+  };
+  return (
+    <>
+      <div className="provider-grid" role="radiogroup" aria-label="Model provider">
+        {PROVIDER_KINDS.map((kind) => {
+          const choice = CHOICES[kind];
+          const selected = kind === form.kind;
+          return (
+            <button
+              key={kind}
+              type="button"
+              role="radio"
+              aria-checked={selected}
+              className="provider-card"
+              data-testid={`provider-${kind}`}
+              data-kind={kind}
+              onClick={() => choose(kind)}
+            >
+              <span className="provider-monogram" aria-hidden="true">
+                {choice.monogram}
+              </span>
+              <span className="provider-card-title">{choice.title}</span>
+              <span className="provider-card-text">{choice.text}</span>
+            </button>
+          );
+        })}
+      </div>
+      <div className="provider-details">
+        {form.kind === 'other' && <OtherFields form={form} problems={problems} onChange={onChange} />}
+        {(form.kind === 'ollama' || form.kind === 'lmstudio') && (
+          <TextField
+            label="Server address"
+            hint={`Where ${CHOICES[form.kind].title} listens; the default is ${LOCAL_DEFAULT_URLS[form.kind]}.`}
+            value={form.baseUrl}
+            error={problems.baseUrl ?? null}
+            mono
+            testId="provider-base-url"
+            onChange={(baseUrl) => onChange({ baseUrl })}
+          />
+        )}
+        <KeyField form={form} config={config} summary={summary} problems={problems} onChange={onChange} />
+        <TextField
+          label="Model"
+          optional
+          hint={modelHint(form.kind, summary)}
+          value={form.model}
+          error={null}
+          mono
+          testId="provider-model"
+          placeholder={summary?.defaultModel ?? 'The first model the server lists'}
+          onChange={(model) => onChange({ model })}
+        />
+      </div>
+    </>
+  );
+}
+
+function OtherFields({
+  form,
+  problems,
+  onChange,
+}: {
+  readonly form: ProviderForm;
+  readonly problems: FormProblems;
+  readonly onChange: (change: Partial<ProviderForm>) => void;
+}) {
+  return (
+    <>
+      <div className="field-pair">
+        <TextField
+          label="Name"
+          value={form.name}
+          error={problems.name ?? null}
+          testId="provider-name"
+          placeholder="e.g. Team gateway"
+          onChange={(name) => onChange({ name })}
+        />
+        <div className="field">
+          <span className="field-label" id="wire-label">
+            API style
+          </span>
+          <div className="segmented" role="radiogroup" aria-labelledby="wire-label">
+            {(['chat', 'responses'] as const).map((wire) => (
+              <button
+                key={wire}
+                type="button"
+                role="radio"
+                aria-checked={form.wireApi === wire}
+                className="segment"
+                data-testid={`wire-${wire}`}
+                onClick={() => onChange({ wireApi: wire })}
+              >
+                {wire === 'chat' ? 'Chat Completions' : 'Responses'}
+              </button>
+            ))}
+          </div>
+        </div>
+      </div>
+      <TextField
+        label="Base URL"
+        hint="The address of the API, usually ending in /v1."
+        value={form.baseUrl}
+        error={problems.baseUrl ?? null}
+        mono
+        testId="provider-base-url"
+        placeholder="https://llm.example.com/v1"
+        onChange={(baseUrl) => onChange({ baseUrl })}
+      />
+    </>
+  );
+}
+
+/** The API key: saved or not, where from; or, without secure storage, the environment variable to set instead. */
+function KeyField({
+  form,
+  config,
+  summary,
+  problems,
+  onChange,
+}: {
+  readonly form: ProviderForm;
+  readonly config: ConfigReadResult;
+  readonly summary: ProviderSummary | null;
+  readonly problems: FormProblems;
+  readonly onChange: (change: Partial<ProviderForm>) => void;
+}) {
+  const [replacing, setReplacing] = useState(false);
+  const local = form.kind === 'ollama' || form.kind === 'lmstudio';
+  if (local) return null;
+  const optional = form.kind === 'other';
+  const storage = config.secretStorage;
+  const envKey = form.kind === 'other' ? form.envKey.trim() || null : (summary?.envKey ?? null);
+
+  if (!storage.available) {
+    return (
+      <div className="field">
+        <div className="callout callout-warning" data-testid="no-secure-storage">
+          <ShieldAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
+          <div>
+            <p className="callout-title">This computer has no secure key storage</p>
+            <p>
+              Wheelhouse will not write your API key anywhere.{' '}
+              {envKey ? (
+                <>
+                  Set the environment variable <code>{envKey}</code> to your key before starting Wheelhouse, and it will
+                  be used from there.
+                </>
+              ) : (
+                <>Name an environment variable below, set it to your key before starting Wheelhouse, and it will be used from there.</>
+              )}
+            </p>
+            {summary?.keySource === 'environment' && <p className="callout-ok">A key was found in {envKey}.</p>}
+          </div>
+        </div>
+        {form.kind === 'other' && (
+          <TextField
+            label="Key environment variable"
+            optional
+            value={form.envKey}
+            error={problems.envKey ?? null}
+            mono
+            testId="provider-env-key"
+            placeholder="e.g. GATEWAY_API_KEY"
+            onChange={(value) => onChange({ envKey: value })}
+          />
+        )}
+      </div>
+    );
+  }
+
+  if (summary?.hasApiKey && !replacing) {
+    return (
+      <div className="field">
+        <span className="field-label">API key</span>
+        <div className="key-saved" data-testid="key-saved">
+          <KeyRound size={14} strokeWidth={1.9} aria-hidden="true" />
+          <span>{summary.keySource === 'environment' ? `Using the key in ${summary.envKey}` : 'A key is saved in secure storage'}</span>
+          <button type="button" className="button-link" onClick={() => setReplacing(true)}>
+            Replace
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  const page = KEY_PAGES[form.kind];
+  return (
+    <TextField
+      label="API key"
+      optional={optional}
+      secret
+      hint={
+        page ? (
+          <>
+            Create one at{' '}
+            <a href={page} target="_blank" rel="noopener noreferrer">
+              {page.replace(/^https:\/\//, '')}
+            </a>
+            . It is kept in {storage.kind === 'os-keychain' ? 'your system keychain' : 'encrypted storage'}, never in a file.
+          </>
+        ) : (
+          'Leave empty if the server needs no key.'
+        )
+      }
+      value={form.apiKey}
+      error={problems.apiKey ?? null}
+      mono
+      testId="provider-api-key"
+      placeholder={form.kind === 'deepseek' ? 'sk-…' : form.kind === 'openai' ? 'sk-proj-…' : 'Optional'}
+      onChange={(apiKey) => onChange({ apiKey })}
+    />
+  );
+}
+
+function TextField({
+  label,
+  hint,
+  value,
+  error,
+  optional = false,
+  mono = false,
+  secret = false,
+  placeholder,
+  testId,
+  onChange,
+}: {
+  readonly label: string;
+  readonly hint?: ReactNode;
+  readonly value: string;
+  readonly error: string | null;
+  readonly optional?: boolean;
+  readonly mono?: boolean;
+  readonly secret?: boolean;
+  readonly placeholder?: string;
+  readonly testId: string;
+  readonly onChange: (value: string) => void;
+}) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+        {optional && <span className="field-optional">optional</span>}
+      </label>
+      <input
+        id={id}
+        className={mono ? 'field-input field-mono' : 'field-input'}
+        data-testid={testId}
+        type={secret ? 'password' : 'text'}
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={error !== null}
+        aria-describedby={hint || error ? hintId : undefined}
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {error ? (
+        <p id={hintId} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        hint && (
+          <p id={hintId} className="field-hint">
+            {hint}
+          </p>
+        )
+      )}
+    </div>
+  );
+}
+
+function modelHint(kind: ProviderKind, summary: ProviderSummary | null): string {
+  if (summary?.defaultModel) return `Leave empty for ${summary.defaultModel}. You can switch models in any conversation.`;
+  return kind === 'ollama' || kind === 'lmstudio'
+    ? 'Leave empty to use the first model the server has loaded.'
+    : 'Leave empty to use the first model the server lists.';
+}
