@@ -10,6 +10,7 @@ import { notificationLoad } from './notification-load.js';
 import { stdioRoundTrip, webSocketRoundTrip } from './round-trip.js';
 import { agentFanout } from './agent-fanout.js';
 import { eventFanout } from './event-fanout.js';
+import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { turnOverhead } from './turn-overhead.js';
 
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
       },
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
+      markdownStreamingUpdate: markdownStreamingBench(),
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {
