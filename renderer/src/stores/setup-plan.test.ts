@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigReadResult, ProviderSummary } from '../../../shared/protocol/methods/config.js';
-import { configEditsFor, formFromConfig, formProblems, isUsable, providerIdFor, type ProviderForm } from './setup-plan.js';
+import { configEditsFor, formForProvider, formFromConfig, formProblems, isUsable, providerIdFor, type ProviderForm } from './setup-plan.js';
 
 const provider = (id: string, patch: Partial<ProviderSummary> = {}): ProviderSummary => ({
   id,
@@ -84,5 +84,13 @@ describe('first run', () => {
     const custom = provider('gw', { name: 'Gateway', baseUrl: 'http://gw/v1', wireApi: 'responses', builtIn: false, defaultModel: 'm' });
     expect(formFromConfig(config('gw', [custom]))).toMatchObject({ kind: 'other', name: 'Gateway', baseUrl: 'http://gw/v1', wireApi: 'responses', model: 'm' });
     expect(formFromConfig(config('openai', [provider('openai')]))).toMatchObject({ kind: 'openai' });
+  });
+
+  it('saves an existing provider (e.g. an imported one) under its own id, even when renamed', () => {
+    const imported = provider('acme_gw', { name: 'acme_gw', baseUrl: 'http://acme/v1', builtIn: false, defaultModel: 'acme-coder' });
+    const edited = { ...formForProvider(imported, ''), name: 'Acme gateway' };
+    expect(edited).toMatchObject({ kind: 'other', providerId: 'acme_gw', model: 'acme-coder' });
+    expect(providerIdFor(edited)).toBe('acme_gw');
+    expect(configEditsFor(edited)).toContainEqual({ keyPath: 'model_provider', value: 'acme_gw' });
   });
 });

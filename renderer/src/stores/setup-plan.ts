@@ -25,6 +25,8 @@ export interface ProviderForm {
   readonly envKey: string;
   /** Optional default model. */
   readonly model: string;
+  /** An existing "other" provider being edited (e.g. an imported one); absent for a new provider. */
+  readonly providerId?: string;
 }
 
 /** Where each built-in local server listens unless told otherwise. */
@@ -45,18 +47,23 @@ function activeProvider(config: ConfigReadResult): ProviderSummary | null {
   return config.providers.find((p) => p.id === config.modelProvider) ?? null;
 }
 
+const BLANK_FORM: ProviderForm = { kind: 'deepseek', apiKey: '', baseUrl: '', name: '', wireApi: 'chat', envKey: '', model: '' };
+
 /** The form as the current config fills it in. */
 export function formFromConfig(config: ConfigReadResult): ProviderForm {
   const provider = activeProvider(config);
-  const blank: ProviderForm = { kind: 'deepseek', apiKey: '', baseUrl: '', name: '', wireApi: 'chat', envKey: '', model: '' };
-  if (!provider) return blank;
-  const model = config.model ?? '';
+  return provider ? formForProvider(provider, config.model ?? '') : BLANK_FORM;
+}
+
+/** The form for one configured provider: its built-in choice, or an "other" provider edited in place. */
+export function formForProvider(provider: ProviderSummary, model: string): ProviderForm {
   if (BUILT_IN.includes(provider.id)) {
-    return { ...blank, kind: provider.id as ProviderKind, baseUrl: provider.baseUrl, model };
+    return { ...BLANK_FORM, kind: provider.id as ProviderKind, baseUrl: provider.baseUrl, model };
   }
   return {
-    ...blank,
+    ...BLANK_FORM,
     kind: 'other',
+    providerId: provider.id,
     name: provider.name,
     baseUrl: provider.baseUrl,
     wireApi: provider.wireApi,
@@ -65,9 +72,10 @@ export function formFromConfig(config: ConfigReadResult): ProviderForm {
   };
 }
 
-/** The provider id a form writes: the built-in id, or one made from an "other" provider's name. */
+/** The provider id a form writes: the built-in id, the edited provider's id, or one made from an "other" provider's name. */
 export function providerIdFor(form: ProviderForm): string {
   if (form.kind !== 'other') return form.kind;
+  if (form.providerId) return form.providerId;
   const slug = form.name
     .trim()
     .toLowerCase()

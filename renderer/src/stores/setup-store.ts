@@ -1,5 +1,5 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { ConfigReadResult, ModelTestResult } from '../../../shared/protocol/methods/config.js';
+import type { ConfigImportCodeWhaleResult, ConfigReadResult, ModelTestResult } from '../../../shared/protocol/methods/config.js';
 import type { WorkspaceDirectoryListResult } from '../../../shared/protocol/methods/workspace.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { configEditsFor, isUsable, providerIdFor, type ProviderForm } from './setup-plan.js';
@@ -19,6 +19,11 @@ export type FolderLookup =
   | { readonly ok: true; readonly listing: WorkspaceDirectoryListResult }
   | { readonly ok: false; readonly message: string };
 
+/** The answer to a CodeWhale import: what was imported and the configuration after it, or the runtime's message. */
+export type CodeWhaleImportOutcome =
+  | { readonly ok: true; readonly result: ConfigImportCodeWhaleResult; readonly config: ConfigReadResult }
+  | { readonly ok: false; readonly message: string };
+
 export interface SetupState {
   readonly mode: SetupMode;
   readonly config: ConfigReadResult | null;
@@ -36,6 +41,8 @@ export interface SetupState {
   testProvider(form: ProviderForm): Promise<void>;
   resetTest(): void;
   listFolder(path: string | null): Promise<FolderLookup>;
+  /** Imports CodeWhale's providers (from `~/.codewhale/config.toml` when path is null), then re-reads the configuration. */
+  importCodeWhale(path: string | null): Promise<CodeWhaleImportOutcome>;
   /** Ends first run (or Settings) and lets the rest of the window through. */
   finish(): void;
 }
@@ -112,6 +119,17 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
     listFolder: async (path) => {
       try {
         return { ok: true, listing: await client.request('workspace/directory/list', path ? { path } : {}) };
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
+    importCodeWhale: async (path) => {
+      try {
+        const result = await client.request('config/import/codewhale', path ? { path } : {});
+        const config = await client.request('config/read', {});
+        set({ config, test: { status: 'idle' } });
+        return { ok: true, result, config };
       } catch (error) {
         return { ok: false, message: error instanceof Error ? error.message : String(error) };
       }

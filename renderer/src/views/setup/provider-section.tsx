@@ -1,7 +1,7 @@
 import { KeyRound, ShieldAlert } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import type { ConfigReadResult, ProviderSummary } from '../../../../shared/protocol/methods/config.js';
-import { LOCAL_DEFAULT_URLS, PROVIDER_KINDS, providerIdFor, type ProviderForm, type ProviderKind } from '../../stores/setup-plan.js';
+import { formForProvider, LOCAL_DEFAULT_URLS, PROVIDER_KINDS, providerIdFor, type ProviderForm, type ProviderKind } from '../../stores/setup-plan.js';
 
 interface ProviderChoice {
   readonly title: string;
@@ -38,10 +38,13 @@ export function ProviderSection({
 }) {
   const summary = config.providers.find((p) => p.id === providerIdFor(form)) ?? null;
   const choose = (kind: ProviderKind) => {
-    if (kind === form.kind) return;
+    if (kind === form.kind && form.providerId === undefined) return;
     const known = config.providers.find((p) => p.id === kind);
     onChange({
       kind,
+      providerId: undefined,
+      // Leaving a saved provider starts a new one rather than renaming it.
+      ...(form.providerId !== undefined ? { name: '', envKey: '' } : {}),
       apiKey: '',
       baseUrl: kind === 'ollama' || kind === 'lmstudio' ? (known?.baseUrl ?? LOCAL_DEFAULT_URLS[kind]) : '',
       model: '',
@@ -73,6 +76,7 @@ export function ProviderSection({
           );
         })}
       </div>
+      <SavedProviders form={form} config={config} onChange={onChange} />
       <div className="provider-details">
         {form.kind === 'other' && <OtherFields form={form} problems={problems} onChange={onChange} />}
         {(form.kind === 'ollama' || form.kind === 'lmstudio') && (
@@ -100,6 +104,46 @@ export function ProviderSection({
         />
       </div>
     </>
+  );
+}
+
+/** Providers from config.toml that are not among the cards (added by hand or imported), to pick and edit. */
+function SavedProviders({
+  form,
+  config,
+  onChange,
+}: {
+  readonly form: ProviderForm;
+  readonly config: ConfigReadResult;
+  readonly onChange: (change: Partial<ProviderForm>) => void;
+}) {
+  const saved = config.providers.filter((p) => !p.builtIn);
+  if (saved.length === 0) return null;
+  const current = form.kind === 'other' ? providerIdFor(form) : null;
+  return (
+    <div className="saved-providers">
+      <span className="field-label" id="saved-providers-label">
+        Saved providers
+      </span>
+      <div className="saved-provider-list" role="radiogroup" aria-labelledby="saved-providers-label">
+        {saved.map((provider) => (
+          <button
+            key={provider.id}
+            type="button"
+            role="radio"
+            aria-checked={provider.id === current}
+            className="saved-provider"
+            data-testid="saved-provider"
+            data-provider-id={provider.id}
+            title={provider.baseUrl}
+            onClick={() => onChange({ ...formForProvider(provider, ''), apiKey: '' })}
+          >
+            <span className="saved-provider-name">{provider.name}</span>
+            {provider.defaultModel && <span className="saved-provider-model">{provider.defaultModel}</span>}
+          </button>
+        ))}
+      </div>
+    </div>
   );
 }
 

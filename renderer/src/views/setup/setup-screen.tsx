@@ -5,6 +5,7 @@ import { useSetupStore, useThreadsStore } from '../../services.js';
 import { formFromConfig, formProblems, type ProviderForm } from '../../stores/setup-plan.js';
 import type { TestState } from '../../stores/setup-store.js';
 import { formatDuration } from '../../format/usage.js';
+import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.js';
 import { FolderField } from './folder-field.js';
 import { ProviderSection } from './provider-section.js';
 import './setup.css';
@@ -51,6 +52,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [showProblems, setShowProblems] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [importing, setImporting] = useState(false);
   const titleId = useId();
   const problems = formProblems(form);
   const visibleProblems = showProblems ? problems : {};
@@ -144,7 +146,18 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
           </p>
         )}
         <section className="setup-step" aria-labelledby="step-provider">
-          <StepTitle id="step-provider" number={1} title="Model provider" />
+          <div className="setup-step-head">
+            <StepTitle id="step-provider" number={1} title="Model provider" />
+            <CodeWhaleImportToggle firstRun={firstRun} open={importing} onToggle={() => setImporting((open) => !open)} />
+          </div>
+          {importing && (
+            <CodeWhaleImportPanel
+              onImported={(imported, result) => {
+                // Show the provider the import made the default; otherwise keep what the person has typed.
+                if (result.modelProvider !== null) setForm(formFromConfig(imported));
+              }}
+            />
+          )}
           <ProviderSection form={form} config={config} problems={visibleProblems} onChange={change} />
           <TestRow test={test} disabled={saving || busy} onTest={runTest} />
         </section>
