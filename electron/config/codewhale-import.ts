@@ -46,7 +46,7 @@ export function readCodeWhaleConfig(sourcePath: string): CodeWhalePlan {
       : `Could not read ${sourcePath}: ${(error as Error).message}`;
     throw new ConfigError('io', message, sourcePath);
   }
-  const document = parseConfigText(text, sourcePath);
+  const document = parseConfigText(text, sourcePath, 'Nothing was imported.');
   const tables = isTable(document['providers']) ? document['providers'] : {};
   const providers: CodeWhaleProvider[] = [];
   const skipped: { name: string; reason: string }[] = [];

@@ -50,8 +50,15 @@ export function readConfigDocument(filePath: string): TomlTable {
   return parseConfigText(text, filePath);
 }
 
-/** Parses TOML text; a syntax error becomes a ConfigError naming the line and column. */
-export function parseConfigText(text: string, filePath: string): TomlTable {
+/**
+ * Parses TOML text; a syntax error becomes a ConfigError naming the line and
+ * column, followed by `consequence` (what happens because of it).
+ */
+export function parseConfigText(
+  text: string,
+  filePath: string,
+  consequence = 'Wheelhouse is using default settings until it is fixed.',
+): TomlTable {
   try {
     return parse(text);
   } catch (error) {
@@ -59,8 +66,7 @@ export function parseConfigText(text: string, filePath: string): TomlTable {
     const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '') || 'invalid TOML';
     throw new ConfigError(
       'syntax',
-      `${filePath} is not valid TOML: ${reason} at line ${error.line}, column ${error.column}. ` +
-        'Wheelhouse is using default settings until it is fixed.',
+      `${filePath} is not valid TOML: ${reason} at line ${error.line}, column ${error.column}. ${consequence}`,
       filePath,
       error.line,
       error.column,

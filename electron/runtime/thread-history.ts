@@ -131,7 +131,7 @@ export class ThreadHistory {
   }
 
   private loadResult(threadId: string): ResultOf<'thread/resume'> {
-    const { thread, items } = this.deps.threads.read({ threadId, includeTurns: true });
+    const { thread, items } = this.deps.threads.read({ threadId, includeTurns: true }, false);
     return {
       thread,
       items,

@@ -108,12 +108,16 @@ export class ThreadManager {
     };
   }
 
-  read(params: HandlerParamsOf<'thread/read'>): ResultOf<'thread/read'> {
+  /**
+   * `turnItems: false` fills `thread.turns` with summaries only (resume and
+   * fork: the flat `items` list already carries every item once).
+   */
+  read(params: HandlerParamsOf<'thread/read'>, turnItems = true): ResultOf<'thread/read'> {
     const { record, store } = this.require(params.threadId);
     const items = store.items.list(record.id);
     const turnRecords = store.turns.list(record.id);
     const byTurn = new Map<string, ThreadItem[]>();
-    if (params.includeTurns) {
+    if (params.includeTurns && turnItems) {
       for (const item of items) {
         if (item.turnId === null) continue;
         const list = byTurn.get(item.turnId) ?? [];

@@ -100,7 +100,10 @@ export const ThreadRollbackParams = z.object({
   numTurns: z.number().int().min(1).max(100_000),
 });
 
-/** Resume and fork answer like start, with the thread's turns filled in. */
+/**
+ * Resume and fork answer like start, plus the thread's turns (summaries:
+ * status, error, usage) and every item once in the flat `items` list.
+ */
 export const ThreadLoadResult = ThreadStartResult.extend({ items: z.array(ThreadItem) });
 
 export const threadMethods = {
