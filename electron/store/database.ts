@@ -32,6 +32,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // Small, frequent WAL checkpoints: each one blocks the event loop for less time.
+    db.pragma('wal_autocheckpoint = 256');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     applyMigrations(db, migrations);
     return db;
