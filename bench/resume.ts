@@ -11,7 +11,7 @@ import { ms, quantile } from './stats.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
-function seedThread(runtime: Runtime, turns: number): string {
+export function seedThread(runtime: Runtime, turns: number): string {
   const { thread } = runtime.threads.start({}, 'api');
   const store = runtime.durable;
   const now = Date.now();
@@ -36,24 +36,26 @@ function seedThread(runtime: Runtime, turns: number): string {
   return thread.id;
 }
 
+/**
+ * Seeds one thread of each size in the same runtime and times resumes of
+ * the two alternately (after warm-up), so JIT and cache state favour neither.
+ */
 export async function resumeTimes(options: { home: string; runs: number }) {
-  const medians: number[] = [];
-  for (const turns of [1000, 2000]) {
-    const runtime = new Runtime({ home: `${options.home}-${turns}` });
-    try {
-      const threadId = seedThread(runtime, turns);
-      const samples: number[] = [];
-      for (let i = 0; i < options.runs; i++) {
+  const runtime = new Runtime({ home: options.home });
+  try {
+    const sizes = [1000, 2000] as const;
+    const threads = sizes.map((turns) => seedThread(runtime, turns));
+    const samples: number[][] = sizes.map(() => []);
+    for (let run = -3; run < options.runs; run++) {
+      for (const [index, threadId] of threads.entries()) {
         const start = performance.now();
         await runtime.dispatcher.call('thread/resume', { threadId }, ctx);
-        samples.push(performance.now() - start);
+        if (run >= 0) samples[index]!.push(performance.now() - start);
       }
-      samples.sort((a, b) => a - b);
-      medians.push(ms(quantile(samples, 0.5)));
-    } finally {
-      await runtime.shutdown();
     }
+    const [turns1000MedianMs, turns2000MedianMs] = samples.map((s) => ms(quantile([...s].sort((a, b) => a - b), 0.5))) as [number, number];
+    return { turns1000MedianMs, turns2000MedianMs, ratio2000to1000: Math.round((turns2000MedianMs / turns1000MedianMs) * 100) / 100 };
+  } finally {
+    await runtime.shutdown();
   }
-  const [turns1000MedianMs, turns2000MedianMs] = medians as [number, number];
-  return { turns1000MedianMs, turns2000MedianMs, ratio2000to1000: Math.round((turns2000MedianMs / turns1000MedianMs) * 100) / 100 };
 }

@@ -34,6 +34,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('foreign_keys = ON');
     // Small, frequent WAL checkpoints: each one blocks the event loop for less time.
     db.pragma('wal_autocheckpoint = 256');
+    // Long threads are read whole on resume: keep them in SQLite's cache and map the file.
+    db.pragma('cache_size = -32768');
+    db.pragma('mmap_size = 268435456');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     applyMigrations(db, migrations);
     return db;

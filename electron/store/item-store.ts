@@ -1,10 +1,6 @@
 import type { ThreadItem } from '../../shared/protocol/index.js';
 import type { Db } from './database.js';
 
-interface ItemRow {
-  item: string;
-}
-
 /** Conversation items, kept in thread order; each row stores the item as JSON. */
 export class ItemStore {
   private readonly insertStmt;
@@ -17,9 +13,10 @@ export class ItemStore {
       INSERT INTO thread_items (id, thread_id, turn_id, ordinal, type, role, content, item, created_at_ms)
       VALUES (@id, @thread_id, @turn_id, @ordinal, @type, @role, @content, @item, @created_at_ms)`);
     this.updateStmt = db.prepare('UPDATE thread_items SET content = @content, item = @item WHERE id = @id');
-    this.listStmt = db.prepare<[string], ItemRow>(
-      'SELECT item FROM thread_items WHERE thread_id = ? ORDER BY ordinal',
-    );
+    // pluck: one string per row, no row objects (long threads are read whole).
+    this.listStmt = db
+      .prepare<[string], string>('SELECT item FROM thread_items WHERE thread_id = ? ORDER BY ordinal')
+      .pluck();
     this.nextOrdinalStmt = db.prepare<[string], { next: number }>(
       'SELECT COALESCE(MAX(ordinal), 0) + 1 AS next FROM thread_items WHERE thread_id = ?',
     );
@@ -47,7 +44,7 @@ export class ItemStore {
   }
 
   list(threadId: string): ThreadItem[] {
-    return this.listStmt.all(threadId).map((row) => JSON.parse(row.item) as ThreadItem);
+    return this.listStmt.all(threadId).map((text) => JSON.parse(text) as ThreadItem);
   }
 }
 
