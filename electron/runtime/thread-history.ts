@@ -8,6 +8,7 @@ import type { ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
 import type { TurnEngine } from './turns/turn-engine.js';
+import { requireDirectory } from './working-directory.js';
 
 export interface ThreadHistoryDeps {
   readonly threads: ThreadManager;
@@ -26,7 +27,7 @@ export class ThreadHistory {
     const patch: Partial<ThreadRecord> = {};
     if (params.model) patch.model = params.model;
     if (params.modelProvider) patch.modelProvider = params.modelProvider;
-    if (params.cwd) patch.cwd = params.cwd;
+    if (params.cwd) patch.cwd = requireDirectory('thread/resume', params.cwd);
     const updated = Object.keys(patch).length > 0 ? store.threads.update(record.id, patch)! : record;
     const wasLoaded = this.deps.threads.isLoaded(record.id);
     this.deps.threads.markLoaded(record.id);
@@ -65,7 +66,7 @@ export class ThreadHistory {
       name: parent.record.name ? `${parent.record.name} (fork)` : null,
       model: params.model ?? parent.record.model,
       modelProvider: params.modelProvider ?? parent.record.modelProvider,
-      cwd: params.cwd ?? parent.record.cwd,
+      cwd: params.cwd ? requireDirectory('thread/fork', params.cwd) : parent.record.cwd,
       status: 'idle',
       archived: false,
       archivedAtMs: null,

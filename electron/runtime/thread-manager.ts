@@ -13,6 +13,7 @@ import type { StateStore } from '../store/state-store.js';
 import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import { readGitInfo } from './git-info.js';
+import { requireDirectory } from './working-directory.js';
 import { toWireThread, toWireTurn } from './thread-mapper.js';
 
 export interface ThreadDefaults {
@@ -52,7 +53,7 @@ export class ThreadManager {
     const defaults = this.deps.defaults();
     const now = this.deps.now();
     const ephemeral = params.ephemeral ?? false;
-    const cwd = path.resolve(params.cwd ?? defaults.cwd);
+    const cwd = params.cwd ? requireDirectory('thread/start', params.cwd) : path.resolve(defaults.cwd);
     const git = ephemeral ? null : readGitInfo(cwd);
     const record: ThreadRecord = {
       id: this.deps.newId(),

@@ -218,3 +218,18 @@ describe('turn engine', () => {
     expect(history).toEqual(['user:a', 'assistant:one', 'user:c']);
   });
 });
+
+describe('working folders', () => {
+  it('refuses a thread or turn in a folder that does not exist, and creates nothing', async () => {
+    const { call } = setup(new ScriptedModel([]));
+    const before = await call('thread/list', {});
+    await expect(call('thread/start', { cwd: '/definitely/not/here' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('cwd: folder does not exist: /definitely/not/here'),
+    });
+    expect((await call('thread/list', {})).data).toHaveLength(before.data.length);
+    const { thread } = await call('thread/start', {});
+    await expect(call('turn/start', { threadId: thread.id, input: text('hi'), cwd: '/nope' })).rejects.toMatchObject({ code: -32602 });
+    expect((await call('thread/read', { threadId: thread.id })).items).toHaveLength(0);
+  });
+});

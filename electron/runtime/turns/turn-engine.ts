@@ -16,6 +16,7 @@ import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn, type ModelBinder } from './active-turn.js';
 import { runTurn, type TurnOutcome } from './turn-runner.js';
+import { requireDirectory } from '../working-directory.js';
 
 export interface TurnEngineDeps {
   readonly threads: ThreadManager;
@@ -53,7 +54,7 @@ export class TurnEngine {
     this.deps.goals.assertCanStart(record.id);
     const now = this.deps.now();
     const turnId = this.deps.newId();
-    const cwd = params.cwd ?? record.cwd;
+    const cwd = params.cwd ? requireDirectory('turn/start', params.cwd) : record.cwd;
     const model = params.model ?? null;
     const userText = params.input.map((i) => i.text).join('\n');
     const turnRecord: TurnRecord = {

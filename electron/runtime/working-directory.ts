@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RpcError } from '../../shared/protocol/index.js';
+
+/**
+ * Resolves a requested working directory, or throws -32602 naming the field
+ * when it does not exist or is not a folder — a thread never starts in a
+ * place its tools cannot read.
+ */
+export function requireDirectory(method: string, requested: string): string {
+  const resolved = path.resolve(requested);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(resolved);
+  } catch {
+    throw RpcError.invalidParams(`invalid params for ${method}: cwd: folder does not exist: ${resolved}`);
+  }
+  if (!stat.isDirectory()) {
+    throw RpcError.invalidParams(`invalid params for ${method}: cwd: not a folder: ${resolved}`);
+  }
+  return resolved;
+}
