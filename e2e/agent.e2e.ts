@@ -60,8 +60,19 @@ describe('talking to the agent', () => {
     expect(await reply.textContent()).not.toContain('end of it');
     await page.getByTestId('stop-button').waitFor();
 
+    // Keyboard focus in the model picker stays put when the composer re-renders (the turn ending).
+    await page.getByTestId('model-picker').click();
+    await page.getByTestId('model-option').nth(1).waitFor();
+    await page.keyboard.press('ArrowDown');
+    const focusedOption = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') + ':' + document.activeElement?.textContent);
+    const focused = await focusedOption();
+    expect(focused).toContain('mock-large');
+
     gate.release();
     await reply.filter({ hasText: 'and the end of it.' }).waitFor();
+    await page.getByTestId('send-button').waitFor();
+    expect(await focusedOption()).toBe(focused);
+    await page.keyboard.press('Escape');
     expect(await reply.locator('strong').textContent()).toBe('end');
     const usage = page.getByTestId('turn-usage');
     await usage.waitFor();
@@ -82,9 +93,30 @@ describe('talking to the agent', () => {
   it('stops a reply mid-stream and says so', async () => {
     const { page } = app;
     const gate = createGate();
-    mock.enqueue([{ type: 'text', text: 'Working through the files' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
+    const longText = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of the notes.`).join('\n\n');
+    mock.enqueue([
+      { type: 'text', text: `Working through the files\n\n${longText}` },
+      { type: 'waitFor', release: gate.promise },
+      { type: 'finish' },
+    ]);
     await sendMessage(page, 'Read everything');
-    await page.getByTestId('agent-message').filter({ hasText: 'Working through the files' }).waitFor();
+    await page.getByTestId('agent-message').filter({ hasText: 'Paragraph 59 of the notes.' }).waitFor();
+
+    // Scrolling the conversation (as following a streaming reply does) leaves the header's "…" menu open.
+    await page.getByTestId('conversation-menu').click();
+    await page.getByRole('menu').waitFor();
+    const scrolled = await page.getByTestId('message-list').evaluate(
+      (list) =>
+        new Promise<boolean>((resolve) => {
+          if (list.scrollTop === 0) return resolve(false);
+          list.addEventListener('scroll', () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))), { once: true });
+          list.scrollTop = 0;
+        }),
+    );
+    expect(scrolled).toBe(true);
+    expect(await page.getByRole('menu').count()).toBe(1);
+    await page.keyboard.press('Escape');
+
     await page.getByTestId('stop-button').click();
     await page.getByTestId('turn-stopped').waitFor();
     await page.getByTestId('send-button').waitFor();

@@ -51,6 +51,10 @@ describe.skipIf(e2eTarget() === 'electron')('a page whose runtime restarts', () 
     await rowWithTitle(page, before, 'Made before the restart').waitFor();
     await rowWithTitle(page, thread.id, 'Made while the page was away').waitFor();
     expect(await page.getByTestId('new-thread').isDisabled()).toBe(false);
+    // The model picker fetches its list again after the reconnect dropped it (an empty menu was the bug).
+    await page.getByTestId('model-picker').click();
+    await page.locator('.model-menu').locator('[data-testid="model-option"], .model-menu-note:not(:text("Loading models"))').first().waitFor();
+    await page.keyboard.press('Escape');
     // The WebSocket refusals while the server was down are the browser's own log lines, not app errors.
     expect(errors.filter((e) => !e.includes('WebSocket connection to'))).toEqual([]);
   });

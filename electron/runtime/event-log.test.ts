@@ -99,3 +99,29 @@ describe('EventLog', () => {
     next.close();
   });
 });
+
+describe('event log retention', () => {
+  it('drops old token deltas after a day and everything after 30 days, but never the newest seq', async () => {
+    const { StateStore } = await import('../store/state-store.js');
+    const { EventLog } = await import('./event-log.js');
+    const durable = StateStore.inMemory();
+    const memory = StateStore.inMemory();
+    let clock = 0;
+    const log = new EventLog(durable, memory, { now: () => clock });
+    const day = 24 * 60 * 60 * 1000;
+    log.publish('thread/archived', { threadId: 'old' }, { threadId: 'old' });
+    clock = 15 * day;
+    log.publish('item/agentMessage/delta', { threadId: 't', turnId: 'u', itemId: 'i', delta: 'x' }, { threadId: 't' });
+    log.publish('thread/archived', { threadId: 'kept' }, { threadId: 'kept' });
+    clock = 40 * day;
+    log.publish('item/agentMessage/delta', { threadId: 't', turnId: 'u', itemId: 'i', delta: 'fresh' }, { threadId: 't' });
+    expect(log.prune(clock)).toBe(2);
+    expect(log.replay(0, 100).map((e) => e.payload)).toEqual([{ threadId: 'kept' }, { threadId: 't', turnId: 'u', itemId: 'i', delta: 'fresh' }]);
+    clock = 400 * day;
+    log.prune(clock);
+    expect(log.replay(0, 100).map((e) => e.seq)).toEqual([4]);
+    log.close();
+    durable.close();
+    memory.close();
+  });
+});

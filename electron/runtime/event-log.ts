@@ -25,7 +25,12 @@ export interface EventLogOptions {
   /** Write at once when this many events are waiting. */
   readonly maxBatch?: number;
   readonly now?: () => number;
+  /** Where a failed write is reported; the events stay queued for the next flush. */
+  readonly onError?: (message: string, error: unknown) => void;
 }
+
+const RETRY_DELAY_MS = 1000;
+const MAX_UNWRITTEN = 50_000;
 
 /**
  * Assigns every notification a monotonically increasing `seq`, hands it to
@@ -41,6 +46,7 @@ export class EventLog {
   private readonly flushDelayMs: number;
   private readonly maxBatch: number;
   private readonly now: () => number;
+  private readonly onError: (message: string, error: unknown) => void;
 
   constructor(
     private readonly durable: StateStore,
@@ -51,6 +57,7 @@ export class EventLog {
     this.flushDelayMs = options.flushDelayMs ?? 25;
     this.maxBatch = options.maxBatch ?? 500;
     this.now = options.now ?? Date.now;
+    this.onError = options.onError ?? (() => undefined);
   }
 
   /** The seq of the newest event. */
@@ -90,16 +97,32 @@ export class EventLog {
     return seq;
   }
 
-  /** Writes every waiting event now (also called before shutdown). */
+  /**
+   * Writes every waiting event now (also called before shutdown). A failed
+   * write (disk full, a lock held too long) is reported and retried with the
+   * next flush; it never takes the process down.
+   */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const durable = this.durableQueue;
-    const memory = this.memoryQueue;
-    this.durableQueue = [];
-    this.memoryQueue = [];
-    this.durable.events.appendBatch(durable);
-    this.memory.events.appendBatch(memory);
+    this.durableQueue = this.write(this.durable, this.durableQueue);
+    this.memoryQueue = this.write(this.memory, this.memoryQueue);
+    if (this.durableQueue.length + this.memoryQueue.length > 0) {
+      this.timer = setTimeout(() => this.flush(), RETRY_DELAY_MS);
+    }
+  }
+
+  /** Returns what could not be written. */
+  private write(store: StateStore, queue: PendingEvent[]): PendingEvent[] {
+    if (queue.length === 0) return queue;
+    try {
+      store.events.appendBatch(queue);
+      return [];
+    } catch (error) {
+      this.onError(`could not write ${queue.length} events to the log`, error);
+      // Bounded: a log that cannot be written must not eat all memory.
+      return queue.length > MAX_UNWRITTEN ? queue.slice(queue.length - MAX_UNWRITTEN) : queue;
+    }
   }
 
   /** Events after `afterSeq` (durable and in-memory), oldest first. */
@@ -113,8 +136,30 @@ export class EventLog {
     return merged.slice(0, limit);
   }
 
+  /**
+   * Keeps the log bounded: token deltas for a day (enough for any reconnect),
+   * everything else for 30 days. The durable log keeps its newest seq, so
+   * numbering never restarts.
+   */
+  prune(now = this.now()): number {
+    this.flush();
+    const day = 24 * 60 * 60 * 1000;
+    let removed = 0;
+    for (const store of [this.durable, this.memory]) {
+      try {
+        removed += store.events.prune(now - day, now - 30 * day);
+      } catch (error) {
+        this.onError('could not prune the event log', error);
+      }
+    }
+    return removed;
+  }
+
   close(): void {
     this.flush();
+    // Whatever still failed is lost with the process; no retry may outlive the stores.
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.listeners.clear();
   }
 }

@@ -64,8 +64,22 @@ function readOriginUrl(gitDir: string): string | null {
   try {
     const config = fs.readFileSync(path.join(gitDir, 'config'), 'utf8');
     const section = config.split(/^\[/m).find((s) => s.startsWith('remote "origin"]'));
-    return section?.match(/^\s*url\s*=\s*(.+)$/m)?.[1]?.trim() ?? null;
+    const url = section?.match(/^\s*url\s*=\s*(.+)$/m)?.[1]?.trim();
+    return url ? withoutCredentials(url) : null;
   } catch {
     return null;
+  }
+}
+
+/** Removes a user name and token from an https remote, so they are never stored or broadcast. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url; // scp-like remotes (git@host:path) carry no secret
   }
 }

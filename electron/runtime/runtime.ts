@@ -7,6 +7,7 @@ import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
+import { HomeLock } from './home-lock.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
@@ -69,60 +70,72 @@ export class Runtime {
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
   private readonly listModels: ListModels;
+  private readonly lock: HomeLock;
+  private readonly pruneTimer: ReturnType<typeof setInterval>;
   private closed = false;
 
   constructor(options: RuntimeOptions) {
     this.home = options.home;
     const paths = homePaths(options.home);
     fs.mkdirSync(paths.home, { recursive: true });
-    this.config = new ConfigService(paths.config);
-    this.secrets = options.secretStore ?? createDefaultSecretStore((id) => this.config.provider(id)?.envKey ?? null);
-    this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
-    this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
-    const dbOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
-    this.durable = StateStore.open(paths.stateDb, dbOptions);
-    this.memory = StateStore.inMemory(dbOptions);
-    const now = options.now ?? Date.now;
-    this.events = new EventLog(this.durable, this.memory, {
-      now,
-      ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
-    });
-    const cwd = options.defaults?.cwd ?? os.homedir();
-    // Read on every thread/start, so a Settings change applies to the next thread.
-    const defaults = (): ThreadDefaults => ({
-      modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
-      model: options.defaults?.model ?? this.config.model(),
-      cwd,
-    });
-    const newId = options.newId ?? randomUUID;
-    this.threads = new ThreadManager({
-      durable: this.durable,
-      memory: this.memory,
-      events: this.events,
-      version: WHEELHOUSE_VERSION,
-      defaults,
-      newId,
-      now,
-    });
-    recoverInterruptedTurns(this.durable, now);
-    this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
-    this.turns = new TurnEngine({
-      threads: this.threads,
-      events: this.events,
-      goals: this.goals,
-      tools: new ToolRegistry(builtinTools()),
-      bindModel:
-        options.bindModel ??
-        createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
-      newId,
-      now,
-      ...(options.logError ? { onInternalError: options.logError } : {}),
-    });
-    this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
-      validateResults: options.validateResults ?? false,
-      onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
-    });
+    this.lock = HomeLock.acquire(paths.home);
+    try {
+      this.config = new ConfigService(paths.config);
+      this.secrets = options.secretStore ?? createDefaultSecretStore((id) => this.config.provider(id)?.envKey ?? null);
+      this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
+      this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
+      const dbOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+      this.durable = StateStore.open(paths.stateDb, dbOptions);
+      this.memory = StateStore.inMemory(dbOptions);
+      const now = options.now ?? Date.now;
+      this.events = new EventLog(this.durable, this.memory, {
+        now,
+        ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
+        ...(options.logError ? { onError: options.logError } : {}),
+      });
+      const cwd = options.defaults?.cwd ?? os.homedir();
+      // Read on every thread/start, so a Settings change applies to the next thread.
+      const defaults = (): ThreadDefaults => ({
+        modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
+        model: options.defaults?.model ?? this.config.model(),
+        cwd,
+      });
+      const newId = options.newId ?? randomUUID;
+      this.threads = new ThreadManager({
+        durable: this.durable,
+        memory: this.memory,
+        events: this.events,
+        version: WHEELHOUSE_VERSION,
+        defaults,
+        newId,
+        now,
+      });
+      recoverInterruptedTurns(this.durable, now);
+      this.events.prune();
+      this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
+      this.pruneTimer.unref();
+      this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+      this.turns = new TurnEngine({
+        threads: this.threads,
+        events: this.events,
+        goals: this.goals,
+        tools: new ToolRegistry(builtinTools()),
+        bindModel:
+          options.bindModel ??
+          createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
+        newId,
+        now,
+        ...(options.logError ? { onInternalError: options.logError } : {}),
+      });
+      this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
+      this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+        validateResults: options.validateResults ?? false,
+        onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
+      });
+    } catch (error) {
+      this.lock.release();
+      throw error;
+    }
   }
 
   private handlers(): MethodHandlers<RequestContext> {
@@ -188,9 +201,11 @@ export class Runtime {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.pruneTimer);
     this.turns.abortAll();
     this.events.close();
     this.durable.close();
     this.memory.close();
+    this.lock.release();
   }
 }

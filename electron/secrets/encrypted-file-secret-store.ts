@@ -66,15 +66,24 @@ export class EncryptedFileSecretStore implements SecretStore {
       : "This system cannot encrypt API keys. They are read from environment variables only (each provider's env_key).";
   }
 
+  /**
+   * A file that cannot be decrypted (another machine, a reset keychain) is
+   * replaced; a file that cannot be read (permissions, a denied prompt) is
+   * an error, so saving one key never wipes the others.
+   */
   private readAllOrEmpty(): Map<string, string> {
-    try {
-      return this.readAll();
-    } catch {
-      return new Map();
-    }
+    const all = this.readTable();
+    return typeof all === 'string' ? new Map() : all;
   }
 
   private readAll(): Map<string, string> {
+    const all = this.readTable();
+    if (typeof all === 'string') throw this.failure(all);
+    return all;
+  }
+
+  /** The key table, or why the file cannot be decrypted (I/O errors throw). */
+  private readTable(): Map<string, string> | string {
     let blob: Buffer;
     try {
       blob = fs.readFileSync(this.options.file);
@@ -86,10 +95,10 @@ export class EncryptedFileSecretStore implements SecretStore {
     try {
       parsed = JSON.parse(this.options.cipher.decrypt(blob));
     } catch {
-      throw this.failure(`could not decrypt ${this.options.file}; re-enter the API keys to replace it`);
+      return `could not decrypt ${this.options.file}; re-enter the API keys to replace it`;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw this.failure(`${this.options.file} does not hold a key table; re-enter the API keys to replace it`);
+      return `${this.options.file} does not hold a key table; re-enter the API keys to replace it`;
     }
     const all = new Map<string, string>();
     for (const [id, key] of Object.entries(parsed)) {
@@ -116,3 +125,4 @@ export class EncryptedFileSecretStore implements SecretStore {
     return new SecretStoreError('failed', null, `Stored API keys are unreadable: ${message}`);
   }
 }
+

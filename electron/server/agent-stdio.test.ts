@@ -105,4 +105,26 @@ describe('agent over stdio', () => {
     second.endInput();
     await second.exited;
   });
+
+  it('SIGTERM during a running turn exits cleanly and saves the turn as interrupted', async () => {
+    const home = temp.make('wheelhouse-agent-');
+    writeConfig(home);
+    mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
+    const first = startAppServer(home);
+    await first.peer.initialize();
+    const { thread } = await first.peer.call('thread/start', { cwd: home });
+    await first.peer.call('turn/start', { threadId: thread.id, input: text('long job') });
+    await first.peer.inbox.notification('item/agentMessage/delta');
+    first.process.child.kill('SIGTERM');
+    const completed = await first.peer.inbox.notification('turn/completed');
+    expect((completed.params as { turn: Turn }).turn.status).toBe('interrupted');
+    expect((await first.exited).code).toBe(0);
+
+    const second = startAppServer(home);
+    await second.peer.initialize();
+    const read = await second.peer.call('thread/read', { threadId: thread.id });
+    expect(read.items.find((i) => i.type === 'agentMessage')).toMatchObject({ text: 'Working' });
+    second.endInput();
+    await second.exited;
+  });
 });

@@ -61,10 +61,22 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
+function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
+  try {
+    return new Runtime({ home, logError });
+  } catch (error) {
+    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  }
+}
+
 async function runAppServer(home: string, logError: (m: string, e: unknown) => void): Promise<number> {
-  const runtime = new Runtime({ home, logError });
+  const runtime = openRuntime(home, logError);
+  if (!runtime) return 1;
   const host = new RpcHost(runtime);
-  const stop = () => process.stdin.destroy();
+  // Running turns end first, so the client still hears their turn/completed.
+  const stop = () => void runtime.turns.stopAll().finally(() => process.stdin.destroy());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await serveStdio(host, process.stdin, process.stdout);
@@ -74,7 +86,8 @@ async function runAppServer(home: string, logError: (m: string, e: unknown) => v
 }
 
 async function runServe(home: string, port: number, logError: (m: string, e: unknown) => void): Promise<number> {
-  const runtime = new Runtime({ home, logError });
+  const runtime = openRuntime(home, logError);
+  if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();
   let server;
@@ -93,6 +106,7 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  await runtime.turns.stopAll();
   await server.close();
   host.close();
   await runtime.shutdown();

@@ -72,7 +72,10 @@ export function serveStatic(root: string, req: IncomingMessage, res: ServerRespo
     res.end();
     return;
   }
-  fs.createReadStream(file).pipe(res);
+  const stream = fs.createReadStream(file);
+  // The file can vanish between stat and open (a rebuild while serving).
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
 }
 
 function isFile(file: string): boolean {

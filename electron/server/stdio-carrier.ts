@@ -56,14 +56,20 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable): Pr
         start = newline + 1;
       }
     });
-    input.on('end', () => {
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
       if (!discarding && pendingBytes > 0) handleLine(Buffer.concat(pending).toString('utf8'));
       void Promise.allSettled([...inflight]).then(() => {
         batcher.dispose();
         host.disconnect(connection);
         resolve();
       });
-    });
+    };
+    input.on('end', finish);
+    // A signal handler destroys stdin, which emits 'close' without 'end'.
+    input.on('close', finish);
     input.on('error', () => {
       host.disconnect(connection);
       resolve();

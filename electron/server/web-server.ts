@@ -50,6 +50,8 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   let port = 0;
 
   server.on('upgrade', (req, socket, head) => {
+    // A client may reset the connection while we refuse it; that must not crash the server.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     const refuse = (status: number, reason: string) => {
       socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

@@ -33,6 +33,7 @@ export class EventStore {
   private readonly afterForThreadStmt;
   private readonly maxSeqStmt;
   private readonly insertBatch;
+  private readonly pruneStmt;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(`
@@ -45,6 +46,11 @@ export class EventStore {
       'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
     this.maxSeqStmt = db.prepare<[], { max: number | null }>('SELECT MAX(seq) AS max FROM events');
+    this.pruneStmt = db.prepare(
+      // The newest row always stays, so seq numbering continues after a restart.
+      `DELETE FROM events WHERE seq < (SELECT MAX(seq) FROM events) AND (created_at_ms < @all
+         OR (created_at_ms < @deltas AND event IN ('item/agentMessage/delta', 'item/reasoning/textDelta')))`,
+    );
     this.insertBatch = db.transaction((events: readonly PendingEvent[]) => {
       for (const e of events) {
         this.insertStmt.run({
@@ -60,6 +66,14 @@ export class EventStore {
         });
       }
     });
+  }
+
+  /**
+   * Drops token deltas older than `deltasBefore` (their items are stored
+   * whole) and every event older than `allBefore`. Returns rows removed.
+   */
+  prune(deltasBefore: number, allBefore: number): number {
+    return this.pruneStmt.run({ deltas: deltasBefore, all: allBefore }).changes;
   }
 
   appendBatch(events: readonly PendingEvent[]): void {

@@ -109,4 +109,11 @@ export const migrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'event log retention index',
+    sql: `
+      CREATE INDEX events_by_time ON events (created_at_ms);
+    `,
+  },
 ];

@@ -1,4 +1,4 @@
-import type { TokenUsageBreakdown } from '../../../shared/protocol/index.js';
+import type { ThreadItem, TokenUsageBreakdown } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { ModelClient } from '../../model/types.js';
 
@@ -22,8 +22,12 @@ export interface ActiveTurn {
   readonly ordinal: number;
   readonly startedAtMs: number;
   readonly controller: AbortController;
-  /** Set by turn/steer; tells the loop to ask the model again after this reply. */
-  steered: boolean;
+  /**
+   * Steer input not yet in the history. It is stored when the loop next
+   * builds a request (after the current reply and its tool results), so a
+   * steer never splits a reply from its tool calls.
+   */
+  pendingInput: ThreadItem[];
   model: string | null;
   usage: TokenUsageBreakdown;
   /** Resolves when the turn has ended and been persisted. */

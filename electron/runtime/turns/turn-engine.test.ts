@@ -233,3 +233,50 @@ describe('working folders', () => {
     expect((await call('thread/read', { threadId: thread.id })).items).toHaveLength(0);
   });
 });
+
+describe('steering', () => {
+  it('a steer during a tool-calling reply lands after the tool results, keeping reasoning with its tool calls', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const model = new ScriptedModel([
+      async function* () {
+        yield { type: 'reasoningDelta', delta: 'look first' };
+        await gate;
+        yield { type: 'toolCall', call: { id: 'c1', name: 'list_directory', arguments: '{}' } };
+        yield { type: 'done', finishReason: 'tool_calls' };
+      },
+      reply({ type: 'textDelta', delta: 'ok, in Python' }, { type: 'done', finishReason: 'stop' }),
+    ]);
+    const { call, waitFor } = setup(model);
+    const { thread } = await call('thread/start', {});
+    const { turn } = await call('turn/start', { threadId: thread.id, input: text('write it') });
+    await waitFor((n) => n.method === 'item/reasoning/textDelta');
+    await call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('use Python') });
+    release();
+    await waitFor((n) => n.method === 'turn/completed');
+    const roles = model.requests[1]!.messages.map((m) => m.role);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(model.requests[1]!.messages[1]).toMatchObject({ reasoningContent: 'look first' });
+    const { items } = await call('thread/read', { threadId: thread.id });
+    expect(items.map((i: { type: string }) => i.type)).toEqual(['userMessage', 'reasoning', 'toolCall', 'userMessage', 'agentMessage']);
+  });
+
+  it('refuses a steer once the turn is stopping, and keeps unseen steer input when a turn is stopped', async () => {
+    const model = new ScriptedModel([
+      async function* (req) {
+        yield { type: 'textDelta', delta: 'working' };
+        await new Promise<void>((resolve) => req.signal.addEventListener('abort', () => resolve()));
+      },
+    ]);
+    const { call, waitFor } = setup(model);
+    const { thread } = await call('thread/start', {});
+    const { turn } = await call('turn/start', { threadId: thread.id, input: text('go') });
+    await waitFor((n) => n.method === 'item/agentMessage/delta');
+    await call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('also this') });
+    const stopping = call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    await expect(call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('late') })).rejects.toMatchObject({ code: -32600 });
+    await stopping;
+    const { items } = await call('thread/read', { threadId: thread.id });
+    expect(items.filter((i: { type: string }) => i.type === 'userMessage')).toHaveLength(2);
+  });
+});

@@ -15,7 +15,7 @@ import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn, type ModelBinder } from './active-turn.js';
-import { runTurn, type TurnOutcome } from './turn-runner.js';
+import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
 
 export interface TurnEngineDeps {
@@ -96,7 +96,7 @@ export class TurnEngine {
       ordinal: turnRecord.ordinal,
       startedAtMs: now,
       controller: new AbortController(),
-      steered: false,
+      pendingInput: [],
       model: model ?? record.model,
       usage: ZERO_USAGE,
       done: Promise.resolve(),
@@ -123,9 +123,11 @@ export class TurnEngine {
         { activeTurnId: turn.id },
       );
     }
+    if (turn.controller.signal.aborted) {
+      throw RpcError.invalidRequest(`turn ${turn.id} is stopping; send the message as a new turn`);
+    }
     const item: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId: turn.id, createdAtMs: this.deps.now(), content: params.input };
-    turn.store.items.append(turn.threadId, item);
-    turn.steered = true;
+    turn.pendingInput.push(item);
     this.publishUserItem(turn, item);
     return { turnId: turn.id };
   }
@@ -214,6 +216,8 @@ export class TurnEngine {
     };
     const threadUsage = addUsage(this.threadUsage(turn.threadId), turn.usage);
     turn.store.transaction(() => {
+      // Steer input the model never saw still belongs to the conversation.
+      storePendingInput(turn);
       turn.store.turns.upsert(record);
       turn.store.threads.update(turn.threadId, { status: outcome.status === 'failed' ? 'failed' : 'idle', updatedAtMs: now });
       turn.store.checkpoints.save({

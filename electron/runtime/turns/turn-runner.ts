@@ -44,7 +44,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const tools = deps.tools.specs();
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
-      turn.steered = false;
+      storePendingInput(turn);
       const goal = turn.store.goals.get(turn.threadId);
       const messages = buildModelHistory(turn.store.items.list(turn.threadId));
       reply = new ReplyItems(turn, deps.events, deps.newId, deps.now);
@@ -118,7 +118,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
         if (signal.aborted) return { status: 'interrupted', error: null };
         await runToolCall(turn, call, deps);
       }
-      if (calls.length === 0 && !turn.steered) return { status: 'completed' };
+      if (calls.length === 0 && turn.pendingInput.length === 0) return { status: 'completed' };
     }
     return {
       status: 'failed',
@@ -145,6 +145,15 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     // Partial text of a cut or stopped reply is kept.
     reply?.completeAll();
   }
+}
+
+/** Moves steer input into the stored history, in arrival order. */
+export function storePendingInput(turn: ActiveTurn): void {
+  if (turn.pendingInput.length === 0) return;
+  const items = turn.pendingInput.splice(0);
+  turn.store.transaction(() => {
+    for (const item of items) turn.store.items.append(turn.threadId, item);
+  });
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {

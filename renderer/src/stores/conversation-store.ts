@@ -51,7 +51,7 @@ export interface ConversationState {
   chooseModel(threadId: string, model: string | null): void;
 }
 
-/** The most events one replay after a reconnect asks for. */
+/** The most events one events/replay page asks for; longer gaps take several pages. */
 const REPLAY_LIMIT = 10_000;
 
 /**
@@ -205,14 +205,21 @@ export function createConversationStore(
       if (gen !== generation) return;
       const next = conversationFrom(read.items, read.thread.turns);
       keepStreaming(store.getState().data, next);
-      let missed: ConversationEvent[] = [];
+      const missed: ConversationEvent[] = [];
       if (afterSeq > 0 && activeTurnId(next) !== null) {
-        const replay = await client.request('events/replay', { afterSeq, threadId, limit: REPLAY_LIMIT });
-        if (gen !== generation) return;
-        missed = replay.events.flatMap((envelope) => {
-          const event = fromEnvelope(envelope);
-          return event ? [event] : [];
-        });
+        // A full page may have more behind it: page on from its last seq until a short one.
+        let cursor = afterSeq;
+        for (;;) {
+          const replay = await client.request('events/replay', { afterSeq: cursor, threadId, limit: REPLAY_LIMIT });
+          if (gen !== generation) return;
+          for (const envelope of replay.events) {
+            const event = fromEnvelope(envelope);
+            if (event) missed.push(event);
+          }
+          const last = replay.events.at(-1);
+          if (replay.events.length < REPLAY_LIMIT || !last || last.seq <= cursor) break;
+          cursor = last.seq;
+        }
       }
       appliedSeq = afterSeq;
       const pending = [...missed, ...batcher.release()].sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));

@@ -27,6 +27,8 @@ export type CodeWhaleImportOutcome =
 export interface SetupState {
   readonly mode: SetupMode;
   readonly config: ConfigReadResult | null;
+  /** Why the last config/read failed (null once one succeeds): Settings shows it with a Retry instead of spinning. */
+  readonly loadError: string | null;
   readonly test: TestState;
   readonly saving: boolean;
   /** Re-reads the configuration; shows first run when no provider can run a turn. */
@@ -58,6 +60,7 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
   const store = create<SetupState>()((set, get) => ({
     mode: 'hidden',
     config: null,
+    loadError: null,
     test: { status: 'idle' },
     saving: false,
 
@@ -65,14 +68,15 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
       try {
         const config = await client.request('config/read', {});
         const firstRun = !isUsable(config) && storage.getItem(DEFERRED_KEY) === null;
-        set((state) => ({ config, mode: state.mode === 'hidden' && firstRun ? 'firstRun' : state.mode }));
-      } catch {
+        set((state) => ({ config, loadError: null, mode: state.mode === 'hidden' && firstRun ? 'firstRun' : state.mode }));
+      } catch (error) {
         // Leave the window usable; Settings shows the failure when opened.
+        set({ loadError: error instanceof Error ? error.message : String(error) });
       }
     },
 
     openSettings: () => {
-      set({ mode: 'settings', test: { status: 'idle' } });
+      set({ mode: 'settings', test: { status: 'idle' }, loadError: null });
       void get().refresh();
     },
 

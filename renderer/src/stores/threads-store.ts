@@ -1,7 +1,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
 import type { ParamsOf, ResultOf } from '../../../shared/protocol/registry.js';
-import { MAX_THREAD_NAME_LENGTH, type Thread } from '../../../shared/protocol/thread.js';
+import { MAX_THREAD_NAME_LENGTH, type Thread, type ThreadStatus, type Turn } from '../../../shared/protocol/thread.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { threadTitle } from '../format/thread-labels.js';
 import { showRequestError, useToastStore } from './toast-store.js';
@@ -43,7 +43,9 @@ type ThreadEvent =
   | { readonly kind: 'started'; readonly thread: Thread }
   | { readonly kind: 'archived'; readonly threadId: string; readonly at: number }
   | { readonly kind: 'unarchived'; readonly threadId: string; readonly at: number }
-  | { readonly kind: 'renamed'; readonly threadId: string; readonly name: string | null; readonly at: number };
+  | { readonly kind: 'renamed'; readonly threadId: string; readonly name: string | null; readonly at: number }
+  | { readonly kind: 'status'; readonly threadId: string; readonly status: ThreadStatus }
+  | { readonly kind: 'turnStarted'; readonly threadId: string; readonly turn: Turn; readonly at: number };
 
 const PAGE_SIZE = 200;
 const SELECTED_KEY = 'wheelhouse.selectedThread';
@@ -240,6 +242,23 @@ export function createThreadsStore(
         }
         return;
       }
+      case 'status':
+        patchThread(event.threadId, { status: event.status });
+        return;
+      case 'turnStarted': {
+        // A first message names an untitled thread in the list; the runtime announces it only through the turn.
+        const thread = threads[event.threadId];
+        if (!thread) return;
+        const first = event.turn.items.find((item) => item.type === 'userMessage');
+        const preview = thread.preview || (first?.type === 'userMessage' ? first.content.map((c) => c.text).join(' ').trim() : '');
+        patchThread(event.threadId, {
+          preview,
+          updatedAt: Math.max(thread.updatedAt, event.at),
+          status: { type: 'active', activeFlags: [] },
+          ...(event.turn.model ? { model: event.turn.model } : {}),
+        });
+        return;
+      }
       default:
         return assertNever(event);
     }
@@ -275,20 +294,8 @@ export function createThreadsStore(
   client.on('thread/name/updated', ({ threadId, threadName }) =>
     applyEvent({ kind: 'renamed', threadId, name: threadName ?? null, at: nowSeconds() }),
   );
-  client.on('thread/status/changed', ({ threadId, status }) => patchThread(threadId, { status }));
-  // A first message names an untitled thread in the list; the runtime announces it only through the turn.
-  client.on('turn/started', ({ threadId, turn }) => {
-    const thread = store.getState().threads[threadId];
-    if (!thread) return;
-    const first = turn.items.find((item) => item.type === 'userMessage');
-    const preview = thread.preview || (first?.type === 'userMessage' ? first.content.map((c) => c.text).join(' ').trim() : '');
-    patchThread(threadId, {
-      preview,
-      updatedAt: nowSeconds(),
-      status: { type: 'active', activeFlags: [] },
-      ...(turn.model ? { model: turn.model } : {}),
-    });
-  });
+  client.on('thread/status/changed', ({ threadId, status }) => applyEvent({ kind: 'status', threadId, status }));
+  client.on('turn/started', ({ threadId, turn }) => applyEvent({ kind: 'turnStarted', threadId, turn, at: nowSeconds() }));
   client.on('turn/completed', ({ threadId }) => patchThread(threadId, { updatedAt: nowSeconds() }));
   client.onReady(() => void store.getState().refresh());
   return store;

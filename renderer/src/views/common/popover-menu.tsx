@@ -25,7 +25,8 @@ export interface PopoverMenuProps {
 
 /**
  * A button that opens a menu below it: arrow keys, Home/End and Escape work
- * as in a native menu, and a click outside, a scroll or a resize closes it.
+ * as in a native menu, and a click outside, a resize or scrolling whatever
+ * holds the trigger closes it (other scrolling, e.g. a streaming reply, does not).
  */
 export function PopoverMenu({ label, entries, children, triggerClassName, triggerTestId }: PopoverMenuProps) {
   const [open, setOpen] = useState(false);
@@ -46,14 +47,20 @@ export function PopoverMenu({ label, entries, children, triggerClassName, trigge
       const target = event.target as Node;
       if (!menu.current?.contains(target) && !trigger.current?.contains(target)) setOpen(false);
     };
-    const onScrollOrResize = () => setOpen(false);
+    const onResize = () => setOpen(false);
+    const onScroll = (event: Event) => {
+      const target = event.target;
+      const anchor = trigger.current;
+      if (!anchor) return;
+      if (target === document || (target instanceof Node && target.contains(anchor))) setOpen(false);
+    };
     document.addEventListener('pointerdown', onPointerDown, true);
-    window.addEventListener('resize', onScrollOrResize);
-    document.addEventListener('scroll', onScrollOrResize, true);
+    window.addEventListener('resize', onResize);
+    document.addEventListener('scroll', onScroll, true);
     return () => {
       document.removeEventListener('pointerdown', onPointerDown, true);
-      window.removeEventListener('resize', onScrollOrResize);
-      document.removeEventListener('scroll', onScrollOrResize, true);
+      window.removeEventListener('resize', onResize);
+      document.removeEventListener('scroll', onScroll, true);
     };
   }, [open]);
 

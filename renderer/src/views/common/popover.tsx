@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { usePopoverPosition, type PopoverAlign } from './use-popover-position.js';
 
 export interface PopoverProps {
@@ -20,11 +20,22 @@ export interface PopoverProps {
 export function Popover({ open, anchor, onClose, label, className, testId, align, children }: PopoverProps) {
   const panel = useRef<HTMLDivElement>(null);
   const position = usePopoverPosition(open, anchor, panel, align);
+  // Callers pass a fresh onClose each render; the listeners read the latest without re-running the effects.
+  const onCloseRef = useRef(onClose);
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
 
+  // Focus moves in only when the panel opens, not on every re-render of its owner.
   useLayoutEffect(() => {
     if (!open) return;
     const first = panel.current?.querySelector<HTMLElement>('[data-autofocus]') ?? panel.current?.querySelector<HTMLElement>('textarea, input, button');
     first?.focus();
+  }, [open]);
+
+  useLayoutEffect(() => {
+    if (!open) return;
+    const onClose = () => onCloseRef.current();
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
       if (panel.current?.contains(target) || anchor.current?.contains(target)) return;
@@ -39,7 +50,7 @@ export function Popover({ open, anchor, onClose, label, className, testId, align
       document.removeEventListener('pointerdown', onPointerDown, true);
       window.removeEventListener('resize', onResize);
     };
-  }, [open, anchor, onClose]);
+  }, [open, anchor]);
 
   if (!open) return null;
   return (

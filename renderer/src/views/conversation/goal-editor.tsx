@@ -1,7 +1,7 @@
 import { Pause, Play, Target, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ThreadGoal } from '../../../../shared/protocol/thread.js';
-import { useGoalStore } from '../../services.js';
+import { useConnectionStore, useGoalStore } from '../../services.js';
 import { goalProgress, goalStatusLabel, goalUsage, parseBudget } from '../../format/goal.js';
 import { formatCount } from '../../format/usage.js';
 import { Popover } from '../common/popover.js';
@@ -13,11 +13,13 @@ export function GoalButton({ threadId, disabled }: { readonly threadId: string; 
   const open = useGoalStore((s) => s.editing === threadId);
   const openEditor = useGoalStore((s) => s.openEditor);
   const closeEditor = useGoalStore((s) => s.closeEditor);
+  const connected = useConnectionStore((s) => s.status === 'connected');
   const trigger = useRef<HTMLButtonElement>(null);
 
+  // While reconnecting the request would only fail (and toast); it runs once the link is back.
   useEffect(() => {
-    void load(threadId);
-  }, [load, threadId]);
+    if (connected) void load(threadId);
+  }, [connected, load, threadId]);
 
   return (
     <>

@@ -61,8 +61,9 @@ export function MessageList() {
   const jumpToLatest = () => {
     following.current = true;
     setAtBottom(true);
+    // An instant jump: a smooth scroll chasing a fast-growing reply fires scroll events short of the bottom, which would stop following.
     const element = scroller.current;
-    if (element) element.scrollTo({ top: element.scrollHeight, behavior: 'smooth' });
+    if (element) element.scrollTop = element.scrollHeight;
   };
 
   return (

@@ -17,9 +17,10 @@ export function ModelPicker({ thread }: { readonly thread: Thread }) {
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
 
+  // The store drops its lists on reconnect and config changes; fetch again whenever ours is gone.
   useEffect(() => {
-    void load(thread.modelProvider);
-  }, [load, thread.modelProvider]);
+    if (!list) void load(thread.modelProvider);
+  }, [list, load, thread.modelProvider]);
 
   const models = list?.status === 'ready' ? list.result.data : [];
   const fallback = models.find((m) => m.isDefault)?.id ?? null;

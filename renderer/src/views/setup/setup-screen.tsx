@@ -18,16 +18,49 @@ import './setup.css';
 export function SetupScreen() {
   const mode = useSetupStore((s) => s.mode);
   const config = useSetupStore((s) => s.config);
+  const loadError = useSetupStore((s) => s.loadError);
+  const close = useSetupStore((s) => s.close);
   if (mode === 'hidden') return null;
   return (
-    <div className="setup-backdrop" data-testid="setup-screen" data-mode={mode}>
+    <div
+      className="setup-backdrop"
+      data-testid="setup-screen"
+      data-mode={mode}
+      onKeyDown={(event) => {
+        // Settings can be dismissed (first run cannot); inner layers such as the folder browser handle their own Escape first.
+        if (event.key === 'Escape' && mode === 'settings' && !event.defaultPrevented) {
+          event.preventDefault();
+          close();
+        }
+      }}
+    >
       {config ? (
         <SetupCard config={config} firstRun={mode === 'firstRun'} />
+      ) : loadError !== null ? (
+        <LoadFailed message={loadError} />
       ) : (
         <div className="setup-card setup-loading">
           <LoaderCircle size={20} className="spin" aria-label="Loading settings" />
         </div>
       )}
+    </div>
+  );
+}
+
+/** The configuration could not be read: the runtime's message and a way to try again. */
+function LoadFailed({ message }: { readonly message: string }) {
+  const refresh = useSetupStore((s) => s.refresh);
+  const retry = useRef<HTMLButtonElement>(null);
+  useEffect(() => retry.current?.focus(), []);
+  return (
+    <div className="setup-card setup-loading setup-load-error" role="alertdialog" aria-modal="true" aria-label="Settings could not be loaded" data-testid="setup-load-error">
+      <p className="callout callout-warning">
+        <CircleAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
+        <span>Settings could not be loaded: {message}</span>
+      </p>
+      <button ref={retry} type="button" className="button button-secondary" data-testid="setup-retry" onClick={() => void refresh()}>
+        Retry
+      </button>
     </div>
   );
 }
@@ -54,7 +87,13 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   const [busy, setBusy] = useState(false);
   const [importing, setImporting] = useState(false);
   const titleId = useId();
+  const card = useRef<HTMLDivElement>(null);
   const problems = formProblems(form);
+
+  // Focus starts in the first field, so the keyboard (and Escape) work from the moment the dialog opens.
+  useEffect(() => {
+    card.current?.querySelector<HTMLElement>('.setup-body input, .setup-body select, .setup-body textarea')?.focus();
+  }, []);
   const visibleProblems = showProblems ? problems : {};
 
   // Start in the home folder when no project folder was chosen before (once: clearing the field later stays cleared).
@@ -114,7 +153,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   };
 
   return (
-    <div className="setup-card" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+    <div ref={card} className="setup-card" role="dialog" aria-modal="true" aria-labelledby={titleId}>
       <header className="setup-head">
         <span className="setup-mark" aria-hidden="true">
           <ShipWheel size={20} strokeWidth={1.7} />
