@@ -43,6 +43,19 @@ function writeConfig(home: string): void {
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 
+/** An app-server whose turn has begun streaming a reply that never ends on its own. */
+async function startStreamingTurn() {
+  const home = temp.make('wheelhouse-agent-');
+  writeConfig(home);
+  mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
+  const first = startAppServer(home);
+  await first.peer.initialize();
+  const { thread } = await first.peer.call('thread/start', { cwd: home });
+  await first.peer.call('turn/start', { threadId: thread.id, input: text('long job') });
+  await first.peer.inbox.notification('item/agentMessage/delta');
+  return { home, first, thread };
+}
+
 describe('agent over stdio', () => {
   it('runs a turn to turn/completed, then continues the thread after the process restarts', async () => {
     const home = temp.make('wheelhouse-agent-');
@@ -85,14 +98,7 @@ describe('agent over stdio', () => {
   });
 
   it('a turn killed with the process is shown as interrupted after restart, never as running', async () => {
-    const home = temp.make('wheelhouse-agent-');
-    writeConfig(home);
-    mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
-    const first = startAppServer(home);
-    await first.peer.initialize();
-    const { thread } = await first.peer.call('thread/start', { cwd: home });
-    await first.peer.call('turn/start', { threadId: thread.id, input: text('long job') });
-    await first.peer.inbox.notification('item/agentMessage/delta');
+    const { home, first, thread } = await startStreamingTurn();
     first.process.child.kill('SIGKILL');
     await first.exited;
 
@@ -107,14 +113,7 @@ describe('agent over stdio', () => {
   });
 
   it('SIGTERM during a running turn exits cleanly and saves the turn as interrupted', async () => {
-    const home = temp.make('wheelhouse-agent-');
-    writeConfig(home);
-    mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
-    const first = startAppServer(home);
-    await first.peer.initialize();
-    const { thread } = await first.peer.call('thread/start', { cwd: home });
-    await first.peer.call('turn/start', { threadId: thread.id, input: text('long job') });
-    await first.peer.inbox.notification('item/agentMessage/delta');
+    const { home, first, thread } = await startStreamingTurn();
     first.process.child.kill('SIGTERM');
     const completed = await first.peer.inbox.notification('turn/completed');
     expect((completed.params as { turn: Turn }).turn.status).toBe('interrupted');
