@@ -125,6 +125,7 @@ export class Runtime {
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
         newId,
         now,
+        knownSecrets: () => this.providers.knownApiKeys(),
         ...(options.logError ? { onInternalError: options.logError } : {}),
       });
       this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
