@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
@@ -77,7 +77,7 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.home = options.home;
     const paths = homePaths(options.home);
-    fs.mkdirSync(paths.home, { recursive: true });
+    ensurePrivateDir(paths.home);
     this.lock = HomeLock.acquire(paths.home);
     try {
       this.config = new ConfigService(paths.config);
