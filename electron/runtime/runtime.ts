@@ -109,6 +109,7 @@ export class Runtime {
         defaults,
         newId,
         now,
+        providerIds: () => this.config.providers().map((provider) => provider.id),
       });
       recoverInterruptedTurns(this.durable, now);
       this.events.prune();

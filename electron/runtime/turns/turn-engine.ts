@@ -45,8 +45,7 @@ export class TurnEngine {
   constructor(private readonly deps: TurnEngineDeps) {}
 
   start(params: HandlerParamsOf<'turn/start'>): ResultOf<'turn/start'> {
-    const { record, store } = this.deps.threads.require(params.threadId);
-    if (record.archived) throw RpcError.invalidRequest(`thread ${record.id} is archived; unarchive it to continue`);
+    const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'turn/start');
     const running = this.active.get(record.id);
     if (running) {
       throw RpcError.invalidRequest(
@@ -117,7 +116,7 @@ export class TurnEngine {
   }
 
   steer(params: HandlerParamsOf<'turn/steer'>): ResultOf<'turn/steer'> {
-    this.deps.threads.require(params.threadId);
+    this.deps.threads.requireUnarchived(params.threadId, 'turn/steer');
     const turn = this.active.get(params.threadId);
     if (!turn) throw RpcError.invalidRequest(`no turn is running in thread ${params.threadId}; start one with turn/start`);
     if (turn.id !== params.expectedTurnId) {
