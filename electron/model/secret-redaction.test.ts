@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets, redactTurnError } from './secret-redaction.js';
+import { userRequest } from '../../test-support/mock-model/model-test-kit.js';
+import { redactSecrets, redactTurnError, withRedactedErrors } from './secret-redaction.js';
+import { ModelError, type ModelClient, type ModelStreamEvent } from './types.js';
 
 describe('redactSecrets', () => {
   it('cuts out every known key, the longest first', () => {
@@ -21,7 +23,8 @@ describe('redactSecrets', () => {
   });
 
   it('leaves ordinary error text alone', () => {
-    const text = 'The provider had a server error (503). Try again shortly. model deepseek-chat at http://127.0.0.1:8080/v1';
+    const text =
+      'The provider had a server error (503). Try again shortly. model deepseek-chat at http://127.0.0.1:8080/v1, thread 0b6f3c2e-8a41-4d7e-9c55-2f1e0d9a7b13';
     expect(redactSecrets(text, ['short'])).toBe(text);
   });
 
@@ -31,5 +34,42 @@ describe('redactSecrets', () => {
       ['topsecret-value'],
     );
     expect(error).toEqual({ kind: 'unauthorized', message: 'bad key [redacted]', httpStatus: 401, additionalDetails: 'got [redacted]' });
+  });
+});
+
+describe('withRedactedErrors', () => {
+  it('cleans thrown ModelErrors and retry reasons of the client key, and passes everything else through', async () => {
+    const key = 'plain-words-secret';
+    const inner: ModelClient = {
+      async *stream() {
+        yield { type: 'textDelta', delta: `text may say ${key}` };
+        yield { type: 'retrying', attempt: 1, delayMs: 10, reason: `failed with ${key}` };
+        throw new ModelError('unauthorized', `rejected ${key}`, 401, `details ${key}`);
+      },
+      async listModels() {
+        throw new ModelError('other', `list failed for ${key}`);
+      },
+    };
+    const client = withRedactedErrors(inner, [key]);
+    const events: ModelStreamEvent[] = [];
+    let thrown: unknown;
+    try {
+      for await (const event of client.stream(userRequest('hi'))) events.push(event);
+    } catch (error) {
+      thrown = error;
+    }
+    // The model's own words are the user's business; only error text is cleaned.
+    expect(events).toEqual([
+      { type: 'textDelta', delta: `text may say ${key}` },
+      { type: 'retrying', attempt: 1, delayMs: 10, reason: 'failed with [redacted]' },
+    ]);
+    expect(thrown).toBeInstanceOf(ModelError);
+    expect((thrown as ModelError).toTurnError()).toEqual({
+      kind: 'unauthorized',
+      message: 'rejected [redacted]',
+      httpStatus: 401,
+      additionalDetails: 'details [redacted]',
+    });
+    await expect(client.listModels(new AbortController().signal)).rejects.toThrow('list failed for [redacted]');
   });
 });

@@ -26,6 +26,8 @@ const KEY_SHAPED: readonly RegExp[] = [
   /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g,
 ];
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** `text` with every known secret and every key-shaped string replaced by `[redacted]`. */
 export function redactSecrets(text: string, knownSecrets: Iterable<string | null | undefined> = []): string {
   let result = text;
@@ -36,9 +38,11 @@ export function redactSecrets(text: string, knownSecrets: Iterable<string | null
     .sort((a, b) => b.length - a.length);
   for (const secret of secrets) result = result.split(secret).join(REDACTED);
   for (const pattern of KEY_SHAPED) {
-    result = result.replace(pattern, (match, scheme: unknown) =>
-      typeof scheme === 'string' && /^(bearer|basic|token)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED,
-    );
+    result = result.replace(pattern, (match: string, scheme: unknown) => {
+      if (typeof scheme === 'string' && /^(bearer|basic|token)$/i.test(scheme)) return `${scheme} ${REDACTED}`;
+      // Thread, turn and request ids are UUIDs: long and opaque, but no secret.
+      return UUID.test(match) ? match : REDACTED;
+    });
   }
   return result;
 }
@@ -65,15 +69,19 @@ export function redactTurnError(error: TurnError, knownSecrets: Iterable<string 
 }
 
 /**
- * The model-error boundary of a client: every error it throws becomes a
- * ModelError with `knownSecrets` (its own key) and key-shaped text removed.
+ * The model-error boundary of a client: every error it throws, and every
+ * retry reason it reports, has `knownSecrets` (its own key) and key-shaped
+ * text removed.
  */
 export function withRedactedErrors(client: ModelClient, knownSecrets: readonly (string | null)[]): ModelClient {
   const clean = (error: unknown): unknown => (error instanceof ModelError ? redactModelError(error, knownSecrets) : error);
   return {
     async *stream(request): AsyncGenerator<ModelStreamEvent> {
       try {
-        yield* client.stream(request);
+        for await (const event of client.stream(request)) {
+          // A retry's reason is the failed attempt's error text, shown to every client.
+          yield event.type === 'retrying' ? { ...event, reason: redactSecrets(event.reason, knownSecrets) } : event;
+        }
       } catch (error) {
         throw clean(error);
       }
