@@ -75,21 +75,86 @@ describe('queued messages', () => {
     expect(await texts()).toEqual(['Second follow-up', 'First follow-up']);
     expect(await page.evaluate(() => document.activeElement?.closest('[data-queued-id]')?.textContent)).toContain('First follow-up');
 
+    // Edit the second card before it runs: Enter saves.
+    await cards.nth(1).getByRole('button', { name: 'Edit queued message' }).click();
+    const editor = page.getByRole('textbox', { name: /Edit queued message/ });
+    await editor.fill('First follow-up, edited');
+    await editor.press('Enter');
+    await page.getByTestId('queue-text').filter({ hasText: 'First follow-up, edited' }).waitFor();
+
     const shots = process.env.WHEELHOUSE_E2E_SCREENSHOTS;
     if (shots) await page.screenshot({ path: path.join(shots, 'queue-reordered.png') });
 
     gate.release();
     const users = page.getByTestId('user-message');
     await page.getByTestId('agent-message').filter({ hasText: 'Reply to the first.' }).waitFor();
-    expect(await users.allTextContents()).toEqual(['Start the long job', 'Second follow-up', 'First follow-up']);
+    expect(await users.allTextContents()).toEqual(['Start the long job', 'Second follow-up', 'First follow-up, edited']);
     // The model saw the second follow-up first, on its own, and the first one after it.
     const followUps = mock.requests.slice(before).map((r) => r.rawBody).filter((body) => body.includes('follow-up'));
     expect(followUps).toHaveLength(2);
     expect(followUps[0]).toContain('Second follow-up');
     expect(followUps[0]).not.toContain('First follow-up');
-    expect(followUps[1]).toContain('First follow-up');
+    expect(followUps[1]).toContain('First follow-up, edited');
     await page.getByTestId('queue-panel').waitFor({ state: 'detached' });
     expect(await selectedRow.getByTestId('thread-queued-count').count()).toBe(0);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('a queued message that cannot start says why, and deleting it lets the rest run', async (context) => {
+    // The bad row comes from a second client over the WebSocket, which the Electron window does not have.
+    if (app.openSecondClient === null) context.skip();
+    const { page } = app;
+    const gate = createGate();
+    mock.enqueue(
+      [{ type: 'text', text: 'Busy' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }],
+      [{ type: 'text', text: 'Ran after the delete.' }, { type: 'finish' }],
+    );
+    await sendMessage(page, 'Keep busy');
+    await page.getByTestId('stop-button').waitFor();
+    const threadId = await page.getByTestId('conversation-pane').getAttribute('data-thread-id');
+    const missing = path.join(folder, 'deleted-folder');
+    const error = await page.evaluate(
+      async ({ threadId, cwd }) => {
+        const token = sessionStorage.getItem('wheelhouse.token') ?? '';
+        const socket = new WebSocket(`ws://${location.host}/rpc?token=${encodeURIComponent(token)}`);
+        const answers = new Map<number, (value: unknown) => void>();
+        socket.onmessage = (event) => {
+          const message = JSON.parse(String(event.data)) as { id?: number };
+          if (typeof message.id === 'number') answers.get(message.id)?.(message);
+        };
+        await new Promise((resolve) => (socket.onopen = resolve));
+        const call = (id: number, method: string, params: unknown) =>
+          new Promise<unknown>((resolve) => {
+            answers.set(id, resolve);
+            socket.send(JSON.stringify({ id, method, params }));
+          });
+        await call(1, 'initialize', { clientInfo: { name: 'second-client', version: '0' } });
+        const added = (await call(2, 'thread/queue/add', {
+          threadId,
+          turnStartParams: { threadId, input: [{ type: 'text', text: 'Work in a folder that is gone' }], cwd },
+        })) as { error?: unknown };
+        socket.close();
+        return added.error ?? null;
+      },
+      { threadId, cwd: missing },
+    );
+    expect(error).toBeNull();
+    const input = page.getByTestId('composer-input');
+    await input.fill('Runs after the failure');
+    await page.getByTestId('queue-button').click();
+    await page.getByTestId('queue-card').nth(1).waitFor();
+
+    gate.release();
+    const failure = page.getByTestId('queue-failure');
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain('deleted-folder');
+    expect(await page.getByTestId('queue-text').allTextContents()).toEqual(['Work in a folder that is gone', 'Runs after the failure']);
+    const shots = process.env.WHEELHOUSE_E2E_SCREENSHOTS;
+    if (shots) await page.screenshot({ path: path.join(shots, 'queue-failed.png') });
+
+    await failure.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('agent-message').filter({ hasText: 'Ran after the delete.' }).waitFor();
+    await page.getByTestId('queue-panel').waitFor({ state: 'detached' });
     expect(app.errors).toEqual([]);
   });
 });

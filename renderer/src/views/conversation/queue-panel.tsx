@@ -139,7 +139,8 @@ function QueueCard({ threadId, row, index, count, dragging, dropTarget, onDragSt
           <div className="queue-failure" role="alert" data-testid="queue-failure">
             <CircleAlert size={13} strokeWidth={2} aria-hidden="true" />
             <span>
-              This message did not start ({failed.message}). The messages below wait until you delete it.
+              This message did not start ({failed.message.replace(/^queued turn could not start: /, '')}). The messages
+              below wait until you delete it.
             </span>
             <button type="button" className="queue-failure-delete" onClick={() => void remove(threadId, row.id)}>
               Delete
