@@ -6,8 +6,8 @@ import { showRequestError } from './toast-store.js';
 export interface QueueState {
   /** Visible queued turns by thread id, in queue order; absent: not fetched yet. */
   readonly queues: Readonly<Record<string, readonly QueuedTurn[]>>;
-  /** Fetches a thread's whole visible queue. */
-  load(threadId: string): Promise<void>;
+  /** Fetches a thread's whole visible queue; `quiet` (sidebar counts) shows no error toast. */
+  load(threadId: string, options?: { readonly quiet?: boolean }): Promise<void>;
   /** Queues a message; resolves false when it was not queued (the caller keeps the draft). */
   add(threadId: string, text: string): Promise<boolean>;
   remove(threadId: string, queuedTurnId: string): Promise<void>;
@@ -26,7 +26,7 @@ export function createQueueStore(client: WheelhouseClient): UseBoundStore<StoreA
       set((state) => ({ queues: { ...state.queues, [threadId]: rows } }));
     return {
       queues: {},
-      load: async (threadId) => {
+      load: async (threadId, options) => {
         try {
           const rows: QueuedTurn[] = [];
           let cursor: string | null = null;
@@ -41,7 +41,7 @@ export function createQueueStore(client: WheelhouseClient): UseBoundStore<StoreA
           } while (cursor !== null);
           put(threadId, rows);
         } catch (error) {
-          showRequestError(error);
+          if (!options?.quiet) showRequestError(error);
         }
       },
       add: async (threadId, text) => {
@@ -103,7 +103,7 @@ export function createQueueStore(client: WheelhouseClient): UseBoundStore<StoreA
   );
   // Rows may have started or failed while the link was down.
   client.onReady(() => {
-    for (const threadId of Object.keys(store.getState().queues)) void store.getState().load(threadId);
+    for (const threadId of Object.keys(store.getState().queues)) void store.getState().load(threadId, { quiet: true });
   });
   return store;
 }

@@ -17,7 +17,7 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
   const loadQueue = useQueueStore((s) => s.load);
   const connected = useConnectionStore((s) => s.status === 'connected');
   useEffect(() => {
-    if (connected && queued === undefined && !thread.ephemeral) void loadQueue(thread.id);
+    if (connected && queued === undefined && !thread.ephemeral) void loadQueue(thread.id, { quiet: true });
   }, [connected, queued, loadQueue, thread.id, thread.ephemeral]);
   const mainButton = useRef<HTMLButtonElement>(null);
   const wasRenaming = useRef(renaming);
