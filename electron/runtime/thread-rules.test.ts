@@ -75,6 +75,10 @@ describe('working folders', () => {
       ['thread/resume', call('thread/resume', { threadId: thread.id, cwd: '.' })],
       ['thread/fork', call('thread/fork', { threadId: thread.id, cwd: 'sub' })],
       ['turn/start', call('turn/start', { threadId: thread.id, input: text('hi'), cwd: '.' })],
+      [
+        'thread/queue/add',
+        call('thread/queue/add', { threadId: thread.id, turnStartParams: { threadId: thread.id, input: text('hi'), cwd: '.' } }),
+      ],
     ];
     for (const [method, attempt] of attempts) {
       const refused = await failure(attempt);
@@ -83,6 +87,7 @@ describe('working folders', () => {
     }
     expect((await call('thread/list', {})).data.map((t) => [t.id, t.cwd])).toEqual([[thread.id, home]]);
     expect((await call('thread/read', { threadId: thread.id, includeTurns: true })).thread.turns).toEqual([]);
+    expect((await call('thread/queue/list', { threadId: thread.id })).data).toEqual([]);
   });
 });
 
@@ -118,6 +123,11 @@ describe('archived threads are read-only until unarchived', () => {
       ['thread/rollback', call('thread/rollback', { threadId: thread.id, numTurns: 1 })],
       ['thread/goal/set', call('thread/goal/set', { threadId: thread.id, objective: 'another' })],
       ['thread/goal/clear', call('thread/goal/clear', { threadId: thread.id })],
+      ['thread/queue/add', call('thread/queue/add', { threadId: thread.id, turnStartParams: { threadId: thread.id, input: text('later') } })],
+      ['thread/queue/start', call('thread/queue/start', { threadId: thread.id })],
+      ['thread/queue/delete', call('thread/queue/delete', { threadId: thread.id, queuedTurnId: 'q' })],
+      ['thread/queue/reorder', call('thread/queue/reorder', { threadId: thread.id, queuedTurnIds: ['q'] })],
+      ['thread/queue/update', call('thread/queue/update', { threadId: thread.id, queuedTurnId: 'q', input: text('x') })],
     ];
     for (const [method, attempt] of refusals) {
       const refused = await failure(attempt);
@@ -133,5 +143,6 @@ describe('archived threads are read-only until unarchived', () => {
     expect(read.thread.model).toBe(thread.model);
     expect(read.thread.turns).toEqual([]);
     expect((await call('thread/goal/get', { threadId: thread.id })).goal?.objective).toBe('ship it');
+    expect((await call('thread/queue/list', { threadId: thread.id })).data).toEqual([]);
   });
 });

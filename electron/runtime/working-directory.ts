@@ -9,9 +9,7 @@ import { RpcError } from '../../shared/protocol/index.js';
  * a thread never starts in a place its tools cannot read.
  */
 export function requireDirectory(method: string, requested: string): string {
-  if (!path.isAbsolute(requested)) {
-    throw RpcError.invalidParams(`invalid params for ${method}: cwd: must be an absolute path, got "${requested}"`);
-  }
+  requireAbsolute(method, requested);
   const resolved = path.resolve(requested);
   let stat: fs.Stats;
   try {
@@ -23,4 +21,11 @@ export function requireDirectory(method: string, requested: string): string {
     throw RpcError.invalidParams(`invalid params for ${method}: cwd: not a folder: ${resolved}`);
   }
   return resolved;
+}
+
+/** Throws -32602 for a relative cwd: a client cannot know which folder the server would resolve it against. */
+export function requireAbsolute(method: string, requested: string): void {
+  if (!path.isAbsolute(requested)) {
+    throw RpcError.invalidParams(`invalid params for ${method}: cwd: must be an absolute path, got "${requested}"`);
+  }
 }

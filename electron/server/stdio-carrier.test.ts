@@ -181,7 +181,7 @@ describe('wheelhouse app-server (stdio), bad input on one long-lived connection'
   });
 
   it('answers over-long arrays in params with -32602 naming the field', async () => {
-    const input = Array.from({ length: 5000 }, () => ({ type: 'text', text: 'x' }));
+    const input = Array.from({ length: 20_000 }, () => ({ type: 'text', text: 'x' }));
     const turn = errorOf(await peer.request('turn/start', { threadId: 'x', input }));
     expect(turn.code).toBe(ErrorCode.InvalidParams);
     expect(turn.message).toContain('input');

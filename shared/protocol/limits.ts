@@ -14,4 +14,4 @@ export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_PARAMS_DEPTH = 64;
 
 /** Longest array accepted anywhere in params. */
-export const MAX_PARAMS_ARRAY_ITEMS = 1000;
+export const MAX_PARAMS_ARRAY_ITEMS = 10_000;

@@ -32,6 +32,8 @@ export interface TurnEngineDeps {
   readonly interruptTimeoutMs?: number;
   /** Every API key the runtime knows, cut out of a turn's error before it is stored or sent. */
   readonly knownSecrets?: () => Promise<readonly string[]>;
+  /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
+  readonly onTurnEnded?: (threadId: string, turnId: string) => void;
 }
 
 /**
@@ -246,6 +248,7 @@ export class TurnEngine {
     const wireTurn: Turn = toWireTurn(record, items);
     this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+    this.deps.onTurnEnded?.(turn.threadId, turn.id);
   }
 
   private publishUserItem(turn: ActiveTurn, item: ThreadItem): void {
