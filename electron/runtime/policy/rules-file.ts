@@ -49,6 +49,7 @@ export function parseRuleFile(text: string, file: string): ParsedRuleFile {
   let index = 0;
   while (tokens[index]!.kind !== 'end') {
     const start = tokens[index]!;
+    const startIndex = index;
     try {
       const parser = new CallParser(tokens, index);
       const call = parser.call();
@@ -58,7 +59,7 @@ export function parseRuleFile(text: string, file: string): ParsedRuleFile {
       if (!(error instanceof RuleSyntaxError)) throw error;
       errors.push({ file, line: error.line, message: error.message });
       // Resume at the next statement so one bad rule does not hide the others.
-      index += 1;
+      index = Math.max(index, startIndex + 1);
       while (!isStatementStart(tokens[index]!)) index += 1;
     }
   }
