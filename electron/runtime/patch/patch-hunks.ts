@@ -96,9 +96,10 @@ function foldPunctuation(line: string): string {
 
 /** Codex-style unified diff hunks (no file header) from the replacements, with 3 lines of context. */
 export function unifiedDiff(oldLines: readonly string[], replacements: readonly Replacement[], context = 3): string {
-  if (replacements.length === 0) return '';
+  const changed = replacements.map((replacement) => trimUnchanged(oldLines, replacement)).filter((replacement) => replacement.oldLength > 0 || replacement.newLines.length > 0);
+  if (changed.length === 0) return '';
   const groups: Replacement[][] = [];
-  for (const replacement of replacements) {
+  for (const replacement of changed) {
     const group = groups[groups.length - 1];
     const previous = group?.[group.length - 1];
     if (group && previous && replacement.start - (previous.start + previous.oldLength) <= context * 2) group.push(replacement);
@@ -130,4 +131,21 @@ export function unifiedDiff(oldLines: readonly string[], replacements: readonly 
     shift += groupShift;
   }
   return out;
+}
+
+/** Context lines a hunk repeats unchanged at its edges are context in the diff, not -/+ pairs. */
+function trimUnchanged(oldLines: readonly string[], replacement: Replacement): Replacement {
+  let start = replacement.start;
+  let oldLength = replacement.oldLength;
+  let newLines = replacement.newLines;
+  while (oldLength > 0 && newLines.length > 0 && oldLines[start] === newLines[0]) {
+    start += 1;
+    oldLength -= 1;
+    newLines = newLines.slice(1);
+  }
+  while (oldLength > 0 && newLines.length > 0 && oldLines[start + oldLength - 1] === newLines[newLines.length - 1]) {
+    oldLength -= 1;
+    newLines = newLines.slice(0, -1);
+  }
+  return { start, oldLength, newLines };
 }
