@@ -14,6 +14,7 @@ import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { policyDecisionBench } from './policy.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
       markdownStreamingUpdate: markdownStreamingBench(),
+      // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
+      execPolicyDecision: await policyDecisionBench(),
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {

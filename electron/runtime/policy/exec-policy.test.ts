@@ -145,9 +145,9 @@ describe('shell parsing', () => {
   });
 
   it('removes quotes and keeps quoted text as one literal word', () => {
-    const parsed = parseShellScript(`echo "a b" 'c d' e\\ f "x\\"y"`);
+    const parsed = parseShellScript(`echo "a b" 'c d' e\\ f "x\\"y" "é ü" *.ts`);
     expect(parsed.ok && parsed.commands[0]!.words.map((word) => [word.text, word.kind])).toEqual([
-      ['echo', 'literal'], ['a b', 'literal'], ['c d', 'literal'], ['e f', 'literal'], ['x"y', 'literal'],
+      ['echo', 'literal'], ['a b', 'literal'], ['c d', 'literal'], ['e f', 'literal'], ['x"y', 'literal'], ['é ü', 'literal'], ['*.ts', 'glob'],
     ]);
   });
 

@@ -84,7 +84,7 @@ describe('accept with the proposed rule', () => {
     const before = engine.evaluate(request).requirement;
     expect(before).toMatchObject({ type: 'needs_approval', proposedExecpolicyAmendment: ['make', 'test'] });
 
-    await engine.acceptAmendment((before as { proposedExecpolicyAmendment: string[] }).proposedExecpolicyAmendment);
+    await engine.acceptAmendment((before as unknown as { proposedExecpolicyAmendment: string[] }).proposedExecpolicyAmendment);
     expect(engine.evaluate(request).requirement).toMatchObject({ type: 'skip', bypassSandbox: true });
     expect(engine.evaluate({ ...request, command: 'make test -j4' }).requirement.type).toBe('skip');
     expect(engine.evaluate({ ...request, command: 'make install' }).requirement.type).toBe('needs_approval');
