@@ -158,6 +158,7 @@ describe('shell parsing', () => {
       ['f() { ls; }', /function/],
       ['echo "unclosed', /does not parse/],
       ['coproc ls', /CoprocClause|coproc/],
+      [`echo ${'$(echo '.repeat(3000)}x${')'.repeat(3000)}`, /nests too deeply|does not parse/],
     ] as const) {
       const parsed = parseShellScript(script);
       expect(parsed.ok, script).toBe(false);

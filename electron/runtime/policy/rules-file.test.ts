@@ -107,6 +107,13 @@ describe('accept with the proposed rule', () => {
     expect(parsed.rules[1]!.pattern).toEqual(['echo', 'say "hi"\\now']);
   });
 
+  it('keeps both rules when two amendments are accepted at the same time', async () => {
+    const home = makeHome();
+    const engine = await ExecPolicyEngine.open(home);
+    await Promise.all([engine.acceptAmendment(['make', 'a']), engine.acceptAmendment(['make', 'b'])]);
+    expect(engine.rules.map((rule) => rule.pattern)).toEqual([['make', 'a'], ['make', 'b']]);
+  });
+
   it('refuses an empty amendment and writes nothing', async () => {
     const home = makeHome();
     await expect(appendAllowRule(home, [])).rejects.toThrow(/non-empty/);

@@ -86,6 +86,7 @@ export function parseShellScript(script: string): ParsedScript {
     collector.statements(goList(root['Stmts']), null);
   } catch (error) {
     if (error instanceof Unsupported) return { ok: false, reason: error.message };
+    if (error instanceof RangeError) return { ok: false, reason: 'the script nests too deeply to analyse' };
     throw error;
   }
   return { ok: true, commands: collector.commands };
