@@ -1,4 +1,5 @@
 import { spawn as spawnPipes } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import * as pty from 'node-pty';
 import { ExecError } from './exec-error.js';
@@ -39,8 +40,27 @@ const signalNames = new Map<number, string>(
 /** Reaped-leader checks while paused: node-pty destroys the socket 200 ms after the exit, unread bytes with it. */
 const EXIT_WATCH_MS = 40;
 
+/**
+ * Opens our own handle on the pty's terminal side. Without it, the child's
+ * exit hangs up the pty and libuv takes the hang-up after a short read for
+ * end-of-file while the kernel still holds the last few KB of output: raw
+ * node-pty loses the tail of a fast command (2-13 KB of `seq 1 300000` in
+ * our runs). Held open, no hang-up happens; node-pty reads on until it
+ * closes the stream 200 ms after the exit, and then we close this handle.
+ */
+function holdTerminalSide(terminal: pty.IPty): number | null {
+  const name = (terminal as unknown as { ptsName?: string }).ptsName;
+  if (!name) return null;
+  try {
+    return fs.openSync(name, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+}
+
 class PtyBackend implements ProcessBackend {
   private readonly terminal: pty.IPty;
+  private readonly terminalSide: number | null;
   private exitWatch: NodeJS.Timeout | null = null;
   private draining = false;
 
@@ -58,6 +78,7 @@ class PtyBackend implements ProcessBackend {
     } catch (error) {
       throw new ExecError('spawn-failed', `cannot start ${spec.argv[0]}: ${(error as Error).message}`);
     }
+    this.terminalSide = holdTerminalSide(this.terminal);
   }
 
   get pid(): number {
@@ -98,6 +119,7 @@ class PtyBackend implements ProcessBackend {
     this.terminal.onData((chunk) => onData('pty', chunk as unknown as Buffer));
     this.terminal.onExit(({ exitCode, signal }) => {
       this.stopExitWatch();
+      if (this.terminalSide !== null) fs.closeSync(this.terminalSide);
       const name = signal ? (signalNames.get(signal) ?? `signal ${signal}`) : null;
       onExit({ exitCode: name ? null : exitCode, signal: name });
     });
