@@ -51,20 +51,21 @@ export class TerminalProgressParser {
       const paramsStart = start + PREFIX.length;
       let end = paramsStart;
       let terminatorLength = 0;
-      while (end < data.length && end - paramsStart <= MAX_PARAMS) {
+      let incomplete = false;
+      for (; end - paramsStart <= MAX_PARAMS; end += 1) {
+        if (end >= data.length) {
+          incomplete = true;
+          break;
+        }
         const byte = data[end]!;
-        if (byte === BEL) {
-          terminatorLength = 1;
-          break;
-        }
-        if (byte === ESC) {
-          if (end + 1 >= data.length) break;
-          terminatorLength = data[end + 1] === BACKSLASH ? 2 : 0;
-          break;
-        }
-        end += 1;
+        if (byte === BEL) terminatorLength = 1;
+        else if (byte === ESC) {
+          if (end + 1 >= data.length) incomplete = true;
+          else if (data[end + 1] === BACKSLASH) terminatorLength = 2;
+        } else continue;
+        break;
       }
-      if (terminatorLength === 0 && end >= data.length && end - paramsStart <= MAX_PARAMS) {
+      if (incomplete) {
         this.carry = Buffer.from(data.subarray(start));
         return found;
       }
