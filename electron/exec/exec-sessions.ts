@@ -95,6 +95,7 @@ export class ExecSessions {
       }),
     ]);
     clearTimeout(timer);
+    session.process.flushOutput();
     const output = session.unread.text();
     session.unread.reset();
     const base = { sessionId, processId: session.process.pid, output };

@@ -98,6 +98,11 @@ export class SupervisedProcess {
     return this.output.subscribe(listener, options);
   }
 
+  /** Delivers output still waiting for its batch to close (for a caller about to answer now). */
+  flushOutput(): void {
+    if (!this.exitInfo) this.output.flush();
+  }
+
   /** Head + tail of the output so far, with a marker for what lies between. */
   modelView(): string {
     return this.output.modelText();

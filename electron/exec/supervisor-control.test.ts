@@ -96,7 +96,7 @@ describe('process supervisor control', () => {
   });
 
   it('a timeout ends the whole tree and says so', async () => {
-    const { child, pids } = await startTree(supervisor(), GRANDCHILDREN, { timeoutMs: 1500 });
+    const { child, pids } = await startTree(supervisor(), GRANDCHILDREN, { timeoutMs: 5000 });
     const exit = await child.exited;
     expect(exit.reason).toBe('timed-out');
     await waitFor(() => alive(pids).length === 0, 'the timed-out tree to be gone', 10_000);
