@@ -12,12 +12,12 @@ export interface AppServerProcess {
   readonly exited: Promise<ChildExit>;
 }
 
-/** Starts `node bin/wheelhouse.mjs app-server --home <home>`. */
-export function startAppServer(home: string): AppServerProcess {
-  const tracked = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
+/** Starts `node bin/wheelhouse.mjs app-server --home <home> [args]`; `env` adds variables (API keys). */
+export function startAppServer(home: string, env: NodeJS.ProcessEnv = {}, args: readonly string[] = []): AppServerProcess {
+  const tracked = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home, ...args], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, WHEELHOUSE_HOME: home },
+    env: { ...process.env, ...env, WHEELHOUSE_HOME: home },
   });
   const { stdin, stdout } = tracked.child;
   if (!stdin || !stdout) throw new Error('app-server spawned without pipes');
