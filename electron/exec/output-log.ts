@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { ExecError } from './exec-error.js';
 
 /**
@@ -22,7 +23,8 @@ export class OutputLog {
   static create(dir: string, name: string): OutputLog {
     const file = path.join(dir, `${name}.log`);
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // Output may hold anything a command printed: owner-only, like the rest of the home.
+      ensurePrivateDir(dir);
       // 'wx': a fresh file, never someone else's; the mode applies because it is created here.
       return new OutputLog(file, fs.openSync(file, 'wx', 0o600));
     } catch (error) {

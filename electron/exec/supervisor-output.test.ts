@@ -42,6 +42,7 @@ describe('process supervisor output', () => {
     const logPath = path.join(path.dirname(child.description.logPath), `${child.id}.log`);
     expect(fs.readFileSync(logPath, 'utf8')).toBe(expected);
     expect(fs.statSync(logPath).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(logPath)).mode & 0o777).toBe(0o700);
     expect(child.readLog(0, 8).toString()).toBe('1\r\n2\r\n3\r');
   });
 
