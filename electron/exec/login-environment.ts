@@ -60,6 +60,11 @@ export function shellArgv(shell: string, command: string): string[] {
   return [shell, '-lc', command];
 }
 
+/** argv of an interactive login shell, for the person's own terminal (the pty makes it interactive). */
+export function terminalShellArgv(shell: string): string[] {
+  return [shell, '-l'];
+}
+
 function cleaned(env: Record<string, string | undefined>): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) result[key] = value;

@@ -12,8 +12,10 @@ export interface OutputLimits {
   readonly highWaterBytes: number;
   /** ...and resumed once every such subscriber lags by at most this. */
   readonly lowWaterBytes: number;
-  /** Bytes streamed and logged; the rest is counted and dropped. */
+  /** Bytes streamed to subscribers (Infinity: no cap); the rest is counted and dropped. */
   readonly capBytes: number;
+  /** Bytes kept in the log file, which ends with a marker when cut. */
+  readonly logCapBytes: number;
   readonly modelHeadBytes: number;
   readonly modelTailBytes: number;
 }
@@ -93,7 +95,7 @@ export class OutputPipeline {
     if (kept.length < chunk.length) {
       this.flush();
       this.capped = true;
-      this.log.write(`\n[wheelhouse: output truncated here — the ${this.limits.capBytes}-byte cap was reached; the rest is not kept]\n`);
+      this.log.note(`\n[wheelhouse: output truncated here — the ${this.limits.capBytes}-byte output cap was reached; the rest was neither shown nor kept]\n`);
       this.emit({ type: 'output-capped', capBytes: this.limits.capBytes });
       this.publishProgress(chunk.subarray(kept.length));
     } else if (this.pendingBytes >= this.limits.maxBatchBytes) {

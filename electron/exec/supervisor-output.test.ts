@@ -112,6 +112,7 @@ describe('process supervisor output', () => {
     expect(await codeOf(sup.spawn({ command: 'true', cwd, cols: 0 }))).toBe('invalid-spec');
     expect(await codeOf(sup.spawn({ command: 'true', cwd, env: { 'A=B': 'x' } }))).toBe('invalid-spec');
     expect(await codeOf(sup.spawn({ command: 'true', cwd, timeoutMs: -1 }))).toBe('invalid-spec');
+    expect(await codeOf(sup.spawn({ command: 'true', cwd, logCapBytes: -5 }))).toBe('invalid-spec');
     expect(sup.list()).toEqual([]);
     // A string command runs through the shell, so an unknown command there is the shell's 127.
     const missing = await sup.spawn({ command: 'definitely-not-a-command-wh', cwd });
@@ -131,6 +132,24 @@ describe('process supervisor output', () => {
     const log = fs.readFileSync(child.description.logPath, 'utf8');
     expect(log.startsWith(full.slice(0, 10_000))).toBe(true);
     expect(log.slice(10_000)).toContain('output truncated here');
+  });
+
+  it('per spawn: an uncapped stream (a terminal) can go on past a small log cap', async () => {
+    const child = await supervisor().spawn({
+      command: ['seq', '1', '100000'],
+      cwd: temp.make(),
+      tty: false,
+      outputCapBytes: Number.POSITIVE_INFINITY,
+      logCapBytes: 5000,
+    });
+    const seen = collect(child);
+    const exit = await child.exited;
+    const full = seqText(100000, false);
+    expect(seen.text()).toBe(full);
+    expect(exit.droppedBytes).toBe(0);
+    const log = fs.readFileSync(child.description.logPath, 'utf8');
+    expect(log.slice(0, 5000)).toBe(full.slice(0, 5000));
+    expect(log.slice(5000)).toMatch(/^\n\[wheelhouse: log truncated here — its 5000-byte cap was reached; later output is not kept\]\n$/);
   });
 
   it('gives the model a bounded head + tail view with the omitted byte count', async () => {

@@ -27,6 +27,7 @@ export const DEFAULT_OUTPUT_LIMITS: OutputLimits = {
   highWaterBytes: 384 * 1024,
   lowWaterBytes: 128 * 1024,
   capBytes: 64 * 1024 * 1024,
+  logCapBytes: 64 * 1024 * 1024,
   modelHeadBytes: 8 * 1024,
   modelTailBytes: 8 * 1024,
 };
@@ -65,6 +66,11 @@ function validate(spec: SpawnSpec): void {
   }
   if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0 && Number.isFinite(spec.timeoutMs))) {
     throw new ExecError('invalid-spec', `timeoutMs must be a positive number, got ${spec.timeoutMs}`);
+  }
+  for (const [name, value] of [['outputCapBytes', spec.outputCapBytes], ['logCapBytes', spec.logCapBytes]] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
+      throw new ExecError('invalid-spec', `${name} must be a whole number of bytes or Infinity, got ${value}`);
+    }
   }
   for (const [key, value] of Object.entries(spec.env ?? {})) {
     if (key === '' || key.includes('=') || key.includes('\0') || (value !== null && (typeof value !== 'string' || value.includes('\0')))) {
@@ -108,7 +114,12 @@ export class ProcessSupervisor {
     const policy = spec.sandbox ?? { mode: 'danger-full-access' };
     const login = await this.environment();
     const env: Record<string, string> = { ...login.env };
-    for (const [key, value] of Object.entries(spec.env ?? {})) {
+    for (const [name, value] of [['outputCapBytes', spec.outputCapBytes], ['logCapBytes', spec.logCapBytes]] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
+      throw new ExecError('invalid-spec', `${name} must be a whole number of bytes or Infinity, got ${value}`);
+    }
+  }
+  for (const [key, value] of Object.entries(spec.env ?? {})) {
       if (value === null) delete env[key];
       else env[key] = value;
     }
@@ -126,7 +137,12 @@ export class ProcessSupervisor {
     }
     if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
     const id = `proc-${randomUUID()}`;
-    const log = OutputLog.create(this.options.logDir, id);
+    const limits: OutputLimits = {
+      ...this.limits,
+      capBytes: spec.outputCapBytes ?? this.limits.capBytes,
+      logCapBytes: spec.logCapBytes ?? this.limits.logCapBytes,
+    };
+    const log = OutputLog.create(this.options.logDir, id, limits.logCapBytes);
     let backend;
     try {
       backend = await createBackend({ argv: launch, cwd: spec.cwd, env, cols: spec.cols ?? 80, rows: spec.rows ?? 24 }, tty);
@@ -134,7 +150,7 @@ export class ProcessSupervisor {
       log.close();
       throw error;
     }
-    const output = new OutputPipeline(this.limits, log, (paused) => backend.setOutputPaused(paused));
+    const output = new OutputPipeline(limits, log, (paused) => backend.setOutputPaused(paused));
     const child = new SupervisedProcess(
       {
         id,

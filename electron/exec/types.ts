@@ -32,6 +32,13 @@ export interface SpawnSpec {
   /** Running time after which the whole tree is terminated (paused time does not count). */
   readonly timeoutMs?: number;
   readonly sandbox?: SandboxPolicy;
+  /**
+   * Bytes streamed to subscribers before the rest is dropped (default 64 MiB;
+   * Infinity for the person's terminal or a long-lived server).
+   */
+  readonly outputCapBytes?: number;
+  /** Bytes kept in the log file (default 64 MiB); streaming goes on past it. */
+  readonly logCapBytes?: number;
   /** Kill what the command left running in its session when it exits (default true). */
   readonly killTreeOnExit?: boolean;
   /** For listings and diagnostics only. */
