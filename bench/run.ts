@@ -26,6 +26,7 @@ const TARGETS = {
   resumeGrowth: 2.2,
   ptyThroughputRatio: 0.6,
   unackedOutputBytes: 500 * 1024,
+  keystrokeEchoP95Ms: 50,
 } as const;
 
 async function main(): Promise<void> {
@@ -94,12 +95,13 @@ async function main(): Promise<void> {
       // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
       ptyThroughput: {
         ...pty,
-        target: `supervisor >= ${TARGETS.ptyThroughputRatio} x raw, lossless, unacked <= ${TARGETS.unackedOutputBytes} bytes`,
+        target: `supervisor >= ${TARGETS.ptyThroughputRatio} x raw, lossless, unacked <= ${TARGETS.unackedOutputBytes} bytes, echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
         meetsTarget:
           pty.ratioOfMedians >= TARGETS.ptyThroughputRatio &&
           pty.supervisor.lossless &&
           pty.supervisor.logLossless &&
-          pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes,
+          pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
+          pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
       },
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
