@@ -155,6 +155,7 @@ class PipeBackend implements ProcessBackend {
       env: spec.env,
       // Its own session and group, like a pty child, so the group signal reaches the tree.
       detached: true,
+      windowsHide: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {
