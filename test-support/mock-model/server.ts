@@ -38,8 +38,6 @@ export interface MockModelServer {
   readonly pendingScripts: number;
   /** Queues scripts; each answers the next POST to /chat/completions or /responses. */
   enqueue(...scripts: MockScript[]): void;
-  /** Drops every script no request has used (after a client was killed before asking for them). */
-  clearQueue(): void;
   /** Resolves once at least `count` requests have arrived. */
   waitForRequests(count: number): Promise<readonly MockRecordedRequest[]>;
   close(): Promise<void>;
@@ -129,9 +127,6 @@ export async function startMockModelServer(options: MockModelServerOptions = {})
     enqueue(...scripts) {
       for (const script of scripts) validateScript(script);
       queue.push(...scripts);
-    },
-    clearQueue() {
-      queue.length = 0;
     },
     waitForRequests(count) {
       if (requests.length >= count) return Promise.resolve(requests);
