@@ -27,7 +27,7 @@ export interface EventLogOptions {
   readonly now?: () => number;
   /** Where a failed write is reported; the events stay queued for the next flush. */
   readonly onError?: (message: string, error: unknown) => void;
-  /** How many seq values one durable reservation covers. */
+  /** How many seq values one durable reservation covers (it grows while blocks run out within a second). */
   readonly reserveBlock?: number;
 }
 
@@ -46,6 +46,7 @@ export interface ReplayResult {
 const RETRY_DELAY_MS = 1000;
 const MAX_UNWRITTEN = 50_000;
 const DEFAULT_RESERVE_BLOCK = 1000;
+const MAX_BLOCK_GROWTH = 64;
 
 /**
  * Assigns every notification a monotonically increasing `seq`, hands it to
@@ -62,6 +63,8 @@ export class EventLog {
   private seq: number;
   private reservedThrough: number;
   private readonly reserveBlock: number;
+  private block: number;
+  private reservedAtMs = -Infinity;
   private readonly listeners = new Set<NotificationListener>();
   private durableQueue: PendingEvent[] = [];
   private memoryQueue: PendingEvent[] = [];
@@ -79,6 +82,7 @@ export class EventLog {
     this.seq = Math.max(durable.events.reservedThrough(), memory.events.maxSeq());
     this.reservedThrough = this.seq;
     this.reserveBlock = options.reserveBlock ?? DEFAULT_RESERVE_BLOCK;
+    this.block = this.reserveBlock;
     this.flushDelayMs = options.flushDelayMs ?? 25;
     this.maxBatch = options.maxBatch ?? 500;
     this.now = options.now ?? Date.now;
@@ -125,7 +129,12 @@ export class EventLog {
   private nextSeq(): number {
     const seq = this.seq + 1;
     if (seq > this.reservedThrough) {
-      const through = seq + this.reserveBlock - 1;
+      // Each reservation is a synced write (a few ms): under a fast stream the block
+      // grows so that happens about once a second at most.
+      const at = performance.now();
+      this.block = at - this.reservedAtMs < 1000 ? Math.min(this.block * 2, this.reserveBlock * MAX_BLOCK_GROWTH) : this.reserveBlock;
+      this.reservedAtMs = at;
+      const through = seq + this.block - 1;
       try {
         this.durable.events.reserveThrough(through);
       } catch (error) {
