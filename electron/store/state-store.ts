@@ -4,6 +4,7 @@ import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
 import { PendingItemStore } from './pending-item-store.js';
+import { QueueStore } from './queue-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TurnStore } from './turn-store.js';
 
@@ -16,6 +17,7 @@ export class StateStore {
   readonly events: EventStore;
   readonly goals: GoalStore;
   readonly pending: PendingItemStore;
+  readonly queue: QueueStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -25,6 +27,7 @@ export class StateStore {
     this.events = new EventStore(db);
     this.goals = new GoalStore(db);
     this.pending = new PendingItemStore(db);
+    this.queue = new QueueStore(db);
   }
 
   /** Opens the durable store at `file`. */
