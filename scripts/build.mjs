@@ -1,7 +1,7 @@
 // Builds every artifact: the Node runtime/CLI bundle, the Electron main and
 // preload bundles, and the renderer. `--if-missing` skips work already done.
 import { build as esbuild } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -15,14 +15,30 @@ if (args.has('--if-missing') && existsSync(out('dist/node/cli.js')) && existsSyn
 
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingDir: root };
 
+/**
+ * Packages the runtime loads as they are installed: native addons, and
+ * packages loaded only on first use (the OpenAI SDK at the first turn, ws for
+ * `serve`). Everything else (zod, smol-toml) is bundled into cli.js, which
+ * loads faster than resolving and reading a package's many files at start-up.
+ */
+const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws'];
+
+// Code behind a dynamic import() (model clients, keychain, web server) goes to
+// chunks that load on first use; stale chunks of an earlier build are removed.
+rmSync(out('dist/node/chunks'), { recursive: true, force: true });
 await esbuild({
   ...common,
   entryPoints: ['electron/server/cli.ts'],
-  outfile: 'dist/node/cli.js',
+  outdir: 'dist/node',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  external: CLI_EXTERNAL,
+  // Bundled CommonJS code may call require(); give the ES module bundle one.
+  banner: { js: "import { createRequire as __wheelhouseCreateRequire } from 'node:module'; const require = __wheelhouseCreateRequire(import.meta.url);" },
 });
 
 // Electron main and preload are CommonJS: a sandboxed preload cannot load ES modules.

@@ -12,12 +12,19 @@ export interface AppServerProcess {
   readonly exited: Promise<ChildExit>;
 }
 
+/** How to start it beyond the defaults. */
+export interface AppServerOptions {
+  /** Options for node itself, before the script (e.g. `--import` a loader hook). */
+  readonly nodeArgs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** Starts `node bin/wheelhouse.mjs app-server --home <home>`. */
-export function startAppServer(home: string): AppServerProcess {
-  const tracked = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
+export function startAppServer(home: string, options: AppServerOptions = {}): AppServerProcess {
+  const tracked = spawnTracked(process.execPath, [...(options.nodeArgs ?? []), cliBin, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, WHEELHOUSE_HOME: home },
+    env: { ...process.env, WHEELHOUSE_HOME: home, ...options.env },
   });
   const { stdin, stdout } = tracked.child;
   if (!stdin || !stdout) throw new Error('app-server spawned without pipes');

@@ -7,7 +7,6 @@ import { Runtime } from '../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
 import { serveStdio } from './stdio-carrier.js';
-import { startWebServer } from './web-server.js';
 
 const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
 
@@ -92,6 +91,8 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   const staticRoot = rendererRoot();
   let server;
   try {
+    // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
+    const { startWebServer } = await import('./web-server.js');
     server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });
   } catch (error) {
     process.stderr.write(`wheelhouse: cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
