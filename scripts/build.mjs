@@ -16,12 +16,32 @@ if (args.has('--if-missing') && existsSync(out('dist/node/cli.js')) && existsSyn
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingDir: root };
 
 /**
- * Packages the runtime loads as they are installed: native addons, and
+ * Packages the runtime (CLI and Electron main) loads as they are installed: native addons, and
  * packages loaded only on first use (the OpenAI SDK at the first turn, ws for
  * `serve`). Everything else (zod, smol-toml) is bundled into cli.js, which
  * loads faster than resolving and reading a package's many files at start-up.
  */
 const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws'];
+
+/**
+ * zod's `z` namespace object keeps all of its 60-odd message locales in the
+ * bundle (about half of zod's bytes, parsed at every start); Wheelhouse uses
+ * only English, zod's default, so the locale index is cut down to it.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`)
+        ? { path: path.join(path.dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
 
 // Code behind a dynamic import() (model clients, keychain, web server) goes to
 // chunks that load on first use; stale chunks of an earlier build are removed.
@@ -37,8 +57,7 @@ await esbuild({
   format: 'esm',
   target: 'node20',
   external: CLI_EXTERNAL,
-  // Bundled CommonJS code may call require(); give the ES module bundle one.
-  banner: { js: "import { createRequire as __wheelhouseCreateRequire } from 'node:module'; const require = __wheelhouseCreateRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
 });
 
 // Electron main and preload are CommonJS: a sandboxed preload cannot load ES modules.
@@ -50,8 +69,9 @@ if (existsSync(out('electron/main/main.ts'))) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    packages: 'external',
-    external: ['electron'],
+    // As for the CLI: zod and smol-toml bundled, the rest loaded as installed (lazily where the code says so).
+    external: ['electron', ...CLI_EXTERNAL],
+    plugins: [zodEnglishOnly],
   });
 }
 if (existsSync(out('electron/preload/preload.ts'))) {
