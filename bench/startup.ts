@@ -13,6 +13,30 @@ export interface StartupSummary {
   readonly p90Ms: number;
   readonly minMs: number;
   readonly maxMs: number;
+  /**
+   * CPU time (user + system) the process had used when it answered, median;
+   * unlike wall time it barely moves when other work shares the machine.
+   * Linux only (/proc), in 10 ms ticks.
+   */
+  readonly cpuMedianMs: number | null;
+}
+
+interface StartupSample {
+  readonly wallMs: number;
+  readonly cpuMs: number | null;
+}
+
+/** User + system CPU time of a running process from /proc (clock ticks of 10 ms), or null off Linux. */
+function cpuTimeMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name start at field 3; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 // The same request a Codex client sends first; both servers accept it.
@@ -28,7 +52,7 @@ const INITIALIZE = `${JSON.stringify({
  * loading the program and answering; the process is then closed and awaited
  * before the next one starts, so runs do not overlap.
  */
-async function spawnToFirstLine(command: string, args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<number> {
+async function spawnToFirstLine(command: string, args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<StartupSample> {
   const start = performance.now();
   const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -36,11 +60,11 @@ async function spawnToFirstLine(command: string, args: readonly string[], env: N
   child.stderr.on('data', (chunk: string) => (stderr += chunk));
   child.stdin.write(input);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const elapsed = await new Promise<number>((resolve, reject) => {
+  const sample = await new Promise<StartupSample>((resolve, reject) => {
     let seen = '';
     child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString('utf8');
-      if (seen.includes('\n')) resolve(performance.now() - start);
+      if (seen.includes('\n')) resolve({ wallMs: performance.now() - start, cpuMs: cpuTimeMs(child.pid) });
     });
     void exited.then((code) => reject(new Error(`${command} exited (${String(code)}) before answering: ${stderr.slice(0, 500)}`)));
   });
@@ -49,23 +73,25 @@ async function spawnToFirstLine(command: string, args: readonly string[], env: N
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
-  return elapsed;
+  return sample;
 }
 
-function summarise(samples: readonly number[]): StartupSummary {
-  const sorted = [...samples].sort((a, b) => a - b);
+function summarise(samples: readonly StartupSample[]): StartupSummary {
+  const sorted = samples.map((s) => s.wallMs).sort((a, b) => a - b);
+  const cpu = samples.map((s) => s.cpuMs).filter((c): c is number => c !== null).sort((a, b) => a - b);
   return {
     processes: sorted.length,
     medianMs: ms(quantile(sorted, 0.5)),
     p90Ms: ms(quantile(sorted, 0.9)),
     minMs: ms(sorted[0]!),
     maxMs: ms(sorted[sorted.length - 1]!),
+    cpuMedianMs: cpu.length === samples.length ? quantile(cpu, 0.5) : null,
   };
 }
 
-async function timeProcesses(runs: number, once: () => Promise<number>): Promise<StartupSummary> {
+async function timeProcesses(runs: number, once: () => Promise<StartupSample>): Promise<StartupSummary> {
   await once(); // warms the OS file cache (and V8's compile cache where the runtime keeps one)
-  const samples: number[] = [];
+  const samples: StartupSample[] = [];
   for (let i = 0; i < runs; i++) samples.push(await once());
   return summarise(samples);
 }
