@@ -72,6 +72,12 @@ if (existsSync(out('electron/main/main.ts'))) {
     // As for the CLI: zod and smol-toml bundled, the rest loaded as installed (lazily where the code says so).
     external: ['electron', ...CLI_EXTERNAL],
     plugins: [zodEnglishOnly],
+    // V8's compile cache where Electron's Node has it (22.1+), as bin/wheelhouse.mjs does for the CLI:
+    // modules the main process loads later (native addon wrappers, the OpenAI SDK) start compiled.
+    banner: {
+      // The bundle's own "use strict" follows the banner, so the banner must state it.
+      js: "'use strict';\ntry { require('node:module').enableCompileCache?.(require('node:path').join(require('node:os').tmpdir(), 'wheelhouse-compile-cache')); } catch {}",
+    },
   });
 }
 if (existsSync(out('electron/preload/preload.ts'))) {
