@@ -89,10 +89,10 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();
+  // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
+  const { startWebServer } = await import('./web-server.js');
   let server;
   try {
-    // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
-    const { startWebServer } = await import('./web-server.js');
     server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });
   } catch (error) {
     process.stderr.write(`wheelhouse: cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
