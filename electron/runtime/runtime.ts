@@ -27,7 +27,8 @@ import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createModelClient } from '../model/create-model-client.js';
+// Loads the model clients and the OpenAI SDK on first use, not at start-up.
+import { createModelClient } from '../model/lazy-model-client.js';
 
 export interface RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
