@@ -12,9 +12,11 @@ import { agentFanout } from './agent-fanout.js';
 import { eventFanout } from './event-fanout.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
+import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
 import { policyDecisionBench } from './policy.js';
+import { ptyThroughput } from './pty-throughput.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -24,6 +26,9 @@ const TARGETS = {
   fanoutCpuPercent: 10,
   resume1000TurnsMs: 500,
   resumeGrowth: 2.2,
+  ptyThroughputRatio: 0.6,
+  unackedOutputBytes: 500 * 1024,
+  keystrokeEchoP95Ms: 50,
 } as const;
 
 async function main(): Promise<void> {
@@ -31,6 +36,8 @@ async function main(): Promise<void> {
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const temp = new TempDirs();
   try {
+    // First, while nothing else of this bench has warmed the machine up.
+    const startup = await startupTimes({ runs: 15 });
     const roundTripOptions = { warmup: 500, requests: 5000 };
     const stdio = await stdioRoundTrip({ home: temp.make('wheelhouse-bench-'), ...roundTripOptions });
     const webSocket = await webSocketRoundTrip({ home: temp.make('wheelhouse-bench-'), ...roundTripOptions });
@@ -45,6 +52,7 @@ async function main(): Promise<void> {
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
+    const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -53,6 +61,9 @@ async function main(): Promise<void> {
         // Other work on the machine skews every figure; this says how busy it was.
         loadAverage1mAtStart: loadAtStart,
       },
+      // Spawn -> initialize response of fresh processes; Codex's alongside when `codex` is on PATH.
+      startupToInitialize: startup,
+      rendererBundle: rendererBundleSizes(),
       serveEventLoopUnderNotificationLoad: {
         ...load,
         target: `p99 <= ${TARGETS.eventLoopP99Ms} ms`,
@@ -88,6 +99,17 @@ async function main(): Promise<void> {
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
       markdownStreamingUpdate: markdownStreamingBench(),
+      // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
+      ptyThroughput: {
+        ...pty,
+        target: `supervisor >= ${TARGETS.ptyThroughputRatio} x raw, lossless, unacked <= ${TARGETS.unackedOutputBytes} bytes, echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
+        meetsTarget:
+          pty.ratioOfMedians >= TARGETS.ptyThroughputRatio &&
+          pty.supervisor.lossless &&
+          pty.supervisor.logLossless &&
+          pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
+          pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
+      },
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
     };

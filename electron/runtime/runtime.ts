@@ -27,7 +27,8 @@ import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createModelClient } from '../model/create-model-client.js';
+// Loads the model clients and the OpenAI SDK on first use, not at start-up.
+import { createModelClient } from '../model/lazy-model-client.js';
 
 export interface RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
@@ -114,7 +115,7 @@ export class Runtime {
         now,
         providerIds: () => this.config.providers().map((provider) => provider.id),
       });
-      recoverInterruptedTurns(this.durable, now);
+      recoverInterruptedTurns(this.durable, this.events, now);
       this.events.prune();
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
@@ -197,8 +198,8 @@ export class Runtime {
       'thread/goal/get': (params) => ({ goal: this.goals.get(params.threadId) }),
       'thread/goal/clear': (params) => this.goals.clear(params.threadId),
       'events/replay': (params) => {
-        const events = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
-        return { events, lastSeq: this.events.lastSeq };
+        const replay = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
+        return { ...replay, lastSeq: this.events.lastSeq };
       },
       ...createConfigHandlers({
         configService: this.config,

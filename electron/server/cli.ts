@@ -7,7 +7,6 @@ import { Runtime } from '../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
 import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
-import { startWebServer } from './web-server.js';
 
 const MIB = 1024 * 1024;
 
@@ -105,6 +104,8 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();
+  // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
+  const { startWebServer } = await import('./web-server.js');
   let server;
   try {
     server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });

@@ -65,7 +65,7 @@ describe.each([
     const echo = { type: 'httpError' as const, status: 401, message: `Incorrect API key provided: ${apiKey}. You can find your API key in your account.` };
     mock.enqueue([echo], [echo]);
 
-    const server = startAppServer(home, { MOCK_PROVIDER_KEY: apiKey });
+    const server = startAppServer(home, { env: { MOCK_PROVIDER_KEY: apiKey } });
     let traffic = '';
     server.process.child.stdout?.on('data', (chunk: Buffer) => {
       traffic += chunk.toString('utf8');

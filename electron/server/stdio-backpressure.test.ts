@@ -47,7 +47,7 @@ async function settled(read: () => number, quietMs: number): Promise<number> {
 
 describe('stdio backpressure', () => {
   it('stops reading requests from a client that does not read its answers, then answers them all once it does', async () => {
-    const server = startAppServer(temp.make(), {}, LIMIT_ARGS);
+    const server = startAppServer(temp.make(), { args: LIMIT_ARGS });
     await server.peer.initialize();
     const stdout = server.process.child.stdout!;
     const stdin = server.process.child.stdin!;
@@ -83,7 +83,7 @@ describe('stdio backpressure', () => {
     );
     // 4 MiB of reply in 8 KiB deltas: four times the limit.
     mock.enqueue([...Array.from({ length: 512 }, () => ({ type: 'text' as const, text: 'y'.repeat(8 * 1024) })), { type: 'finish' }]);
-    const server = startAppServer(home, {}, LIMIT_ARGS);
+    const server = startAppServer(home, { args: LIMIT_ARGS });
     await server.peer.initialize();
     const { thread } = await server.peer.call('thread/start', { cwd: home });
     server.process.child.stdout!.pause();
