@@ -150,6 +150,19 @@ describe('shell parsing', () => {
     expect(d.words[1]!.kind).toBe('dynamic');
   });
 
+  it('names every redirection operator (the pinned parser numbers them)', () => {
+    const parsed = parseShellScript('a >f >>f <f <>f <&0 >&2 >|f &>f &>>f <<<w <<E\nx\nE\n');
+    expect(parsed.ok && parsed.commands[0]!.redirects.map((redirect) => redirect.operator)).toEqual([
+      '>', '>>', '<', '<>', '<&', '>&', '>|', '&>', '&>>', '<<<', '<<',
+    ]);
+    const dash = parseShellScript('a <<-E\n\tx\nE\n');
+    expect(dash.ok && dash.commands[0]!.redirects[0]!.operator).toBe('<<-');
+    const binary = parseShellScript('a && b || c | d |& e');
+    expect(binary.ok && binary.commands.map((command) => [command.words[0]!.text, command.position])).toEqual([
+      ['a', 0], ['b', 0], ['c', 0], ['d', 1], ['e', 2],
+    ]);
+  });
+
   it('removes quotes and keeps quoted text as one literal word', () => {
     const parsed = parseShellScript(`echo "a b" 'c d' e\\ f "x\\"y" "é ü" *.ts`);
     expect(parsed.ok && parsed.commands[0]!.words.map((word) => [word.text, word.kind])).toEqual([
