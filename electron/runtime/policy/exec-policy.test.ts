@@ -106,6 +106,17 @@ describe('exec policy decision table (untrusted, workspace-write)', () => {
     if (rule) expect(decision.matchedRule?.source).toBe(rule);
   });
 
+  it('follows nested shells a few levels deep, and asks beyond that', () => {
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const nest = (script: string, levels: number) => Array.from({ length: levels }).reduce<string>((inner) => `sh -c ${quote(inner)}`, script);
+    const evaluate = (command: string) => evaluateExecPolicy([], { command, approvalPolicy: 'on-request', sandboxMode: 'danger-full-access' });
+    expect(evaluate(nest('rm -rf /', 3)).requirement.type).toBe('forbidden');
+    expect(evaluate(nest('ls', 3)).requirement.type).toBe('skip');
+    const deep = evaluate(nest('ls', 6)).requirement;
+    expect(deep).toMatchObject({ type: 'needs_approval' });
+    expect((deep as { reason: string }).reason).toMatch(/nested more than/);
+  });
+
   it('reports every command of a compound script', () => {
     const decision = evaluateExecPolicy(userRules, { command: 'git status && npm test | tee out; echo $(whoami)', approvalPolicy: 'untrusted', sandboxMode: 'read-only' });
     expect(decision.commands.map((verdict) => verdict.command[0])).toEqual(['git', 'npm', 'tee', 'echo', 'whoami']);

@@ -8,7 +8,7 @@ import {
   writesBlockDevice,
   writesFiles,
 } from './command-safety.js';
-import { decideRequirement } from './approval-modes.js';
+import { VERDICT_SEVERITY as SEVERITY, decideRequirement } from './approval-modes.js';
 import type { CommandVerdict, ExecPolicyDecision, ExecPolicyRequest, MatchedRule, PrefixRule, RuleDecision } from './policy-types.js';
 import { patternMatches } from './rules-file.js';
 import { parseShellScript, type ShellWord, type SimpleCommand } from './shell-parse.js';
@@ -27,7 +27,6 @@ export function evaluateExecPolicy(rules: readonly PrefixRule[], request: ExecPo
 }
 
 const MAX_NESTING = 4;
-const SEVERITY: Record<CommandVerdict['decision'], number> = { allow: 0, unmatched: 1, prompt: 2, forbidden: 3 };
 
 function judgeScript(rules: readonly PrefixRule[], script: string, depth: number): CommandVerdict[] {
   const parsed = parseShellScript(script);
@@ -71,7 +70,10 @@ interface CommandContext {
 function judgeArgv(rules: readonly PrefixRule[], words: readonly ShellWord[], depth: number, context: CommandContext = { written: [], assignments: [] }): CommandVerdict[] {
   const argv = words.map((word) => word.text);
   const nestedScript = shellScriptArgument(words);
-  if (nestedScript !== undefined && depth < MAX_NESTING) {
+  if (nestedScript !== undefined) {
+    if (depth >= MAX_NESTING) {
+      return [{ command: argv, decision: 'prompt', reason: `shells nested more than ${MAX_NESTING} deep are not analysed`, matchedRule: null }];
+    }
     if (nestedScript === null) {
       return [{ command: argv, decision: 'prompt', reason: 'runs a shell script whose text is only known when it runs', matchedRule: null }];
     }
