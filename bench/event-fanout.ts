@@ -9,7 +9,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ModelClient, ModelStreamEvent } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer } from '../electron/server/web-server.js';
 
@@ -48,7 +48,7 @@ async function pacingBaseline(deltas: number, perSecond: number): Promise<number
 
 export async function eventFanout(options: { home: string; clients: number; deltas: number; perSecond: number }) {
   const baseline = await pacingBaseline(options.deltas, options.perSecond);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home: options.home,
     bindModel: async () => ({ client: pacedModel(options.deltas, options.perSecond), model: 'bench', contextWindow: null }),
   });

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { ms, quantile } from './stats.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
@@ -41,7 +42,7 @@ export function seedThread(runtime: Runtime, turns: number): string {
  * the two alternately (after warm-up), so JIT and cache state favour neither.
  */
 export async function resumeTimes(options: { home: string; runs: number }) {
-  const runtime = new Runtime({ home: options.home });
+  const runtime = createTestRuntime({ home: options.home });
   try {
     const sizes = [1000, 2000] as const;
     const threads = sizes.map((turns) => seedThread(runtime, turns));

@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
@@ -34,7 +35,7 @@ class TimedModel implements ModelClient {
 
 export async function turnOverhead(options: { home: string; turns: number }): Promise<LatencySummary> {
   const model = new TimedModel();
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home: options.home,
     bindModel: async () => ({ client: model, model: 'bench', contextWindow: null }),
   });

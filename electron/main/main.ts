@@ -16,7 +16,8 @@ import {
   type WebFrameMain,
 } from 'electron';
 import { IPC_CHANNELS } from '../../shared/ipc.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createRuntime } from '../host/create-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { RpcHost } from '../server/rpc-host.js';
 import { appLayout, desktopHome } from './app-paths.js';
 import { APP_SCHEME_PRIVILEGES, serveAppRequest } from './app-protocol.js';
@@ -129,10 +130,13 @@ function startServices(trustedWebContentsId: () => number | null): Services {
   });
   const home = desktopHome(app.getPath('userData'));
   let runtime: Runtime;
-  // The store needs the provider table (for env_key hints), which the runtime loads; look it up lazily.
-  const secretStore = safeStorageSecretStore(home, (id) => runtime.config.provider(id)?.envKey ?? null);
   try {
-    runtime = new Runtime({ home, nativeBinding, logError, secretStore });
+    runtime = createRuntime({
+      home,
+      nativeBinding,
+      logError,
+      secretStore: (envKeyFor) => safeStorageSecretStore(home, envKeyFor),
+    });
   } catch (error) {
     throw new Error(explainStartupError(error, nativeBinding, app.isPackaged));
   }

@@ -8,7 +8,7 @@ import type { ResolvedProvider, WireApi } from '../../model/types.js';
 import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import type { RequestContext } from '../context.js';
-import { Runtime } from '../runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 
 /**
  * The agent end to end through the real model clients and a local mock
@@ -33,7 +33,7 @@ afterEach(async () => {
 function agent(wire: WireApi, overrides: Partial<ResolvedProvider> = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-agent-'));
   const provider = mockProvider(mock, wire, overrides);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification } from '../../../shared/protocol/index.js';
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
-import { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 
 /** A scripted model: each request takes the next script; requests are recorded. */
 class ScriptedModel implements ModelClient {
@@ -44,7 +45,7 @@ afterEach(async () => {
 function setup(model: ScriptedModel, home?: string) {
   const dir = home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'wh-turn-'));
   if (!home) homes.push(dir);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home: dir,
     validateResults: true,
     defaults: { cwd: dir },

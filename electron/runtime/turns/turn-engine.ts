@@ -14,7 +14,8 @@ import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { addUsage, ZERO_USAGE, type ActiveTurn, type ModelBinder } from './active-turn.js';
+import type { ModelBinder } from '../../model/types.js';
+import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
 
