@@ -39,7 +39,7 @@ export class InProcessRuntime {
       },
       onClose: () => () => undefined,
     };
-    const client = new RpcClient(transport);
+    const client = new RpcClient(transport, { validateResults: true });
     await client.request('initialize', { clientInfo: { name: 'wheelhouse-e2e', version: '0' } });
     return client;
   }

@@ -217,5 +217,6 @@ export class Runtime {
 
 /** Results are checked against their schemas everywhere but production builds (and always under vitest). */
 function resultsValidatedByDefault(): boolean {
-  return process.env['VITEST'] !== undefined || process.env['NODE_ENV'] !== 'production';
+  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
+  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }
