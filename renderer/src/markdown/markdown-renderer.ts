@@ -10,18 +10,40 @@ const md = new MarkdownIt({
   html: false,
   linkify: true,
   typographer: false,
-  highlight: (code, lang) => {
-    const language = lang.trim().split(/\s+/)[0] ?? '';
-    if (language === '' || !hljs.getLanguage(language)) return '';
-    try {
-      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
-    } catch {
-      return '';
-    }
-  },
+  highlight: (code, lang) => highlightCode(code, lang).html,
 });
 
 const escapeHtml = md.utils.escapeHtml;
+
+/** Highlighted code; '' when the language is unknown (markdown-it then escapes the code itself). */
+interface Highlighted {
+  readonly html: string;
+  /** Whether the highlighter ends outside any comment, string or other nested mode. */
+  readonly endsAtTopLevel: boolean;
+}
+
+function highlightCode(code: string, lang: string): Highlighted {
+  const language = lang.trim().split(/\s+/)[0] ?? '';
+  if (language === '' || !hljs.getLanguage(language)) return { html: '', endsAtTopLevel: true };
+  try {
+    const result = hljs.highlight(code, { language, ignoreIllegals: true });
+    const top = result._top as { parent?: unknown } | undefined;
+    return { html: result.value, endsAtTopLevel: top?.parent === undefined };
+  } catch {
+    return { html: '', endsAtTopLevel: false };
+  }
+}
+
+/**
+ * Highlights a piece of a fenced code block exactly as the block renderer
+ * would (escaped when the language is unknown). When the piece ends at the
+ * top level, the next piece highlights the same alone as after it, so a
+ * streaming fence can highlight only its new lines.
+ */
+export function highlightCodePiece(code: string, lang: string): Highlighted {
+  const highlighted = highlightCode(code, lang);
+  return highlighted.html === '' ? { html: escapeHtml(code), endsAtTopLevel: highlighted.endsAtTopLevel } : highlighted;
+}
 
 // Fenced code gets a bar with its language and a Copy button (wired by the view through event delegation).
 const renderFence = md.renderer.rules.fence;
