@@ -45,7 +45,7 @@ class PacedModel implements ModelClient {
           now = performance.now();
         }
         self.maxBehindMs = Math.max(self.maxBehindMs, now - due);
-        self.finalBehindMs = now - due;
+        self.finalBehindMs = Math.max(0, now - due);
         const event: ModelStreamEvent = { type: 'textDelta', delta: `tok${i} ` };
         self.ownMs += performance.now() - now;
         yield event;
