@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { loadLanguage } from '../renderer/src/markdown/code-highlighter.js';
 import { BlockCache, IncrementalMarkdown } from '../renderer/src/markdown/incremental-markdown.js';
 import { renderMarkdown } from '../renderer/src/markdown/markdown-renderer.js';
 import { summarize, type LatencySummary } from './stats.js';
@@ -47,7 +48,9 @@ in end-to-end tests so the pattern does not come back, and write a short note in
  * render only what changed) at 5 KB and 50 KB replies. Pure computation: no
  * DOM, no React; the view adds a constant per update on top.
  */
-export function markdownStreamingBench(options: MarkdownStreamingOptions = {}): MarkdownStreamingReport {
+export async function markdownStreamingBench(options: MarkdownStreamingOptions = {}): Promise<MarkdownStreamingReport> {
+  // The app loads a language's grammar on first sight; time highlighting, not its absence.
+  await loadLanguage('typescript');
   const rounds = options.rounds ?? 30;
   const deltaChars = options.deltaChars ?? 16;
   const paragraphTail = streamingCase(sampleReply, rounds, deltaChars);
@@ -167,5 +170,5 @@ export function openFenceReply(bytes: number): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.stdout.write(`${JSON.stringify(markdownStreamingBench(), null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(await markdownStreamingBench(), null, 2)}\n`);
 }

@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import { ConfigService } from '../config/config-service.js';
 import { homePaths } from '../runtime/home.js';
 import { HomeLock } from '../runtime/home-lock.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import type { EnvKeyLookup, SecretStore } from '../secrets/secret-store.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
 
 export interface HostRuntimeOptions extends RuntimeOptions {
@@ -27,7 +27,7 @@ export interface HostRuntimeOptions extends RuntimeOptions {
 export function createRuntime(options: HostRuntimeOptions): Runtime {
   const { home, nativeBinding, secretStore, ...runtimeOptions } = options;
   const paths = homePaths(home);
-  fs.mkdirSync(paths.home, { recursive: true });
+  ensurePrivateDir(paths.home);
   const lock = HomeLock.acquire(paths.home);
   const opened: StateStore[] = [];
   try {

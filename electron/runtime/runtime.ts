@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
-import { StateStore } from '../store/state-store.js';
+import type { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
@@ -24,7 +24,8 @@ import { probeModel } from '../config/model-probe.js';
 import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createModelClient } from '../model/create-model-client.js';
+// Loads the model clients and the OpenAI SDK on first use, not at start-up.
+import { createModelClient } from '../model/lazy-model-client.js';
 
 /**
  * The outer parts a host builds and hands in (electron/host/create-runtime.ts),
@@ -120,6 +121,7 @@ export class Runtime {
         defaults,
         newId,
         now,
+        providerIds: () => this.config.providers().map((provider) => provider.id),
       });
       recoverInterruptedTurns(this.durable, now);
       this.events.prune();
@@ -136,6 +138,7 @@ export class Runtime {
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
         newId,
         now,
+        knownSecrets: () => this.providers.knownApiKeys(),
         ...(options.logError ? { onInternalError: options.logError } : {}),
         // The queue is built next; a turn cannot end before the constructor returns.
         onTurnEnded: (threadId) => this.queue.drain(threadId),

@@ -1,47 +1,33 @@
-import hljs from 'highlight.js/lib/common';
 import MarkdownIt from 'markdown-it';
+import { highlightCode, highlightCodeWithEndState, type HighlightedCode } from './code-highlighter.js';
 
 /**
  * The one Markdown configuration of the app: no raw HTML (a reply can never
  * inject markup), bare URLs linkified, fenced code highlighted by
- * highlight.js. DOM-free, so it also runs under Node (tests, benchmarks).
+ * highlight.js once its language has loaded (code-highlighter.ts). DOM-free,
+ * so it also runs under Node (tests, benchmarks).
  */
 const md = new MarkdownIt({
   html: false,
   linkify: true,
   typographer: false,
-  highlight: (code, lang) => highlightCode(code, lang).html,
+  highlight: (code, lang) => {
+    const language = lang.trim().split(/\s+/)[0] ?? '';
+    return language === '' ? '' : highlightCode(code, language);
+  },
 });
 
 const escapeHtml = md.utils.escapeHtml;
 
-/** Highlighted code; '' when the language is unknown (markdown-it then escapes the code itself). */
-interface Highlighted {
-  readonly html: string;
-  /** Whether the highlighter ends outside any comment, string or other nested mode. */
-  readonly endsAtTopLevel: boolean;
-}
-
-function highlightCode(code: string, lang: string): Highlighted {
-  const language = lang.trim().split(/\s+/)[0] ?? '';
-  if (language === '' || !hljs.getLanguage(language)) return { html: '', endsAtTopLevel: true };
-  try {
-    const result = hljs.highlight(code, { language, ignoreIllegals: true });
-    const top = result._top as { parent?: unknown } | undefined;
-    return { html: result.value, endsAtTopLevel: top?.parent === undefined };
-  } catch {
-    return { html: '', endsAtTopLevel: false };
-  }
-}
-
 /**
  * Highlights a piece of a fenced code block exactly as the block renderer
- * would (escaped when the language is unknown). When the piece ends at the
- * top level, the next piece highlights the same alone as after it, so a
- * streaming fence can highlight only its new lines.
+ * would (escaped when the language is unknown or still loading). When the
+ * piece ends at the highlighter's top level, the next piece highlights the
+ * same alone as after it, so a streaming fence can highlight only its new lines.
  */
-export function highlightCodePiece(code: string, lang: string): Highlighted {
-  const highlighted = highlightCode(code, lang);
+export function highlightCodePiece(code: string, lang: string): HighlightedCode {
+  const language = lang.trim().split(/\s+/)[0] ?? '';
+  const highlighted = language === '' ? { html: '', endsAtTopLevel: true } : highlightCodeWithEndState(code, language);
   return highlighted.html === '' ? { html: escapeHtml(code), endsAtTopLevel: highlighted.endsAtTopLevel } : highlighted;
 }
 
