@@ -22,6 +22,7 @@ const CASES: ReadonlyArray<{ file: string; code: string; refused: boolean }> = [
   { file: 'electron/runtime/a.ts', code: "import { app } from 'electron';", refused: true },
   { file: 'electron/store/a.ts', code: "import type { App } from 'electron';", refused: true },
   { file: 'electron/server/a.ts', code: "export { app } from 'electron';", refused: true },
+  { file: 'electron/exec/a.ts', code: "import { shell } from 'electron';", refused: true },
   { file: 'electron/config/a.ts', code: "const e = await import('electron'); export { e };", refused: true },
   { file: 'electron/secrets/a.ts', code: "import { x } from '../main/safe-storage-secrets.js';", refused: true },
   { file: 'electron/runtime/turns/a.ts', code: "import fs from 'node:fs'; export { fs };", refused: false },
