@@ -96,69 +96,67 @@ export class Runtime {
     this.secrets = parts.secrets;
     this.durable = parts.durable;
     this.memory = parts.memory;
-    {
-      this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
-      this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
-      const now = options.now ?? Date.now;
-      this.events = new EventLog(this.durable, this.memory, {
-        now,
-        ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
-        ...(options.logError ? { onError: options.logError } : {}),
-      });
-      const cwd = options.defaults?.cwd ?? os.homedir();
-      // Read on every thread/start, so a Settings change applies to the next thread.
-      const defaults = (): ThreadDefaults => ({
-        modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
-        model: options.defaults?.model ?? this.config.model(),
-        cwd,
-      });
-      const newId = options.newId ?? randomUUID;
-      this.threads = new ThreadManager({
-        durable: this.durable,
-        memory: this.memory,
-        events: this.events,
-        version: WHEELHOUSE_VERSION,
-        defaults,
-        newId,
-        now,
-        providerIds: () => this.config.providers().map((provider) => provider.id),
-      });
-      recoverInterruptedTurns(this.durable, this.events, now);
-      this.events.prune();
-      this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
-      this.pruneTimer.unref();
-      this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
-      this.turns = new TurnEngine({
-        threads: this.threads,
-        events: this.events,
-        goals: this.goals,
-        tools: new ToolRegistry(builtinTools()),
-        bindModel:
-          options.bindModel ??
-          createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
-        newId,
-        now,
-        knownSecrets: () => this.providers.knownApiKeys(),
-        ...(options.logError ? { onInternalError: options.logError } : {}),
-        // The queue is built next; a turn cannot end before the constructor returns.
-        onTurnEnded: (threadId) => this.queue.drain(threadId),
-      });
-      this.queue = new TurnQueue({
-        threads: this.threads,
-        store: this.durable,
-        events: this.events,
-        turns: this.turns,
-        newId,
-        now,
-        ...(options.logError ? { onInternalError: options.logError } : {}),
-      });
-      this.queue.recoverAfterRestart();
-      this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-      this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
-        validateResults: options.validateResults ?? resultsValidatedByDefault(),
-        onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
-      });
-    }
+    this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
+    this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
+    const now = options.now ?? Date.now;
+    this.events = new EventLog(this.durable, this.memory, {
+      now,
+      ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    const cwd = options.defaults?.cwd ?? os.homedir();
+    // Read on every thread/start, so a Settings change applies to the next thread.
+    const defaults = (): ThreadDefaults => ({
+      modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
+      model: options.defaults?.model ?? this.config.model(),
+      cwd,
+    });
+    const newId = options.newId ?? randomUUID;
+    this.threads = new ThreadManager({
+      durable: this.durable,
+      memory: this.memory,
+      events: this.events,
+      version: WHEELHOUSE_VERSION,
+      defaults,
+      newId,
+      now,
+      providerIds: () => this.config.providers().map((provider) => provider.id),
+    });
+    recoverInterruptedTurns(this.durable, this.events, now);
+    this.events.prune();
+    this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
+    this.pruneTimer.unref();
+    this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+    this.turns = new TurnEngine({
+      threads: this.threads,
+      events: this.events,
+      goals: this.goals,
+      tools: new ToolRegistry(builtinTools()),
+      bindModel:
+        options.bindModel ??
+        createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
+      newId,
+      now,
+      knownSecrets: () => this.providers.knownApiKeys(),
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+      // The queue is built next; a turn cannot end before the constructor returns.
+      onTurnEnded: (threadId) => this.queue.drain(threadId),
+    });
+    this.queue = new TurnQueue({
+      threads: this.threads,
+      store: this.durable,
+      events: this.events,
+      turns: this.turns,
+      newId,
+      now,
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+    });
+    this.queue.recoverAfterRestart();
+    this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
+    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+      validateResults: options.validateResults ?? resultsValidatedByDefault(),
+      onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
+    });
   }
 
   private handlers(): MethodHandlers<RequestContext> {
