@@ -47,6 +47,9 @@ const outOfShared = {
   regex: '^(\\.\\./)+(electron|renderer|test-support|e2e|bench|scripts|node_modules)(/|$)',
   message: 'shared/ must be self-contained.',
 };
+// Below the runtime: config, secrets and the stores never import the core, so there are no cycles.
+const intoRuntime = { regex: '^(\\.\\./)+runtime/', message: 'This layer sits below the runtime core.' };
+const intoConfig = { regex: '^(\\.\\./)+config/', message: 'Secrets and file helpers sit below config.' };
 const intoElectronShell = {
   regex: '^(\\.\\./)+main/',
   message: 'The Electron-free layers never reach the Electron shell (electron/main).',
@@ -82,6 +85,16 @@ export default tseslint.config(
     // The core and everything a headless host runs: plain Node, no Electron.
     files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec}/**'],
     rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell] }),
+  },
+  {
+    files: ['electron/{store,model,config,exec}/**'],
+    ignores: TESTS,
+    rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell, intoRuntime] }),
+  },
+  {
+    files: ['electron/{secrets,files}/**'],
+    ignores: TESTS,
+    rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell, intoRuntime, intoConfig] }),
   },
   {
     files: ['renderer/**'],

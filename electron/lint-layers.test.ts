@@ -26,6 +26,12 @@ const CASES: ReadonlyArray<{ file: string; code: string; refused: boolean }> = [
   { file: 'electron/config/a.ts', code: "const e = await import('electron'); export { e };", refused: true },
   { file: 'electron/secrets/a.ts', code: "import { x } from '../main/safe-storage-secrets.js';", refused: true },
   { file: 'electron/runtime/turns/a.ts', code: "import fs from 'node:fs'; export { fs };", refused: false },
+  // No cycles: config, secrets and the stores sit below the core; secrets and file helpers below config.
+  { file: 'electron/config/a.ts', code: "import type { RequestContext } from '../runtime/context.js';", refused: true },
+  { file: 'electron/secrets/a.ts', code: "import { x } from '../config/config-file.js';", refused: true },
+  { file: 'electron/files/a.ts', code: "import { x } from '../runtime/home.js';", refused: true },
+  { file: 'electron/config/a.test.ts', code: "import { x } from '../runtime/runtime.js'; export { x };", refused: false },
+  { file: 'electron/secrets/a.ts', code: "import { x } from '../files/atomic-write.js'; export { x };", refused: false },
   { file: 'electron/main/a.ts', code: "import { app } from 'electron'; export { app };", refused: false },
   // The renderer.
   { file: 'renderer/src/a.ts', code: "import fs from 'node:fs';", refused: true },
