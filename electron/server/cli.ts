@@ -7,13 +7,17 @@ import { Runtime } from '../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
 import { serveStdio } from './stdio-carrier.js';
+import { loadServeToken } from './serve-token.js';
 import { startWebServer } from './web-server.js';
 
 const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
 
 Usage:
   wheelhouse app-server [--home DIR]               JSON-RPC over stdin/stdout (one JSON message per line)
-  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket on 127.0.0.1, prints the URL
+  wheelhouse serve [--port N] [--home DIR] [--rotate-token]
+                                                   browser UI + WebSocket on 127.0.0.1, prints the URL;
+                                                   the token is kept in the home and reused across restarts,
+                                                   --rotate-token makes a new one (old links stop working)
   wheelhouse --version | --help
 
 Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.`;
@@ -33,7 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: [...rest],
-      options: { home: { type: 'string' }, port: { type: 'string' } },
+      options: { home: { type: 'string' }, port: { type: 'string' }, 'rotate-token': { type: 'boolean' } },
       strict: true,
     });
   } catch (error) {
@@ -53,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`wheelhouse: --port must be a number from 0 to 65535\n`);
         return 2;
       }
-      return runServe(home, port, logError);
+      return runServe(home, port, parsed.values['rotate-token'] === true, logError);
     }
     default:
       process.stderr.write(`wheelhouse: unknown command "${command}"\n${USAGE}\n`);
@@ -85,16 +89,25 @@ async function runAppServer(home: string, logError: (m: string, e: unknown) => v
   return 0;
 }
 
-async function runServe(home: string, port: number, logError: (m: string, e: unknown) => void): Promise<number> {
+/** Running turns get this long to end cleanly on Ctrl+C before the server goes anyway. */
+const TURN_STOP_GRACE_MS = 1_000;
+
+async function runServe(
+  home: string,
+  port: number,
+  rotateToken: boolean,
+  logError: (m: string, e: unknown) => void,
+): Promise<number> {
   const runtime = openRuntime(home, logError);
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();
   let server;
   try {
-    server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });
+    const token = loadServeToken(home, { rotate: rotateToken });
+    server = await startWebServer(host, { port, token, ...(staticRoot ? { staticRoot } : {}) });
   } catch (error) {
-    process.stderr.write(`wheelhouse: cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`wheelhouse: cannot start on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
     host.close();
     runtime.close();
     return 1;
@@ -106,10 +119,18 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await runtime.turns.stopAll();
+  process.stdout.write('stopping…\n');
+  // A second Ctrl+C means "now": skip the clean shutdown.
+  const forceExit = () => process.exit(130);
+  process.once('SIGINT', forceExit);
+  process.once('SIGTERM', forceExit);
+  // Running turns end first so clients still hear turn/completed, but never hold the exit for long.
+  await Promise.race([runtime.turns.stopAll(), new Promise((resolve) => setTimeout(resolve, TURN_STOP_GRACE_MS))]);
   await server.close();
   host.close();
-  await runtime.shutdown();
+  // Turns that did not end in time are cut off here and recovered as interrupted at the next start.
+  runtime.close();
+  process.stdout.write('stopped\n');
   return 0;
 }
 
