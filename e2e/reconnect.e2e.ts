@@ -37,6 +37,13 @@ describe.skipIf(e2eTarget() === 'electron')('a page whose runtime restarts', () 
     await runtime.close();
     await page.locator('[data-testid="connection-status"][data-status="reconnecting"]').waitFor();
     expect(await page.getByTestId('new-thread').isDisabled()).toBe(true);
+    // Enter while disconnected says why nothing was sent and keeps the draft.
+    const composer = page.getByTestId('composer-input');
+    await composer.fill('Written while away');
+    await composer.press('Enter');
+    await page.getByTestId('composer-offline-notice').waitFor();
+    expect(await composer.inputValue()).toBe('Written while away');
+    expect(await page.getByTestId('composer-hint').innerText()).toContain('Not connected');
 
     // While the page is away, another client adds a thread.
     runtime = new InProcessRuntime(home);
@@ -48,6 +55,8 @@ describe.skipIf(e2eTarget() === 'electron')('a page whose runtime restarts', () 
     await runtime.listen({ port: server.port, token, staticRoot });
 
     await waitForConnected(page);
+    await page.getByTestId('composer-offline-notice').waitFor({ state: 'detached' });
+    expect(await composer.inputValue()).toBe('Written while away');
     await rowWithTitle(page, before, 'Made before the restart').waitFor();
     await rowWithTitle(page, thread.id, 'Made while the page was away').waitFor();
     expect(await page.getByTestId('new-thread').isDisabled()).toBe(false);

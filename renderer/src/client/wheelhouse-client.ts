@@ -9,6 +9,7 @@ import type {
   ParamsOf,
   ResultOf,
 } from '../../../shared/protocol/registry.js';
+import { NOT_CONNECTED_MESSAGE } from '../format/request-errors.js';
 import { AccessError, type AccessProblem } from './access-problem.js';
 import { reconnectDelayMs } from './reconnect-backoff.js';
 import type { ClosableTransport } from './websocket-transport.js';
@@ -101,7 +102,7 @@ export class WheelhouseClient {
   /** Sends a typed request on the live connection; rejects with an RpcError when offline or on failure. */
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     if (!this.rpc || this.snapshot.status !== 'connected') {
-      return Promise.reject(new RpcError(ErrorCode.Internal, 'Not connected to the Wheelhouse runtime'));
+      return Promise.reject(new RpcError(ErrorCode.Internal, NOT_CONNECTED_MESSAGE));
     }
     return this.rpc.request(method, params);
   }
