@@ -53,6 +53,8 @@ export interface ConversationState {
    */
   retry(turnId: string): Promise<void>;
   dismissSendError(): void;
+  /** Asks the agent to pick up a turn that was stopped or cut off (e.g. by a restart). */
+  continueInterrupted(): Promise<void>;
   /** Drops a thread's newest turn (thread/rollback), reloading the conversation when it is open. */
   rollbackLastTurn(threadId: string): Promise<void>;
   chooseModel(threadId: string, model: string | null): void;
@@ -170,6 +172,11 @@ export function createConversationStore(
 
     dismissSendError: () => set({ sendError: null }),
 
+    continueInterrupted: async () => {
+      if (!canContinue(get().data) || get().activeTurnId !== null) return;
+      await get().send(CONTINUE_MESSAGE);
+    },
+
     rollbackLastTurn: async (threadId) => {
       try {
         await client.request('thread/rollback', { threadId, numTurns: 1 });
@@ -271,6 +278,16 @@ export function createConversationStore(
   });
 
   return store;
+}
+
+/** What "Continue" sends: the agent has the whole thread, so this is enough to resume. */
+export const CONTINUE_MESSAGE = 'Continue where you left off.';
+
+/** Whether the newest turn was interrupted (stopped, or cut off by a restart) rather than finished or out of budget. */
+export function canContinue(data: ConversationData): boolean {
+  const id = newestTurnId(data);
+  const turn = id === null ? undefined : data.turns.get(id);
+  return turn?.status === 'interrupted' && turn.error?.kind !== 'budgetExhausted';
 }
 
 /** The id of the thread's newest turn (turns are kept in the order they started). */

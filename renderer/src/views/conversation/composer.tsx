@@ -39,9 +39,14 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     area.style.height = `${Math.min(area.scrollHeight, MAX_HEIGHT)}px`;
   }, [draft]);
 
+  const focusRequest = useDraftStore((s) => s.focusRequest);
   useLayoutEffect(() => {
-    input.current?.focus();
-  }, [thread.id]);
+    const area = input.current;
+    if (!area) return;
+    area.focus();
+    // A filled-in suggestion is edited from its end.
+    area.setSelectionRange(area.value.length, area.value.length);
+  }, [thread.id, focusRequest]);
 
   const submit = async () => {
     if (!canSend) return;

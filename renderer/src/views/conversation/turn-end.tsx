@@ -1,9 +1,9 @@
-import { CircleAlert, CircleStop, LoaderCircle, RotateCcw, Settings, Target } from 'lucide-react';
+import { CircleAlert, CircleStop, LoaderCircle, Play, RotateCcw, Settings, Target } from 'lucide-react';
 import { useState } from 'react';
 import type { TurnError } from '../../../../shared/protocol/thread.js';
 import { useConversationStore, useSetupStore } from '../../services.js';
 import type { TurnSummary } from '../../stores/conversation-model.js';
-import { newestTurnId } from '../../stores/conversation-store.js';
+import { canContinue, newestTurnId } from '../../stores/conversation-store.js';
 import { formatDuration, formatUsage } from '../../format/usage.js';
 
 /** The end of a turn: how it went (usage, Stopped, the error with Retry), or that the agent is still working. */
@@ -37,6 +37,10 @@ function Working({ turn }: { readonly turn: TurnSummary }) {
 }
 
 function Footer({ turn, stopped }: { readonly turn: TurnSummary; readonly stopped?: 'person' | 'budget' }) {
+  const continueInterrupted = useConversationStore((s) => s.continueInterrupted);
+  const offerContinue = useConversationStore(
+    (s) => stopped === 'person' && s.revision >= 0 && s.activeTurnId === null && newestTurnId(s.data) === turn.id && canContinue(s.data),
+  );
   const parts = [turn.model, turn.durationMs !== null ? formatDuration(turn.durationMs) : null].filter(
     (part): part is string => part !== null,
   );
@@ -61,6 +65,18 @@ function Footer({ turn, stopped }: { readonly turn: TurnSummary; readonly stoppe
         <span className="turn-footer-part turn-usage" data-testid="turn-usage">
           {formatUsage(turn.usage)}
         </span>
+      )}
+      {offerContinue && (
+        <button
+          type="button"
+          className="button button-secondary button-small turn-continue"
+          data-testid="continue-turn"
+          title="Ask the agent to pick up where it stopped"
+          onClick={() => void continueInterrupted()}
+        >
+          <Play size={12} strokeWidth={2} aria-hidden="true" />
+          Continue
+        </button>
       )}
     </div>
   );
