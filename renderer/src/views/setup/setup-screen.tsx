@@ -6,6 +6,7 @@ import { formFromConfig, formProblems, missingKeyAdvice, type ProviderForm } fro
 import type { TestState } from '../../stores/setup-store.js';
 import { formatDuration } from '../../format/usage.js';
 import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.js';
+import { useFocusTrap } from '../common/use-focus-trap.js';
 import { FolderField } from './folder-field.js';
 import { ProviderSection } from './provider-section.js';
 import './setup.css';
@@ -88,6 +89,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   const [importing, setImporting] = useState(false);
   const titleId = useId();
   const card = useRef<HTMLDivElement>(null);
+  useFocusTrap(card);
   const problems = formProblems(form);
 
   // Focus starts in the first field, so the keyboard (and Escape) work from the moment the dialog opens.
