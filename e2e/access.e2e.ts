@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
 import { InProcessRuntime } from './in-process-runtime.js';
 import { waitForConnected } from './page-actions.js';
@@ -45,8 +45,11 @@ async function pasteToken(page: Page, token: string): Promise<void> {
   }, token);
 }
 
-// Tokens and refused connections exist only on the browser host.
-describe.skipIf(e2eTarget() === 'electron')('a page without a usable access token', () => {
+describe('a page without a usable access token', () => {
+  beforeEach((ctx) => {
+    if (e2eTarget() === 'electron') ctx.skip('tokens and refused connections exist only on the browser host');
+  });
+
   it('explains on a full page how to get in, then connects when the link is pasted into the same tab', async () => {
     const { home, browser, errors } = await setUp();
     const token = newToken();

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
 import { InProcessRuntime } from './in-process-runtime.js';
 import { createThread, renameThread, rowWithTitle, skipSetup, waitForConnected } from './page-actions.js';
@@ -14,8 +14,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-// The Electron bridge never drops, so only the browser host has a connection to lose.
-describe.skipIf(e2eTarget() === 'electron')('a page whose runtime restarts', () => {
+describe('a page whose runtime restarts', () => {
+  beforeEach((ctx) => {
+    if (e2eTarget() === 'electron') ctx.skip('the Electron bridge never drops; only the browser host has a connection to lose');
+  });
+
   it('shows it is reconnecting, comes back on its own, and refetches what changed meanwhile', async () => {
     requireBuilt('dist/renderer/index.html');
     const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-'));
