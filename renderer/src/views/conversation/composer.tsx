@@ -1,20 +1,23 @@
 import { ArrowUp, CircleAlert, Square, X } from 'lucide-react';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useConversationStore, useGoalStore } from '../../services.js';
+import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore } from '../../services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
 import { ModelPicker } from './model-picker.js';
+import { QueuePanel } from './queue-panel.js';
 
 const MAX_HEIGHT = 240;
 
 /**
- * Where messages are written. Enter sends, Shift+Enter adds a line. While a
- * turn runs the button stops it, and a message sent then steers it.
+ * Where messages are written. Enter sends, Shift+Enter adds a line, Alt+Enter
+ * (or the Queue button) queues the message to start after the work before it.
+ * While a turn runs the button stops it, and a message sent then steers it.
  */
 export function Composer({ thread }: { readonly thread: Thread }) {
   const draft = useDraftStore((s) => s.drafts[thread.id] ?? '');
   const setDraft = useDraftStore((s) => s.setDraft);
   const send = useConversationStore((s) => s.send);
+  const enqueue = useQueueStore((s) => s.add);
   const stop = useConversationStore((s) => s.stop);
   const running = useConversationStore((s) => s.activeTurnId !== null);
   const stopping = useConversationStore((s) => s.stopping);
@@ -59,11 +62,22 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     input.current?.focus();
   };
 
+  const queue = async () => {
+    if (!canSend || thread.ephemeral) return;
+    const text = draft;
+    setSending(true);
+    setDraft(thread.id, '');
+    const queued = await enqueue(thread.id, text);
+    if (!queued) setDraft(thread.id, text);
+    setSending(false);
+    input.current?.focus();
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       if (!connected && draft.trim().length > 0) setBlockedEnter(true);
-      void submit();
+      void (event.altKey ? queue() : submit());
     }
   };
 
@@ -79,8 +93,8 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     : budgetSpent
       ? 'Sending is paused: the goal’s budget is used up'
       : running
-        ? 'Enter adds to the running turn'
-        : 'Enter to send · Shift+Enter for a new line';
+        ? 'Enter adds to the running turn · Alt+Enter queues it for after'
+        : 'Enter to send · Alt+Enter to queue · Shift+Enter for a new line';
 
   return (
     <div className="composer-dock">
@@ -110,6 +124,19 @@ export function Composer({ thread }: { readonly thread: Thread }) {
             {hint}
           </span>
           <div className="composer-actions">
+            {!thread.ephemeral && (
+              <button
+                type="button"
+                className="composer-queue"
+                data-testid="queue-button"
+                title="Queue: starts after the current and earlier queued work (Alt+Enter)"
+                aria-keyshortcuts="Alt+Enter"
+                disabled={!canSend}
+                onClick={() => void queue()}
+              >
+                Queue
+              </button>
+            )}
             {running && canSend && (
               <button
                 type="button"
@@ -150,6 +177,7 @@ export function Composer({ thread }: { readonly thread: Thread }) {
           </div>
         </div>
       </div>
+      <QueuePanel threadId={thread.id} />
     </div>
   );
 }
