@@ -64,6 +64,19 @@ describe('accessibility (axe-core) on every screen', () => {
     await expectNoBlockingViolations(page, 'conversation, dark');
     await page.emulateMedia({ colorScheme: 'light' });
 
+    // A running turn with a queued message (the queue panel under the composer).
+    const gate = createGate();
+    mock.enqueue([{ type: 'text', text: 'Working on it' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
+    await sendMessage(page, 'Start the long job');
+    await page.getByTestId('stop-button').waitFor();
+    await page.getByTestId('composer-input').fill('A follow-up');
+    await page.getByTestId('queue-button').click();
+    await page.getByTestId('queue-card').waitFor();
+    await expectNoBlockingViolations(page, 'running turn with a queue');
+    await page.getByTestId('stop-button').click();
+    await page.getByTestId('turn-stopped').first().waitFor();
+    gate.release();
+
     await page.getByTestId('open-settings').click();
     await page.locator('[data-testid="setup-screen"][data-mode="settings"] [data-testid="setup-start"]').waitFor();
     await expectNoBlockingViolations(page, 'settings');
