@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
 import { InProcessRuntime } from './in-process-runtime.js';
-import { waitForConnected } from './page-actions.js';
+import { waitForConnected, withoutNetworkRefusals } from './page-actions.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -75,7 +75,7 @@ describe('a page without a usable access token', () => {
     await waitForConnected(page);
     expect(await gate.count()).toBe(0);
     expect(new URL(page.url()).hash).toBe('');
-    expect(errors.filter((e) => !e.includes('WebSocket connection to') && !e.includes('401'))).toEqual([]);
+    expect(withoutNetworkRefusals(errors)).toEqual([]);
   });
 
   it('tells a refused token apart from a stopped server, says why it stopped, and takes a new link without a reload', async () => {
@@ -103,6 +103,6 @@ describe('a page without a usable access token', () => {
     await pasteToken(page, rotated);
     await waitForConnected(page);
     await page.getByTestId('new-thread').waitFor();
-    expect(errors.filter((e) => !e.includes('WebSocket connection to') && !e.includes('401'))).toEqual([]);
+    expect(withoutNetworkRefusals(errors)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
 import { InProcessRuntime } from './in-process-runtime.js';
-import { createThread, renameThread, rowWithTitle, skipSetup, waitForConnected } from './page-actions.js';
+import { createThread, renameThread, rowWithTitle, skipSetup, waitForConnected, withoutNetworkRefusals } from './page-actions.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -45,6 +45,7 @@ describe('a page whose runtime restarts', () => {
     await composer.fill('Written while away');
     await composer.press('Enter');
     await page.getByTestId('composer-offline-notice').waitFor();
+    await page.screenshot({ path: path.join(os.tmpdir(), 'wheelhouse-offline-notice.png') });
     expect(await composer.inputValue()).toBe('Written while away');
     expect(await page.getByTestId('composer-hint').innerText()).toContain('Not connected');
 
@@ -67,7 +68,6 @@ describe('a page whose runtime restarts', () => {
     await page.getByTestId('model-picker').click();
     await page.locator('.model-menu').locator('[data-testid="model-option"], .model-menu-note:not(:text("Loading models"))').first().waitFor();
     await page.keyboard.press('Escape');
-    // The WebSocket refusals while the server was down are the browser's own log lines, not app errors.
-    expect(errors.filter((e) => !e.includes('WebSocket connection to'))).toEqual([]);
+    expect(withoutNetworkRefusals(errors)).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ export interface RunningWebServer {
 }
 
 /** Close reason sent to pages when the server stops (at most 123 bytes, the WebSocket limit). */
-export const SERVER_STOPPED_REASON = 'Wheelhouse stopped. Start it again (wheelhouse serve); this page reconnects by itself.';
+export const SERVER_STOPPED_REASON = 'Wheelhouse stopped. Start it again and this page reconnects.';
 
 /** How long open WebSockets get to answer the close frame before they are cut. */
 const CLOSE_GRACE_MS = 500;
