@@ -61,6 +61,32 @@ describe('errors in the conversation', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it('shows a repeated request error as one toast that stays clear of the composer and goes away by itself', async () => {
+    const { page } = app;
+    // New thread starts in the open thread's folder; once that is gone, the runtime refuses it.
+    await rm(folder, { recursive: true, force: true });
+    for (let i = 0; i < 3; i++) await page.getByTestId('new-thread').click();
+    const toast = page.getByTestId('toast');
+    await toast.getByTestId('toast-count').filter({ hasText: '×3' }).waitFor();
+    expect(await toast.count()).toBe(1);
+    expect(await toast.getAttribute('data-kind')).toBe('error');
+    expect(await toast.locator('.toast-message').innerText()).toContain('does not exist any more. Choose another project folder in Settings.');
+    await toast.getByRole('button', { name: 'Open Settings' }).waitFor();
+    await page.screenshot({ path: '/tmp/ux-shots/toast.png' });
+
+    const toastBox = (await toast.boundingBox())!;
+    const composerBox = (await page.locator('.composer-dock').boundingBox())!;
+    const overlaps =
+      toastBox.x < composerBox.x + composerBox.width &&
+      composerBox.x < toastBox.x + toastBox.width &&
+      toastBox.y < composerBox.y + composerBox.height &&
+      composerBox.y < toastBox.y + toastBox.height;
+    expect(overlaps).toBe(false);
+
+    await page.mouse.move(0, 0);
+    await toast.waitFor({ state: 'detached', timeout: 20_000 });
+  });
+
   it('retries a failed message without showing it twice, and an older error card cannot be retried', async () => {
     const { page } = app;
     mock.enqueue([{ type: 'httpError', status: 401 }]);

@@ -20,6 +20,18 @@ describe('describing a failed request', () => {
     expect(described.message).toMatch(/^Not connected.*kept\.$/);
   });
 
+  it('names a working folder that is gone and offers Settings', () => {
+    const error = RpcError.invalidParams('invalid params for thread/start: cwd: folder does not exist: /tmp/gone', {
+      field: 'cwd',
+      path: '/tmp/gone',
+      problem: 'missing',
+    });
+    expect(describeRequestError(error)).toEqual({
+      message: 'The folder /tmp/gone does not exist any more. Choose another project folder in Settings.',
+      action: 'openSettings',
+    });
+  });
+
   it('capitalises and ends any other server message like a sentence', () => {
     expect(describeRequestError(RpcError.invalidParams('invalid params for thread/start: cwd: not a folder'))).toEqual({
       message: 'Invalid params for thread/start: cwd: not a folder.',

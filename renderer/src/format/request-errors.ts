@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
 
 /** What a person can do about a failed request, shown as a button beside the sentence. */
-export type ErrorAction = 'raiseBudget' | 'reconnect' | null;
+export type ErrorAction = 'raiseBudget' | 'reconnect' | 'openSettings' | null;
 
 /** A failed request in words a person reads: one sentence (or two) and the action that helps. */
 export interface DescribedError {
@@ -30,6 +30,11 @@ export function describeRequestError(error: unknown): DescribedError {
     if (error.code === ErrorCode.Internal && error.message === NOT_CONNECTED_MESSAGE) {
       return { message: 'Not connected to the runtime, so nothing was sent. Your message is kept.', action: 'reconnect' };
     }
+    const folder = workingFolderProblem(error);
+    if (folder) {
+      const what = folder.problem === 'missing' ? 'does not exist any more' : 'is a file, not a folder';
+      return { message: `The folder ${folder.path} ${what}. Choose another project folder in Settings.`, action: 'openSettings' };
+    }
     if (/^thread not found: /.test(error.message)) {
       return { message: 'That thread no longer exists. It may have been deleted in another window.', action: null };
     }
@@ -51,6 +56,12 @@ function budgetGoal(error: RpcError): { tokensUsed: number; tokenBudget: number 
   const goal = data?.goal;
   if (!goal || goal.status !== 'budgetLimited' || typeof goal.tokensUsed !== 'number') return null;
   return { tokensUsed: goal.tokensUsed, tokenBudget: typeof goal.tokenBudget === 'number' ? goal.tokenBudget : null };
+}
+
+function workingFolderProblem(error: RpcError): { path: string; problem: 'missing' | 'notFolder' } | null {
+  const data = error.data as { field?: unknown; path?: unknown; problem?: unknown } | undefined;
+  if (data?.field !== 'cwd' || typeof data.path !== 'string') return null;
+  return { path: data.path, problem: data.problem === 'notFolder' ? 'notFolder' : 'missing' };
 }
 
 function formatNumber(value: number): string {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { describeRequestError } from '../format/request-errors.js';
+import { describeRequestError, type ErrorAction } from '../format/request-errors.js';
 
 /** Errors and notices both fade on their own; errors stay a little longer. */
 export type ToastKind = 'error' | 'notice';
@@ -73,7 +73,16 @@ export const useToastStore = create<ToastState>()((set, get) => {
   };
 });
 
-/** Shows a failed request as a sentence (see describeRequestError). */
+/** What the action of a described error does, registered once by the window (services.ts). */
+let errorActions: Partial<Record<NonNullable<ErrorAction>, ToastAction>> = {};
+
+export function setErrorActions(actions: Partial<Record<NonNullable<ErrorAction>, ToastAction>>): void {
+  errorActions = actions;
+}
+
+/** Shows a failed request as a sentence (see describeRequestError), with its action as a button. */
 export function showRequestError(error: unknown): void {
-  useToastStore.getState().show('error', describeRequestError(error).message);
+  const { message, action } = describeRequestError(error);
+  const button = action === null ? undefined : errorActions[action];
+  useToastStore.getState().show('error', message, button);
 }

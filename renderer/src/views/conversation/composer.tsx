@@ -1,7 +1,7 @@
 import { ArrowUp, CircleAlert, Square, X } from 'lucide-react';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore } from '../../services.js';
+import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore, useSetupStore } from '../../services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
 import { ModelPicker } from './model-picker.js';
 import { QueuePanel } from './queue-panel.js';
@@ -189,6 +189,7 @@ function SendError() {
   const threadId = useConversationStore((s) => s.threadId);
   const openGoalEditor = useGoalStore((s) => s.openEditor);
   const retryConnection = useConnectionStore((s) => s.retry);
+  const openSettings = useSetupStore((s) => s.openSettings);
   if (!error) return null;
   return (
     <div className="composer-error" data-testid="send-error" role="alert">
@@ -197,6 +198,11 @@ function SendError() {
       {error.action === 'raiseBudget' && threadId && (
         <button type="button" className="button button-secondary button-small" onClick={() => openGoalEditor(threadId)}>
           Raise budget
+        </button>
+      )}
+      {error.action === 'openSettings' && (
+        <button type="button" className="button button-secondary button-small" onClick={openSettings}>
+          Open Settings
         </button>
       )}
       {error.action === 'reconnect' && (
