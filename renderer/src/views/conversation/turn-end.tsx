@@ -53,7 +53,11 @@ function Footer({ turn, stopped }: { readonly turn: TurnSummary; readonly stoppe
           ) : (
             <CircleStop size={13} strokeWidth={2} aria-hidden="true" />
           )}
-          {stopped === 'budget' ? 'Stopped at the goal’s token budget' : 'Stopped'}
+          {stopped === 'budget'
+            ? 'Stopped at the goal’s token budget'
+            : turn.error
+              ? `Interrupted: ${turn.error.message}`
+              : 'Stopped'}
         </span>
       )}
       {parts.map((part) => (
