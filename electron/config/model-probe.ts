@@ -1,5 +1,6 @@
 import { RpcError, type HandlerParamsOf, type ModelTestResult } from '../../shared/protocol/index.js';
 import { MISSING_API_KEY_PREFIX, type UnsavedProvider } from '../../shared/protocol/methods/config.js';
+import { redactSecrets } from '../model/secret-redaction.js';
 import type { ProviderTable } from './config-schema.js';
 import { ModelError, type ModelClient, type ModelRequest, type ResolvedProvider } from '../model/types.js';
 import type { ConfigService } from './config-service.js';
@@ -40,6 +41,14 @@ export async function probeModel(
   deps: ModelProbeDeps,
   params: HandlerParamsOf<'model/test'>,
 ): Promise<ModelTestResult> {
+  const result = await probe(deps, params);
+  if (result.ok) return result;
+  // The provider's words may quote a key: none of the known ones, nor anything key-shaped, leaves here.
+  const secrets = await deps.providers.knownApiKeys().catch(() => []);
+  return { ...result, error: { ...result.error, message: redactSecrets(result.error.message, secrets) } };
+}
+
+async function probe(deps: ModelProbeDeps, params: HandlerParamsOf<'model/test'>): Promise<ModelTestResult> {
   const now = deps.now ?? Date.now;
   const started = now();
   const provider = providerUnderTest(deps.providers, params.providerId, params.unsaved);

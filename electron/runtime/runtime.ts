@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
@@ -27,7 +27,8 @@ import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createModelClient } from '../model/create-model-client.js';
+// Loads the model clients and the OpenAI SDK on first use, not at start-up.
+import { createModelClient } from '../model/lazy-model-client.js';
 
 export interface RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
@@ -80,7 +81,7 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.home = options.home;
     const paths = homePaths(options.home);
-    fs.mkdirSync(paths.home, { recursive: true });
+    ensurePrivateDir(paths.home);
     this.lock = HomeLock.acquire(paths.home);
     try {
       this.config = new ConfigService(paths.config);
@@ -112,8 +113,9 @@ export class Runtime {
         defaults,
         newId,
         now,
+        providerIds: () => this.config.providers().map((provider) => provider.id),
       });
-      recoverInterruptedTurns(this.durable, now);
+      recoverInterruptedTurns(this.durable, this.events, now);
       this.events.prune();
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
@@ -128,6 +130,7 @@ export class Runtime {
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
         newId,
         now,
+        knownSecrets: () => this.providers.knownApiKeys(),
         ...(options.logError ? { onInternalError: options.logError } : {}),
         // The queue is built next; a turn cannot end before the constructor returns.
         onTurnEnded: (threadId) => this.queue.drain(threadId),
@@ -195,8 +198,8 @@ export class Runtime {
       'thread/goal/get': (params) => ({ goal: this.goals.get(params.threadId) }),
       'thread/goal/clear': (params) => this.goals.clear(params.threadId),
       'events/replay': (params) => {
-        const events = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
-        return { events, lastSeq: this.events.lastSeq };
+        const replay = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
+        return { ...replay, lastSeq: this.events.lastSeq };
       },
       ...createConfigHandlers({
         configService: this.config,

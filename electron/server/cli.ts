@@ -6,14 +6,17 @@ import { resolveHome } from '../runtime/home.js';
 import { Runtime } from '../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
-import { serveStdio } from './stdio-carrier.js';
 import { loadServeToken } from './serve-token.js';
-import { startWebServer } from './web-server.js';
+import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
+
+const MIB = 1024 * 1024;
 
 const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
 
 Usage:
-  wheelhouse app-server [--home DIR]               JSON-RPC over stdin/stdout (one JSON message per line)
+  wheelhouse app-server [--home DIR] [--max-unsent-mib N]
+                                                   JSON-RPC over stdin/stdout (one JSON message per line);
+                                                   a client that leaves N MiB (default 64) unread is dropped
   wheelhouse serve [--port N] [--home DIR] [--rotate-token]
                                                    browser UI + WebSocket on 127.0.0.1, prints the URL;
                                                    the token is kept in the home and reused across restarts,
@@ -37,7 +40,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: [...rest],
-      options: { home: { type: 'string' }, port: { type: 'string' }, 'rotate-token': { type: 'boolean' } },
+      options: {
+        home: { type: 'string' },
+        port: { type: 'string' },
+        'max-unsent-mib': { type: 'string' },
+        'rotate-token': { type: 'boolean' },
+      },
       strict: true,
     });
   } catch (error) {
@@ -49,8 +57,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`wheelhouse: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
   switch (command) {
-    case 'app-server':
-      return runAppServer(home, logError);
+    case 'app-server': {
+      const mib = parsed.values['max-unsent-mib'] === undefined ? DEFAULT_MAX_UNSENT_BYTES / MIB : Number(parsed.values['max-unsent-mib']);
+      if (!Number.isFinite(mib) || mib < 1 || mib > 4096) {
+        process.stderr.write(`wheelhouse: --max-unsent-mib must be a number from 1 to 4096\n`);
+        return 2;
+      }
+      return runAppServer(home, Math.round(mib * MIB), logError);
+    }
     case 'serve': {
       const port = parsed.values.port === undefined ? 0 : Number(parsed.values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -75,7 +89,7 @@ function openRuntime(home: string, logError: (m: string, e: unknown) => void): R
   }
 }
 
-async function runAppServer(home: string, logError: (m: string, e: unknown) => void): Promise<number> {
+async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: string, e: unknown) => void): Promise<number> {
   const runtime = openRuntime(home, logError);
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
@@ -83,9 +97,14 @@ async function runAppServer(home: string, logError: (m: string, e: unknown) => v
   const stop = () => void runtime.turns.stopAll().finally(() => process.stdin.destroy());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  await serveStdio(host, process.stdin, process.stdout);
+  const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
+  if (end.dropped) process.stderr.write(`wheelhouse: ${end.reason}\n`);
   host.close();
   await runtime.shutdown();
+  if (end.dropped) {
+    // stdout still holds what the client never read; waiting for it would hang forever.
+    process.exit(1);
+  }
   return 0;
 }
 
@@ -102,6 +121,8 @@ async function runServe(
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();
+  // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
+  const { startWebServer } = await import('./web-server.js');
   let server;
   try {
     const token = loadServeToken(home, { rotate: rotateToken });
@@ -124,11 +145,11 @@ async function runServe(
   const forceExit = () => process.exit(130);
   process.once('SIGINT', forceExit);
   process.once('SIGTERM', forceExit);
-  // Running turns end first so clients still hear turn/completed, but never hold the exit for long.
-  await Promise.race([runtime.turns.stopAll(), new Promise((resolve) => setTimeout(resolve, TURN_STOP_GRACE_MS))]);
+  // The queue stops and running turns end first, so clients still hear turn/completed; never for long.
+  await Promise.race([runtime.shutdown(), new Promise((resolve) => setTimeout(resolve, TURN_STOP_GRACE_MS))]);
   await server.close();
   host.close();
-  // Turns that did not end in time are cut off here and recovered as interrupted at the next start.
+  // Turns that did not end in time are cut off here (a no-op after a clean shutdown) and recovered as interrupted at the next start.
   runtime.close();
   process.stdout.write('stopped\n');
   return 0;

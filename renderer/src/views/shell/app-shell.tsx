@@ -1,9 +1,9 @@
+import { lazy, Suspense } from 'react';
 import { useConnectionStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
-import { SetupScreen } from '../setup/setup-screen.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
 import '../common/common.css';
@@ -26,9 +26,23 @@ export function AppShell() {
           <ConversationPane />
         </main>
       </div>
-      <SetupScreen />
+      <SetupLayer />
       <ConfirmDialog />
       <ToastViewport />
     </div>
+  );
+}
+
+// First run and Settings (with their folder browser and import) are a chunk of their own,
+// loaded when first opened: most starts never show them.
+const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+
+function SetupLayer() {
+  const open = useSetupStore((s) => s.mode !== 'hidden');
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <SetupScreen />
+    </Suspense>
   );
 }
