@@ -146,7 +146,10 @@ async function runServe(
   process.once('SIGINT', forceExit);
   process.once('SIGTERM', forceExit);
   // The queue stops and running turns end first, so clients still hear turn/completed; never for long.
-  await Promise.race([runtime.shutdown(), new Promise((resolve) => setTimeout(resolve, TURN_STOP_GRACE_MS))]);
+  let graceTimer: NodeJS.Timeout | undefined;
+  await Promise.race([runtime.shutdown(), new Promise((resolve) => (graceTimer = setTimeout(resolve, TURN_STOP_GRACE_MS)))]);
+  // A pending timer would keep the process alive for the rest of the grace period.
+  clearTimeout(graceTimer);
   await server.close();
   host.close();
   // Turns that did not end in time are cut off here (a no-op after a clean shutdown) and recovered as interrupted at the next start.

@@ -120,7 +120,11 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
       const open = [...wss.clients];
       const handshakes = open.map((ws) => new Promise<void>((resolve) => ws.once('close', () => resolve())));
       for (const ws of open) ws.close(1001, reason);
-      await Promise.race([Promise.all(handshakes), delay(CLOSE_GRACE_MS)]);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, CLOSE_GRACE_MS)));
+      await Promise.race([Promise.all(handshakes), grace]);
+      // Left pending, the timer would hold the process open for the rest of the grace period.
+      clearTimeout(graceTimer);
       for (const ws of wss.clients) ws.terminate();
       for (const socket of sockets) socket.destroy();
       wss.close();
@@ -160,10 +164,6 @@ function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
     batcher.dispose();
     rpc.disconnect(connection);
   });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function tokenMatches(given: string | null, expected: string): boolean {
