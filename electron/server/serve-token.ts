@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../config/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 /** File in the home holding the browser host's access token (owner-only, 0600). */
 export const SERVE_TOKEN_FILE = 'serve-token';

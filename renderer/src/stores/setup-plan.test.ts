@@ -121,7 +121,7 @@ describe('Test connection', () => {
   it('advises where to put a missing key only among what the screen offers', () => {
     const withKeychain = config('deepseek', [provider('deepseek', { envKey: 'DEEPSEEK_API_KEY', requiresApiKey: true })]);
     expect(missingKeyAdvice(form({ kind: 'deepseek' }), withKeychain)).toMatch(/API key field above/);
-    const noKeychain = { ...withKeychain, secretStorage: { kind: 'none', available: false, description: '' } } as ConfigReadResult;
+    const noKeychain: ConfigReadResult = { ...withKeychain, secretStorage: { kind: 'environment-only', available: false, description: '' } };
     const builtIn = missingKeyAdvice(form({ kind: 'deepseek' }), noKeychain);
     expect(builtIn).toBe('Set the environment variable DEEPSEEK_API_KEY to your key, then restart Wheelhouse.');
     expect(missingKeyAdvice(form({ envKey: 'BOX_KEY' }), noKeychain)).toContain('BOX_KEY');
