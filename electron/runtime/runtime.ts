@@ -15,6 +15,7 @@ import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+import { initializeHandler, resultsValidatedByDefault } from './initialize-handler.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
@@ -78,6 +79,8 @@ export class Runtime {
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
+  /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
+  readonly methods: MethodHandlers<RequestContext>;
   /** config.toml in the home. */
   readonly config: ConfigService;
   /** Provider API keys. */
@@ -153,7 +156,8 @@ export class Runtime {
     });
     this.queue.recoverAfterRestart();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+    this.methods = this.handlers();
+    this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
@@ -162,17 +166,7 @@ export class Runtime {
   private handlers(): MethodHandlers<RequestContext> {
     const threads = this.threads;
     return {
-      initialize: (params, ctx) => {
-        ctx.session.clientInfo = params.clientInfo;
-        ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
-        return {
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (${os.platform()} ${os.release()}; ${os.arch()})`,
-          wheelhouseHome: this.home,
-          platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-          platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
-          serverVersion: WHEELHOUSE_VERSION,
-        };
-      },
+      initialize: initializeHandler(this.home),
       'thread/start': (params, ctx) =>
         threads.start(params, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
       'thread/list': (params) => threads.list(params),
@@ -241,10 +235,4 @@ export class Runtime {
     this.memory.close();
     this.lock.release();
   }
-}
-
-/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
-function resultsValidatedByDefault(): boolean {
-  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
-  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }

@@ -1,6 +1,13 @@
-import type { Runtime } from '../runtime/runtime.js';
-import type { ConnectionSession } from '../runtime/context.js';
+import type { Dispatcher } from '../../shared/protocol/index.js';
+import type { ConnectionSession, RequestContext } from '../runtime/context.js';
+import type { NotificationListener } from '../runtime/event-log.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
+
+/** What connections dispatch into: a Runtime, or one still opening its stores (electron/host/start-runtime.ts). */
+export interface RpcHostTarget {
+  readonly dispatcher: Dispatcher<RequestContext>;
+  readonly events: { subscribe(listener: NotificationListener): () => void };
+}
 
 /**
  * Attaches client connections of every carrier to one runtime and fans each
@@ -11,7 +18,7 @@ export class RpcHost {
   private readonly unsubscribe: () => void;
   private nextId = 1;
 
-  constructor(readonly runtime: Runtime) {
+  constructor(readonly runtime: RpcHostTarget) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
     });
