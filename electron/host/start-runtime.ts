@@ -23,6 +23,8 @@ export interface StartingRuntime {
   readonly events: { subscribe(listener: NotificationListener): () => void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
+  /** The runtime if it is open already, else null (nothing can be running yet). */
+  current(): Runtime | null;
   /** Stops running turns and closes the runtime once it is open; nothing to do if it never opened. */
   shutdown(): Promise<void>;
 }
@@ -47,8 +49,12 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       throw error;
     }
   });
+  let opened: Runtime | null = null;
   // A failure is reported through `ready` and through the requests; it is never unhandled.
-  ready.catch(() => undefined);
+  ready.then(
+    (runtime) => (opened = runtime),
+    () => undefined,
+  );
 
   const unavailable = (error: unknown) =>
     new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`);
@@ -70,6 +76,7 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
   return {
     dispatcher,
     ready,
+    current: () => opened,
     events: {
       subscribe(listener) {
         // Attached before any waiting request runs: those continue after `ready` too, and were queued later.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorCode } from '../../shared/protocol/index.js';
 import { startAppServer } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
@@ -72,5 +72,15 @@ describe('`wheelhouse app-server` start-up', () => {
     again.endInput();
     expect((await again.exited).code).toBe(1);
     expect(again.process.stderr()).not.toContain('is using');
+  });
+
+  it('stops on SIGTERM before any input arrives, exits 0 and frees the home', async () => {
+    const home = temp.make('wheelhouse-start-');
+    const server = startAppServer(home);
+    // Wait until it holds the home (the lock file), without sending it anything.
+    await vi.waitFor(() => expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(true), { timeout: 20_000, interval: 50 });
+    const exit = await server.process.stop('SIGTERM');
+    expect(exit.code).toBe(0);
+    expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(false);
   });
 });

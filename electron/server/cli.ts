@@ -117,11 +117,8 @@ async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: 
   });
   const host = new RpcHost(starting);
   // Running turns end first, so the client still hears their turn/completed.
-  const stop = () =>
-    void starting.ready
-      .then((runtime) => runtime.turns.stopAll())
-      .catch(() => undefined)
-      .finally(() => process.stdin.destroy());
+  // A runtime still opening has no turns yet; closing stdin lets it finish opening and shut down.
+  const stop = () => void (starting.current()?.turns.stopAll() ?? Promise.resolve()).finally(() => process.stdin.destroy());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
