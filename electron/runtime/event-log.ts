@@ -16,8 +16,12 @@ export interface EventScope {
   readonly ephemeral?: boolean;
 }
 
-/** `text` is the notification serialised once, ready to write to any carrier. */
-export type NotificationListener = (notification: AnyNotification, text: string) => void;
+/**
+ * `text` is the notification serialised once, ready to write to any carrier;
+ * `logged` is the same event as the log stores it (scope, time), for carriers
+ * that send RuntimeEventEnvelopes (SSE).
+ */
+export type NotificationListener = (notification: AnyNotification, text: string, logged: PendingEvent) => void;
 
 export interface EventLogOptions {
   /** How long events may wait before they are written in one transaction. */
@@ -92,7 +96,7 @@ export class EventLog {
     if (this.listeners.size > 0) {
       const notification = { method, params, seq } as AnyNotification;
       const text = `{"method":${JSON.stringify(method)},"params":${payloadJson},"seq":${seq}}`;
-      for (const listener of this.listeners) listener(notification, text);
+      for (const listener of this.listeners) listener(notification, text, event);
     }
     return seq;
   }
@@ -123,6 +127,13 @@ export class EventLog {
       // Bounded: a log that cannot be written must not eat all memory.
       return queue.length > MAX_UNWRITTEN ? queue.slice(queue.length - MAX_UNWRITTEN) : queue;
     }
+  }
+
+  /** The seq of the oldest event the log still holds (0 when it is empty). */
+  oldestSeq(): number {
+    this.flush();
+    const oldest = [this.durable.events.minSeq(), this.memory.events.minSeq()].filter((seq) => seq > 0);
+    return oldest.length > 0 ? Math.min(...oldest) : 0;
   }
 
   /** Events after `afterSeq` (durable and in-memory), oldest first. */

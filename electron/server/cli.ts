@@ -13,7 +13,7 @@ const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
 
 Usage:
   wheelhouse app-server [--home DIR]               JSON-RPC over stdin/stdout (one JSON message per line)
-  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket on 127.0.0.1, prints the URL
+  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1
   wheelhouse --version | --help
 
 Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.`;
@@ -102,6 +102,7 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   if (!staticRoot) process.stderr.write('wheelhouse: the UI is not built (run `npm run build`); serving the API only\n');
   process.stdout.write(`Wheelhouse is running at ${server.url}\n`);
   process.stdout.write(`WebSocket: ${server.wsUrl}\n`);
+  process.stdout.write(`HTTP API: ${server.apiUrl} (Authorization: Bearer <the token above>)\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -32,6 +32,7 @@ export class EventStore {
   private readonly afterStmt;
   private readonly afterForThreadStmt;
   private readonly maxSeqStmt;
+  private readonly minSeqStmt;
   private readonly insertBatch;
   private readonly pruneStmt;
 
@@ -46,6 +47,7 @@ export class EventStore {
       'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
     this.maxSeqStmt = db.prepare<[], { max: number | null }>('SELECT MAX(seq) AS max FROM events');
+    this.minSeqStmt = db.prepare<[], { min: number | null }>('SELECT MIN(seq) AS min FROM events');
     this.pruneStmt = db.prepare(
       // The newest row always stays, so seq numbering continues after a restart.
       `DELETE FROM events WHERE seq < (SELECT MAX(seq) FROM events) AND (created_at_ms < @all
@@ -82,6 +84,11 @@ export class EventStore {
 
   maxSeq(): number {
     return this.maxSeqStmt.get()?.max ?? 0;
+  }
+
+  /** The oldest seq still stored, 0 when the table is empty. */
+  minSeq(): number {
+    return this.minSeqStmt.get()?.min ?? 0;
   }
 
   /** Events after `afterSeq`, oldest first, optionally for one thread. */
