@@ -128,43 +128,30 @@ export function streamEvents(
   });
   res.write(': wheelhouse runtime events\n\n');
 
-  if (request.sinceSeq !== null) {
-    const latest = events.lastSeq;
-    const oldest = events.oldestSeq();
-    const pruned = oldest > 0 && request.sinceSeq < oldest - 1;
-    if (request.sinceSeq > latest || pruned) {
-      // The client's view cannot be completed from the log: it must reload, then follow from here.
-      lastSent = latest;
-      res.write(
-        controlFrame(
-          'reset',
-          {
-            reason: pruned ? 'the log no longer holds the events after since_seq' : 'since_seq is newer than the log',
-            since_seq: request.sinceSeq,
-            oldest_seq: oldest,
-            latest_seq: latest,
-          },
-          latest,
-        ),
-      );
-      goLive();
-      return;
-    }
-  }
-  void replay().catch(() => {
-    close();
-    res.destroy();
-  });
+  if (request.sinceSeq === null) goLive();
+  else
+    void replay(request.sinceSeq).catch(() => {
+      close();
+      res.destroy();
+    });
 
-  async function replay(): Promise<void> {
-    for (;;) {
+  async function replay(sinceSeq: number): Promise<void> {
+    for (let first = true; ; first = false) {
       if (mode === 'closed') return;
-      const page = events.replay(lastSent, options.replayPageSize, request.threadId);
-      for (const envelope of page) {
+      const page = readLog(events, lastSent, options.replayPageSize, request.threadId);
+      if (first && page.reset) {
+        // The client's view cannot be completed from the log: it must reload, then follow from here.
+        const latest = events.lastSeq;
+        lastSent = latest;
+        const reason = sinceSeq > latest ? 'since_seq is newer than the log' : 'the log no longer holds the events after since_seq';
+        res.write(controlFrame('reset', { reason, since_seq: sinceSeq, oldest_seq: page.oldestSeq, latest_seq: latest }, latest));
+        break;
+      }
+      for (const envelope of page.events) {
         lastSent = envelope.seq;
         res.write(frameOf(envelope));
       }
-      if (page.length < options.replayPageSize) break;
+      if (page.events.length < options.replayPageSize) break;
       // The client reads at its own pace; live events wait in `held` meanwhile.
       if (res.writableNeedDrain) await waitForDrain(res);
     }
@@ -178,6 +165,14 @@ export function streamEvents(
     held = [];
     for (const event of waiting) send(event.seq, event.frame);
   }
+}
+
+/** One page of the log after `afterSeq`, and whether the log still holds everything after it. */
+function readLog(events: EventLog, afterSeq: number, limit: number, threadId: string | undefined) {
+  const page = events.replay(afterSeq, limit, threadId);
+  const oldestSeq = events.oldestSeq();
+  const reset = (oldestSeq > 0 && afterSeq < oldestSeq - 1) || afterSeq > events.lastSeq;
+  return { events: page, reset, oldestSeq };
 }
 
 function waitForDrain(res: http.ServerResponse): Promise<void> {
