@@ -14,3 +14,4 @@ export * from './methods/goal.js';
 export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';
+export * from './methods/dynamic-tools.js';
