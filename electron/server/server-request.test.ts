@@ -22,11 +22,11 @@ function handlers(): MethodHandlers<RequestContext> {
   const refuse = () => {
     throw RpcError.invalidRequest('not under test');
   };
-  const all = Object.fromEntries(Object.keys(clientMethods).map((method) => [method, refuse]));
+  const all: Record<string, unknown> = Object.fromEntries(Object.keys(clientMethods).map((method) => [method, refuse]));
   return {
     ...all,
     initialize: () => ({ userAgent: 'test', wheelhouseHome: '/tmp', platformFamily: 'unix', platformOs: 'linux', serverVersion: '0' }),
-  } as MethodHandlers<RequestContext>;
+  } as unknown as MethodHandlers<RequestContext>;
 }
 
 /** A connection to an initialized client: the typed RpcClient, or (raw) test code writing JSON itself. */
