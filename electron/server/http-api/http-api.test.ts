@@ -177,6 +177,16 @@ describe('HTTP API: threads', () => {
     expect(blank.body.error.message).toMatch(/name/);
     expect((await api('GET', `/threads/${id}`)).body.thread).toMatchObject({ name: 'Kept', archived: false });
     expect((await api('GET', '/threads?limit=zero')).status).toBe(400);
+
+    const requestsBefore = mock.requests.length;
+    for (const bad of [{ input: 'hi', temperature: 2 }, { input: 42 }, {}, { input: 'hi', environment: { environment_id: 'mars', cwd: home } }]) {
+      const refused = await api('POST', `/threads/${id}/turns`, bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_params');
+    }
+    expect((await api('POST', `/threads/${id}/turns`, { input: 'hi' }, { 'idempotency-key': 'x'.repeat(201) })).status).toBe(400);
+    expect((await api('GET', `/threads/${id}`)).body.thread.turns).toHaveLength(0);
+    expect(mock.requests.length).toBe(requestsBefore);
   });
 
   it('answers 404 for an unknown thread or endpoint and 405 for a wrong method', async () => {

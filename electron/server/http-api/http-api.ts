@@ -45,7 +45,7 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
     const [collection, threadId, sub, subId, action] = parts;
     if (collection === 'events' && parts.length === 1) {
       requireMethod(method, 'GET');
-      streamEvents(runtime.events, req, res, { sinceSeq: sinceSeqOf(req, url) }, sse);
+      streamEvents(runtime.events, res, { sinceSeq: sinceSeqOf(req, url) }, sse);
       return;
     }
     if (collection !== 'threads') throw notFound(url);
@@ -66,7 +66,7 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
     if (sub === 'events' && parts.length === 3) {
       requireMethod(method, 'GET');
       runtime.threads.require(threadId);
-      streamEvents(runtime.events, req, res, { threadId, sinceSeq: sinceSeqOf(req, url) }, sse);
+      streamEvents(runtime.events, res, { threadId, sinceSeq: sinceSeqOf(req, url) }, sse);
       return;
     }
     if (sub === 'turns' && subId === undefined) {

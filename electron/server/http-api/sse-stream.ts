@@ -68,7 +68,6 @@ function controlFrame(event: string, data: Record<string, unknown>, id?: number)
  */
 export function streamEvents(
   events: EventLog,
-  req: http.IncomingMessage,
   res: http.ServerResponse,
   request: SseRequest,
   options: SseOptions = DEFAULT_SSE_OPTIONS,
@@ -100,7 +99,6 @@ export function streamEvents(
     clearInterval(keepalive);
   };
   res.on('close', close);
-  req.on('close', close);
 
   function send(seq: number, frame: string): void {
     if (mode === 'closed' || seq <= lastSent) return;

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
 
-/** One piece of a client-side tool's answer (Codex DynamicToolCallOutputContentItem). */
-export const DynamicToolCallOutputContentItem = z.discriminatedUnion('type', [
+/** One piece of a client-side tool's answer (Codex DynamicToolCallOutputContentItem, every variant). */
+const ClientToolContentItem = z.discriminatedUnion('type', [
   z.object({ type: z.literal('inputText'), text: z.string() }),
   z.object({ type: z.literal('inputImage'), imageUrl: z.string() }),
   z.object({ type: z.literal('inputAudio'), audioUrl: z.string() }),
 ]);
-export type DynamicToolCallOutputContentItem = z.infer<typeof DynamicToolCallOutputContentItem>;
 
 /** A model call of a client-side tool, sent to the client to run (Codex DynamicToolCallParams). */
 export const DynamicToolCallParams = z.object({
@@ -24,7 +23,7 @@ export type DynamicToolCallParams = z.infer<typeof DynamicToolCallParams>;
 /** The client's answer (Codex DynamicToolCallResponse). */
 export const DynamicToolCallResponse = z.object({
   success: z.boolean(),
-  contentItems: z.array(DynamicToolCallOutputContentItem),
+  contentItems: z.array(ClientToolContentItem),
 });
 export type DynamicToolCallResponse = z.infer<typeof DynamicToolCallResponse>;
 
