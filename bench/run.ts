@@ -14,6 +14,7 @@ import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { sseFanout, sseReplay } from './sse-fanout.js';
 import { turnOverhead } from './turn-overhead.js';
+import { queueDrain } from './queue-drain.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
       window: 8,
     });
     const overhead = await turnOverhead({ home: temp.make('wheelhouse-bench-'), turns: 300 });
+    const drain = await queueDrain({ home: temp.make('wheelhouse-bench-'), turns: 30 });
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
@@ -67,6 +69,12 @@ async function main(): Promise<void> {
         ...overhead,
         target: `median <= ${TARGETS.turnOverheadMedianMs} ms`,
         meetsTarget: overhead.medianMs <= TARGETS.turnOverheadMedianMs,
+      },
+      // 30 queued turns draining on an idle thread beside 30 direct turns, mock model over HTTP.
+      queuedTurnDrainOverhead: {
+        ...drain,
+        target: `queued median <= ${TARGETS.turnOverheadMedianMs} ms`,
+        meetsTarget: drain.queued.medianMs <= TARGETS.turnOverheadMedianMs,
       },
       resumeLongThread: {
         ...resume,

@@ -8,6 +8,7 @@ import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
 import { HomeLock } from './home-lock.js';
+import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
@@ -61,6 +62,8 @@ export class Runtime {
   readonly threads: ThreadManager;
   readonly goals: GoalManager;
   readonly turns: TurnEngine;
+  /** Queued turns (thread/queue/*). */
+  readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
   /** config.toml in the home. */
@@ -126,7 +129,19 @@ export class Runtime {
         newId,
         now,
         ...(options.logError ? { onInternalError: options.logError } : {}),
+        // The queue is built next; a turn cannot end before the constructor returns.
+        onTurnEnded: (threadId) => this.queue.drain(threadId),
       });
+      this.queue = new TurnQueue({
+        threads: this.threads,
+        store: this.durable,
+        events: this.events,
+        turns: this.turns,
+        newId,
+        now,
+        ...(options.logError ? { onInternalError: options.logError } : {}),
+      });
+      this.queue.recoverAfterRestart();
       this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
       this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
         validateResults: options.validateResults ?? false,
@@ -160,12 +175,22 @@ export class Runtime {
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
-      'thread/resume': (params) => this.history.resume(params),
+      'thread/resume': (params) => {
+        const resumed = this.history.resume(params);
+        this.queue.afterResume(resumed.thread.id);
+        return resumed;
+      },
       'thread/fork': (params) => this.history.fork(params),
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),
       'turn/steer': (params) => this.turns.steer(params),
       'turn/interrupt': (params) => this.turns.interrupt(params),
+      'thread/queue/add': (params) => this.queue.add(params),
+      'thread/queue/list': (params) => this.queue.list(params),
+      'thread/queue/delete': (params) => this.queue.delete(params),
+      'thread/queue/reorder': (params) => this.queue.reorder(params),
+      'thread/queue/update': (params) => this.queue.update(params),
+      'thread/queue/start': (params) => this.queue.start(params),
       'thread/goal/set': (params) => this.goals.set(params),
       'thread/goal/get': (params) => ({ goal: this.goals.get(params.threadId) }),
       'thread/goal/clear': (params) => this.goals.clear(params.threadId),
@@ -189,6 +214,7 @@ export class Runtime {
   /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
   async shutdown(): Promise<void> {
     if (this.closed) return;
+    this.queue.stop();
     await this.turns.stopAll();
     this.close();
   }
@@ -202,6 +228,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.queue.stop();
     this.turns.abortAll();
     this.events.close();
     this.durable.close();

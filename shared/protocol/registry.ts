@@ -5,6 +5,7 @@ import { dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
+import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
 import { workspaceMethods } from './methods/workspace.js';
@@ -22,6 +23,7 @@ export const clientMethods = {
   ...modelProbeMethods,
   ...turnMethods,
   ...goalMethods,
+  ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
 } as const satisfies Record<string, MethodSpec>;
@@ -31,6 +33,7 @@ export const serverNotifications = {
   ...configNotifications,
   ...turnNotifications,
   ...goalNotifications,
+  ...queueNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */

@@ -29,6 +29,8 @@ export interface TurnEngineDeps {
   readonly onInternalError?: (message: string, error: unknown) => void;
   /** How long turn/interrupt waits for the turn to wind down. */
   readonly interruptTimeoutMs?: number;
+  /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
+  readonly onTurnEnded?: (threadId: string, turnId: string) => void;
 }
 
 /**
@@ -237,6 +239,7 @@ export class TurnEngine {
     const wireTurn: Turn = toWireTurn(record, items);
     this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+    this.deps.onTurnEnded?.(turn.threadId, turn.id);
   }
 
   private publishUserItem(turn: ActiveTurn, item: ThreadItem): void {
