@@ -13,11 +13,11 @@ export interface AppServerProcess {
 }
 
 /** Starts `node bin/wheelhouse.mjs app-server --home <home>`. */
-export function startAppServer(home: string): AppServerProcess {
+export function startAppServer(home: string, env: Readonly<Record<string, string>> = {}): AppServerProcess {
   const tracked = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, WHEELHOUSE_HOME: home },
+    env: { ...process.env, WHEELHOUSE_HOME: home, ...env },
   });
   const { stdin, stdout } = tracked.child;
   if (!stdin || !stdout) throw new Error('app-server spawned without pipes');

@@ -16,7 +16,8 @@ Usage:
   wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1
   wheelhouse --version | --help
 
-Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.`;
+Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.
+$WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: how long a client-side tool call waits for its client (default 120000).`;
 
 /** Entry point of the `wheelhouse` command; returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -64,7 +65,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
 function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
   try {
-    return new Runtime({ home, logError });
+    const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
+    return new Runtime({ home, logError, ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}) });
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;

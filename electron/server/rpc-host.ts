@@ -1,3 +1,4 @@
+import { ServerRequestError } from '../../shared/protocol/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConnectionSession } from '../runtime/context.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
@@ -14,6 +15,14 @@ export class RpcHost {
   constructor(readonly runtime: Runtime) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
+    });
+    // Client-side tools are run by the connection that started (or last resumed) the thread.
+    runtime.clientTools.setRequester((ownerId, params, options) => {
+      const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
+      if (!owner) {
+        return Promise.reject(new ServerRequestError('closed', 'the client that registered this tool is not connected'));
+      }
+      return owner.request('item/tool/call', params, options);
     });
   }
 
@@ -36,5 +45,6 @@ export class RpcHost {
     for (const connection of this.connections) connection.close();
     this.connections.clear();
     this.unsubscribe();
+    this.runtime.clientTools.setRequester(null);
   }
 }

@@ -139,4 +139,16 @@ export const migrations: readonly Migration[] = [
         ON thread_queued_turns (thread_id, state, queue_order);
     `,
   },
+  {
+    version: 5,
+    name: 'thread dynamic tools',
+    // Client-side tools registered on thread/start (Codex DynamicToolSpec list as JSON).
+    sql: `
+      CREATE TABLE thread_dynamic_tools (
+        thread_id     TEXT PRIMARY KEY NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        tools         TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -1,6 +1,31 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
 
+const ToolName = z.string().min(1).max(64);
+/** A JSON Schema object; compiled when the thread starts, so a broken one is refused at once. */
+const InputSchema = z.record(z.string(), z.unknown());
+
+/** A client-side function tool (Codex FunctionDynamicToolSpec). */
+export const FunctionDynamicToolSpec = z.object({
+  type: z.literal('function'),
+  name: ToolName,
+  description: z.string().max(4096),
+  inputSchema: InputSchema,
+  deferLoading: z.boolean().optional(),
+});
+
+/** A group of client-side tools offered to the model as `<namespace>__<name>` (Codex NamespaceDynamicToolSpec). */
+export const NamespaceDynamicToolSpec = z.object({
+  type: z.literal('namespace'),
+  name: ToolName,
+  description: z.string().max(4096),
+  tools: z.array(FunctionDynamicToolSpec).min(1).max(128),
+});
+
+/** Codex DynamicToolSpec: tools the client runs itself, registered on thread/start. */
+export const DynamicToolSpec = z.discriminatedUnion('type', [FunctionDynamicToolSpec, NamespaceDynamicToolSpec]);
+export type DynamicToolSpec = z.infer<typeof DynamicToolSpec>;
+
 /** One piece of a client-side tool's answer (Codex DynamicToolCallOutputContentItem, every variant). */
 const ClientToolContentItem = z.discriminatedUnion('type', [
   z.object({ type: z.literal('inputText'), text: z.string() }),

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
+import {
+  RpcError,
+  ServerRequestError,
+  type DynamicToolCallParams,
+  type DynamicToolCallResponse,
+  type DynamicToolSpec,
+} from '../../../shared/protocol/index.js';
+import type { ModelToolSpec } from '../../model/types.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { ToolResult } from './tool-registry.js';
+
+/** Asks a connected client to run one tool call (`item/tool/call`); the host carrier installs it. */
+export type ClientToolRequester = (
+  ownerConnectionId: string | null,
+  params: DynamicToolCallParams,
+  options: { readonly timeoutMs: number; readonly signal: AbortSignal },
+) => Promise<DynamicToolCallResponse>;
+
+interface ClientTool {
+  /** The name the model sees: `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
+  readonly modelName: string;
+  readonly namespace: string | null;
+  readonly name: string;
+  readonly spec: ModelToolSpec;
+  readonly validate: ValidateFunction;
+}
+
+export interface ClientToolsDeps {
+  readonly storeOf: (threadId: string) => StateStore;
+  /** Names of the runtime's own tools; a client tool may not shadow one. */
+  readonly reservedNames: ReadonlySet<string>;
+  readonly timeoutMs: number;
+  readonly now: () => number;
+}
+
+const MODEL_NAME_LIMIT = 64;
+
+/**
+ * Client-side (dynamic) tools, as Codex does them: registered on
+ * thread/start and kept with the thread, offered to the model next to the
+ * built-in tools, their arguments checked against the tool's inputSchema
+ * before the client sees them, then sent to the client as `item/tool/call`.
+ */
+export class ClientTools {
+  private readonly ajv = new Ajv({ strict: false, allErrors: false });
+  private readonly byThread = new Map<string, Map<string, ClientTool>>();
+  private readonly owners = new Map<string, string>();
+  private requester: ClientToolRequester | null = null;
+
+  constructor(private readonly deps: ClientToolsDeps) {}
+
+  setRequester(requester: ClientToolRequester | null): void {
+    this.requester = requester;
+  }
+
+  /** Refuses (-32602) specs that cannot work, before anything is created. */
+  check(specs: readonly DynamicToolSpec[]): void {
+    this.compile(specs);
+  }
+
+  /** Keeps the thread's tools (with the thread) and remembers which connection answers for them. */
+  register(threadId: string, specs: readonly DynamicToolSpec[], ownerConnectionId: string | null): void {
+    if (ownerConnectionId !== null) this.owners.set(threadId, ownerConnectionId);
+    if (specs.length === 0) return;
+    this.byThread.set(threadId, this.compile(specs));
+    this.deps.storeOf(threadId).dynamicTools.save(threadId, specs, this.deps.now());
+  }
+
+  /** A connection that resumes a thread answers for its tools from then on. */
+  claim(threadId: string, connectionId: string): void {
+    this.owners.set(threadId, connectionId);
+  }
+
+  specsFor(threadId: string): ModelToolSpec[] {
+    return [...this.toolsOf(threadId).values()].map((tool) => tool.spec);
+  }
+
+  has(threadId: string, modelName: string): boolean {
+    return this.toolsOf(threadId).has(modelName);
+  }
+
+  async invoke(
+    call: { threadId: string; turnId: string; callId: string; modelName: string; argumentsJson: string },
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const tool = this.toolsOf(call.threadId).get(call.modelName);
+    if (!tool) return { success: false, output: `Unknown tool "${call.modelName}".` };
+    let args: unknown;
+    try {
+      args = call.argumentsJson.trim() === '' ? {} : JSON.parse(call.argumentsJson);
+    } catch {
+      return { success: false, output: `Arguments for ${call.modelName} are not valid JSON: ${call.argumentsJson.slice(0, 200)}` };
+    }
+    if (!tool.validate(args)) {
+      return { success: false, output: `Invalid arguments for ${call.modelName}: ${this.ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
+    }
+    if (!this.requester) return { success: false, output: `${call.modelName} is a client tool and no client is connected to run it.` };
+    try {
+      const answer = await this.requester(
+        this.owners.get(call.threadId) ?? null,
+        { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args },
+        { timeoutMs: this.deps.timeoutMs, signal },
+      );
+      const output = answer.contentItems
+        .map((item) => (item.type === 'inputText' ? item.text : `[${item.type === 'inputImage' ? 'image' : 'audio'} returned by the tool]`))
+        .join('\n');
+      return { success: answer.success, output };
+    } catch (error) {
+      const why = error instanceof ServerRequestError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`;
+      return { success: false, output: `${call.modelName}: ${why}` };
+    }
+  }
+
+  private toolsOf(threadId: string): Map<string, ClientTool> {
+    let tools = this.byThread.get(threadId);
+    if (!tools) {
+      // Loaded after a restart from the thread's store; compiled once.
+      tools = this.compile(this.deps.storeOf(threadId).dynamicTools.get(threadId));
+      this.byThread.set(threadId, tools);
+    }
+    return tools;
+  }
+
+  private compile(specs: readonly DynamicToolSpec[]): Map<string, ClientTool> {
+    const tools = new Map<string, ClientTool>();
+    const add = (namespace: string | null, fn: Extract<DynamicToolSpec, { type: 'function' }>) => {
+      const modelName = modelNameOf(namespace, fn.name);
+      const label = namespace === null ? fn.name : `${namespace}/${fn.name}`;
+      if (this.deps.reservedNames.has(modelName)) {
+        throw RpcError.invalidParams(`invalid params for thread/start: dynamicTools: ${label} would shadow the built-in tool ${modelName}`);
+      }
+      if (tools.has(modelName)) {
+        throw RpcError.invalidParams(`invalid params for thread/start: dynamicTools: ${label} is declared twice (as ${modelName})`);
+      }
+      let validate: ValidateFunction;
+      try {
+        validate = this.ajv.compile(fn.inputSchema);
+      } catch (error) {
+        throw RpcError.invalidParams(
+          `invalid params for thread/start: dynamicTools: ${label}: inputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      tools.set(modelName, {
+        modelName,
+        namespace,
+        name: fn.name,
+        spec: { name: modelName, description: fn.description, parameters: fn.inputSchema },
+        validate,
+      });
+    };
+    for (const spec of specs) {
+      if (spec.type === 'function') add(null, spec);
+      else for (const fn of spec.tools) add(spec.name, fn);
+    }
+    return tools;
+  }
+}
+
+/** `<namespace>__<name>` made provider-safe; a long one keeps its start and a short hash, so it stays unique. */
+export function modelNameOf(namespace: string | null, name: string): string {
+  const joined = namespace === null ? name : `${namespace}__${name}`;
+  const safe = joined.replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (safe.length <= MODEL_NAME_LIMIT) return safe;
+  const hash = createHash('sha256').update(joined).digest('hex').slice(0, 8);
+  return `${safe.slice(0, MODEL_NAME_LIMIT - 9)}_${hash}`;
+}
