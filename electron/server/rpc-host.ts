@@ -1,4 +1,3 @@
-import { ServerRequestError } from '../../shared/protocol/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConnectionSession } from '../runtime/context.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
@@ -10,6 +9,7 @@ import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
 export class RpcHost {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
+  private readonly removeRequester: () => void;
   private nextId = 1;
 
   constructor(readonly runtime: Runtime) {
@@ -17,12 +17,9 @@ export class RpcHost {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
     });
     // Client-side tools are run by the connection that started (or last resumed) the thread.
-    runtime.clientTools.setRequester((ownerId, params, options) => {
+    this.removeRequester = runtime.clientTools.addRequester((ownerId, params, options) => {
       const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
-      if (!owner) {
-        return Promise.reject(new ServerRequestError('closed', 'the client that registered this tool is not connected'));
-      }
-      return owner.request('item/tool/call', params, options);
+      return owner ? owner.request('item/tool/call', params, options) : null;
     });
   }
 
@@ -45,6 +42,6 @@ export class RpcHost {
     for (const connection of this.connections) connection.close();
     this.connections.clear();
     this.unsubscribe();
-    this.runtime.clientTools.setRequester(null);
+    this.removeRequester();
   }
 }

@@ -51,7 +51,7 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   let port = 0;
   const api = createHttpApi(rpc.runtime, { token, host, port: () => port, ...(options.sse ? { sse: options.sse } : {}) });
   const server = http.createServer((req, res) => {
-    if (api(req, res)) return;
+    if (api.handle(req, res)) return;
     if (options.staticRoot) serveStatic(options.staticRoot, req, res);
     else res.writeHead(404).end();
   });
@@ -99,6 +99,7 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
     port,
     close: async () => {
       clearInterval(heartbeat);
+      api.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
-import { dynamicToolServerRequests } from './methods/dynamic-tools.js';
+import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
@@ -29,6 +29,7 @@ export const clientMethods = {
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
+  ...dynamicToolNotifications,
   ...threadNotifications,
   ...configNotifications,
   ...turnNotifications,

@@ -11,12 +11,15 @@ import type { ModelToolSpec } from '../../model/types.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { ToolResult } from './tool-registry.js';
 
-/** Asks a connected client to run one tool call (`item/tool/call`); the host carrier installs it. */
+/**
+ * Asks a connected client to run one tool call. Each carrier host installs
+ * one; it answers null when the thread's owner is not one of its clients.
+ */
 export type ClientToolRequester = (
   ownerConnectionId: string | null,
   params: DynamicToolCallParams,
   options: { readonly timeoutMs: number; readonly signal: AbortSignal },
-) => Promise<DynamicToolCallResponse>;
+) => Promise<DynamicToolCallResponse> | null;
 
 interface ClientTool {
   /** The name the model sees: `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
@@ -47,12 +50,14 @@ export class ClientTools {
   private readonly ajv = new Ajv({ strict: false, allErrors: false });
   private readonly byThread = new Map<string, Map<string, ClientTool>>();
   private readonly owners = new Map<string, string>();
-  private requester: ClientToolRequester | null = null;
+  private readonly requesters = new Set<ClientToolRequester>();
 
   constructor(private readonly deps: ClientToolsDeps) {}
 
-  setRequester(requester: ClientToolRequester | null): void {
-    this.requester = requester;
+  /** Adds a carrier's way to reach its clients; returns its removal. */
+  addRequester(requester: ClientToolRequester): () => void {
+    this.requesters.add(requester);
+    return () => this.requesters.delete(requester);
   }
 
   /** Refuses (-32602) specs that cannot work, before anything is created. */
@@ -96,13 +101,17 @@ export class ClientTools {
     if (!tool.validate(args)) {
       return { success: false, output: `Invalid arguments for ${call.modelName}: ${this.ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
     }
-    if (!this.requester) return { success: false, output: `${call.modelName} is a client tool and no client is connected to run it.` };
+    const owner = this.owners.get(call.threadId) ?? null;
+    const params = { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args };
+    const options = { timeoutMs: this.deps.timeoutMs, signal };
+    let pending: Promise<DynamicToolCallResponse> | null = null;
+    for (const requester of this.requesters) {
+      pending = requester(owner, params, options);
+      if (pending) break;
+    }
+    if (!pending) return { success: false, output: `${call.modelName}: the client that registered this tool is not connected` };
     try {
-      const answer = await this.requester(
-        this.owners.get(call.threadId) ?? null,
-        { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args },
-        { timeoutMs: this.deps.timeoutMs, signal },
-      );
+      const answer = await pending;
       const output = answer.contentItems
         .map((item) => (item.type === 'inputText' ? item.text : `[${item.type === 'inputImage' ? 'image' : 'audio'} returned by the tool]`))
         .join('\n');

@@ -5,6 +5,7 @@ import { WHEELHOUSE_VERSION } from '../../runtime/version.js';
 import { HttpError, httpErrorOf, sendError, sendJson } from './http-errors.js';
 import { DEFAULT_SSE_OPTIONS, streamEvents, type SseOptions } from './sse-stream.js';
 import { callerFor, ThreadRoutes } from './thread-routes.js';
+import { HttpToolCalls } from './tool-calls.js';
 
 export const RUNTIME_API_VERSION = '1.0';
 
@@ -16,8 +17,12 @@ export interface HttpApiOptions {
   readonly sse?: Partial<SseOptions>;
 }
 
-/** A request the API answers, or `false` when the path is not under `/v1/`. */
-export type HttpApiHandler = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+export interface HttpApi {
+  /** Answers a request under `/v1/`; `false` for any other path. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  /** Fails the tool calls still waiting for an HTTP answer. */
+  close(): void;
+}
 
 /**
  * The runtime's HTTP API (seed 004) on `wheelhouse serve`: the same Runtime,
@@ -25,8 +30,9 @@ export type HttpApiHandler = (req: http.IncomingMessage, res: http.ServerRespons
  * the runtime token; no CORS headers are ever sent, so a web page in a
  * browser cannot read any answer.
  */
-export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpApiHandler {
+export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpApi {
   const routes = new ThreadRoutes(runtime, callerFor(runtime));
+  const toolCalls = new HttpToolCalls(runtime);
   const sse: SseOptions = { ...DEFAULT_SSE_OPTIONS, ...options.sse };
 
   const route = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
@@ -69,6 +75,10 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
       streamEvents(runtime.events, res, { threadId, sinceSeq: sinceSeqOf(req, url) }, sse);
       return;
     }
+    if (sub === 'tool-calls' && subId !== undefined && parts.length === 4) {
+      requireMethod(method, 'POST');
+      return toolCalls.answer(req, res, threadId, subId);
+    }
     if (sub === 'turns' && subId === undefined) {
       requireMethod(method, 'POST');
       return routes.startTurn(req, res, threadId);
@@ -81,11 +91,14 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
     throw notFound(url);
   };
 
-  return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return false;
-    route(req, res, url).catch((error: unknown) => sendError(res, httpErrorOf(error)));
-    return true;
+  return {
+    handle: (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return false;
+      route(req, res, url).catch((error: unknown) => sendError(res, httpErrorOf(error)));
+      return true;
+    },
+    close: () => toolCalls.close(),
   };
 }
 
@@ -105,7 +118,7 @@ function runtimeInfo(options: HttpApiOptions) {
       turn_steer: true,
       turn_interrupt: true,
       event_replay: true,
-      external_tools: false,
+      external_tools: true,
       environments: false,
       worker_runtime: false,
     },

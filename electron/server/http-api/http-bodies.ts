@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HttpDynamicToolSpec } from './tool-calls.js';
 
 /**
  * Request bodies of the HTTP API (snake_case, seed 004). Unknown fields are
@@ -23,6 +24,8 @@ export const CreateThreadBody = z
     model: Text.nullable().optional(),
     provider: Text.nullable().optional(),
     ephemeral: z.boolean().nullable().optional(),
+    /** Client-side tools of the thread's turns (seed 004 DynamicToolSpec). */
+    dynamic_tools: z.array(HttpDynamicToolSpec).max(128).optional(),
   })
   .strict();
 

@@ -14,16 +14,17 @@ import {
   userInputOf,
 } from './http-bodies.js';
 import { IdempotentTurns } from './idempotent-turns.js';
+import { codexToolSpecsOf, HTTP_OWNER } from './tool-calls.js';
 import { parseBody, readJsonBody } from './request-body.js';
 
 /** Calls a protocol method through the runtime's dispatcher, exactly as a JSON-RPC client would. */
 export type CallMethod = <M extends ClientMethod>(method: M, params: ParamsOf<M>) => Promise<ResultOf<M>>;
 
 export function callerFor(runtime: Runtime): CallMethod {
-  let next = 1;
+  // One owner for every HTTP client: a thread's tool calls are answered by whoever holds the token.
   return (method, params) =>
     runtime.dispatcher.call(method, params, {
-      session: { connectionId: `http-${next++}`, carrier: 'http', clientInfo: null, optOut: new Set() },
+      session: { connectionId: HTTP_OWNER, carrier: 'http', clientInfo: null, optOut: new Set() },
     });
 }
 
@@ -55,6 +56,7 @@ export class ThreadRoutes {
       model: body.model ?? null,
       modelProvider: body.provider ?? null,
       ephemeral: body.ephemeral ?? null,
+      dynamicTools: codexToolSpecsOf(body.dynamic_tools ?? []),
     });
     sendJson(res, 201, { thread: toSnakeKeys(thread) });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod } from '../define.js';
+import { defineMethod, defineNotification } from '../define.js';
 
 const ToolName = z.string().min(1).max(64);
 /** A JSON Schema object; compiled when the thread starts, so a broken one is refused at once. */
@@ -59,4 +59,13 @@ export const dynamicToolServerRequests = {
     DynamicToolCallResponse,
     'Run a client-side tool the model called; answer {success, contentItems}.',
   ),
+} as const;
+
+/**
+ * Seed 004's `tool_call.requested`: a client-side tool call of a thread
+ * whose tools were registered over HTTP, waiting for
+ * `POST /v1/threads/{id}/tool-calls/{call_id}`.
+ */
+export const dynamicToolNotifications = {
+  'tool_call.requested': defineNotification(DynamicToolCallParams, 'A client-side tool call waits for its HTTP answer.'),
 } as const;
