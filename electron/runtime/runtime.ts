@@ -202,7 +202,11 @@ export class Runtime {
         this.queue.afterResume(resumed.thread.id);
         return resumed;
       },
-      'thread/fork': (params) => this.history.fork(params),
+      'thread/fork': (params, ctx) => {
+        const forked = this.history.fork(params);
+        this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
+        return forked;
+      },
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),
       'turn/steer': (params) => this.turns.steer(params),

@@ -160,6 +160,20 @@ describe('client-side tools over JSON-RPC', () => {
     expect(toolMessageIn(before + 1)).toBe('not found');
   });
 
+  it('a fork keeps the thread tools', async () => {
+    const dir = home();
+    const server = startAppServer(dir);
+    await server.peer.initialize();
+    const { thread } = await server.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
+    const fork = await server.peer.call('thread/fork', { threadId: thread.id });
+    mock.enqueue(callTool('{"reservation_id":"F1"}'), [{ type: 'text', text: 'Done.' }, { type: 'finish' }]);
+    await server.peer.call('turn/start', { threadId: fork.thread.id, input: text('in the fork') });
+    const request = await toolRequest(server);
+    expect(request.params).toMatchObject({ threadId: fork.thread.id, tool: 'get_reservation' });
+    server.peer.sendRaw(JSON.stringify({ id: request.id, result: { success: true, contentItems: [{ type: 'inputText', text: 'ok' }] } }));
+    expect((await turnEnd(server)).status).toBe('completed');
+  });
+
   it('refuses a tool spec that cannot work, creating no thread', async () => {
     const dir = home();
     const server = startAppServer(dir);

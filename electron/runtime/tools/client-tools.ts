@@ -73,6 +73,11 @@ export class ClientTools {
     this.deps.storeOf(threadId).dynamicTools.save(threadId, specs, this.deps.now());
   }
 
+  /** A fork keeps its parent's tools; the forking connection answers for them. */
+  inherit(fromThreadId: string, toThreadId: string, ownerConnectionId: string | null): void {
+    this.register(toThreadId, this.deps.storeOf(fromThreadId).dynamicTools.get(fromThreadId), ownerConnectionId);
+  }
+
   /** A connection that resumes a thread answers for its tools from then on. */
   claim(threadId: string, connectionId: string): void {
     this.owners.set(threadId, connectionId);
