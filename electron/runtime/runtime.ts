@@ -180,14 +180,14 @@ export class Runtime {
           serverVersion: WHEELHOUSE_VERSION,
         };
       },
-      'thread/start': (params, ctx) => {
+      'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
-        this.clientTools.check(dynamicTools);
+        const compiled = await this.clientTools.check(dynamicTools);
         const started = threads.start(
           params,
           ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api',
         );
-        this.clientTools.register(started.thread.id, dynamicTools, ctx.session.connectionId);
+        this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
         return started;
       },
       'thread/list': (params) => threads.list(params),
@@ -202,9 +202,9 @@ export class Runtime {
         this.queue.afterResume(resumed.thread.id);
         return resumed;
       },
-      'thread/fork': (params, ctx) => {
+      'thread/fork': async (params, ctx) => {
         const forked = this.history.fork(params);
-        this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
+        await this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
         return forked;
       },
       'thread/rollback': (params) => this.history.rollback(params),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import {
   RpcError,
   ServerRequestError,
@@ -47,7 +47,8 @@ const MODEL_NAME_LIMIT = 64;
  * before the client sees them, then sent to the client as `item/tool/call`.
  */
 export class ClientTools {
-  private readonly ajv = new Ajv({ strict: false, allErrors: false });
+  /** Loaded with the first thread that has client tools: Ajv costs ~100 ms to load, most threads never need it. */
+  private ajv: Promise<Ajv> | null = null;
   private readonly byThread = new Map<string, Map<string, ClientTool>>();
   private readonly owners = new Map<string, string>();
   private readonly requesters = new Set<ClientToolRequester>();
@@ -60,22 +61,23 @@ export class ClientTools {
     return () => this.requesters.delete(requester);
   }
 
-  /** Refuses (-32602) specs that cannot work, before anything is created. */
-  check(specs: readonly DynamicToolSpec[]): void {
-    this.compile(specs);
+  /** Refuses (-32602) specs that cannot work, before anything is created; returns them compiled. */
+  async check(specs: readonly DynamicToolSpec[]): Promise<Map<string, ClientTool>> {
+    return this.compile(specs);
   }
 
-  /** Keeps the thread's tools (with the thread) and remembers which connection answers for them. */
-  register(threadId: string, specs: readonly DynamicToolSpec[], ownerConnectionId: string | null): void {
+  /** Keeps the thread's (checked) tools with the thread and remembers which connection answers for them. */
+  register(threadId: string, specs: readonly DynamicToolSpec[], compiled: Map<string, ClientTool>, ownerConnectionId: string | null): void {
     if (ownerConnectionId !== null) this.owners.set(threadId, ownerConnectionId);
     if (specs.length === 0) return;
-    this.byThread.set(threadId, this.compile(specs));
+    this.byThread.set(threadId, compiled);
     this.deps.storeOf(threadId).dynamicTools.save(threadId, specs, this.deps.now());
   }
 
   /** A fork keeps its parent's tools; the forking connection answers for them. */
-  inherit(fromThreadId: string, toThreadId: string, ownerConnectionId: string | null): void {
-    this.register(toThreadId, this.deps.storeOf(fromThreadId).dynamicTools.get(fromThreadId), ownerConnectionId);
+  async inherit(fromThreadId: string, toThreadId: string, ownerConnectionId: string | null): Promise<void> {
+    const specs = this.deps.storeOf(fromThreadId).dynamicTools.get(fromThreadId);
+    this.register(toThreadId, specs, await this.toolsOf(fromThreadId), ownerConnectionId);
   }
 
   /** A connection that resumes a thread answers for its tools from then on. */
@@ -83,19 +85,19 @@ export class ClientTools {
     this.owners.set(threadId, connectionId);
   }
 
-  specsFor(threadId: string): ModelToolSpec[] {
-    return [...this.toolsOf(threadId).values()].map((tool) => tool.spec);
+  async specsFor(threadId: string): Promise<ModelToolSpec[]> {
+    return [...(await this.toolsOf(threadId)).values()].map((tool) => tool.spec);
   }
 
-  has(threadId: string, modelName: string): boolean {
-    return this.toolsOf(threadId).has(modelName);
+  async has(threadId: string, modelName: string): Promise<boolean> {
+    return (await this.toolsOf(threadId)).has(modelName);
   }
 
   async invoke(
     call: { threadId: string; turnId: string; callId: string; modelName: string; argumentsJson: string },
     signal: AbortSignal,
   ): Promise<ToolResult> {
-    const tool = this.toolsOf(call.threadId).get(call.modelName);
+    const tool = (await this.toolsOf(call.threadId)).get(call.modelName);
     if (!tool) return { success: false, output: `Unknown tool "${call.modelName}".` };
     let args: unknown;
     try {
@@ -104,7 +106,8 @@ export class ClientTools {
       return { success: false, output: `Arguments for ${call.modelName} are not valid JSON: ${call.argumentsJson.slice(0, 200)}` };
     }
     if (!tool.validate(args)) {
-      return { success: false, output: `Invalid arguments for ${call.modelName}: ${this.ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
+      const ajv = await this.compiler();
+      return { success: false, output: `Invalid arguments for ${call.modelName}: ${ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
     }
     const owner = this.owners.get(call.threadId) ?? null;
     const params = { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args };
@@ -127,18 +130,25 @@ export class ClientTools {
     }
   }
 
-  private toolsOf(threadId: string): Map<string, ClientTool> {
+  private async toolsOf(threadId: string): Promise<Map<string, ClientTool>> {
     let tools = this.byThread.get(threadId);
     if (!tools) {
       // Loaded after a restart from the thread's store; compiled once.
-      tools = this.compile(this.deps.storeOf(threadId).dynamicTools.get(threadId));
+      tools = await this.compile(this.deps.storeOf(threadId).dynamicTools.get(threadId));
       this.byThread.set(threadId, tools);
     }
     return tools;
   }
 
-  private compile(specs: readonly DynamicToolSpec[]): Map<string, ClientTool> {
+  private compiler(): Promise<Ajv> {
+    this.ajv ??= import('ajv').then(({ Ajv }) => new Ajv({ strict: false, allErrors: false }));
+    return this.ajv;
+  }
+
+  private async compile(specs: readonly DynamicToolSpec[]): Promise<Map<string, ClientTool>> {
     const tools = new Map<string, ClientTool>();
+    if (specs.length === 0) return tools;
+    const ajv = await this.compiler();
     const add = (namespace: string | null, fn: Extract<DynamicToolSpec, { type: 'function' }>) => {
       const modelName = modelNameOf(namespace, fn.name);
       const label = namespace === null ? fn.name : `${namespace}/${fn.name}`;
@@ -150,7 +160,7 @@ export class ClientTools {
       }
       let validate: ValidateFunction;
       try {
-        validate = this.ajv.compile(fn.inputSchema);
+        validate = ajv.compile(fn.inputSchema);
       } catch (error) {
         throw RpcError.invalidParams(
           `invalid params for thread/start: dynamicTools: ${label}: inputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,

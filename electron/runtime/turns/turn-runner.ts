@@ -43,7 +43,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = [...deps.tools.specs(), ...deps.clientTools.specsFor(turn.threadId)];
+    const tools = [...deps.tools.specs(), ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -179,7 +179,7 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const started: ThreadItem = { ...base, status: 'inProgress', output: null, success: null, durationMs: null };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
   const signal = turn.controller.signal;
-  const result = deps.clientTools.has(turn.threadId, call.name)
+  const result = (await deps.clientTools.has(turn.threadId, call.name))
     ? await deps.clientTools.invoke(
         { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
         signal,
