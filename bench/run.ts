@@ -13,6 +13,7 @@ import { eventFanout } from './event-fanout.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { sseFanout, sseReplay } from './sse-fanout.js';
+import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
 
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const temp = new TempDirs();
   try {
+    // First, while nothing else of this bench has warmed the machine up.
+    const startup = await startupTimes({ runs: 15 });
     const roundTripOptions = { warmup: 500, requests: 5000 };
     const stdio = await stdioRoundTrip({ home: temp.make('wheelhouse-bench-'), ...roundTripOptions });
     const webSocket = await webSocketRoundTrip({ home: temp.make('wheelhouse-bench-'), ...roundTripOptions });
@@ -55,6 +58,9 @@ async function main(): Promise<void> {
         // Other work on the machine skews every figure; this says how busy it was.
         loadAverage1mAtStart: loadAtStart,
       },
+      // Spawn -> initialize response of fresh processes; Codex's alongside when `codex` is on PATH.
+      startupToInitialize: startup,
+      rendererBundle: rendererBundleSizes(),
       serveEventLoopUnderNotificationLoad: {
         ...load,
         target: `p99 <= ${TARGETS.eventLoopP99Ms} ms`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
@@ -28,7 +28,8 @@ import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createModelClient } from '../model/create-model-client.js';
+// Loads the model clients and the OpenAI SDK on first use, not at start-up.
+import { createModelClient } from '../model/lazy-model-client.js';
 
 export interface RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
@@ -85,7 +86,7 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.home = options.home;
     const paths = homePaths(options.home);
-    fs.mkdirSync(paths.home, { recursive: true });
+    ensurePrivateDir(paths.home);
     this.lock = HomeLock.acquire(paths.home);
     try {
       this.config = new ConfigService(paths.config);
@@ -117,6 +118,7 @@ export class Runtime {
         defaults,
         newId,
         now,
+        providerIds: () => this.config.providers().map((provider) => provider.id),
       });
       recoverInterruptedTurns(this.durable, now);
       this.events.prune();
@@ -141,6 +143,7 @@ export class Runtime {
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
         newId,
         now,
+        knownSecrets: () => this.providers.knownApiKeys(),
         ...(options.logError ? { onInternalError: options.logError } : {}),
         // The queue is built next; a turn cannot end before the constructor returns.
         onTurnEnded: (threadId) => this.queue.drain(threadId),

@@ -125,7 +125,7 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('a call the client does not answer in time fails with a timeout and the turn goes on', async () => {
     const dir = home();
-    const server = startAppServer(dir, { WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: '300' });
+    const server = startAppServer(dir, { env: { WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: '300' } });
     await server.peer.initialize();
     mock.enqueue(callTool('{"reservation_id":"X"}'), [{ type: 'text', text: 'It timed out.' }, { type: 'finish' }]);
     const before = mock.requests.length;

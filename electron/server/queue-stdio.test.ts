@@ -289,6 +289,8 @@ describe('thread/queue over stdio (seed 003)', () => {
     const busy = await peer.request('thread/queue/start', { threadId: thread.id, queuedSubmissionId: submission.id });
     expect(busy).toMatchObject({ error: { code: INVALID_REQUEST } });
 
+    // The busy turn's request is with the model (the model client loads on first use, so this is not instant).
+    await mock.waitForRequests(before + 1);
     await peer.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
     gate.release();
     // The interrupted turn drains the head (otherId); the edited row waits and then runs.

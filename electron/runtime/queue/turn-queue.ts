@@ -10,6 +10,7 @@ import { QueueReorderMismatchError, type QueuedTurnRecord } from '../../store/qu
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import type { ThreadManager } from '../thread-manager.js';
+import { requireAbsolute } from '../working-directory.js';
 import { INTERRUPTED_DISPATCH_MESSAGE, queueError, toWireQueuedTurn } from './queued-turn-mapper.js';
 
 /** The part of the turn engine the queue drives. */
@@ -46,7 +47,9 @@ export class TurnQueue {
     if (turnStartParams.threadId !== params.threadId) {
       throw RpcError.invalidRequest('`threadId` must match `turnStartParams.threadId`');
     }
-    this.requireQueueable(params.threadId);
+    this.requireQueueable(params.threadId, 'thread/queue/add');
+    // A relative folder can never work; one that is missing now may exist by the time the row starts.
+    if (turnStartParams.cwd) requireAbsolute('thread/queue/add', turnStartParams.cwd);
     const record = this.deps.store.queue.append({
       id: this.deps.newId(),
       threadId: params.threadId,
@@ -75,7 +78,7 @@ export class TurnQueue {
   }
 
   delete(params: HandlerParamsOf<'thread/queue/delete'>): ResultOf<'thread/queue/delete'> {
-    this.deps.threads.require(params.threadId);
+    this.deps.threads.requireUnarchived(params.threadId, 'thread/queue/delete');
     const id = (params.queuedTurnId ?? params.queuedSubmissionId)!;
     const deleted = this.deps.store.queue.delete(params.threadId, id);
     if (deleted) {
@@ -86,7 +89,7 @@ export class TurnQueue {
   }
 
   reorder(params: HandlerParamsOf<'thread/queue/reorder'>): ResultOf<'thread/queue/reorder'> {
-    this.deps.threads.require(params.threadId);
+    this.deps.threads.requireUnarchived(params.threadId, 'thread/queue/reorder');
     const ids = (params.queuedTurnIds ?? params.queuedSubmissionIds)!;
     let records: QueuedTurnRecord[];
     try {
@@ -106,7 +109,7 @@ export class TurnQueue {
   }
 
   update(params: HandlerParamsOf<'thread/queue/update'>): ResultOf<'thread/queue/update'> {
-    this.deps.threads.require(params.threadId);
+    this.deps.threads.requireUnarchived(params.threadId, 'thread/queue/update');
     const id = (params.queuedSubmissionId ?? params.queuedTurnId)!;
     const existing = this.requireVisible(params.threadId, id);
     const metadata = nonEmpty(params.responsesapiClientMetadata) ?? existing.clientMetadata;
@@ -124,7 +127,7 @@ export class TurnQueue {
 
   /** Codex 0.169's "send now": starts one queued row (failed ones too) on an idle thread. */
   start(params: HandlerParamsOf<'thread/queue/start'>): ResultOf<'thread/queue/start'> {
-    this.requireQueueable(params.threadId);
+    this.requireQueueable(params.threadId, 'thread/queue/start');
     const running = this.deps.turns.activeTurnId(params.threadId);
     if (running) {
       throw RpcError.invalidRequest(
@@ -191,8 +194,8 @@ export class TurnQueue {
     return turn;
   }
 
-  private requireQueueable(threadId: string): void {
-    const { record } = this.deps.threads.require(threadId);
+  private requireQueueable(threadId: string, method: string): void {
+    const { record } = this.deps.threads.requireUnarchived(threadId, method);
     if (record.ephemeral) throw RpcError.invalidRequest(`ephemeral thread does not support queued turns: ${threadId}`);
   }
 
