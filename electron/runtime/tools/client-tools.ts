@@ -141,7 +141,8 @@ export class ClientTools {
   }
 
   private compiler(): Promise<Ajv> {
-    this.ajv ??= import('ajv').then(({ Ajv }) => new Ajv({ strict: false, allErrors: false }));
+    // ajv is CommonJS: in the split bundle its exports are only on the default export.
+    this.ajv ??= import('ajv').then((mod) => new (mod.Ajv ?? mod.default)({ strict: false, allErrors: false }));
     return this.ajv;
   }
 
