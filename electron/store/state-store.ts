@@ -4,6 +4,7 @@ import { DynamicToolStore } from './dynamic-tool-store.js';
 import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
+import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TurnStore } from './turn-store.js';
@@ -16,6 +17,7 @@ export class StateStore {
   readonly checkpoints: CheckpointStore;
   readonly events: EventStore;
   readonly goals: GoalStore;
+  readonly pending: PendingItemStore;
   readonly queue: QueueStore;
   readonly dynamicTools: DynamicToolStore;
 
@@ -26,6 +28,7 @@ export class StateStore {
     this.checkpoints = new CheckpointStore(db);
     this.events = new EventStore(db);
     this.goals = new GoalStore(db);
+    this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
     this.dynamicTools = new DynamicToolStore(db);
   }

@@ -136,7 +136,7 @@ export function streamEvents(
   async function replay(sinceSeq: number): Promise<void> {
     for (let first = true; ; first = false) {
       if (mode === 'closed') return;
-      const page = readLog(events, lastSent, options.replayPageSize, request.threadId);
+      const page = events.replay(lastSent, options.replayPageSize, request.threadId);
       if (first && page.reset) {
         // The client's view cannot be completed from the log: it must reload, then follow from here.
         const latest = events.lastSeq;
@@ -163,14 +163,6 @@ export function streamEvents(
     held = [];
     for (const event of waiting) send(event.seq, event.frame);
   }
-}
-
-/** One page of the log after `afterSeq`, and whether the log still holds everything after it. */
-function readLog(events: EventLog, afterSeq: number, limit: number, threadId: string | undefined) {
-  const page = events.replay(afterSeq, limit, threadId);
-  const oldestSeq = events.oldestSeq();
-  const reset = (oldestSeq > 0 && afterSeq < oldestSeq - 1) || afterSeq > events.lastSeq;
-  return { events: page, reset, oldestSeq };
 }
 
 function waitForDrain(res: http.ServerResponse): Promise<void> {
