@@ -160,6 +160,32 @@ describe('client-side tools over JSON-RPC', () => {
     expect(toolMessageIn(before + 1)).toBe('not found');
   });
 
+  it('a call still waiting when the runtime is killed ends failed ("canceled by restart"); the thread goes on', async () => {
+    const dir = home();
+    const first = startAppServer(dir);
+    await first.peer.initialize();
+    mock.enqueue(callTool('{"reservation_id":"K1"}'));
+    const { thread } = await first.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
+    const { turn } = await first.peer.call('turn/start', { threadId: thread.id, input: text('check') });
+    await toolRequest(first);
+    await first.process.stop('SIGKILL');
+
+    const second = startAppServer(dir);
+    await second.peer.initialize();
+    const read = await second.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
+    expect(read.thread.turns.find((t) => t.id === turn.id)?.status).toBe('interrupted');
+    expect(read.items.find((i) => i.turnId === turn.id && 'callId' in i)).toMatchObject({
+      callId: 'call_1',
+      status: 'failed',
+      success: false,
+      output: 'canceled by restart',
+    });
+    mock.enqueue([{ type: 'text', text: 'Back.' }, { type: 'finish' }]);
+    await second.peer.call('thread/resume', { threadId: thread.id });
+    await second.peer.call('turn/start', { threadId: thread.id, input: text('go on') });
+    expect((await turnEnd(second)).status).toBe('completed');
+  });
+
   it('a fork keeps the thread tools', async () => {
     const dir = home();
     const server = startAppServer(dir);

@@ -185,6 +185,9 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: base.id, ephemeral: turn.ephemeral };
   const started: ThreadItem = { ...base, status: 'inProgress', output: null, success: null, durationMs: null };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
+  // A client may take minutes to answer; if the runtime dies meanwhile, the restart records the
+  // call as failed instead of losing it (turn-recovery moves pending items into the thread).
+  turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
   const signal = turn.controller.signal;
   const result = (await deps.clientTools.has(turn.threadId, call.name))
     ? await deps.clientTools.invoke(
@@ -200,6 +203,9 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     success: result.success,
     durationMs: completedAtMs - startedAtMs,
   };
-  turn.store.items.append(turn.threadId, completed);
+  turn.store.transaction(() => {
+    turn.store.items.append(turn.threadId, completed);
+    turn.store.pending.delete(completed.id);
+  });
   deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
 }
