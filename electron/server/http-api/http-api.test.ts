@@ -395,6 +395,35 @@ describe('HTTP API: client-side tools', () => {
     expect(offered).toContain('tau_bench__get_reservation');
   });
 
+  it('takes tools that come with a turn; a turn that cannot start adds none', async () => {
+    const { id, latestSeq } = await newThread();
+    const stream = await subscribe(`/threads/${id}/events?since_seq=${latestSeq}`);
+    const broken = await api('POST', `/threads/${id}/turns`, { input: 'x', dynamic_tools: [{ ...reservationTool, input_schema: { type: 'nope' } }] });
+    expect(broken.status).toBe(400);
+    // Refused by the thread's state after the tools were checked: they are taken back.
+    await api('PATCH', `/threads/${id}`, { archived: true });
+    expect((await api('POST', `/threads/${id}/turns`, { input: 'x', dynamic_tools: [reservationTool] })).status).toBe(409);
+    await api('PATCH', `/threads/${id}`, { archived: false });
+    mock.enqueue([{ type: 'text', text: 'No tools here.' }, { type: 'finish' }]);
+    const plain = mock.requests.length;
+    await api('POST', `/threads/${id}/turns`, { input: 'plain' });
+    await stream.waitFor(isTurnEnd);
+    const offeredPlain = (mock.requests[plain]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
+    expect(offeredPlain).not.toContain('tau_bench__get_reservation');
+    stream.events.splice(0);
+
+    mock.enqueue(modelCallsTool('{"reservation_id":"T1"}'), [{ type: 'text', text: 'Done.' }, { type: 'finish' }]);
+    const before = mock.requests.length;
+    const started = await api('POST', `/threads/${id}/turns`, { input: 'check T1', dynamic_tools: [reservationTool] });
+    expect(started.status).toBe(201);
+    const requested = await stream.waitForEvent('tool_call.requested');
+    expect((requested.json as { payload: { tool: string; arguments: unknown } }).payload).toMatchObject({ tool: 'get_reservation', arguments: { reservation_id: 'T1' } });
+    const answered = await api('POST', `/threads/${id}/tool-calls/call_http`, { success: true, content: [{ type: 'input_text', text: 'found' }] });
+    expect(answered.status).toBe(200);
+    await stream.waitFor(isTurnEnd);
+    expect(toolMessageIn(before + 1)).toBe('found');
+  });
+
   it('refuses a tool whose input_schema is not a JSON Schema, creating nothing', async () => {
     const before = (await api('GET', '/threads')).body.data.length;
     const refused = await api('POST', '/threads', { cwd: home, dynamic_tools: [{ ...reservationTool, input_schema: { type: 'nope' } }] });
