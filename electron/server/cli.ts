@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../runtime/home.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createRuntime } from '../host/create-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
 import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
@@ -75,7 +77,12 @@ export async function main(argv: readonly string[]): Promise<number> {
 function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
   try {
     const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
-    return new Runtime({ home, logError, ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}) });
+    return createRuntime({
+      home,
+      logError,
+      secretStore: createDefaultSecretStore,
+      ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
+    });
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;

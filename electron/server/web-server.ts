@@ -52,7 +52,8 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   const api = createHttpApi(rpc.runtime, { token, host, port: () => port, ...(options.sse ? { sse: options.sse } : {}) });
   const server = http.createServer((req, res) => {
     if (api.handle(req, res)) return;
-    if (options.staticRoot) serveStatic(options.staticRoot, req, res);
+    // A failure while answering ends that response only, never the server.
+    if (options.staticRoot) serveStatic(options.staticRoot, req, res).catch(() => res.destroy());
     else res.writeHead(404).end();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 1024 * 1024 });
