@@ -27,6 +27,9 @@ import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { createMcpHandlers } from '../mcp/mcp-handlers.js';
+import { McpManager } from '../mcp/mcp-manager.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
@@ -49,6 +52,8 @@ export interface RuntimeOptions {
   readonly secretStore?: SecretStore;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** Start the configured MCP servers right after construction (default true). */
+  readonly startMcpServers?: boolean;
 }
 
 /**
@@ -73,6 +78,8 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The configured MCP servers and their tools. */
+  readonly mcp: McpManager;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -119,12 +126,18 @@ export class Runtime {
       this.events.prune();
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
+      this.mcp = new McpManager({
+        readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
+        onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
+        onStartupCompleted: (summary) => this.events.publish('mcpServer/startupStatus/completed', summary, { ephemeral: true }),
+      });
       this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
       this.turns = new TurnEngine({
         threads: this.threads,
         events: this.events,
         goals: this.goals,
-        tools: new ToolRegistry(builtinTools()),
+        tools: new ToolRegistry(builtinTools(), [{ specs: () => this.mcp.toolSpecs() }]),
+        mcp: this.mcp,
         bindModel:
           options.bindModel ??
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -154,6 +167,8 @@ export class Runtime {
       this.lock.release();
       throw error;
     }
+    // Servers start in the background: nothing (initialize, threads, turns) waits for them.
+    if (options.startMcpServers ?? true) setImmediate(() => void this.mcp.reload());
   }
 
   private handlers(): MethodHandlers<RequestContext> {
@@ -206,8 +221,14 @@ export class Runtime {
         secretStore: this.secrets,
         providers: this.providers,
         listModels: this.listModels,
-        notify: (change) => this.events.publish('config/changed', change),
+        notify: (change) => {
+          this.events.publish('config/changed', change);
+          if (change.keyPaths.some((keyPath) => keyPath === 'mcp_servers' || keyPath.startsWith('mcp_servers.'))) {
+            void this.mcp.reload();
+          }
+        },
       }),
+      ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
@@ -219,6 +240,7 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.mcp.close();
     this.close();
   }
 
@@ -231,6 +253,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
     this.events.close();

@@ -14,6 +14,7 @@ import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { McpToolCaller } from './mcp-tool-call.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn, type ModelBinder } from './active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
@@ -34,6 +35,8 @@ export interface TurnEngineDeps {
   readonly knownSecrets?: () => Promise<readonly string[]>;
   /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
   readonly onTurnEnded?: (threadId: string, turnId: string) => void;
+  /** MCP servers' tools for the agent. */
+  readonly mcp?: McpToolCaller;
 }
 
 /**

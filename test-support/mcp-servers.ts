@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { repoRoot } from './paths.js';
+
+/** Real MCP servers from node_modules, started with this Node (no network, no npx). */
+export const everythingServerScript = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const filesystemServerScript = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+
+const toml = (value: string) => JSON.stringify(value);
+
+/** A `[mcp_servers.<name>]` table for a stdio server run by `node script ...args`. */
+export function stdioServerToml(name: string, script: string, args: readonly string[] = [], extra = ''): string {
+  return `[mcp_servers.${name}]\ncommand = ${toml(process.execPath)}\nargs = [${[script, ...args].map(toml).join(', ')}]\n${extra}\n`;
+}
+
+/** Whether a process id is still alive. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
