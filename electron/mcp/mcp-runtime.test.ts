@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import type { AnyNotification, Turn } from '../../shared/protocol/index.js';
 import { createModelClient } from '../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import { mockProvider } from '../../test-support/mock-model/model-test-kit.js';
+import { killAllChildren, spawnTracked } from '../../test-support/child-process.js';
 import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
 import type { RequestContext } from '../runtime/context.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -28,7 +30,19 @@ afterAll(async () => {
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
+  await killAllChildren();
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 function app(configToml: string) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-'));
@@ -235,5 +249,33 @@ describe('MCP servers in the runtime', () => {
     const more = pidsOf(b.runtime);
     b.runtime.close();
     for (const pid of more) await expect.poll(() => isAlive(pid), { timeout: 15_000 }).toBe(false);
+  });
+
+  it('connects to a streamable HTTP server by url, with a bearer token from the environment', async () => {
+    const port = await freePort();
+    const server = spawnTracked(process.execPath, [everythingServerScript, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await expect.poll(() => server.stderr(), { timeout: 30_000 }).toContain('listening on port');
+    process.env.WHEELHOUSE_TEST_MCP_TOKEN = 'test-token';
+    cleanups.push(() => {
+      delete process.env.WHEELHOUSE_TEST_MCP_TOKEN;
+    });
+    const a = app(
+      `[mcp_servers.remote]\nurl = "http://127.0.0.1:${port}/mcp"\nbearer_token_env_var = "WHEELHOUSE_TEST_MCP_TOKEN"\n` +
+        `[mcp_servers.unset]\nurl = "http://127.0.0.1:${port}/mcp"\nbearer_token_env_var = "WHEELHOUSE_TEST_MCP_UNSET"\n`,
+    );
+    const summary = await a.startupDone();
+    expect(summary.params).toEqual({
+      ready: ['remote'],
+      failed: [{ name: 'unset', error: expect.stringContaining('WHEELHOUSE_TEST_MCP_UNSET (bearer_token_env_var) is not set') }],
+      cancelled: [],
+    });
+    const [status] = (await a.call('mcpServerStatus/list', { serverName: 'remote' })).data;
+    expect(status).toMatchObject({ runtimeStatus: 'connected', authStatus: 'bearerToken', httpOrigin: `http://127.0.0.1:${port}` });
+    const { thread } = await a.call('thread/start', {});
+    const echo = await a.call('mcpServer/tool/call', { threadId: thread.id, server: 'remote', tool: 'echo', arguments: { message: 'over http' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
   });
 });
