@@ -15,6 +15,7 @@ import { resumeTimes } from './resume.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { mcpStartup } from './mcp-startup.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -24,6 +25,7 @@ const TARGETS = {
   fanoutCpuPercent: 10,
   resume1000TurnsMs: 500,
   resumeGrowth: 2.2,
+  mcpParallelStartRatio: 1.3,
 } as const;
 
 async function main(): Promise<void> {
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
+    const mcp = await mcpStartup(temp);
     const report = {
       machine: {
         node: process.version,
@@ -93,6 +96,12 @@ async function main(): Promise<void> {
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
       markdownStreamingUpdate: markdownStreamingBench(),
+      // 5 stdio MCP servers (server-everything x3, server-filesystem x2) from node_modules via `wheelhouse app-server`.
+      mcpStartup: {
+        ...mcp,
+        target: `all ready <= ${TARGETS.mcpParallelStartRatio} x slowest alone; initialize before any server is ready`,
+        meetsTarget: mcp.ratio <= TARGETS.mcpParallelStartRatio && mcp.initializeBeforeAnyReady,
+      },
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {
