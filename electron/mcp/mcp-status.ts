@@ -72,5 +72,18 @@ export function serverStatus(slot: McpServerSlot, detail: 'full' | 'toolsAndAuth
           annotations: template.annotations ?? null,
         }))
       : [],
+    settings: {
+      transport: transport.type,
+      command: transport.type === 'stdio' ? transport.command : null,
+      args: transport.type === 'stdio' ? [...transport.args] : [],
+      cwd: transport.type === 'stdio' ? transport.cwd : null,
+      envKeys: transport.type === 'stdio' ? Object.keys(transport.env).sort() : [],
+      url: transport.type === 'streamableHttp' ? transport.url : null,
+      enabled: slot.config.enabled,
+      startupTimeoutSec: slot.config.startupTimeoutMs / 1000,
+      toolTimeoutSec: slot.config.toolTimeoutMs / 1000,
+      enabledTools: slot.config.enabledTools ? [...slot.config.enabledTools] : null,
+      disabledTools: [...slot.config.disabledTools],
+    },
   };
 }

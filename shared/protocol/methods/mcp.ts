@@ -64,7 +64,23 @@ export const McpServerInfo = z.object({
   icons: z.array(z.unknown()).nullable(),
 });
 
-/** One configured server (Codex McpServerStatus). `toolsError` holds why it is not connected. */
+/** Wheelhouse: a server's config.toml settings for the Connections page (env values are left out: they may be secrets). */
+export const McpServerSettings = z.object({
+  transport: z.enum(['stdio', 'streamableHttp']),
+  command: z.string().nullable(),
+  args: z.array(z.string()),
+  cwd: z.string().nullable(),
+  envKeys: z.array(z.string()),
+  url: z.string().nullable(),
+  enabled: z.boolean(),
+  startupTimeoutSec: z.number(),
+  toolTimeoutSec: z.number(),
+  enabledTools: z.array(z.string()).nullable(),
+  disabledTools: z.array(z.string()),
+});
+export type McpServerSettings = z.infer<typeof McpServerSettings>;
+
+/** One configured server (Codex McpServerStatus, plus Wheelhouse's `settings`). `toolsError` holds why it is not connected. */
 export const McpServerStatus = z.object({
   name: z.string(),
   authStatus: McpAuthStatus,
@@ -79,6 +95,7 @@ export const McpServerStatus = z.object({
   toolsError: z.string().nullable(),
   resources: z.array(McpResource),
   resourceTemplates: z.array(McpResourceTemplate),
+  settings: McpServerSettings,
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useSetupStore } from '../../services.js';
+import { useMcpStore, useSetupStore } from '../../services.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
@@ -13,7 +13,7 @@ export function AppShell() {
     <div className="app-shell">
       <Sidebar />
       <main className="app-main">
-        <ConversationPane />
+        <MainView />
       </main>
       <SetupLayer />
       <ConfirmDialog />
@@ -25,6 +25,21 @@ export function AppShell() {
 // First run and Settings (with their folder browser and import) are a chunk of their own,
 // loaded when first opened: most starts never show them.
 const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+
+// The Connections page is a chunk too: opened from the sidebar, not at start.
+const ConnectionsPage = lazy(() =>
+  import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
+);
+
+function MainView() {
+  const connections = useMcpStore((s) => s.open);
+  if (!connections) return <ConversationPane />;
+  return (
+    <Suspense fallback={null}>
+      <ConnectionsPage />
+    </Suspense>
+  );
+}
 
 function SetupLayer() {
   const open = useSetupStore((s) => s.mode !== 'hidden');
