@@ -16,6 +16,7 @@ import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
 import { mcpStartup } from './mcp-startup.js';
+import { ptyThroughput } from './pty-throughput.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -26,6 +27,9 @@ const TARGETS = {
   resume1000TurnsMs: 500,
   resumeGrowth: 2.2,
   mcpParallelStartRatio: 1.3,
+  ptyThroughputRatio: 0.6,
+  unackedOutputBytes: 500 * 1024,
+  keystrokeEchoP95Ms: 50,
 } as const;
 
 async function main(): Promise<void> {
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const mcp = await mcpStartup(temp);
+    const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -101,6 +106,17 @@ async function main(): Promise<void> {
         ...mcp,
         target: `all ready <= ${TARGETS.mcpParallelStartRatio} x slowest alone; initialize before any server is ready`,
         meetsTarget: mcp.ratio <= TARGETS.mcpParallelStartRatio && mcp.initializeBeforeAnyReady,
+      },
+      // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
+      ptyThroughput: {
+        ...pty,
+        target: `supervisor >= ${TARGETS.ptyThroughputRatio} x raw, lossless, unacked <= ${TARGETS.unackedOutputBytes} bytes, echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
+        meetsTarget:
+          pty.ratioOfMedians >= TARGETS.ptyThroughputRatio &&
+          pty.supervisor.lossless &&
+          pty.supervisor.logLossless &&
+          pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
+          pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
       },
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -46,7 +46,13 @@ const itemBase = {
 };
 export const ThreadItem = z.discriminatedUnion('type', [
   z.object({ ...itemBase, type: z.literal('userMessage'), content: z.array(UserInput) }),
-  z.object({ ...itemBase, type: z.literal('agentMessage'), text: z.string() }),
+  z.object({
+    ...itemBase,
+    type: z.literal('agentMessage'),
+    text: z.string(),
+    /** True when the reply was cut off (stopped, failed, or Wheelhouse stopped mid-stream): `text` is what had arrived. */
+    incomplete: z.boolean().optional(),
+  }),
   z.object({
     ...itemBase,
     type: z.literal('reasoning'),

@@ -134,6 +134,8 @@ export class TurnEngine {
       throw RpcError.invalidRequest(`turn ${turn.id} is stopping; send the message as a new turn`);
     }
     const item: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId: turn.id, createdAtMs: this.deps.now(), content: params.input };
+    // Durable before it is acknowledged: a crash must not lose what the client was told was taken.
+    turn.store.pending.save('steer', turn.threadId, item);
     turn.pendingInput.push(item);
     this.publishUserItem(turn, item);
     return { turnId: turn.id };
