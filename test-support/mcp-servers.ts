@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './paths.js';
 
@@ -12,12 +13,20 @@ export function stdioServerToml(name: string, script: string, args: readonly str
   return `[mcp_servers.${name}]\ncommand = ${toml(process.execPath)}\nargs = [${[script, ...args].map(toml).join(', ')}]\n${extra}\n`;
 }
 
-/** Whether a process id is still alive. */
+/**
+ * Whether a process id is still running. A zombie (dead, waiting for its
+ * parent to reap it; in a container init may never do so) counts as gone.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
   }
 }

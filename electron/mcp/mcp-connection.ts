@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
@@ -11,11 +10,11 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ProcessSupervisor } from '../exec/index.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { McpServerConfig } from './mcp-config.js';
+import { SupervisedStdioTransport } from './supervised-stdio-transport.js';
 
-/** Most stderr kept per server, to explain a crash. */
-const STDERR_TAIL_CHARS = 2_000;
 /** A listing with more pages than this is cut (a misbehaving server must not loop forever). */
 const MAX_LIST_PAGES = 50;
 
@@ -51,7 +50,7 @@ export class McpConnection {
 
   /** Process id of a stdio server (null for HTTP). */
   get pid(): number | null {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? null) : null;
+    return this.transport instanceof SupervisedStdioTransport ? this.transport.pid : null;
   }
 
   /**
@@ -59,8 +58,13 @@ export class McpConnection {
    * within the startup timeout. Rejects with an error a person can act on;
    * nothing is left running on failure.
    */
-  static async open(config: McpServerConfig, signal: AbortSignal, onLost: (reason: string) => void): Promise<McpConnection> {
-    const { transport, stderrTail } = createTransport(config);
+  static async open(
+    config: McpServerConfig,
+    supervisor: () => Promise<ProcessSupervisor>,
+    signal: AbortSignal,
+    onLost: (reason: string) => void,
+  ): Promise<McpConnection> {
+    const { transport, stderrTail } = await createTransport(config, supervisor);
     const client = new Client({ name: 'wheelhouse', version: WHEELHOUSE_VERSION }, { capabilities: {} });
     let connection: McpConnection | null = null;
     client.onclose = () => {
@@ -116,36 +120,22 @@ export class McpConnection {
     await this.client.close().catch(() => undefined);
   }
 
-  /** For a synchronous exit: signals the process now without waiting. */
+  /** For a synchronous exit: kills a stdio server's process tree now, without waiting. */
   killNow(): void {
     this.closing = true;
-    const pid = this.pid;
-    if (pid !== null) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-    void this.client.close().catch(() => undefined);
+    if (this.transport instanceof SupervisedStdioTransport) this.transport.killNow();
+    else void this.client.close().catch(() => undefined);
   }
 }
 
-function createTransport(config: McpServerConfig): { transport: Transport; stderrTail: () => string } {
+async function createTransport(
+  config: McpServerConfig,
+  supervisor: () => Promise<ProcessSupervisor>,
+): Promise<{ transport: Transport; stderrTail: () => string }> {
   const spec = config.transport;
   if (spec.type === 'stdio') {
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: [...spec.args],
-      env: { ...spec.env },
-      ...(spec.cwd ? { cwd: spec.cwd } : {}),
-      stderr: 'pipe',
-    });
-    let tail = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
-    return { transport, stderrTail: () => tail };
+    const transport = new SupervisedStdioTransport(await supervisor(), spec, config.name);
+    return { transport, stderrTail: () => transport.stderrTail() };
   }
   const headers: Record<string, string> = { ...spec.httpHeaders };
   if (spec.bearerTokenEnvVar) {
@@ -186,9 +176,12 @@ async function handshake(client: Client, transport: Transport, signal: AbortSign
 
 /** A sentence naming what went wrong (command not found, exited with its stderr, timed out). */
 function describeStartFailure(config: McpServerConfig, error: unknown, stderr: string): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const code = (error as { code?: unknown } | null)?.code;
   const spec = config.transport;
-  if (spec.type === 'stdio' && code === 'ENOENT') return `command not found: "${spec.command}" (check command and PATH)`;
+  // ExecError 'not-found' from the supervisor (resolved on the login PATH), or a raw spawn error.
+  if (spec.type === 'stdio' && (code === 'not-found' || code === 'ENOENT')) {
+    return `command not found: "${spec.command}" (check command and PATH)`;
+  }
   if (spec.type === 'stdio' && code === 'EACCES') return `command is not executable: "${spec.command}"`;
   const message = error instanceof Error ? error.message : String(error);
   const tail = stderr.trim();

@@ -29,6 +29,8 @@ export interface McpManagerOptions {
   readonly readConfigs: () => readonly McpServerConfig[];
   readonly onStatus: (update: McpServerStartupStatusUpdated) => void;
   readonly onStartupCompleted: (summary: McpServerStartupCompleted) => void;
+  /** Where the process supervisor of stdio servers writes each server's log. */
+  readonly processLogDir: string;
   /** Delay before restart attempt n (0-based) of a server that died. Default 1 s doubling to 30 s. */
   readonly restartDelayMs?: (attempt: number) => number;
   readonly now?: () => number;
@@ -44,6 +46,7 @@ type ConnectionModule = typeof import('./mcp-connection.js');
 let connectionModule: Promise<ConnectionModule> | undefined;
 /** The SDK is loaded only when a server is configured, so start-up without MCP pays nothing for it. */
 const loadConnectionModule = () => (connectionModule ??= import('./mcp-connection.js'));
+type Supervisor = import('../exec/index.js').ProcessSupervisor;
 
 /**
  * Runs the configured MCP servers: starts every enabled one in parallel (a
@@ -57,6 +60,9 @@ export class McpManager {
   private toolCache: { specs: ModelToolSpec[]; byName: Map<string, McpToolRef> } | null = null;
   private closed = false;
   private readonly now: () => number;
+  /** Runs the stdio servers' processes; made (and node-pty loaded) at the first stdio start. */
+  private supervisor: Supervisor | null = null;
+  private supervisorLoading: Promise<Supervisor> | null = null;
 
   constructor(private readonly options: McpManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -156,6 +162,8 @@ export class McpManager {
     this.closed = true;
     for (const slot of this.slots.values()) this.stop(slot);
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    // Anything a server started in its session goes too.
+    await this.supervisor?.dispose();
   }
 
   /** For a synchronous exit: signals every server process at once. */
@@ -167,6 +175,16 @@ export class McpManager {
       slot.connection?.killNow();
       slot.connection = null;
     }
+    this.supervisor?.disposeNow();
+  }
+
+  private loadSupervisor(): Promise<Supervisor> {
+    this.supervisorLoading ??= import('../exec/index.js').then((exec) => {
+      this.supervisor = new exec.ProcessSupervisor({ logDir: this.options.processLogDir });
+      if (this.closed) this.supervisor.disposeNow();
+      return this.supervisor;
+    });
+    return this.supervisorLoading;
   }
 
   private round(slots: readonly McpServerSlot[]): Promise<McpServerStartupCompleted> {
@@ -194,7 +212,9 @@ export class McpManager {
       let connection: McpConnection;
       try {
         const { McpConnection } = await loadConnectionModule();
-        connection = await McpConnection.open(slot.config, abort.signal, (reason) => this.lost(slot, connection, reason));
+        connection = await McpConnection.open(slot.config, () => this.loadSupervisor(), abort.signal, (reason) =>
+          this.lost(slot, connection, reason),
+        );
       } catch (error) {
         if (generation !== slot.generation) return 'superseded';
         if (this.closed || abort.signal.aborted) return this.setState(slot, 'cancelled', null);

@@ -251,6 +251,18 @@ describe('MCP servers in the runtime', () => {
     for (const pid of more) await expect.poll(() => isAlive(pid), { timeout: 15_000 }).toBe(false);
   });
 
+  it.skipIf(process.platform !== 'linux')('stops a launcher’s grandchild too (a server started through a shell, as npx does)', async () => {
+    // `; :` keeps the shell alive as the parent, so the server is its child, not the shell itself.
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(everythingServerScript)}; :`;
+    const a = app(`[mcp_servers.wrapped]\ncommand = "/bin/sh"\nargs = ["-c", ${JSON.stringify(script)}]\n`);
+    expect((await a.startupDone()).params).toMatchObject({ ready: ['wrapped'] });
+    const [shell] = pidsOf(a.runtime);
+    const grandchildren = fs.readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    expect(grandchildren).toHaveLength(1);
+    await a.runtime.shutdown();
+    for (const pid of [shell!, ...grandchildren]) expect(isAlive(pid)).toBe(false);
+  });
+
   it('connects to a streamable HTTP server by url, with a bearer token from the environment', async () => {
     const port = await freePort();
     const server = spawnTracked(process.execPath, [everythingServerScript, 'streamableHttp'], {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
@@ -127,6 +128,7 @@ export class Runtime {
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
       this.mcp = new McpManager({
+        processLogDir: path.join(paths.home, 'logs', 'mcp'),
         readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
         onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
         onStartupCompleted: (summary) => this.events.publish('mcpServer/startupStatus/completed', summary, { ephemeral: true }),
