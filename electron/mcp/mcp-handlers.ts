@@ -31,11 +31,11 @@ export function createMcpHandlers(manager: McpManager, requireThread: (threadId:
       return {};
     },
     'mcpServer/restart': (params) => {
-      try {
-        void manager.restart(params.name).catch(() => undefined);
-      } catch (error) {
-        throw asRpcError(error);
-      }
+      const slot = manager.servers().find((candidate) => candidate.config.name === params.name);
+      if (!slot) throw RpcError.invalidRequest(`no MCP server named "${params.name}" in config.toml`);
+      if (!slot.config.enabled) throw RpcError.invalidRequest(`MCP server "${params.name}" is disabled; enable it first`);
+      // Answers at once; progress arrives as mcpServer/startupStatus/updated.
+      void manager.restart(params.name).catch(() => undefined);
       return {};
     },
     'mcpServer/tool/call': async (params) => {

@@ -235,6 +235,27 @@ describe('MCP servers in the runtime', () => {
     expect((await a.call('mcpServerStatus/list', {})).data).toEqual([]);
   });
 
+  it('restarts one server on request and picks up a hand edit of config.toml on reload', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript));
+    await a.startupDone();
+    const [before] = pidsOf(a.runtime);
+    await expect(a.call('mcpServer/restart', { name: 'nope' })).rejects.toThrow(/no MCP server named "nope"/);
+    let mark = a.seen.length;
+    await a.call('mcpServer/restart', { name: 'everything' });
+    await a.status('everything', 'ready', mark);
+    const [after] = pidsOf(a.runtime);
+    expect(after).not.toBe(before);
+    await expect.poll(() => isAlive(before!), { timeout: 15_000 }).toBe(false);
+
+    fs.appendFileSync(path.join(a.home, 'config.toml'), stdioServerToml('second', everythingServerScript));
+    mark = a.seen.length;
+    await a.call('config/mcpServer/reload', null);
+    const summary = await a.waitFor((n) => n.method === 'mcpServer/startupStatus/completed', mark);
+    // Only the new server starts; the running one is left alone.
+    expect(summary.params).toEqual({ ready: ['second'], failed: [], cancelled: [] });
+    expect(pidsOf(a.runtime)).toContain(after);
+  });
+
   it('leaves no server process behind on shutdown, nor on an immediate close', async () => {
     const config = stdioServerToml('one', everythingServerScript) + stdioServerToml('two', everythingServerScript);
     const a = app(config);
