@@ -31,6 +31,12 @@ export interface McpManagerOptions {
   readonly onStartupCompleted: (summary: McpServerStartupCompleted) => void;
   /** Where the process supervisor of stdio servers writes each server's log. */
   readonly processLogDir: string;
+  /**
+   * The environment stdio servers start from (their `env` is laid over it).
+   * Default: the app's own environment, at once; asking a login shell can
+   * take seconds (or hang on a broken rc file), and start-up must not wait.
+   */
+  readonly environment?: () => Promise<LoginEnvironment>;
   /** Delay before restart attempt n (0-based) of a server that died. Default 1 s doubling to 30 s. */
   readonly restartDelayMs?: (attempt: number) => number;
   readonly now?: () => number;
@@ -47,6 +53,7 @@ let connectionModule: Promise<ConnectionModule> | undefined;
 /** The SDK is loaded only when a server is configured, so start-up without MCP pays nothing for it. */
 const loadConnectionModule = () => (connectionModule ??= import('./mcp-connection.js'));
 type Supervisor = import('../exec/index.js').ProcessSupervisor;
+type LoginEnvironment = import('../exec/index.js').LoginEnvironment;
 
 /**
  * Runs the configured MCP servers: starts every enabled one in parallel (a
@@ -180,7 +187,21 @@ export class McpManager {
 
   private loadSupervisor(): Promise<Supervisor> {
     this.supervisorLoading ??= import('../exec/index.js').then((exec) => {
-      this.supervisor = new exec.ProcessSupervisor({ logDir: this.options.processLogDir });
+      const appEnvironment = async (): Promise<LoginEnvironment> => ({
+        // Electron's own switches never reach a child (ELECTRON_RUN_AS_NODE turns a node-based server into something else).
+        env: Object.fromEntries(
+          Object.entries(process.env).filter(
+            (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('ELECTRON_'),
+          ),
+        ),
+        shell: exec.userShell(),
+        source: 'process',
+        note: 'MCP servers start from the app environment',
+      });
+      this.supervisor = new exec.ProcessSupervisor({
+        logDir: this.options.processLogDir,
+        loginEnvironment: this.options.environment ?? appEnvironment,
+      });
       if (this.closed) this.supervisor.disposeNow();
       return this.supervisor;
     });

@@ -3,14 +3,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyNotification, Turn } from '../../shared/protocol/index.js';
+import type { AnyNotification, ClientMethod, ParamsOf, Turn } from '../../shared/protocol/index.js';
 import { createModelClient } from '../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import { mockProvider } from '../../test-support/mock-model/model-test-kit.js';
 import { killAllChildren, spawnTracked } from '../../test-support/child-process.js';
 import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
 import type { RequestContext } from '../runtime/context.js';
-import { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 /**
  * MCP servers through the runtime, against the real reference servers from
@@ -48,7 +49,7 @@ function app(configToml: string) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-'));
   fs.writeFileSync(path.join(home, 'config.toml'), configToml);
   const provider = mockProvider(mock, 'chat');
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
@@ -60,8 +61,7 @@ function app(configToml: string) {
   });
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
-  const call = (m: string, p: unknown) =>
-    (runtime.dispatcher.call as (m: string, p: unknown, c: RequestContext) => Promise<any>)(m, p, ctx);
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
   /** Resolves with the first notification (already seen or future) that matches. */
   const waitFor = (match: (n: AnyNotification) => boolean, after = 0) =>
     new Promise<AnyNotification>((resolve) => {
@@ -108,12 +108,12 @@ describe('MCP servers in the runtime', () => {
     expect(failed.method === 'mcpServer/startupStatus/updated' && failed.params.error).toContain('command not found');
 
     const list = await a.call('mcpServerStatus/list', {});
-    const byName = Object.fromEntries(list.data.map((s: { name: string }) => [s.name, s]));
-    expect(byName.everything.runtimeStatus).toBe('connected');
-    expect(Object.keys(byName.everything.tools)).toContain('echo');
-    expect(byName.everything.serverInfo.name).toBeTruthy();
-    expect(Object.keys(byName.files.tools)).toContain('read_text_file');
-    expect(byName.broken).toMatchObject({ runtimeStatus: 'failed', toolsError: expect.stringContaining('command not found'), tools: {} });
+    const byName = (name: string) => list.data.find((s) => s.name === name)!;
+    expect(byName('everything').runtimeStatus).toBe('connected');
+    expect(Object.keys(byName('everything').tools)).toContain('echo');
+    expect(byName('everything').serverInfo?.name).toBeTruthy();
+    expect(Object.keys(byName('files').tools)).toContain('read_text_file');
+    expect(byName('broken')).toMatchObject({ runtimeStatus: 'failed', toolsError: expect.stringContaining('command not found'), tools: {} });
   });
 
   it('offers allowed tools to the model under stable names, byte-identical across requests, and runs a call as an mcpToolCall item', async () => {
@@ -156,12 +156,13 @@ describe('MCP servers in the runtime', () => {
     expect(JSON.stringify(second!.tools)).toBe(JSON.stringify(first!.tools));
 
     const { thread: read } = await a.call('thread/read', { threadId: thread.id, includeTurns: true });
-    const items = read.turns[0].items.filter((i: { type: string }) => i.type === 'mcpToolCall');
+    const items = read.turns[0]!.items.flatMap((i) => (i.type === 'mcpToolCall' ? [i] : []));
     expect(items).toHaveLength(3);
     expect(items[0]).toMatchObject({ server: 'everything', tool: 'echo', status: 'completed', arguments: { message: 'hello mcp' }, error: null });
-    expect(items[0].result.content).toEqual([{ type: 'text', text: 'Echo: hello mcp' }]);
-    expect(items[1].result.content[0].text).toContain('remember the milk');
-    expect(items[2].result.content.some((b: { type: string; mimeType?: string }) => b.type === 'image' && b.mimeType === 'image/png')).toBe(true);
+    const content = (index: number) => (items[index]!.result?.content ?? []) as { type: string; text?: string; mimeType?: string }[];
+    expect(content(0)).toEqual([{ type: 'text', text: 'Echo: hello mcp' }]);
+    expect(content(1)[0]?.text).toContain('remember the milk');
+    expect(content(2).some((b) => b.type === 'image' && b.mimeType === 'image/png')).toBe(true);
     const history = JSON.stringify(second!.messages);
     expect(history).toContain('Echo: hello mcp');
     expect(history).toContain('remember the milk');
@@ -213,11 +214,11 @@ describe('MCP servers in the runtime', () => {
     ).rejects.toThrow(/turned off/);
     await expect(a.call('mcpServer/tool/call', { threadId: thread.id, server: 'nope', tool: 'echo' })).rejects.toThrow(/no MCP server named "nope"/);
     const [status] = (await a.call('mcpServerStatus/list', { serverName: 'everything' })).data;
-    expect(status.tools['get-sum']).toBeUndefined();
-    const resource = status.resources[0];
+    expect(status?.tools['get-sum']).toBeUndefined();
+    const resource = status?.resources[0];
     expect(resource).toBeDefined();
-    const read = await a.call('mcpServer/resource/read', { server: 'everything', uri: resource.uri });
-    expect(read.contents[0].uri).toBe(resource.uri);
+    const read = await a.call('mcpServer/resource/read', { server: 'everything', uri: resource!.uri });
+    expect(read.contents[0]?.uri).toBe(resource!.uri);
   });
 
   it('adds, disables and removes a server through config writes; a bad table changes nothing', async () => {
@@ -229,7 +230,7 @@ describe('MCP servers in the runtime', () => {
     await a.status('everything', 'ready', mark);
     const [pid] = pidsOf(a.runtime);
     await a.call('config/value/write', { keyPath: 'mcp_servers.everything.enabled', value: false });
-    expect((await a.call('mcpServerStatus/list', {})).data[0].runtimeStatus).toBe('disabled');
+    expect((await a.call('mcpServerStatus/list', {})).data[0]?.runtimeStatus).toBe('disabled');
     await expect.poll(() => isAlive(pid!), { timeout: 15_000 }).toBe(false);
     await a.call('config/value/write', { keyPath: 'mcp_servers.everything', value: null });
     expect((await a.call('mcpServerStatus/list', {})).data).toEqual([]);
@@ -249,7 +250,7 @@ describe('MCP servers in the runtime', () => {
 
     fs.appendFileSync(path.join(a.home, 'config.toml'), stdioServerToml('second', everythingServerScript));
     mark = a.seen.length;
-    await a.call('config/mcpServer/reload', null);
+    await a.call('config/mcpServer/reload', {});
     const summary = await a.waitFor((n) => n.method === 'mcpServer/startupStatus/completed', mark);
     // Only the new server starts; the running one is left alone.
     expect(summary.params).toEqual({ ready: ['second'], failed: [], cancelled: [] });
