@@ -194,6 +194,25 @@ describe('MCP servers in the runtime', () => {
     expect(newPid).not.toBe(pid);
   });
 
+  it('lets a person interrupt a turn stuck in a slow MCP call; the server stays up', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript));
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue([
+      { type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: '{"duration":120,"steps":120}' }] },
+      { type: 'finish' },
+    ]);
+    const mark = a.seen.length;
+    const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('run it') });
+    await a.waitFor((n) => n.method === 'item/mcpToolCall/progress', mark);
+    await a.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    expect((await a.turnDone(mark)).status).toBe('interrupted');
+    const done = await a.waitFor((n) => n.method === 'item/completed' && n.params.item.type === 'mcpToolCall', mark);
+    expect(done.method === 'item/completed' && done.params.item.type === 'mcpToolCall' && done.params.item.status).toBe('failed');
+    const echo = await a.call('mcpServer/tool/call', { threadId: thread.id, server: 'everything', tool: 'echo', arguments: { message: 'still here' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: still here' }]);
+  });
+
   it('honours tool_timeout_sec', async () => {
     const a = app(stdioServerToml('everything', everythingServerScript, [], 'tool_timeout_sec = 1'));
     await a.startupDone();
