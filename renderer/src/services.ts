@@ -7,6 +7,7 @@ import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
+import { setErrorActions } from './stores/toast-store.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
 export const client = createWheelhouseClient(window);
@@ -38,4 +39,10 @@ export const useMcpStore = createMcpStore(client);
 // Choosing a thread shows its conversation again.
 useThreadsStore.subscribe((state, previous) => {
   if (state.selectedId !== previous.selectedId) useMcpStore.getState().setOpen(false);
+});
+
+// The buttons error toasts offer (see describeRequestError).
+setErrorActions({
+  openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
+  reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
 });
