@@ -3,6 +3,7 @@ import type { MethodSpec, NotificationSpec } from './define.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
@@ -26,6 +27,7 @@ export const clientMethods = {
   ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
+  ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -35,6 +37,7 @@ export const serverNotifications = {
   ...turnNotifications,
   ...goalNotifications,
   ...queueNotifications,
+  ...mcpNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
