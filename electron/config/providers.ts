@@ -118,6 +118,12 @@ export class ProviderResolver {
     return { apiKey: null, source: 'none', storeError };
   }
 
+  /** Whether a key entered in Settings can be kept on this machine (else only environment variables work). */
+  async canStoreKeys(): Promise<boolean> {
+    await this.secretStore.ready?.();
+    return this.secretStore.available;
+  }
+
   /**
    * Every key the secret store or the environment holds for a configured
    * provider, so error text can be cleaned of all of them. A store that cannot

@@ -10,6 +10,7 @@ import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
 import { lockHome } from './lock-home.js';
 
@@ -21,6 +22,7 @@ import { lockHome } from './lock-home.js';
 export interface StartingRuntime {
   readonly dispatcher: Dispatcher<RequestContext>;
   readonly events: { subscribe(listener: NotificationListener): () => void };
+  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
   /** The runtime if it is open already, else null (nothing can be running yet). */
@@ -73,27 +75,32 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
     onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
   });
 
+  /**
+   * Attaches to the runtime once it is open; returns the detach. Attached
+   * before any waiting request runs: those continue after `ready` too, and
+   * were queued later.
+   */
+  const whenOpen = (attach: (runtime: Runtime) => () => void): (() => void) => {
+    let detach: (() => void) | null = null;
+    let cancelled = false;
+    void ready.then(
+      (runtime) => {
+        if (!cancelled) detach = attach(runtime);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+      detach?.();
+    };
+  };
+
   return {
     dispatcher,
     ready,
     current: () => opened,
-    events: {
-      subscribe(listener) {
-        // Attached before any waiting request runs: those continue after `ready` too, and were queued later.
-        let unsubscribe: (() => void) | null = null;
-        let cancelled = false;
-        void ready.then(
-          (runtime) => {
-            if (!cancelled) unsubscribe = runtime.events.subscribe(listener);
-          },
-          () => undefined,
-        );
-        return () => {
-          cancelled = true;
-          unsubscribe?.();
-        };
-      },
-    },
+    events: { subscribe: (listener) => whenOpen((runtime) => runtime.events.subscribe(listener)) },
+    clientTools: { addRequester: (requester) => whenOpen((runtime) => runtime.clientTools.addRequester(requester)) },
     async shutdown() {
       const runtime = await ready.catch(() => null);
       await runtime?.shutdown();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../runtime/home.js';
+import type { HostRuntimeOptions } from '../host/create-runtime.js';
 import { startRuntime, type StartingRuntime } from '../host/start-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
@@ -20,12 +21,14 @@ Usage:
                                                    JSON-RPC over stdin/stdout (one JSON message per line);
                                                    a client that leaves N MiB (default 64) unread is dropped
   wheelhouse serve [--port N] [--home DIR] [--rotate-token]
-                                                   browser UI + WebSocket on 127.0.0.1, prints the URL;
-                                                   the token is kept in the home and reused across restarts,
-                                                   --rotate-token makes a new one (old links stop working)
+                                                   browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1,
+                                                   prints the URL; the token is kept in the home and reused
+                                                   across restarts, --rotate-token makes a new one
+                                                   (old links stop working)
   wheelhouse --version | --help
 
-Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.`;
+Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.
+$WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: how long a client-side tool call waits for its client (default 120000).`;
 
 /** Entry point of the `wheelhouse` command; returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -81,12 +84,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** What both commands build their runtime with. */
+function runtimeOptions(home: string, logError: (m: string, e: unknown) => void): HostRuntimeOptions {
+  const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
+  return {
+    home,
+    logError,
+    secretStore: createDefaultSecretStore,
+    ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
+  };
+}
+
 /** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
 async function openRuntime(home: string, logError: (m: string, e: unknown) => void): Promise<Runtime | undefined> {
   // Loaded here, not at start-up: `app-server` answers its first request before it needs these modules.
   const { createRuntime } = await import('../host/create-runtime.js');
   try {
-    return createRuntime({ home, logError, secretStore: createDefaultSecretStore });
+    return createRuntime(runtimeOptions(home, logError));
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;
@@ -103,7 +117,7 @@ async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: 
         process.stdin.once('end', () => resolve());
         process.stdin.once('close', () => resolve());
       });
-    starting = startRuntime({ home, logError, secretStore: createDefaultSecretStore }, firstInput);
+    starting = startRuntime(runtimeOptions(home, logError), firstInput);
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
@@ -160,6 +174,7 @@ async function runServe(
   if (!staticRoot) process.stderr.write('wheelhouse: the UI is not built (run `npm run build`); serving the API only\n');
   process.stdout.write(`Wheelhouse is running at ${server.url}\n`);
   process.stdout.write(`WebSocket: ${server.wsUrl}\n`);
+  process.stdout.write(`HTTP API: ${server.apiUrl} (Authorization: Bearer <the token above>)\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -1,26 +1,34 @@
 import type { Dispatcher } from '../../shared/protocol/index.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
+import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
 
 /** What connections dispatch into: a Runtime, or one still opening its stores (electron/host/start-runtime.ts). */
 export interface RpcHostTarget {
   readonly dispatcher: Dispatcher<RequestContext>;
   readonly events: { subscribe(listener: NotificationListener): () => void };
+  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
 }
 
 /**
  * Attaches client connections of every carrier to one runtime and fans each
  * notification out to all of them, serialising it once.
  */
-export class RpcHost {
+export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
+  private readonly removeRequester: () => void;
   private nextId = 1;
 
-  constructor(readonly runtime: RpcHostTarget) {
+  constructor(readonly runtime: Target) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
+    });
+    // Client-side tools are run by the connection that started (or last resumed) the thread.
+    this.removeRequester = runtime.clientTools.addRequester((ownerId, params, options) => {
+      const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
+      return owner ? owner.request('item/tool/call', params, options) : null;
     });
   }
 
@@ -43,5 +51,6 @@ export class RpcHost {
     for (const connection of this.connections) connection.close();
     this.connections.clear();
     this.unsubscribe();
+    this.removeRequester();
   }
 }
