@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
@@ -22,7 +22,7 @@ import { createConfigHandlers } from '../config/config-handlers.js';
 import { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { probeModel } from '../config/model-probe.js';
-import type { ListModels } from '../config/model-catalog.js';
+import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -107,6 +107,11 @@ export class Runtime {
         events: this.events,
         version: WHEELHOUSE_VERSION,
         defaults,
+        defaultModelOf: (modelProvider) => {
+          const provider = this.config.provider(modelProvider);
+          const configured = { modelProvider: this.config.modelProvider(), model: this.config.model() };
+          return provider ? pickDefaultModel(provider, configured, []) : null;
+        },
         newId,
         now,
       });
@@ -145,8 +150,10 @@ export class Runtime {
         ctx.session.clientInfo = params.clientInfo;
         ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
         return {
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (${os.platform()} ${os.release()}; ${os.arch()})`,
+          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()})`,
+          codexHome: this.home,
           wheelhouseHome: this.home,
+          codexProtocolVersion: CODEX_PROTOCOL_VERSION,
           platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
           platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
           serverVersion: WHEELHOUSE_VERSION,

@@ -1,4 +1,4 @@
-import type { ThreadItem } from '../../../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, type ThreadItem } from '../../../shared/protocol/index.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from './active-turn.js';
 
@@ -47,7 +47,14 @@ export class ReplyItems {
     if (delta.length === 0) return;
     if (this.reasoning) this.completeReasoning();
     if (!this.message) {
-      this.message = { type: 'agentMessage', id: this.newId(), turnId: this.turn.id, createdAtMs: this.now(), text: '' };
+      this.message = {
+        type: 'agentMessage',
+        id: this.newId(),
+        turnId: this.turn.id,
+        createdAtMs: this.now(),
+        text: '',
+        ...ITEM_CODEX_NULLS.agentMessage,
+      };
       this.started(this.message);
     }
     this.messageText += delta;
@@ -92,7 +99,7 @@ export class ReplyItems {
     this.turn.store.items.append(this.turn.threadId, item);
     this.events.publish(
       'item/completed',
-      { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now() },
+      { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now(), contentTokenCount: null },
       this.scope(item.id),
     );
   }

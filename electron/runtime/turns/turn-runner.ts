@@ -1,4 +1,4 @@
-import type { ThreadItem, TurnError } from '../../../shared/protocol/index.js';
+import type { ThreadItem, TurnFailure } from '../../../shared/protocol/index.js';
 import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
@@ -26,8 +26,8 @@ export interface TurnRunnerDeps {
 
 export type TurnOutcome =
   | { readonly status: 'completed' }
-  | { readonly status: 'interrupted'; readonly error: TurnError | null }
-  | { readonly status: 'failed'; readonly error: TurnError };
+  | { readonly status: 'interrupted'; readonly error: TurnFailure | null }
+  | { readonly status: 'failed'; readonly error: TurnFailure };
 
 /**
  * The agent loop of one turn: history + tools -> streamed reply -> tool calls
@@ -165,7 +165,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     // shown as the raw text
   }
   const base = {
-    type: 'toolCall' as const,
+    type: 'dynamicToolCall' as const,
+    namespace: null,
     id: deps.newId(),
     turnId: turn.id,
     createdAtMs: startedAtMs,
@@ -174,17 +175,25 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     arguments: parsedArgs,
   };
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: base.id, ephemeral: turn.ephemeral };
-  const started: ThreadItem = { ...base, status: 'inProgress', output: null, success: null, durationMs: null };
+  const started: ThreadItem = {
+    ...base,
+    status: 'inProgress',
+    contentItems: null,
+    output: null,
+    success: null,
+    durationMs: null,
+  };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
   const result = await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal: turn.controller.signal });
   const completedAtMs = deps.now();
   const completed: ThreadItem = {
     ...base,
     status: result.success ? 'completed' : 'failed',
+    contentItems: [{ type: 'inputText', text: result.output }],
     output: result.output,
     success: result.success,
     durationMs: completedAtMs - startedAtMs,
   };
   turn.store.items.append(turn.threadId, completed);
-  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
+  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
