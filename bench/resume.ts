@@ -24,7 +24,7 @@ export function seedThread(runtime: Runtime, turns: number): string {
         usage: { totalTokens: 100, inputTokens: 80, cachedInputTokens: 40, outputTokens: 20, reasoningOutputTokens: 5 },
         startedAtMs: now, completedAtMs: now + 1000,
       });
-      const base = { turnId, createdAtMs: now };
+      const base = { turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now };
       store.items.append(thread.id, { ...base, id: randomUUID(), type: 'userMessage', content: [{ type: 'text', text: `Question ${t}: what does module ${t} do?` }], ...ITEM_CODEX_NULLS.userMessage });
       store.items.append(thread.id, { ...base, id: randomUUID(), type: 'reasoning', summary: [], content: ['Let me look at the file first. '.repeat(4)] });
       store.items.append(thread.id, {

@@ -135,12 +135,19 @@ function requireNullableProperties<T>(node: T): T {
   } else if (node !== null && typeof node === 'object') {
     const schema = node as Record<string, unknown>;
     const properties = schema.properties as Record<string, unknown> | undefined;
-    if (properties && typeof properties === 'object') {
+    if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
       const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
       for (const [key, property] of Object.entries(properties)) if (admitsNull(property)) required.add(key);
       schema.required = [...required];
     }
-    Object.values(schema).forEach(requireNullableProperties);
+    for (const [key, value] of Object.entries(schema)) {
+      // Maps of named sub-schemas: their keys are names, not keywords (a property may be called "required").
+      if ((key === 'properties' || key === 'definitions' || key === 'patternProperties') && value && typeof value === 'object') {
+        Object.values(value).forEach(requireNullableProperties);
+      } else if (key !== 'required' && key !== 'enum' && key !== 'const' && key !== 'default' && key !== 'examples') {
+        requireNullableProperties(value);
+      }
+    }
   }
   return node;
 }

@@ -34,5 +34,5 @@ export function threadRecord(id: string, patch: Partial<ThreadRecord> = {}): Thr
 
 /** A user message item with the given text. */
 export function userMessage(id: string, text: string, createdAtMs = Date.now()): ThreadItem {
-  return { id, turnId: null, createdAtMs, type: 'userMessage', content: [{ type: 'text', text }], ...ITEM_CODEX_NULLS.userMessage };
+  return { id, turnId: null, createdAtMs, startedAtMs: createdAtMs, completedAtMs: createdAtMs, type: 'userMessage', content: [{ type: 'text', text }], ...ITEM_CODEX_NULLS.userMessage };
 }

@@ -87,6 +87,8 @@ export class ThreadHistory {
         id: this.deps.newId(),
         turnId: null,
         createdAtMs: now,
+        startedAtMs: now,
+        completedAtMs: now,
         fromThreadId: parent.record.id,
         fromThreadName: parent.record.name,
       };

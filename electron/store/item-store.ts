@@ -54,8 +54,15 @@ export class ItemStore {
   }
 }
 
+/** Rows stored before items carried Codex's start/completion times: a stored item is complete. */
+function withTimes<T extends { readonly type: string }>(item: T): T {
+  const createdAtMs = (item as unknown as { createdAtMs: number }).createdAtMs;
+  return { ...item, startedAtMs: createdAtMs, completedAtMs: createdAtMs };
+}
+
 /** Reads rows stored by earlier versions in today's shapes. */
-function upgradeItem(item: ConversationItem | LegacyToolCallItem): ConversationItem {
+function upgradeItem(stored: ConversationItem | LegacyToolCallItem): ConversationItem {
+  const item = 'startedAtMs' in stored ? stored : withTimes(stored);
   if (item.type !== 'toolCall') {
     // Rows from before Codex's null fields were added lack them; `in` checks the stored JSON, not the type.
     const stored: Record<string, unknown> = item;

@@ -95,12 +95,14 @@ describe('items', () => {
     store.threads.upsert(threadRecord('t'));
     const items: ConversationItem[] = [
       userMessage('u1', 'first line\nsecond line', 1),
-      { id: 'a1', turnId: null, createdAtMs: 2, type: 'agentMessage', text: 'héllo ✓ 🚀', ...ITEM_CODEX_NULLS.agentMessage },
-      { id: 'r1', turnId: null, createdAtMs: 3, type: 'reasoning', summary: ['s'], content: ['c1', 'c2'] },
+      { id: 'a1', turnId: null, createdAtMs: 2, startedAtMs: 2, completedAtMs: 2, type: 'agentMessage', text: 'héllo ✓ 🚀', ...ITEM_CODEX_NULLS.agentMessage },
+      { id: 'r1', turnId: null, createdAtMs: 3, startedAtMs: 3, completedAtMs: 3, type: 'reasoning', summary: ['s'], content: ['c1', 'c2'] },
       {
         id: 'tc1',
         turnId: null,
         createdAtMs: 4,
+        startedAtMs: 4,
+        completedAtMs: 4,
         type: 'dynamicToolCall',
         namespace: null,
         tool: 'shell',
@@ -112,7 +114,7 @@ describe('items', () => {
         success: true,
         durationMs: 12,
       },
-      { id: 'f1', turnId: null, createdAtMs: 5, type: 'forkMarker', fromThreadId: 'x', fromThreadName: null },
+      { id: 'f1', turnId: null, createdAtMs: 5, startedAtMs: 5, completedAtMs: 5, type: 'forkMarker', fromThreadId: 'x', fromThreadName: null },
     ];
     for (const item of items) store.items.append('t', item);
     store.close();
@@ -124,9 +126,9 @@ describe('items', () => {
   it('replaces an item in place with its completed form', () => {
     const { store } = openStore();
     store.threads.upsert(threadRecord('t'));
-    store.items.append('t', { id: 'a', turnId: null, createdAtMs: 1, type: 'agentMessage', text: '', ...ITEM_CODEX_NULLS.agentMessage });
+    store.items.append('t', { id: 'a', turnId: null, createdAtMs: 1, startedAtMs: 1, completedAtMs: 1, type: 'agentMessage', text: '', ...ITEM_CODEX_NULLS.agentMessage });
     store.items.append('t', userMessage('b', 'after'));
-    store.items.replace({ id: 'a', turnId: null, createdAtMs: 1, type: 'agentMessage', text: 'done', ...ITEM_CODEX_NULLS.agentMessage });
+    store.items.replace({ id: 'a', turnId: null, createdAtMs: 1, startedAtMs: 1, completedAtMs: 1, type: 'agentMessage', text: 'done', ...ITEM_CODEX_NULLS.agentMessage });
     expect(store.items.list('t').map((i) => i.id)).toEqual(['a', 'b']);
     expect(store.items.list('t')[0]).toMatchObject({ text: 'done' });
   });

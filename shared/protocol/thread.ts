@@ -53,6 +53,9 @@ const itemBase = {
   id: z.string(),
   turnId: z.string().nullable(),
   createdAtMs: z.number().int(),
+  /** Codex: Unix ms when the item started and completed (null until it has). */
+  startedAtMs: z.number().int().nullable(),
+  completedAtMs: z.number().int().nullable(),
 };
 const userMessageNulls = nullFields('clientId');
 const agentMessageNulls = nullFields('delivery', 'memoryCitation', 'moderation', 'phase', 'questions');

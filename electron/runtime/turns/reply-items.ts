@@ -32,7 +32,17 @@ export class ReplyItems {
     if (delta.length === 0) return;
     if (this.message) this.completeMessage();
     if (!this.reasoning) {
-      this.reasoning = { type: 'reasoning', id: this.newId(), turnId: this.turn.id, createdAtMs: this.now(), summary: [], content: [] };
+      const at = this.now();
+      this.reasoning = {
+        type: 'reasoning',
+        id: this.newId(),
+        turnId: this.turn.id,
+        createdAtMs: at,
+        startedAtMs: at,
+        completedAtMs: null,
+        summary: [],
+        content: [],
+      };
       this.started(this.reasoning);
     }
     this.reasoningText += delta;
@@ -47,11 +57,14 @@ export class ReplyItems {
     if (delta.length === 0) return;
     if (this.reasoning) this.completeReasoning();
     if (!this.message) {
+      const at = this.now();
       this.message = {
         type: 'agentMessage',
         id: this.newId(),
         turnId: this.turn.id,
-        createdAtMs: this.now(),
+        createdAtMs: at,
+        startedAtMs: at,
+        completedAtMs: null,
         text: '',
         ...ITEM_CODEX_NULLS.agentMessage,
       };
@@ -73,7 +86,7 @@ export class ReplyItems {
 
   private completeReasoning(): void {
     if (!this.reasoning) return;
-    const item: Reasoning = { ...this.reasoning, content: [this.reasoningText] };
+    const item: Reasoning = { ...this.reasoning, content: [this.reasoningText], completedAtMs: this.now() };
     this.reasoning = null;
     this.reasoningText = '';
     this.completed(item);
@@ -81,7 +94,7 @@ export class ReplyItems {
 
   private completeMessage(): void {
     if (!this.message) return;
-    const item: AgentMessage = { ...this.message, text: this.messageText };
+    const item: AgentMessage = { ...this.message, text: this.messageText, completedAtMs: this.now() };
     this.message = null;
     this.messageText = '';
     this.completed(item);

@@ -69,7 +69,7 @@ export class TurnEngine {
       startedAtMs: now,
       completedAtMs: null,
     };
-    const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, content: params.input, ...ITEM_CODEX_NULLS.userMessage };
+    const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now, content: params.input, ...ITEM_CODEX_NULLS.userMessage };
     store.transaction(() => {
       store.turns.upsert(turnRecord);
       store.items.append(record.id, userItem);
@@ -127,7 +127,17 @@ export class TurnEngine {
     if (turn.controller.signal.aborted) {
       throw RpcError.invalidRequest(`turn ${turn.id} is stopping; send the message as a new turn`);
     }
-    const item: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId: turn.id, createdAtMs: this.deps.now(), content: params.input, ...ITEM_CODEX_NULLS.userMessage };
+    const at = this.deps.now();
+    const item: ThreadItem = {
+      type: 'userMessage',
+      id: this.deps.newId(),
+      turnId: turn.id,
+      createdAtMs: at,
+      startedAtMs: at,
+      completedAtMs: at,
+      content: params.input,
+      ...ITEM_CODEX_NULLS.userMessage,
+    };
     turn.pendingInput.push(item);
     this.publishUserItem(turn, item);
     return { turnId: turn.id };

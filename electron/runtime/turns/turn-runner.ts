@@ -170,6 +170,7 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     id: deps.newId(),
     turnId: turn.id,
     createdAtMs: startedAtMs,
+    startedAtMs,
     tool: call.name,
     callId: call.id,
     arguments: parsedArgs,
@@ -178,6 +179,7 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const started: ThreadItem = {
     ...base,
     status: 'inProgress',
+    completedAtMs: null,
     contentItems: null,
     output: null,
     success: null,
@@ -189,6 +191,7 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const completed: ThreadItem = {
     ...base,
     status: result.success ? 'completed' : 'failed',
+    completedAtMs,
     contentItems: [{ type: 'inputText', text: result.output }],
     output: result.output,
     success: result.success,
