@@ -7,6 +7,7 @@ import { CodexSchema, codexSchemaPath } from '../../test-support/codex-schema.js
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { startServe } from '../../test-support/serve-process.js';
+import { repoRoot } from '../../test-support/paths.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { activeWireConformance, WireConformanceRun } from '../../test-support/wire-conformance.js';
 import { connectWs } from '../../test-support/ws-peer.js';
@@ -201,5 +202,26 @@ describe('a Codex-shaped session produces only schema-valid messages', () => {
     await serve.stop();
     expect(conformance().takeViolations()).toEqual([]);
     expect(conformance().validated - before).toBeGreaterThan(40);
+  });
+});
+
+describe('README', () => {
+  it("lists each method under Codex's or Wheelhouse's own, as the protocol tables and Codex's schema say", async () => {
+    const { clientMethods, serverNotifications } = await import('../../shared/protocol/index.js');
+    const schema = CodexSchema.load(codexSchemaPath());
+    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const rowOf = (label: string) => {
+      const row = readme.split('\n').find((line) => line.startsWith(`| ${label} |`));
+      if (!row) throw new Error(`README has no "${label}" row in its Codex compatibility table`);
+      const [codex = '', ours = ''] = row.split('|').slice(2, 4);
+      const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
+      return { codex: names(codex), ours: names(ours) };
+    };
+    const split = (names: string[], table: ReadonlyMap<string, unknown>) => ({
+      codex: names.filter((n) => table.has(n)).sort(),
+      ours: names.filter((n) => !table.has(n)).sort(),
+    });
+    expect(rowOf('requests')).toEqual(split(Object.keys(clientMethods), schema.methods.clientRequest));
+    expect(rowOf('notifications')).toEqual(split(Object.keys(serverNotifications), schema.methods.serverNotification));
   });
 });
