@@ -12,7 +12,9 @@ import { agentFanout } from './agent-fanout.js';
 import { eventFanout } from './event-fanout.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
+import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
+import { queueDrain } from './queue-drain.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -29,6 +31,8 @@ async function main(): Promise<void> {
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const temp = new TempDirs();
   try {
+    // First, while nothing else of this bench has warmed the machine up.
+    const startup = await startupTimes({ runs: 15 });
     const roundTripOptions = { warmup: 500, requests: 5000 };
     const stdio = await stdioRoundTrip({ home: temp.make('wheelhouse-bench-'), ...roundTripOptions });
     const webSocket = await webSocketRoundTrip({ home: temp.make('wheelhouse-bench-'), ...roundTripOptions });
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
       window: 8,
     });
     const overhead = await turnOverhead({ home: temp.make('wheelhouse-bench-'), turns: 300 });
+    const drain = await queueDrain({ home: temp.make('wheelhouse-bench-'), turns: 30 });
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
@@ -50,6 +55,9 @@ async function main(): Promise<void> {
         // Other work on the machine skews every figure; this says how busy it was.
         loadAverage1mAtStart: loadAtStart,
       },
+      // Spawn -> initialize response of fresh processes; Codex's alongside when `codex` is on PATH.
+      startupToInitialize: startup,
+      rendererBundle: rendererBundleSizes(),
       serveEventLoopUnderNotificationLoad: {
         ...load,
         target: `p99 <= ${TARGETS.eventLoopP99Ms} ms`,
@@ -64,6 +72,12 @@ async function main(): Promise<void> {
         ...overhead,
         target: `median <= ${TARGETS.turnOverheadMedianMs} ms`,
         meetsTarget: overhead.medianMs <= TARGETS.turnOverheadMedianMs,
+      },
+      // 30 queued turns draining on an idle thread beside 30 direct turns, mock model over HTTP.
+      queuedTurnDrainOverhead: {
+        ...drain,
+        target: `queued median <= ${TARGETS.turnOverheadMedianMs} ms`,
+        meetsTarget: drain.queued.medianMs <= TARGETS.turnOverheadMedianMs,
       },
       resumeLongThread: {
         ...resume,

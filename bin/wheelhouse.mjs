@@ -1,7 +1,14 @@
 #!/usr/bin/env node
 // The `wheelhouse` command: runs the built runtime (npm run build makes dist/node/cli.js).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// V8's compile cache (Node >= 22.1) lets later starts skip compiling the bundle;
+// older Nodes lack it and simply compile as before. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+module.enableCompileCache?.(path.join(os.tmpdir(), 'wheelhouse-compile-cache'));
 
 const entry = new URL('../dist/node/cli.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {

@@ -1,7 +1,7 @@
 // Builds every artifact: the Node runtime/CLI bundle, the Electron main and
 // preload bundles, and the renderer. `--if-missing` skips work already done.
 import { build as esbuild } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -15,14 +15,49 @@ if (args.has('--if-missing') && existsSync(out('dist/node/cli.js')) && existsSyn
 
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingDir: root };
 
+/**
+ * Packages the runtime (CLI and Electron main) loads as they are installed: native addons, and
+ * packages loaded only on first use (the OpenAI SDK at the first turn, ws for
+ * `serve`). Everything else (zod, smol-toml) is bundled into cli.js, which
+ * loads faster than resolving and reading a package's many files at start-up.
+ */
+const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws'];
+
+/**
+ * zod's `z` namespace object keeps all of its 60-odd message locales in the
+ * bundle (about half of zod's bytes, parsed at every start); Wheelhouse uses
+ * only English, zod's default, so the locale index is cut down to it.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`)
+        ? { path: path.join(path.dirname(args.importer), '../locales/index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+// Code behind a dynamic import() (model clients, keychain, web server) goes to
+// chunks that load on first use; stale chunks of an earlier build are removed.
+rmSync(out('dist/node/chunks'), { recursive: true, force: true });
 await esbuild({
   ...common,
   entryPoints: ['electron/server/cli.ts'],
-  outfile: 'dist/node/cli.js',
+  outdir: 'dist/node',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  external: CLI_EXTERNAL,
+  plugins: [zodEnglishOnly],
 });
 
 // Electron main and preload are CommonJS: a sandboxed preload cannot load ES modules.
@@ -34,8 +69,15 @@ if (existsSync(out('electron/main/main.ts'))) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    packages: 'external',
-    external: ['electron'],
+    // As for the CLI: zod and smol-toml bundled, the rest loaded as installed (lazily where the code says so).
+    external: ['electron', ...CLI_EXTERNAL],
+    plugins: [zodEnglishOnly],
+    // V8's compile cache where Electron's Node has it (22.1+), as bin/wheelhouse.mjs does for the CLI:
+    // modules the main process loads later (native addon wrappers, the OpenAI SDK) start compiled.
+    banner: {
+      // The bundle's own "use strict" follows the banner, so the banner must state it.
+      js: "'use strict';\ntry { require('node:module').enableCompileCache?.(require('node:path').join(require('node:os').tmpdir(), 'wheelhouse-compile-cache')); } catch {}",
+    },
   });
 }
 if (existsSync(out('electron/preload/preload.ts'))) {

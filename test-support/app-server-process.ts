@@ -12,13 +12,27 @@ export interface AppServerProcess {
   readonly exited: Promise<ChildExit>;
 }
 
-/** Starts `node bin/wheelhouse.mjs app-server --home <home>`. */
-export function startAppServer(home: string): AppServerProcess {
-  const tracked = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
-    cwd: repoRoot,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, WHEELHOUSE_HOME: home },
-  });
+/** How to start it beyond the defaults. */
+export interface AppServerOptions {
+  /** Options for node itself, before the script (e.g. `--import` a loader hook). */
+  readonly nodeArgs?: readonly string[];
+  /** Variables added to the environment (API keys). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Arguments after `app-server --home <home>`. */
+  readonly args?: readonly string[];
+}
+
+/** Starts `node bin/wheelhouse.mjs app-server --home <home> [args]`. */
+export function startAppServer(home: string, options: AppServerOptions = {}): AppServerProcess {
+  const tracked = spawnTracked(
+    process.execPath,
+    [...(options.nodeArgs ?? []), cliBin, 'app-server', '--home', home, ...(options.args ?? [])],
+    {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env, WHEELHOUSE_HOME: home },
+    },
+  );
   const { stdin, stdout } = tracked.child;
   if (!stdin || !stdout) throw new Error('app-server spawned without pipes');
   stdin.on('error', () => undefined); // writes after the child exits are a test's concern, not a crash

@@ -80,7 +80,7 @@ export function parseConfigText(
  */
 export function writeConfigDocument(filePath: string, document: TomlTable): void {
   try {
-    writeFileAtomic(filePath, stringify(document), 0o644);
+    writeFileAtomic(filePath, stringify(document), 0o600);
   } catch (error) {
     throw new ConfigError('io', `Could not write ${filePath}: ${(error as Error).message}`, filePath);
   }

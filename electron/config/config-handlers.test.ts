@@ -199,6 +199,39 @@ describe('config/value/write and config/batchWrite', () => {
   });
 });
 
+describe('credential headers', () => {
+  it('refuses every header that carries a credential, naming the key, and writes nothing', async () => {
+    const { call, home } = startRuntime({ configToml: 'model = "deepseek-chat"\n' });
+    const refused: Array<[string, string]> = [
+      ['X-Goog-Api-Key', 'AIzaSyExample'],
+      ['X-Auth-Token', 'abc123'],
+      ['Authorization', 'Bearer abc'],
+      ['Proxy-Authorization', 'Basic abc'],
+      ['api-key', 'abc'],
+      ['X-Client-Secret', 'abc'],
+      ['Cookie', 'session=abc'],
+      ['X-Amz-Security-Token', 'abc'],
+      ['Ocp-Apim-Subscription-Key', 'abc'],
+      // A credential by its value, whatever the header is called.
+      ['X-Custom', 'Bearer abc'],
+      ['X-Custom', 'sk-abcdef123456'],
+    ];
+    for (const [header, value] of refused) {
+      const keyPath = `model_providers.deepseek.http_headers.${header}`;
+      const failure = await rpcError(call('config/value/write', { keyPath, value }));
+      expect({ header, code: failure.code }).toEqual({ header, code: ErrorCode.InvalidParams });
+      expect(failure.message).toContain(header);
+      expect(failure.data).toMatchObject({ keyPath });
+      const whole = await rpcError(call('config/value/write', { keyPath: 'model_providers.deepseek.http_headers', value: { [header]: value } }));
+      expect({ header, code: whole.code }).toEqual({ header, code: ErrorCode.InvalidParams });
+    }
+    expect(fs.readFileSync(homePaths(home).config, 'utf8')).toBe('model = "deepseek-chat"\n');
+    // Ordinary headers are still fine.
+    await call('config/value/write', { keyPath: 'model_providers.deepseek.http_headers.X-Title', value: 'Wheelhouse' });
+    expect(fs.readFileSync(homePaths(home).config, 'utf8')).toContain('X-Title');
+  });
+});
+
 describe('API keys', () => {
   it('without secure storage: refuses to store, naming the env var to set, and writes no file', async () => {
     const { call, home } = startRuntime({

@@ -84,6 +84,7 @@ export function createConfigHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
 }
 
 async function readConfig(deps: ConfigHandlerDeps): Promise<ResultOf<'config/read'>> {
+  await deps.secretStore.ready?.();
   const snapshot = deps.configService.current();
   let storeError: string | null = null;
   const summaries = await Promise.all(

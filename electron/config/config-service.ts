@@ -6,6 +6,7 @@ import { loadConfigFile, readConfigDocument, writeConfigDocument, type ConfigSna
 import { checkConfigDocument } from './config-schema.js';
 import { applyEdit, type JsonValue } from './key-path.js';
 import { mergeProviders } from './providers.js';
+import { tightenIfPresent } from '../store/private-files.js';
 
 /**
  * Owns config.toml in the Wheelhouse home: reads it when it changes on disk
@@ -19,6 +20,8 @@ export class ConfigService {
   private merged: ProviderConfig[];
 
   constructor(readonly filePath: string) {
+    // Writes are 0600 (writeFileAtomic); a file made by hand or an older build is tightened too.
+    tightenIfPresent(filePath);
     this.stamp = fileStamp(filePath);
     this.snapshot = loadConfigFile(filePath);
     this.merged = mergeProviders(this.snapshot.config);

@@ -18,7 +18,14 @@ export class KeyPathError extends Error {
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 const SECRET_KEY = /(^|_)(api_?key|apikey|secret|password|passwd|token)$/i;
-const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|cookie)$/i;
+/**
+ * Header names that carry credentials: Authorization, Proxy-Authorization,
+ * X-Api-Key, X-Goog-Api-Key, X-Auth-Token, Cookie, X-Amz-Security-Token,
+ * X-Client-Secret, Ocp-Apim-Subscription-Key…
+ */
+const SECRET_HEADER = /auth|api[-_]?key|token|secret|cookie|passw|credential|session|signature|subscription[-_]?key|private[-_]?key|access[-_]?key/i;
+/** Header values that are credentials whatever the header is called. */
+const SECRET_HEADER_VALUE = /^\s*(bearer|basic|token|digest)\s+\S|\bsk-[A-Za-z0-9_-]{6,}/i;
 
 /** Splits `model_providers.local.base_url` into segments, rejecting empty or unsafe ones. */
 export function parseKeyPath(keyPath: string): string[] {
@@ -42,7 +49,8 @@ export function assertNoSecret(keyPath: string, segments: readonly string[], val
     const last = path[path.length - 1] ?? '';
     const parent = path[path.length - 2];
     const isHeader = parent === 'http_headers';
-    if ((!isHeader && SECRET_KEY.test(last)) || (isHeader && SECRET_HEADER.test(last))) {
+    const credentialHeader = isHeader && (SECRET_HEADER.test(last) || (typeof node === 'string' && SECRET_HEADER_VALUE.test(node)));
+    if ((!isHeader && SECRET_KEY.test(last)) || credentialHeader) {
       throw new KeyPathError(
         keyPath,
         `"${path.join('.')}" would store a credential in config.toml; ` +

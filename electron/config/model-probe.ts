@@ -1,4 +1,5 @@
 import { RpcError, type HandlerParamsOf, type ModelTestResult } from '../../shared/protocol/index.js';
+import { redactSecrets } from '../model/secret-redaction.js';
 import { ModelError, type ModelClient, type ModelRequest, type ResolvedProvider } from '../model/types.js';
 import type { ConfigService } from './config-service.js';
 import { pickDefaultModel } from './model-catalog.js';
@@ -34,6 +35,14 @@ export async function probeModel(
   deps: ModelProbeDeps,
   params: HandlerParamsOf<'model/test'>,
 ): Promise<ModelTestResult> {
+  const result = await probe(deps, params);
+  if (result.ok) return result;
+  // The provider's words may quote a key: none of the known ones, nor anything key-shaped, leaves here.
+  const secrets = await deps.providers.knownApiKeys().catch(() => []);
+  return { ...result, error: { ...result.error, message: redactSecrets(result.error.message, secrets) } };
+}
+
+async function probe(deps: ModelProbeDeps, params: HandlerParamsOf<'model/test'>): Promise<ModelTestResult> {
   const now = deps.now ?? Date.now;
   const started = now();
   let provider;

@@ -112,6 +112,16 @@ export class ProviderResolver {
     return { apiKey: null, source: 'none', storeError };
   }
 
+  /**
+   * Every key the secret store or the environment holds for a configured
+   * provider, so error text can be cleaned of all of them. A store that cannot
+   * be read contributes nothing (its keys cannot have been sent either).
+   */
+  async knownApiKeys(): Promise<string[]> {
+    const lookups = await Promise.all(this.providers().map((provider) => this.apiKey(provider).catch(() => null)));
+    return lookups.flatMap((lookup) => (lookup?.apiKey ? [lookup.apiKey] : []));
+  }
+
   /** Everything a model client needs to talk to a provider, key included. */
   async resolve(providerId: string): Promise<ResolvedProvider> {
     const provider = this.require(providerId);

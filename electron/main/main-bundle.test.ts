@@ -23,8 +23,8 @@ describe('main process bundle', () => {
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      packages: 'external',
-      external: ['electron'],
+      // scripts/build.mjs also bundles zod and smol-toml; the rest stays external.
+      external: ['electron', 'better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws'],
       write: false,
       metafile: true,
       logLevel: 'silent',

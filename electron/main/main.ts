@@ -25,6 +25,7 @@ import { IpcCarrier } from './ipc-carrier.js';
 import { explainStartupError, findBetterSqliteBinding } from './native-binding.js';
 import { safeStorageSecretStore } from './safe-storage-secrets.js';
 import {
+  devToolsEnabled,
   enforcedResponseHeaders,
   isAllowedRequest,
   isPermissionGranted,
@@ -64,7 +65,7 @@ function startApp(): void {
     await current.runtime.shutdown();
   };
   const openWindow = (carrier: IpcCarrier): BrowserWindow => {
-    const created = new BrowserWindow(mainWindowOptions(layout.preload));
+    const created = new BrowserWindow(mainWindowOptions(layout.preload, { devTools: devToolsEnabled(app) }));
     const id = created.webContents.id;
     created.webContents.on('did-start-navigation', (details) => {
       if (details.isMainFrame && !details.isSameDocument) carrier.end(id);
@@ -176,6 +177,10 @@ function hardenContents(contents: WebContents): void {
     return { action: 'deny' };
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  // webPreferences.devTools already refuses them; this also covers any other webContents.
+  contents.on('devtools-opened', () => {
+    if (!devToolsEnabled(app)) contents.closeDevTools();
+  });
 }
 
 function openExternally(decision: NavigationDecision): void {

@@ -3,6 +3,7 @@ import { contentSecurityPolicy } from '../server/static-files.js';
 import { APP_ENTRY_URL, isAppUrl } from './app-url.js';
 import {
   desktopContentSecurityPolicy,
+  devToolsEnabled,
   enforcedResponseHeaders,
   isAllowedRequest,
   isPermissionGranted,
@@ -154,5 +155,12 @@ describe('IPC sender trust', () => {
     expect(isTrustedSender({ webContentsId: 3, frame: { url: 'file:///tmp/x.html', isMainFrame: true } }, 3)).toBe(false);
     expect(isTrustedSender({ webContentsId: 3, frame: null }, 3)).toBe(false);
     expect(isTrustedSender({ webContentsId: 3, frame: main }, null)).toBe(false);
+  });
+});
+
+describe('DevTools', () => {
+  it('are reachable when running from source and never in a packaged build', () => {
+    expect(devToolsEnabled({ isPackaged: false })).toBe(true);
+    expect(devToolsEnabled({ isPackaged: true })).toBe(false);
   });
 });

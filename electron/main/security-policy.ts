@@ -146,3 +146,11 @@ export function isTrustedSender(sender: IpcSenderInfo, windowWebContentsId: numb
     isAppUrl(sender.frame.url)
   );
 }
+
+/**
+ * DevTools only where the app runs from source: in a packaged build they would
+ * let anyone at the keyboard call the runtime bridge by hand, and read the page.
+ */
+export function devToolsEnabled(host: { readonly isPackaged: boolean }): boolean {
+  return !host.isPackaged;
+}

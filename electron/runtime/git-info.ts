@@ -10,19 +10,31 @@ export function readGitInfo(cwd: string): GitInfo | null {
   const gitDir = findGitDir(cwd);
   if (!gitDir) return null;
   try {
+    // A linked worktree (`git worktree add`) keeps only HEAD in its own git dir;
+    // branches, packed refs and config live in the main one named by `commondir`.
+    const commonDir = readCommonDir(gitDir);
     const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
     let branch: string | null = null;
     let sha: string | null = null;
     if (head.startsWith('ref: ')) {
       const ref = head.slice(5);
       branch = ref.replace(/^refs\/heads\//, '');
-      sha = readRef(gitDir, ref);
+      sha = readRef(gitDir, ref) ?? (commonDir === gitDir ? null : readRef(commonDir, ref));
     } else {
       sha = head;
     }
-    return { sha, branch, originUrl: readOriginUrl(gitDir) };
+    return { sha, branch, originUrl: readOriginUrl(commonDir) };
   } catch {
     return null;
+  }
+}
+
+function readCommonDir(gitDir: string): string {
+  try {
+    const pointer = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+    return pointer ? path.resolve(gitDir, pointer) : gitDir;
+  } catch {
+    return gitDir;
   }
 }
 

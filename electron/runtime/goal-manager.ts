@@ -28,7 +28,7 @@ export class GoalManager {
   }
 
   set(params: HandlerParamsOf<'thread/goal/set'>): ResultOf<'thread/goal/set'> {
-    const { record, store } = this.deps.threads.require(params.threadId);
+    const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'thread/goal/set');
     const existing = store.goals.get(record.id);
     const nowSec = Math.floor(this.deps.now() / 1000);
     if (!existing && !params.objective) {
@@ -59,7 +59,7 @@ export class GoalManager {
   }
 
   clear(threadId: string): ResultOf<'thread/goal/clear'> {
-    const { record, store } = this.deps.threads.require(threadId);
+    const { record, store } = this.deps.threads.requireUnarchived(threadId, 'thread/goal/clear');
     const cleared = store.goals.delete(record.id);
     if (cleared) {
       this.deps.events.publish('thread/goal/cleared', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { HomeInUseError, HomeLock } from './home-lock.js';
+import { Runtime } from './runtime.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
@@ -24,5 +25,44 @@ describe('one runtime per home', () => {
     expect(fs.readFileSync(path.join(home, 'runtime.lock'), 'utf8')).toBe(String(process.pid));
     lock.release();
     expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(false);
+  });
+});
+
+describe('one runtime per home within one process', () => {
+  it('refuses a second lock while the first is held, and frees it on release', () => {
+    const home = temp.make();
+    const first = HomeLock.acquire(home);
+    expect(() => HomeLock.acquire(home)).toThrow(HomeInUseError);
+    expect(() => HomeLock.acquire(home)).toThrow('Another runtime in this process');
+    // The same home by another spelling is the same home.
+    expect(() => HomeLock.acquire(path.join(home, '.', '..', path.basename(home)))).toThrow(HomeInUseError);
+    first.release();
+    first.release();
+    const second = HomeLock.acquire(home);
+    expect(fs.readFileSync(path.join(home, 'runtime.lock'), 'utf8')).toBe(String(process.pid));
+    second.release();
+  });
+
+  it('takes over a lock naming this pid that no runtime here holds (left by an earlier process with the same pid)', () => {
+    const home = temp.make();
+    fs.writeFileSync(path.join(home, 'runtime.lock'), String(process.pid));
+    const lock = HomeLock.acquire(home);
+    lock.release();
+    expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(false);
+  });
+});
+
+describe('two runtimes in one process', () => {
+  it('cannot both open one home; the first keeps working and the home opens again after it closes', async () => {
+    const home = temp.make();
+    const first = new Runtime({ home, defaults: { cwd: home } });
+    try {
+      expect(() => new Runtime({ home, defaults: { cwd: home } })).toThrow('Another runtime in this process');
+      expect(first.threads.list({}).data).toEqual([]);
+    } finally {
+      await first.shutdown();
+    }
+    const again = new Runtime({ home, defaults: { cwd: home } });
+    await again.shutdown();
   });
 });

@@ -7,12 +7,17 @@ export class HomeInUseError extends Error {
     readonly home: string,
     readonly pid: number,
   ) {
-    super(
-      `Another Wheelhouse (process ${pid}) is using ${home}. Close it, or start this one with another home (--home or WHEELHOUSE_HOME).`,
-    );
+    const owner = pid === process.pid ? 'Another runtime in this process' : `Another Wheelhouse (process ${pid})`;
+    super(`${owner} is using ${home}. Close it, or start this one with another home (--home or WHEELHOUSE_HOME).`);
     this.name = 'HomeInUseError';
   }
 }
+
+/**
+ * Lock files this process holds. A lock naming our own pid is stale only when
+ * no runtime of ours holds it (a previous process that had the same pid).
+ */
+const heldHere = new Set<string>();
 
 /**
  * One runtime per home: two would hand out the same event seqs and each
@@ -23,10 +28,12 @@ export class HomeLock {
   private constructor(private readonly file: string) {}
 
   static acquire(home: string): HomeLock {
-    const file = path.join(home, 'runtime.lock');
+    const file = path.join(fs.realpathSync(home), 'runtime.lock');
+    if (heldHere.has(file)) throw new HomeInUseError(home, process.pid);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+        fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+        heldHere.add(file);
         return new HomeLock(file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -41,6 +48,7 @@ export class HomeLock {
   }
 
   release(): void {
+    if (!heldHere.delete(this.file)) return;
     try {
       if (readOrEmpty(this.file) === String(process.pid)) fs.rmSync(this.file, { force: true });
     } catch {

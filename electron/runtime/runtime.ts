@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
 import { HomeLock } from './home-lock.js';
+import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
@@ -26,7 +27,8 @@ import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { createModelClient } from '../model/create-model-client.js';
+// Loads the model clients and the OpenAI SDK on first use, not at start-up.
+import { createModelClient } from '../model/lazy-model-client.js';
 
 export interface RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
@@ -61,6 +63,8 @@ export class Runtime {
   readonly threads: ThreadManager;
   readonly goals: GoalManager;
   readonly turns: TurnEngine;
+  /** Queued turns (thread/queue/*). */
+  readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
   /** config.toml in the home. */
@@ -77,7 +81,7 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.home = options.home;
     const paths = homePaths(options.home);
-    fs.mkdirSync(paths.home, { recursive: true });
+    ensurePrivateDir(paths.home);
     this.lock = HomeLock.acquire(paths.home);
     try {
       this.config = new ConfigService(paths.config);
@@ -114,6 +118,7 @@ export class Runtime {
         },
         newId,
         now,
+        providerIds: () => this.config.providers().map((provider) => provider.id),
       });
       recoverInterruptedTurns(this.durable, now);
       this.events.prune();
@@ -130,8 +135,21 @@ export class Runtime {
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
         newId,
         now,
+        knownSecrets: () => this.providers.knownApiKeys(),
+        ...(options.logError ? { onInternalError: options.logError } : {}),
+        // The queue is built next; a turn cannot end before the constructor returns.
+        onTurnEnded: (threadId) => this.queue.drain(threadId),
+      });
+      this.queue = new TurnQueue({
+        threads: this.threads,
+        store: this.durable,
+        events: this.events,
+        turns: this.turns,
+        newId,
+        now,
         ...(options.logError ? { onInternalError: options.logError } : {}),
       });
+      this.queue.recoverAfterRestart();
       this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
       this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
         validateResults: options.validateResults ?? false,
@@ -167,12 +185,22 @@ export class Runtime {
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
-      'thread/resume': (params) => this.history.resume(params),
+      'thread/resume': (params) => {
+        const resumed = this.history.resume(params);
+        this.queue.afterResume(resumed.thread.id);
+        return resumed;
+      },
       'thread/fork': (params) => this.history.fork(params),
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),
       'turn/steer': (params) => this.turns.steer(params),
       'turn/interrupt': (params) => this.turns.interrupt(params),
+      'thread/queue/add': (params) => this.queue.add(params),
+      'thread/queue/list': (params) => this.queue.list(params),
+      'thread/queue/delete': (params) => this.queue.delete(params),
+      'thread/queue/reorder': (params) => this.queue.reorder(params),
+      'thread/queue/update': (params) => this.queue.update(params),
+      'thread/queue/start': (params) => this.queue.start(params),
       'thread/goal/set': (params) => this.goals.set(params),
       'thread/goal/get': (params) => ({ goal: this.goals.get(params.threadId) }),
       'thread/goal/clear': (params) => this.goals.clear(params.threadId),
@@ -196,6 +224,7 @@ export class Runtime {
   /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
   async shutdown(): Promise<void> {
     if (this.closed) return;
+    this.queue.stop();
     await this.turns.stopAll();
     this.close();
   }
@@ -209,6 +238,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.queue.stop();
     this.turns.abortAll();
     this.events.close();
     this.durable.close();

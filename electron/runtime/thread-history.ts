@@ -25,10 +25,17 @@ export class ThreadHistory {
   constructor(private readonly deps: ThreadHistoryDeps) {}
 
   resume(params: HandlerParamsOf<'thread/resume'>): ResultOf<'thread/resume'> {
-    const { record, store } = this.deps.threads.require(params.threadId);
+    const changes = Boolean(params.model || params.modelProvider || params.cwd);
+    // Opening an archived thread to read it is fine; preparing it to run with new settings is not.
+    const { record, store } = changes
+      ? this.deps.threads.requireUnarchived(params.threadId, 'thread/resume')
+      : this.deps.threads.require(params.threadId);
     const patch: Partial<ThreadRecord> = {};
     if (params.model) patch.model = params.model;
-    if (params.modelProvider) patch.modelProvider = params.modelProvider;
+    if (params.modelProvider) {
+      this.deps.threads.requireProvider('thread/resume', params.modelProvider);
+      patch.modelProvider = params.modelProvider;
+    }
     if (params.cwd) patch.cwd = requireDirectory('thread/resume', params.cwd);
     const updated = Object.keys(patch).length > 0 ? store.threads.update(record.id, patch)! : record;
     const wasLoaded = this.deps.threads.isLoaded(record.id);
@@ -45,6 +52,8 @@ export class ThreadHistory {
 
   fork(params: HandlerParamsOf<'thread/fork'>): ResultOf<'thread/fork'> {
     const parent = this.deps.threads.require(params.threadId);
+    if (params.modelProvider) this.deps.threads.requireProvider('thread/fork', params.modelProvider);
+    const cwd = params.cwd ? requireDirectory('thread/fork', params.cwd) : parent.record.cwd;
     const parentTurns = parent.store.turns.list(parent.record.id).filter((t) => t.status !== 'inProgress');
     let cut = parentTurns.length;
     if (params.lastTurnId) {
@@ -68,7 +77,7 @@ export class ThreadHistory {
       name: parent.record.name ? `${parent.record.name} (fork)` : null,
       model: params.model ?? parent.record.model,
       modelProvider: params.modelProvider ?? parent.record.modelProvider,
-      cwd: params.cwd ? requireDirectory('thread/fork', params.cwd) : parent.record.cwd,
+      cwd,
       status: 'idle',
       archived: false,
       archivedAtMs: null,
@@ -108,7 +117,7 @@ export class ThreadHistory {
   }
 
   rollback(params: HandlerParamsOf<'thread/rollback'>): ResultOf<'thread/rollback'> {
-    const { record, store } = this.deps.threads.require(params.threadId);
+    const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'thread/rollback');
     if (this.deps.turns.activeTurnId(record.id)) {
       throw RpcError.invalidRequest(`thread ${record.id} has a running turn; stop it before rolling back`);
     }

@@ -33,6 +33,8 @@ export interface ThreadManagerDeps {
   readonly defaultModelOf?: (modelProvider: string) => string | null;
   readonly newId: () => string;
   readonly now: () => number;
+  /** Ids of the model providers that exist (built in or configured); a thread naming another is refused. */
+  readonly providerIds?: () => readonly string[];
 }
 
 /** Live, in-memory state of a loaded thread. */
@@ -56,6 +58,7 @@ export class ThreadManager {
     const defaults = this.deps.defaults();
     const now = this.deps.now();
     const ephemeral = params.ephemeral ?? false;
+    if (params.modelProvider) this.requireProvider('thread/start', params.modelProvider);
     const cwd = params.cwd ? requireDirectory('thread/start', params.cwd) : path.resolve(defaults.cwd);
     const git = ephemeral ? null : readGitInfo(cwd);
     const record: ThreadRecord = {
@@ -214,6 +217,35 @@ export class ThreadManager {
     const memory = this.deps.memory.threads.get(threadId);
     if (memory) return { record: memory, store: this.deps.memory };
     throw RpcError.threadNotFound(threadId);
+  }
+
+  /**
+   * The one rule for archived threads: they are read-only until unarchived.
+   * Reading, listing, opening (thread/resume without changes), renaming,
+   * forking (the copy is a new, active thread) and unarchiving work; anything
+   * that runs the agent or changes its conversation or settings — turns,
+   * resume with a new model/provider/cwd, rollback, goal set/clear — is
+   * refused here with -32600 and `data.reason: "thread.archived"`.
+   */
+  requireUnarchived(threadId: string, method: string): { record: ThreadRecord; store: StateStore } {
+    const found = this.require(threadId);
+    if (found.record.archived) {
+      throw RpcError.invalidRequest(`${method}: thread ${threadId} is archived; unarchive it (thread/unarchive) first`, {
+        reason: 'thread.archived',
+        threadId,
+      });
+    }
+    return found;
+  }
+
+  /** Throws -32602 when `providerId` names no built-in or configured provider. */
+  requireProvider(method: string, providerId: string): void {
+    const known = this.deps.providerIds?.();
+    if (!known || known.includes(providerId)) return;
+    throw RpcError.invalidParams(
+      `invalid params for ${method}: modelProvider: unknown model provider "${providerId}" (known: ${known.join(', ')})`,
+      { modelProvider: providerId, known },
+    );
   }
 
   storeOf(ephemeral: boolean): StateStore {

@@ -18,6 +18,11 @@ export interface SecretStore {
   delete(providerId: string): Promise<boolean>;
   /** One sentence for Settings: where keys are kept, or why they cannot be. */
   describe(): string;
+  /**
+   * Resolves once `kind`, `available` and `describe()` may be read, for a
+   * store that finds out where keys live only when first asked.
+   */
+  ready?(): Promise<void>;
 }
 
 /** Why a secret operation failed. */

@@ -110,12 +110,15 @@ describe('EnvironmentOnlySecretStore', () => {
 describe('KeyringSecretStore', () => {
   const probe = probeKeychain();
 
-  it('says whether the OS keychain really works here, and the default store follows it', () => {
+  it('says whether the OS keychain really works here, and the default store follows it once settled', async () => {
     const store = KeyringSecretStore.detect(envKeyFor);
     expect(store.kind).toBe('os-keychain');
     expect(store.available).toBe(probe.usable);
     expect(store.describe()).toContain(probe.usable ? 'stored in' : 'environment variables only');
+    // The default store probes the keychain on first use, not when created.
     const fallback = createDefaultSecretStore(envKeyFor);
+    expect(() => fallback.kind).toThrow(/before ready/);
+    expect(await fallback.get('wheelhouse-test-none')).toBeNull();
     expect(fallback.kind).toBe(probe.usable ? 'os-keychain' : 'environment-only');
     expect(fallback.available).toBe(probe.usable);
     expect(fallback.describe()).toContain(probe.detail);

@@ -6,13 +6,16 @@ import { resolveHome } from '../runtime/home.js';
 import { Runtime } from '../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
-import { serveStdio } from './stdio-carrier.js';
-import { startWebServer } from './web-server.js';
+import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
+
+const MIB = 1024 * 1024;
 
 const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
 
 Usage:
-  wheelhouse app-server [--home DIR]               JSON-RPC over stdin/stdout (one JSON message per line)
+  wheelhouse app-server [--home DIR] [--max-unsent-mib N]
+                                                   JSON-RPC over stdin/stdout (one JSON message per line);
+                                                   a client that leaves N MiB (default 64) unread is dropped
   wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket on 127.0.0.1, prints the URL
   wheelhouse --version | --help
 
@@ -33,7 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: [...rest],
-      options: { home: { type: 'string' }, port: { type: 'string' } },
+      options: { home: { type: 'string' }, port: { type: 'string' }, 'max-unsent-mib': { type: 'string' } },
       strict: true,
     });
   } catch (error) {
@@ -45,8 +48,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`wheelhouse: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
   switch (command) {
-    case 'app-server':
-      return runAppServer(home, logError);
+    case 'app-server': {
+      const mib = parsed.values['max-unsent-mib'] === undefined ? DEFAULT_MAX_UNSENT_BYTES / MIB : Number(parsed.values['max-unsent-mib']);
+      if (!Number.isFinite(mib) || mib < 1 || mib > 4096) {
+        process.stderr.write(`wheelhouse: --max-unsent-mib must be a number from 1 to 4096\n`);
+        return 2;
+      }
+      return runAppServer(home, Math.round(mib * MIB), logError);
+    }
     case 'serve': {
       const port = parsed.values.port === undefined ? 0 : Number(parsed.values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -71,7 +80,7 @@ function openRuntime(home: string, logError: (m: string, e: unknown) => void): R
   }
 }
 
-async function runAppServer(home: string, logError: (m: string, e: unknown) => void): Promise<number> {
+async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: string, e: unknown) => void): Promise<number> {
   const runtime = openRuntime(home, logError);
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
@@ -79,9 +88,14 @@ async function runAppServer(home: string, logError: (m: string, e: unknown) => v
   const stop = () => void runtime.turns.stopAll().finally(() => process.stdin.destroy());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  await serveStdio(host, process.stdin, process.stdout);
+  const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
+  if (end.dropped) process.stderr.write(`wheelhouse: ${end.reason}\n`);
   host.close();
   await runtime.shutdown();
+  if (end.dropped) {
+    // stdout still holds what the client never read; waiting for it would hang forever.
+    process.exit(1);
+  }
   return 0;
 }
 
@@ -90,6 +104,8 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();
+  // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
+  const { startWebServer } = await import('./web-server.js');
   let server;
   try {
     server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });

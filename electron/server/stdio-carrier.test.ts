@@ -60,6 +60,19 @@ describe('wheelhouse app-server (stdio), one client per process', () => {
     expect((await peer.call('thread/list', {})).data).toEqual([]);
   });
 
+  it('refuses an initialize whose opt-out list is over-long, naming it', async () => {
+    const { peer } = start();
+    const optOut = errorOf(
+      await peer.request('initialize', {
+        clientInfo: { name: 'x', version: '1' },
+        capabilities: { optOutNotificationMethods: Array.from({ length: 500 }, (_, i) => `m${i}`) },
+      }),
+    );
+    expect(optOut.code).toBe(ErrorCode.InvalidParams);
+    expect(optOut.message).toContain('optOutNotificationMethods');
+    await peer.initialize();
+  });
+
   it('answers requests pipelined behind initialize in order', async () => {
     const { peer } = start();
     const init = peer.initialize();
@@ -149,6 +162,29 @@ describe('wheelhouse app-server (stdio), bad input on one long-lived connection'
     const { thread } = await peer.call('thread/start', {});
     expect(thread.id).toEqual(expect.any(String));
     expect(peer.inbox.garbage).toEqual([]);
+  });
+
+  it('answers params nested 1,500 levels deep with -32602 for every method, and keeps serving', async () => {
+    // Built as text: JSON.stringify itself overflows on values this deep.
+    const deepObject = `${'{"a":'.repeat(1500)}"bottom"${'}'.repeat(1500)}`;
+    peer.sendRaw(`{"id":"deep-config","method":"config/value/write","params":{"keyPath":"model_providers.x","value":${deepObject}}}`);
+    const config = errorOf(await peer.inbox.response('deep-config'));
+    expect(config.code).toBe(ErrorCode.InvalidParams);
+    expect(config.message).toMatch(/nested deeper than 64 levels/);
+    const deepArray = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const method of ['thread/list', 'turn/start', 'thread/start', 'config/batchWrite']) {
+      peer.sendRaw(`{"id":"deep-${method}","method":"${method}","params":{"nested":${deepArray}}}`);
+      const error = errorOf(await peer.inbox.response(`deep-${method}`));
+      expect({ method, code: error.code }).toEqual({ method, code: ErrorCode.InvalidParams });
+    }
+    expect((await peer.call('config/read', {})).providers.length).toBeGreaterThan(0);
+  });
+
+  it('answers over-long arrays in params with -32602 naming the field', async () => {
+    const input = Array.from({ length: 20_000 }, () => ({ type: 'text', text: 'x' }));
+    const turn = errorOf(await peer.request('turn/start', { threadId: 'x', input }));
+    expect(turn.code).toBe(ErrorCode.InvalidParams);
+    expect(turn.message).toContain('input');
   });
 
   it('has sent nothing but valid protocol messages', () => {

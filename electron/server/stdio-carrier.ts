@@ -3,44 +3,129 @@ import { ErrorCode, MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
 import { WriteBatcher } from './write-batcher.js';
 
+/** Unsent output that drops the client, as on the WebSocket carrier. */
+export const DEFAULT_MAX_UNSENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Requests of one client being handled at once. Reading stops at this many,
+ * so a pipelining client cannot make the host answer thousands of requests
+ * before it notices that the client is not reading the answers.
+ */
+export const MAX_INFLIGHT_REQUESTS = 32;
+
+export interface StdioOptions {
+  /**
+   * Output the client has not read yet that ends the connection. Above an
+   * eighth of it, input is paused until the output drains, so a client that
+   * sends requests without reading answers is slowed, not dropped; only output
+   * the runtime produces on its own (streamed turns) can reach the limit.
+   */
+  readonly maxUnsentBytes?: number;
+}
+
+/** How the connection ended: the input closed, or the client was dropped (with why). */
+export type StdioEnd = { readonly dropped: false } | { readonly dropped: true; readonly reason: string };
+
 /**
  * Newline-delimited JSON over a pair of streams (`wheelhouse app-server`).
  * A line longer than the cap is discarded as it streams in, never buffered.
- * Resolves when the input ends and every in-flight request has answered.
+ * Resolves when the input ends and every request read has answered, or at
+ * once when the client is dropped for not reading.
  */
-export function serveStdio(host: RpcHost, input: Readable, output: Writable): Promise<void> {
+export function serveStdio(host: RpcHost, input: Readable, output: Writable, options: StdioOptions = {}): Promise<StdioEnd> {
+  const maxUnsent = options.maxUnsentBytes ?? DEFAULT_MAX_UNSENT_BYTES;
+  const pauseAbove = Math.floor(maxUnsent / 8);
   const batcher = new WriteBatcher(output);
-  const send = (text: string, urgent: boolean) => {
-    batcher.beforeWrite(urgent);
-    output.write(`${text}
-`);
-  };
-  const connection = host.connect('stdio', { send });
   const inflight = new Set<Promise<void>>();
+  /** Complete lines read but not yet handed to the connection (at most one chunk's worth). */
+  const lines: string[] = [];
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let discarding = false;
+  let waitingForDrain = false;
+  let inputEnded = false;
+  let ended: StdioEnd | null = null;
+  let resolveEnd: (end: StdioEnd) => void = () => undefined;
 
-  const handleLine = (line: string) => {
-    if (line.trim().length === 0) return;
-    const done = connection.receive(line).finally(() => inflight.delete(done));
-    inflight.add(done);
+  const end = (how: StdioEnd) => {
+    if (ended !== null) return;
+    ended = how;
+    input.pause();
+    batcher.dispose();
+    host.disconnect(connection);
+    resolveEnd(how);
   };
 
-  const rejectOversized = () =>
-    output.write(
-      `${JSON.stringify({ id: null, error: { code: ErrorCode.InvalidRequest, message: `message exceeds ${MAX_MESSAGE_BYTES} bytes` } })}\n`,
-    );
+  const send = (text: string, urgent: boolean) => {
+    if (ended?.dropped) throw new Error(ended.reason);
+    if (output.writableLength + text.length > maxUnsent) {
+      const mib = (output.writableLength / (1024 * 1024)).toFixed(1);
+      const reason = `the client stopped reading: ${mib} MiB of output unsent (limit ${Math.round(maxUnsent / (1024 * 1024))} MiB); disconnecting it`;
+      end({ dropped: true, reason });
+      throw new Error(reason);
+    }
+    batcher.beforeWrite(urgent);
+    output.write(`${text}\n`);
+    if (!waitingForDrain && output.writableLength > pauseAbove) {
+      // Read nothing more until the client has read what it was sent.
+      waitingForDrain = true;
+      output.once('drain', () => {
+        waitingForDrain = false;
+        pump();
+      });
+      pump();
+    }
+  };
+  const connection = host.connect('stdio', { send });
 
-  return new Promise<void>((resolve) => {
+  /** Hands waiting lines to the connection while output and in-flight requests allow, and reads more only then. */
+  const pump = () => {
+    if (ended !== null) return;
+    while (lines.length > 0 && !waitingForDrain && inflight.size < MAX_INFLIGHT_REQUESTS) {
+      const line = lines.shift() as string;
+      const done = connection.receive(line).finally(() => {
+        inflight.delete(done);
+        pump();
+      });
+      inflight.add(done);
+    }
+    if (inputEnded) {
+      if (lines.length === 0 && inflight.size === 0) end({ dropped: false });
+      return;
+    }
+    if (lines.length === 0 && !waitingForDrain) input.resume();
+    else input.pause();
+  };
+
+  const rejectOversized = () => {
+    const message = `message exceeds ${MAX_MESSAGE_BYTES} bytes`;
+    try {
+      send(JSON.stringify({ id: null, error: { code: ErrorCode.InvalidRequest, message } }), true);
+    } catch {
+      // dropped: nobody is listening any more
+    }
+  };
+
+  const takeLine = () => {
+    if (!discarding && pendingBytes > 0) {
+      const line = Buffer.concat(pending).toString('utf8');
+      if (line.trim().length > 0) lines.push(line);
+    }
+    pending = [];
+    pendingBytes = 0;
+  };
+
+  return new Promise<StdioEnd>((resolve) => {
+    resolveEnd = resolve;
     input.on('data', (chunk: Buffer) => {
+      if (ended !== null) return;
       let start = 0;
       for (;;) {
         const newline = chunk.indexOf(0x0a, start);
-        const end = newline === -1 ? chunk.length : newline;
+        const stop = newline === -1 ? chunk.length : newline;
         if (!discarding) {
-          pending.push(chunk.subarray(start, end));
-          pendingBytes += end - start;
+          pending.push(chunk.subarray(start, stop));
+          pendingBytes += stop - start;
           if (pendingBytes > MAX_MESSAGE_BYTES) {
             discarding = true;
             pending = [];
@@ -49,30 +134,21 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable): Pr
           }
         }
         if (newline === -1) break;
-        if (!discarding) handleLine(Buffer.concat(pending).toString('utf8'));
-        pending = [];
-        pendingBytes = 0;
+        takeLine();
         discarding = false;
         start = newline + 1;
       }
+      pump();
     });
-    let finished = false;
     const finish = () => {
-      if (finished) return;
-      finished = true;
-      if (!discarding && pendingBytes > 0) handleLine(Buffer.concat(pending).toString('utf8'));
-      void Promise.allSettled([...inflight]).then(() => {
-        batcher.dispose();
-        host.disconnect(connection);
-        resolve();
-      });
+      if (inputEnded) return;
+      inputEnded = true;
+      takeLine();
+      pump();
     };
     input.on('end', finish);
     // A signal handler destroys stdin, which emits 'close' without 'end'.
     input.on('close', finish);
-    input.on('error', () => {
-      host.disconnect(connection);
-      resolve();
-    });
+    input.on('error', () => end({ dropped: false }));
   });
 }

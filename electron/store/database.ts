@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrations, type Migration } from './migrations.js';
+import { ensurePrivateFile, tightenIfPresent } from './private-files.js';
 
 export type Db = Database.Database;
 
@@ -26,10 +27,16 @@ export class SchemaTooNewError extends Error {
  * its own transaction, so a crash mid-upgrade leaves a consistent version.
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const onDisk = file !== ':memory:';
+  if (onDisk) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // SQLite gives -wal/-shm the mode of the database file, so that one is made private first.
+    ensurePrivateFile(file);
+  }
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     db.pragma('journal_mode = WAL');
+    if (onDisk) for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // Small, frequent WAL checkpoints: each one blocks the event loop for less time.

@@ -116,4 +116,27 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_by_time ON events (created_at_ms);
     `,
   },
+  {
+    version: 4,
+    name: 'queued turns',
+    // Seed 003's thread_queued_turns; JSON kept as TEXT like the other tables.
+    sql: `
+      CREATE TABLE thread_queued_turns (
+        queued_turn_id         TEXT PRIMARY KEY NOT NULL,
+        thread_id              TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        turn_start_params      TEXT NOT NULL,
+        client_user_message_id TEXT,
+        client_metadata        TEXT,
+        queue_order            INTEGER NOT NULL,
+        state                  TEXT NOT NULL CHECK (state IN ('pending', 'dispatching', 'failed')),
+        dispatch_turn_id       TEXT,
+        failure                TEXT,
+        created_at_ms          INTEGER NOT NULL,
+        updated_at_ms          INTEGER NOT NULL,
+        UNIQUE (thread_id, queue_order)
+      ) STRICT;
+      CREATE INDEX thread_queued_turns_thread_state_order_idx
+        ON thread_queued_turns (thread_id, state, queue_order);
+    `,
+  },
 ];

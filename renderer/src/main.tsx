@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { config as configureZod } from 'zod';
+import { loadMarkdown } from './markdown/lazy-markdown.js';
 import { client } from './services.js';
 import './styles/theme.css';
 import './styles/base.css';
@@ -12,6 +13,8 @@ if (!container) throw new Error('index.html has no #root element');
 // The CSP forbids eval; without this zod probes `Function('')` and the page logs a policy violation.
 configureZod({ jitless: true });
 client.start();
+// Markdown (markdown-it, highlight.js) is its own chunk: fetched alongside the first paint, not before it.
+void loadMarkdown().catch((error: unknown) => console.error('wheelhouse: the Markdown renderer did not load:', error));
 window.addEventListener('online', () => client.retryNow());
 
 createRoot(container).render(

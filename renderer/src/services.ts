@@ -3,6 +3,7 @@ import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
 import { createModelsStore } from './stores/models-store.js';
+import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
 
@@ -20,6 +21,9 @@ export const useConversationStore = createConversationStore(client);
 
 /** Thread goals and their budgets. */
 export const useGoalStore = createGoalStore(client);
+
+/** Each thread's queued turns, for the queue under the composer and the sidebar counts. */
+export const useQueueStore = createQueueStore(client);
 
 /** Model lists for the model picker. */
 export const useModelsStore = createModelsStore(client);

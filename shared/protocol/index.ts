@@ -12,6 +12,7 @@ export * from './methods/thread.js';
 export * from './events.js';
 export * from './methods/turn.js';
 export * from './methods/goal.js';
+export * from './methods/queue.js';
 export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';

@@ -4,6 +4,7 @@ import { configMethods, configNotifications, modelProbeMethods } from './methods
 import { initializeMethods } from './methods/initialize.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
+import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
 import { workspaceMethods } from './methods/workspace.js';
@@ -21,6 +22,7 @@ export const clientMethods = {
   ...modelProbeMethods,
   ...turnMethods,
   ...goalMethods,
+  ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
 } as const satisfies Record<string, MethodSpec>;
@@ -30,6 +32,7 @@ export const serverNotifications = {
   ...configNotifications,
   ...turnNotifications,
   ...goalNotifications,
+  ...queueNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (approvals, elicitations). */

@@ -18,6 +18,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn, type ModelBinder } from './active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
+import { redactTurnError } from '../../model/secret-redaction.js';
 
 export interface TurnEngineDeps {
   readonly threads: ThreadManager;
@@ -30,6 +31,10 @@ export interface TurnEngineDeps {
   readonly onInternalError?: (message: string, error: unknown) => void;
   /** How long turn/interrupt waits for the turn to wind down. */
   readonly interruptTimeoutMs?: number;
+  /** Every API key the runtime knows, cut out of a turn's error before it is stored or sent. */
+  readonly knownSecrets?: () => Promise<readonly string[]>;
+  /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
+  readonly onTurnEnded?: (threadId: string, turnId: string) => void;
 }
 
 /**
@@ -43,8 +48,7 @@ export class TurnEngine {
   constructor(private readonly deps: TurnEngineDeps) {}
 
   start(params: HandlerParamsOf<'turn/start'>): ResultOf<'turn/start'> {
-    const { record, store } = this.deps.threads.require(params.threadId);
-    if (record.archived) throw RpcError.invalidRequest(`thread ${record.id} is archived; unarchive it to continue`);
+    const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'turn/start');
     const running = this.active.get(record.id);
     if (running) {
       throw RpcError.invalidRequest(
@@ -115,7 +119,7 @@ export class TurnEngine {
   }
 
   steer(params: HandlerParamsOf<'turn/steer'>): ResultOf<'turn/steer'> {
-    this.deps.threads.require(params.threadId);
+    this.deps.threads.requireUnarchived(params.threadId, 'turn/steer');
     const turn = this.active.get(params.threadId);
     if (!turn) throw RpcError.invalidRequest(`no turn is running in thread ${params.threadId}; start one with turn/start`);
     if (turn.id !== params.expectedTurnId) {
@@ -202,13 +206,20 @@ export class TurnEngine {
         ...this.deps,
         threadUsage: (threadId) => this.threadUsage(threadId),
       });
-      this.finish(turn, outcome);
+      this.finish(turn, await this.withoutSecrets(outcome));
     } catch (error) {
       // Only reachable when the store was closed under a running turn (a hard
       // shutdown); the next start marks the turn interrupted.
       this.active.delete(turn.threadId);
       this.deps.onInternalError?.(`turn ${turn.id} could not be saved`, error);
     }
+  }
+
+  /** The error of a turn is the one text from outside (the provider) that reaches the log, the database and clients. */
+  private async withoutSecrets(outcome: TurnOutcome): Promise<TurnOutcome> {
+    if (outcome.status === 'completed' || outcome.error === null) return outcome;
+    const secrets = (await this.deps.knownSecrets?.().catch(() => [])) ?? [];
+    return { ...outcome, error: redactTurnError(outcome.error, secrets) };
   }
 
   private finish(turn: ActiveTurn, outcome: TurnOutcome): void {
@@ -248,6 +259,7 @@ export class TurnEngine {
     const wireTurn: Turn = toWireTurn(record, items);
     this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+    this.deps.onTurnEnded?.(turn.threadId, turn.id);
   }
 
   private publishUserItem(turn: ActiveTurn, item: ThreadItem): void {

@@ -1,6 +1,8 @@
+import hljs from 'highlight.js/lib/core';
 import { describe, expect, it } from 'vitest';
 import { scanBlocks } from './block-splitter.js';
 import { BlockCache, IncrementalMarkdown } from './incremental-markdown.js';
+import { highlightGeneration, loadLanguage, onLanguageLoaded } from './code-highlighter.js';
 import { renderMarkdown } from './markdown-renderer.js';
 
 /** A reply using every construct whose blocks could interact: loose lists, fences with blank lines, quotes, tables. */
@@ -156,10 +158,44 @@ describe('Markdown safety', () => {
     expect(image).toContain('>diagram</a>');
   });
 
-  it('highlights fenced code with a known language and escapes the rest', () => {
+  it('highlights fenced code with a known language and escapes the rest', async () => {
+    await loadLanguage('js');
     const html = renderMarkdown('```js\nconst a = "<b>";\n```\n\n```nolang\n<b>raw</b>\n```\n');
     expect(html).toContain('class="hljs-keyword"');
     expect(html).toContain('&lt;b&gt;raw&lt;/b&gt;');
     expect(html).toContain('data-copy-code');
+  });
+});
+
+describe('code languages on demand', () => {
+  it('shows code plain until its language loads, then a streamed reply renders it highlighted', async () => {
+    // Rust is used by no other test here, so its grammar is not loaded yet.
+    const reply = 'Here:\n\n```rust\nfn main() { let x = 1; }\n```\n\nDone.\n';
+    const incremental = new IncrementalMarkdown();
+    const before = incremental.update(reply, true);
+    expect(before.map((b) => b.html).join('')).toContain('fn main() { let x = 1; }');
+    expect(before.map((b) => b.html).join('')).not.toContain('hljs-keyword');
+
+    const generation = highlightGeneration();
+    // The render above asked for Rust; nothing else here does. (Other languages may load meanwhile.)
+    await new Promise<void>((resolve) => {
+      const stop = onLanguageLoaded(() => {
+        if (hljs.getLanguage('rust')) resolve(stop());
+      });
+    });
+    expect(highlightGeneration()).toBeGreaterThan(generation);
+    const after = incremental.update(reply, true).map((b) => b.html).join('');
+    expect(after).toContain('<span class="hljs-keyword">fn</span>');
+    // A message rendered afresh (a row scrolled back into view) is highlighted too: the shared cache was cleared.
+    expect(new IncrementalMarkdown().update(reply, true).map((b) => b.html).join('')).toBe(after);
+  });
+
+  it('knows the names fences use (ts, sh, yml, c++) and refuses unknown ones without loading anything', async () => {
+    expect(await loadLanguage('ts')).toBe(true);
+    expect(await loadLanguage('SH')).toBe(true);
+    expect(await loadLanguage('yml')).toBe(true);
+    expect(await loadLanguage('c++')).toBe(true);
+    expect(await loadLanguage('no-such-language')).toBe(false);
+    expect(renderMarkdown('```no-such-language\n<b>x</b>\n```\n')).toContain('&lt;b&gt;x&lt;/b&gt;');
   });
 });

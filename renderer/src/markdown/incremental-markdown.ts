@@ -1,4 +1,5 @@
 import { scanBlocks } from './block-splitter.js';
+import { highlightGeneration, onLanguageLoaded } from './code-highlighter.js';
 import { renderMarkdown } from './markdown-renderer.js';
 
 /** One rendered top-level block; `key` is stable while the reply grows. */
@@ -22,6 +23,10 @@ export class BlockCache {
     return html;
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   set(source: string, html: string): void {
     this.entries.set(source, html);
     if (this.entries.size > this.maxEntries) {
@@ -32,6 +37,8 @@ export class BlockCache {
 }
 
 const sharedCache = new BlockCache();
+// Blocks rendered before a code language loaded show that code plain; render them again.
+onLanguageLoaded(() => sharedCache.clear());
 
 /**
  * Streaming Markdown for one message. Each update scans from the start of the
@@ -52,6 +59,7 @@ export class IncrementalMarkdown {
   private lastSource = '';
   private blocks: readonly MarkdownBlock[] = [];
   private started = false;
+  private generation = highlightGeneration();
 
   constructor(
     private readonly render: (source: string) => string = renderMarkdown,
@@ -63,6 +71,11 @@ export class IncrementalMarkdown {
    * `complete` says no more text will come, so the last block is cached too.
    */
   update(source: string, complete = false): readonly MarkdownBlock[] {
+    if (this.generation !== highlightGeneration()) {
+      // A code language loaded since: earlier blocks may hold its code unhighlighted.
+      this.generation = highlightGeneration();
+      this.started = false;
+    }
     const continues = this.started && source.startsWith(this.lastSource, this.lastStart);
     if (continues && source.length === this.lastStart + this.lastSource.length) return this.blocks;
     if (!continues) this.finished.length = 0;

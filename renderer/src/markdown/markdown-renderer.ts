@@ -1,10 +1,11 @@
-import hljs from 'highlight.js/lib/common';
 import MarkdownIt from 'markdown-it';
+import { highlightCode } from './code-highlighter.js';
 
 /**
  * The one Markdown configuration of the app: no raw HTML (a reply can never
  * inject markup), bare URLs linkified, fenced code highlighted by
- * highlight.js. DOM-free, so it also runs under Node (tests, benchmarks).
+ * highlight.js once its language has loaded (code-highlighter.ts). DOM-free,
+ * so it also runs under Node (tests, benchmarks).
  */
 const md = new MarkdownIt({
   html: false,
@@ -12,12 +13,7 @@ const md = new MarkdownIt({
   typographer: false,
   highlight: (code, lang) => {
     const language = lang.trim().split(/\s+/)[0] ?? '';
-    if (language === '' || !hljs.getLanguage(language)) return '';
-    try {
-      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
-    } catch {
-      return '';
-    }
+    return language === '' ? '' : highlightCode(code, language);
   },
 });
 

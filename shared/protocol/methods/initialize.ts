@@ -13,7 +13,7 @@ export const InitializeParams = z.object({
   capabilities: z
     .object({
       /** Notification methods this client does not want to receive. */
-      optOutNotificationMethods: z.array(z.string()).nullable().optional(),
+      optOutNotificationMethods: z.array(z.string().max(256)).max(256).nullable().optional(),
     })
     .nullable()
     .optional(),

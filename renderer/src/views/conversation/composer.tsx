@@ -1,20 +1,23 @@
 import { ArrowUp, Square } from 'lucide-react';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useConversationStore } from '../../services.js';
+import { useConnectionStore, useConversationStore, useQueueStore } from '../../services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
 import { ModelPicker } from './model-picker.js';
+import { QueuePanel } from './queue-panel.js';
 
 const MAX_HEIGHT = 240;
 
 /**
- * Where messages are written. Enter sends, Shift+Enter adds a line. While a
- * turn runs the button stops it, and a message sent then steers it.
+ * Where messages are written. Enter sends, Shift+Enter adds a line, Alt+Enter
+ * (or the Queue button) queues the message to start after the work before it.
+ * While a turn runs the button stops it, and a message sent then steers it.
  */
 export function Composer({ thread }: { readonly thread: Thread }) {
   const draft = useDraftStore((s) => s.drafts[thread.id] ?? '');
   const setDraft = useDraftStore((s) => s.setDraft);
   const send = useConversationStore((s) => s.send);
+  const enqueue = useQueueStore((s) => s.add);
   const stop = useConversationStore((s) => s.stop);
   const running = useConversationStore((s) => s.activeTurnId !== null);
   const stopping = useConversationStore((s) => s.stopping);
@@ -47,10 +50,21 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     input.current?.focus();
   };
 
+  const queue = async () => {
+    if (!canSend || thread.ephemeral) return;
+    const text = draft;
+    setSending(true);
+    setDraft(thread.id, '');
+    const queued = await enqueue(thread.id, text);
+    if (!queued) setDraft(thread.id, text);
+    setSending(false);
+    input.current?.focus();
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void submit();
+      void (event.altKey ? queue() : submit());
     }
   };
 
@@ -78,9 +92,24 @@ export function Composer({ thread }: { readonly thread: Thread }) {
         <div className="composer-bar">
           <ModelPicker thread={thread} />
           <span className="composer-hint" aria-hidden="true">
-            {running ? 'Enter adds to the running turn' : 'Enter to send · Shift+Enter for a new line'}
+            {running
+              ? 'Enter adds to the running turn · Alt+Enter queues it for after'
+              : 'Enter to send · Alt+Enter to queue · Shift+Enter for a new line'}
           </span>
           <div className="composer-actions">
+            {!thread.ephemeral && (
+              <button
+                type="button"
+                className="composer-queue"
+                data-testid="queue-button"
+                title="Queue: starts after the current and earlier queued work (Alt+Enter)"
+                aria-keyshortcuts="Alt+Enter"
+                disabled={!canSend}
+                onClick={() => void queue()}
+              >
+                Queue
+              </button>
+            )}
             {running && canSend && (
               <button
                 type="button"
@@ -121,6 +150,7 @@ export function Composer({ thread }: { readonly thread: Thread }) {
           </div>
         </div>
       </div>
+      <QueuePanel threadId={thread.id} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
+import { lazy, Suspense } from 'react';
+import { useSetupStore } from '../../services.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
-import { SetupScreen } from '../setup/setup-screen.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
 import '../common/common.css';
@@ -14,9 +15,23 @@ export function AppShell() {
       <main className="app-main">
         <ConversationPane />
       </main>
-      <SetupScreen />
+      <SetupLayer />
       <ConfirmDialog />
       <ToastViewport />
     </div>
+  );
+}
+
+// First run and Settings (with their folder browser and import) are a chunk of their own,
+// loaded when first opened: most starts never show them.
+const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+
+function SetupLayer() {
+  const open = useSetupStore((s) => s.mode !== 'hidden');
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <SetupScreen />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import { Folder } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useThreadsStore } from '../../services.js';
+import { useConnectionStore, useQueueStore, useThreadsStore } from '../../services.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.js';
 import { RenameField } from './rename-field.js';
@@ -13,6 +13,12 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
   const renaming = useThreadsStore((s) => s.renamingId === thread.id);
   const select = useThreadsStore((s) => s.select);
   const now = useNow();
+  const queued = useQueueStore((s) => s.queues[thread.id]?.length);
+  const loadQueue = useQueueStore((s) => s.load);
+  const connected = useConnectionStore((s) => s.status === 'connected');
+  useEffect(() => {
+    if (connected && queued === undefined && !thread.ephemeral) void loadQueue(thread.id, { quiet: true });
+  }, [connected, queued, loadQueue, thread.id, thread.ephemeral]);
   const mainButton = useRef<HTMLButtonElement>(null);
   const wasRenaming = useRef(renaming);
 
@@ -50,6 +56,12 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
               <span className="thread-row-title" data-untitled={isUntitled(thread) || undefined}>
                 {title}
               </span>
+              {queued ? (
+                <span className="thread-row-queued" data-testid="thread-queued-count" title={`${queued} queued ${queued === 1 ? 'message' : 'messages'}`}>
+                  {queued}
+                  <span className="visually-hidden"> queued</span>
+                </span>
+              ) : null}
               {running ? (
                 <span className="thread-row-running" data-testid="thread-running" title="The agent is working">
                   <span className="thread-row-running-dot" aria-hidden="true" />

@@ -1,0 +1,162 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { cliBin, repoRoot } from '../test-support/paths.js';
+import { ms, quantile } from './stats.js';
+
+/** Spawn → first response, over fresh processes. */
+export interface StartupSummary {
+  readonly processes: number;
+  readonly medianMs: number;
+  readonly p90Ms: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  /**
+   * CPU time (user + system) the process had used when it answered, median;
+   * unlike wall time it barely moves when other work shares the machine.
+   * Linux only (/proc), in 10 ms ticks.
+   */
+  readonly cpuMedianMs: number | null;
+}
+
+interface StartupSample {
+  readonly wallMs: number;
+  readonly cpuMs: number | null;
+}
+
+/** User + system CPU time of a running process from /proc (clock ticks of 10 ms), or null off Linux. */
+function cpuTimeMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name start at field 3; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+// The same request a Codex client sends first; both servers accept it.
+const INITIALIZE = `${JSON.stringify({
+  id: 1,
+  method: 'initialize',
+  params: { clientInfo: { name: 'wheelhouse-bench', title: null, version: '0.0.0' } },
+})}\n`;
+
+/**
+ * Time from spawn until the first line of stdout, the initialize request
+ * written right after spawn (as a client does). Includes process start,
+ * loading the program and answering; the process is then closed and awaited
+ * before the next one starts, so runs do not overlap.
+ */
+async function spawnToFirstLine(command: string, args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<StartupSample> {
+  const start = performance.now();
+  const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.write(input);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const sample = await new Promise<StartupSample>((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      if (seen.includes('\n')) resolve({ wallMs: performance.now() - start, cpuMs: cpuTimeMs(child.pid) });
+    });
+    void exited.then((code) => reject(new Error(`${command} exited (${String(code)}) before answering: ${stderr.slice(0, 500)}`)));
+  });
+  child.stdin.end();
+  // Codex keeps running after stdin closes in some versions; do not wait on it.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+  return sample;
+}
+
+function summarise(samples: readonly StartupSample[]): StartupSummary {
+  const sorted = samples.map((s) => s.wallMs).sort((a, b) => a - b);
+  const cpu = samples.map((s) => s.cpuMs).filter((c): c is number => c !== null).sort((a, b) => a - b);
+  return {
+    processes: sorted.length,
+    medianMs: ms(quantile(sorted, 0.5)),
+    p90Ms: ms(quantile(sorted, 0.9)),
+    minMs: ms(sorted[0]!),
+    maxMs: ms(sorted[sorted.length - 1]!),
+    cpuMedianMs: cpu.length === samples.length ? quantile(cpu, 0.5) : null,
+  };
+}
+
+async function timeProcesses(runs: number, once: () => Promise<StartupSample>): Promise<StartupSummary> {
+  await once(); // warms the OS file cache (and V8's compile cache where the runtime keeps one)
+  const samples: StartupSample[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await once());
+  return summarise(samples);
+}
+
+/** The `codex` executable on PATH, if any (comparison only; never needed). */
+function findCodex(): string | undefined {
+  const found = spawnSync(process.platform === 'win32' ? 'where' : 'which', ['codex'], { encoding: 'utf8' });
+  const first = found.status === 0 ? found.stdout.split(/\r?\n/)[0]?.trim() : undefined;
+  return first ? first : undefined;
+}
+
+/** Spawn → `initialize` response of `wheelhouse app-server`, and of `codex app-server` when installed. */
+export async function startupTimes(options: { readonly runs: number }): Promise<Record<string, unknown>> {
+  const homes = fs.mkdtempSync(path.join(os.tmpdir(), 'wheelhouse-bench-startup-'));
+  try {
+    const existingHome = path.join(homes, 'existing');
+    const wheelhouse = (home: string) => () =>
+      spawnToFirstLine(process.execPath, [cliBin, 'app-server', '--home', home], process.env, INITIALIZE);
+    let fresh = 0;
+    const newHome = () => wheelhouse(path.join(homes, `new-${fresh++}`))();
+    const existing = await timeProcesses(options.runs, wheelhouse(existingHome));
+    const firstRun = await timeProcesses(options.runs, newHome);
+    const nodeAlone = await timeProcesses(options.runs, () =>
+      spawnToFirstLine(process.execPath, ['-e', 'process.stdout.write("\\n")'], process.env, ''),
+    );
+    const codexPath = findCodex();
+    let codex: StartupSummary | string = 'not installed (no `codex` on PATH)';
+    if (codexPath) {
+      const codexHome = path.join(homes, 'codex');
+      fs.mkdirSync(codexHome);
+      const env = { ...process.env, CODEX_HOME: codexHome };
+      codex = await timeProcesses(options.runs, () => spawnToFirstLine(codexPath, ['app-server'], env, INITIALIZE));
+    }
+    return {
+      includes: 'spawn -> initialize response line on stdout; process start, module loading, opening the home and answering',
+      wheelhouseExistingHome: existing,
+      wheelhouseNewHome: firstRun,
+      codex,
+      // The floor no Node program can go under on this machine.
+      nodeEmptyProgram: nodeAlone,
+    };
+  } finally {
+    fs.rmSync(homes, { recursive: true, force: true });
+  }
+}
+
+/** Sizes of the built renderer: what the first screen loads vs chunks loaded on demand. */
+export function rendererBundleSizes(): Record<string, unknown> | string {
+  const root = path.join(repoRoot, 'dist', 'renderer');
+  const indexHtml = path.join(root, 'index.html');
+  if (!fs.existsSync(indexHtml)) return 'renderer not built (npm run build)';
+  const html = fs.readFileSync(indexHtml, 'utf8');
+  const initialFiles = new Set([...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!));
+  const assets = fs.readdirSync(path.join(root, 'assets')).filter((name) => /\.(js|css)$/.test(name));
+  const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
+  const size = (name: string) => fs.statSync(path.join(root, 'assets', name)).size;
+  const initial = assets.filter((name) => initialFiles.has(`assets/${name}`));
+  const lazy = assets.filter((name) => !initialFiles.has(`assets/${name}`) && name.endsWith('.js'));
+  const largestLazy = [...lazy].sort((a, b) => size(b) - size(a)).slice(0, 4);
+  return {
+    includes: 'minified bytes on disk (not gzipped); initial = what index.html loads',
+    initialJsKb: kb(initial.filter((n) => n.endsWith('.js')).reduce((sum, n) => sum + size(n), 0)),
+    initialCssKb: kb(initial.filter((n) => n.endsWith('.css')).reduce((sum, n) => sum + size(n), 0)),
+    lazyJsChunks: lazy.length,
+    lazyJsKb: kb(lazy.reduce((sum, n) => sum + size(n), 0)),
+    largestLazyChunks: Object.fromEntries(largestLazy.map((n) => [n.replace(/-[\w-]{8}\.js$/, ''), kb(size(n))])),
+  };
+}

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startAppServer } from '../../test-support/app-server-process.js';
+import { killAllChildren } from '../../test-support/child-process.js';
+import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { repoRoot } from '../../test-support/paths.js';
+import { TempDirs } from '../../test-support/temp-dir.js';
+
+/**
+ * Start-up speed depends on what the built CLI loads before it answers: the
+ * OpenAI SDK, the keychain addon and the web server's ws are loaded only
+ * when first needed. A module trace of the real process keeps it so.
+ */
+let mock: MockModelServer;
+const temp = new TempDirs();
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+afterEach(async () => {
+  await killAllChildren();
+  temp.cleanup();
+});
+
+const tracer = path.join(repoRoot, 'test-support', 'module-trace.mjs');
+const PACKAGES = ['openai', '@napi-rs/keyring', 'ws', 'better-sqlite3'] as const;
+
+/** Which of PACKAGES the process has resolved so far. */
+function loadedPackages(traceFile: string): string[] {
+  const urls = fs.existsSync(traceFile) ? fs.readFileSync(traceFile, 'utf8') : '';
+  return PACKAGES.filter((name) => urls.includes(`/node_modules/${name}/`));
+}
+
+describe('what `wheelhouse app-server` loads', () => {
+  it('answers initialize and thread requests without the model SDK, keychain or ws; the first turn loads them', async () => {
+    const home = temp.make('wheelhouse-startup-');
+    fs.writeFileSync(
+      path.join(home, 'config.toml'),
+      `model = "deepseek-chat"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "Mock"\nbase_url = "${mock.url}"\nwire_api = "chat"\n`,
+    );
+    const traceFile = path.join(home, 'modules.log');
+    const server = startAppServer(home, {
+      nodeArgs: ['--import', tracer],
+      env: { WHEELHOUSE_TRACE_MODULES: traceFile },
+    });
+    await server.peer.initialize();
+    const { thread } = await server.peer.call('thread/start', { cwd: home });
+    await server.peer.call('thread/list', {});
+    await server.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
+    expect(loadedPackages(traceFile)).toEqual(['better-sqlite3']);
+
+    mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
+    await server.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
+    await server.peer.inbox.notification('turn/completed');
+    expect(loadedPackages(traceFile)).toEqual(['openai', '@napi-rs/keyring', 'better-sqlite3']);
+    server.endInput();
+    expect((await server.exited).code).toBe(0);
+  });
+});

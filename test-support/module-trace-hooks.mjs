@@ -1,0 +1,15 @@
+// Module hooks (node:module register) that append every URL the process
+// resolves to a file, one per line: what a process loaded, and in which order.
+import { appendFileSync } from 'node:fs';
+
+let logFile;
+
+export function initialize(data) {
+  logFile = data.logFile;
+}
+
+export async function resolve(specifier, context, nextResolve) {
+  const resolved = await nextResolve(specifier, context);
+  appendFileSync(logFile, `${resolved.url}\n`);
+  return resolved;
+}
