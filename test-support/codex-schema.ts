@@ -119,7 +119,13 @@ export class CodexSchema {
       if (!validate) throw new Error(`Codex schema has no ${ref}`);
       this.compiled.set(id, validate);
     }
-    if (validate(value)) return undefined;
+    try {
+      if (validate(value)) return undefined;
+    } catch (error) {
+      // Ajv recurses with the value: one nested thousands of levels deep overflows the stack.
+      if (error instanceof RangeError) return { path: '', message: `too deeply nested to check (${error.message})` };
+      throw error;
+    }
     return describeFailure(validate, value);
   }
 }
@@ -185,6 +191,11 @@ function valueAt(value: unknown, pointer: string): unknown {
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'undefined';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return '(too deeply nested to show)';
+  }
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }

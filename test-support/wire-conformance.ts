@@ -208,7 +208,8 @@ export class WireTap {
  */
 function refusedForShape(params: unknown, error: unknown): boolean {
   const issues = (error as { data?: { issues?: { path?: string[]; message?: string }[] } }).data?.issues;
-  if (!Array.isArray(issues) || issues.length === 0) return true;
+  // No schema issues: a limit (nesting depth, array length, message size), not a shape the server misread.
+  if (!Array.isArray(issues) || issues.length === 0) return false;
   return issues.some((issue) => {
     if (/unrecognized key/i.test(issue.message ?? '')) return true;
     let value: unknown = params;
