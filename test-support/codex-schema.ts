@@ -30,7 +30,7 @@ export interface CodexMethodSchemas {
   readonly result: string | undefined;
 }
 
-export type CodexMessageKind = 'clientRequest' | 'serverNotification' | 'serverRequest';
+export type CodexMessageKind = 'clientRequest' | 'clientNotification' | 'serverNotification' | 'serverRequest';
 
 /** One failed check: where, and the first thing that is wrong. */
 export interface SchemaFailure {
@@ -86,6 +86,7 @@ export class CodexSchema {
     };
     this.methods = {
       clientRequest: index('ClientRequest', true),
+      clientNotification: index('ClientNotification', false),
       serverNotification: index('ServerNotification', false),
       serverRequest: index('ServerRequest', true),
     };

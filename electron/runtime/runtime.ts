@@ -168,7 +168,8 @@ export class Runtime {
         ctx.session.clientInfo = params.clientInfo;
         ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
         return {
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()})`,
+          // Like Codex's: server/version (details), then the client's own name/version.
+          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
           codexHome: this.home,
           wheelhouseHome: this.home,
           codexProtocolVersion: CODEX_PROTOCOL_VERSION,

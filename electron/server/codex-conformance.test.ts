@@ -63,7 +63,8 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
     capabilities: { experimentalApi: true, optOutNotificationMethods: null },
   });
   expect(init.codexHome).toBe(home);
-  expect(init.userAgent).toMatch(/^wheelhouse\/\S+ \(codex-app-server 0\.169\.0; /);
+  expect(init.userAgent).toMatch(/^wheelhouse\/\S+ \(codex-app-server 0\.169\.0; .+\) codex_vscode\/0\.169\.0$/);
+  peer.sendRaw(JSON.stringify({ method: 'initialized' }));
 
   const started = await ok(peer, 'thread/start', {
     model: null,
@@ -115,6 +116,7 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
 /** The Codex methods a session must have exercised (so a check that never ran cannot pass). */
 const SESSION_METHODS = [
   'initialize',
+  'initialized',
   'thread/start',
   'thread/started',
   'turn/start',

@@ -178,7 +178,7 @@ describe('Dispatcher', () => {
   it('call() validates like a carrier and throws the RpcError', async () => {
     const dispatcher = new Dispatcher<Ctx>(handlers({ 'thread/list': () => emptyList }));
     await expect(dispatcher.call('thread/list', {}, ctx)).resolves.toEqual(emptyList);
-    await expect(dispatcher.call('thread/list', { limit: 0 }, ctx)).rejects.toMatchObject({
+    await expect(dispatcher.call('thread/list', { limit: -1 }, ctx)).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
     });
     await expect(dispatcher.call('no/such', {}, ctx)).rejects.toBeInstanceOf(RpcError);

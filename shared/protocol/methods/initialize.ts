@@ -21,8 +21,9 @@ export const InitializeParams = z.object({
 
 export const InitializeResult = z.object({
   /**
-   * `wheelhouse/<version> (codex-app-server <codex version>; <os> <release>; <arch>)`:
-   * says truthfully which server this is and which Codex protocol it speaks.
+   * `wheelhouse/<version> (codex-app-server <codex version>; <os> <release>; <arch>) <client>/<version>`:
+   * says truthfully which server this is and which Codex protocol it speaks (Codex's
+   * own is `<originator>/<version> (<os>; <arch>) <client>/<version>`).
    */
   userAgent: z.string(),
   /** Codex: absolute path of the server's home (the Wheelhouse home). */

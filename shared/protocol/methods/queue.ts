@@ -66,10 +66,14 @@ export const ThreadQueueAddParams = z
   });
 export type ThreadQueueAddParams = z.output<typeof ThreadQueueAddParams>;
 
-export const ThreadQueueAddResult = z.union([
-  z.object({ queuedTurn: QueuedTurn }),
-  z.object({ queuedSubmission: QueuedTurn }),
-]);
+/**
+ * Codex's `queuedSubmission` is always sent (a Codex client reads nothing else); a request in
+ * the seed vocabulary also gets the same row as `queuedTurn`.
+ */
+export const ThreadQueueAddResult = z.object({
+  queuedSubmission: QueuedTurn,
+  queuedTurn: QueuedTurn.optional(),
+});
 
 export const ThreadQueueListParams = z.object({
   threadId: ThreadId,
