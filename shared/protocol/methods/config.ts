@@ -131,7 +131,7 @@ export type ConfigMergeStrategy = z.infer<typeof ConfigMergeStrategy>;
 export const ConfigEdit = z.object({
   keyPath: z.string().min(1).max(300),
   value: z.json(),
-  mergeStrategy: ConfigMergeStrategy.optional(),
+  mergeStrategy: ConfigMergeStrategy.nullable().optional(),
 });
 export type ConfigEdit = z.infer<typeof ConfigEdit>;
 
