@@ -84,11 +84,23 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
   const threadId = (started.thread as { id: string }).id;
   await peer.inbox.notification('thread/started');
 
-  mock.enqueue([{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'from the mock.' }, { type: 'finish', usage: { inputTokens: 12, outputTokens: 4 } }]);
+  // A turn with a (read-only) tool call, reasoning and streamed text.
+  mock.enqueue(
+    [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{}' }] }, { type: 'finish', reason: 'tool_calls' }],
+    [
+      { type: 'reasoning', text: 'Looking at the folder.' },
+      { type: 'text', text: 'Hello ' },
+      { type: 'text', text: 'from the mock.' },
+      { type: 'finish', usage: { inputTokens: 12, outputTokens: 4 } },
+    ],
+  );
   await ok(peer, 'turn/start', { threadId, input: text('hi'), model: null, cwd: null, effort: null, summary: null, approvalPolicy: null, sandboxPolicy: null, outputSchema: null });
   await peer.inbox.notification('item/agentMessage/delta');
   const completed = await peer.inbox.notification('turn/completed');
   expect((completed.params as { turn: { status: string } }).turn.status).toBe('completed');
+  const read = await ok(peer, 'thread/read', { threadId, includeTurns: true });
+  const turnItems = (read.thread as { turns: { items: { type: string }[] }[] }).turns[0]!.items.map((i) => i.type);
+  expect(turnItems).toEqual(['userMessage', 'dynamicToolCall', 'reasoning', 'agentMessage']);
 
   mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
   const second = await ok(peer, 'turn/start', { threadId, input: text('long job'), model: null });
@@ -123,7 +135,9 @@ const SESSION_METHODS = [
   'turn/started',
   'item/started',
   'item/agentMessage/delta',
+  'item/reasoning/textDelta',
   'item/completed',
+  'thread/tokenUsage/updated',
   'turn/completed',
   'turn/interrupt',
   'thread/status/changed',
