@@ -120,8 +120,9 @@ describe('talking to the agent', () => {
     await page.getByTestId('stop-button').click();
     await page.getByTestId('turn-stopped').waitFor();
     await page.getByTestId('send-button').waitFor();
-    // The partial reply stays.
+    // The partial reply stays, saying it was cut off.
     await page.getByTestId('agent-message').filter({ hasText: 'Working through the files' }).waitFor();
+    await page.getByTestId('agent-message').getByTestId('message-incomplete').waitFor();
     gate.release();
     expect(app.errors).toEqual([]);
   });

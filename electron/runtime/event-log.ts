@@ -27,18 +27,44 @@ export interface EventLogOptions {
   readonly now?: () => number;
   /** Where a failed write is reported; the events stay queued for the next flush. */
   readonly onError?: (message: string, error: unknown) => void;
+  /** How many seq values one durable reservation covers (it grows while blocks run out within a second). */
+  readonly reserveBlock?: number;
+}
+
+/** What `events/replay` answers. */
+export interface ReplayResult {
+  readonly events: RuntimeEventEnvelope[];
+  /**
+   * True when the log no longer holds everything after `afterSeq` (pruned, or
+   * a seq this home never handed out): the client must reload its state.
+   */
+  readonly reset: boolean;
+  /** The oldest seq whose events are all still in the log (replay from `oldestSeq - 1` is whole). */
+  readonly oldestSeq: number;
 }
 
 const RETRY_DELAY_MS = 1000;
 const MAX_UNWRITTEN = 50_000;
+const DEFAULT_RESERVE_BLOCK = 1000;
+const MAX_BLOCK_GROWTH = 64;
 
 /**
  * Assigns every notification a monotonically increasing `seq`, hands it to
  * live listeners at once, and writes it to the event table in batches, so a
  * token stream costs one SQLite commit per batch, never one per token.
+ *
+ * Events reach clients before their batch is written, and ephemeral events
+ * are never written, so the newest seq on disk says nothing about what
+ * clients have seen. Numbers are therefore reserved durably in blocks before
+ * they are handed out: after a crash numbering resumes above the reservation
+ * (a gap, never a reuse).
  */
 export class EventLog {
   private seq: number;
+  private reservedThrough: number;
+  private readonly reserveBlock: number;
+  private block: number;
+  private reservedAtMs = -Infinity;
   private readonly listeners = new Set<NotificationListener>();
   private durableQueue: PendingEvent[] = [];
   private memoryQueue: PendingEvent[] = [];
@@ -53,7 +79,10 @@ export class EventLog {
     private readonly memory: StateStore,
     options: EventLogOptions = {},
   ) {
-    this.seq = Math.max(durable.events.maxSeq(), memory.events.maxSeq());
+    this.seq = Math.max(durable.events.reservedThrough(), memory.events.maxSeq());
+    this.reservedThrough = this.seq;
+    this.reserveBlock = options.reserveBlock ?? DEFAULT_RESERVE_BLOCK;
+    this.block = this.reserveBlock;
     this.flushDelayMs = options.flushDelayMs ?? 25;
     this.maxBatch = options.maxBatch ?? 500;
     this.now = options.now ?? Date.now;
@@ -72,7 +101,7 @@ export class EventLog {
 
   /** Logs and broadcasts one notification; returns its seq. */
   publish<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>, scope: EventScope = {}): number {
-    const seq = ++this.seq;
+    const seq = this.nextSeq();
     // Serialise once: the same JSON goes to the log and to every client.
     const payloadJson = JSON.stringify(params ?? null);
     const event: PendingEvent = {
@@ -94,6 +123,28 @@ export class EventLog {
       const text = `{"method":${JSON.stringify(method)},"params":${payloadJson},"seq":${seq}}`;
       for (const listener of this.listeners) listener(notification, text);
     }
+    return seq;
+  }
+
+  private nextSeq(): number {
+    const seq = this.seq + 1;
+    if (seq > this.reservedThrough) {
+      // Each reservation is a synced write (a few ms): under a fast stream the block
+      // grows so that happens about once a second at most.
+      const at = performance.now();
+      this.block = at - this.reservedAtMs < 1000 ? Math.min(this.block * 2, this.reserveBlock * MAX_BLOCK_GROWTH) : this.reserveBlock;
+      this.reservedAtMs = at;
+      const through = seq + this.block - 1;
+      try {
+        this.durable.events.reserveThrough(through);
+      } catch (error) {
+        // The events cannot be written either; numbering goes on in memory and
+        // the reservation is retried with the next block.
+        this.onError('could not reserve event sequence numbers', error);
+      }
+      this.reservedThrough = through;
+    }
+    this.seq = seq;
     return seq;
   }
 
@@ -126,20 +177,23 @@ export class EventLog {
   }
 
   /** Events after `afterSeq` (durable and in-memory), oldest first. */
-  replay(afterSeq: number, limit: number, threadId?: string): RuntimeEventEnvelope[] {
+  replay(afterSeq: number, limit: number, threadId?: string): ReplayResult {
     this.flush();
     const merged = [
       ...this.durable.events.listAfter(afterSeq, limit, threadId),
       ...this.memory.events.listAfter(afterSeq, limit, threadId),
     ];
     merged.sort((a, b) => a.seq - b.seq);
-    return merged.slice(0, limit);
+    const oldestSeq = Math.max(this.durable.events.prunedThrough(), this.memory.events.prunedThrough()) + 1;
+    // A seq above the newest handed out comes from another home (or a restored backup).
+    const reset = afterSeq < oldestSeq - 1 || afterSeq > this.seq;
+    return { events: merged.slice(0, limit), reset, oldestSeq };
   }
 
   /**
    * Keeps the log bounded: token deltas for a day (enough for any reconnect),
-   * everything else for 30 days. The durable log keeps its newest seq, so
-   * numbering never restarts.
+   * everything else for 30 days. Numbering never restarts (the reservation
+   * is kept apart from the events).
    */
   prune(now = this.now()): number {
     this.flush();

@@ -120,7 +120,7 @@ export class Runtime {
         now,
         providerIds: () => this.config.providers().map((provider) => provider.id),
       });
-      recoverInterruptedTurns(this.durable, now);
+      recoverInterruptedTurns(this.durable, this.events, now);
       this.events.prune();
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
@@ -206,8 +206,8 @@ export class Runtime {
       'thread/goal/get': (params) => ({ goal: this.goals.get(params.threadId) }),
       'thread/goal/clear': (params) => this.goals.clear(params.threadId),
       'events/replay': (params) => {
-        const events = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
-        return { events, lastSeq: this.events.lastSeq };
+        const replay = this.events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
+        return { ...replay, lastSeq: this.events.lastSeq };
       },
       ...createConfigHandlers({
         configService: this.config,

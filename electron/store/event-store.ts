@@ -34,8 +34,13 @@ export class EventStore {
   private readonly maxSeqStmt;
   private readonly insertBatch;
   private readonly pruneStmt;
+  private readonly prunableMaxStmt;
+  private readonly sequenceStmt;
+  private readonly reserveStmt;
+  private readonly markPrunedStmt;
+  private readonly pruneTransaction;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`
       INSERT INTO events (seq, schema_version, event, kind, thread_id, turn_id, item_id, created_at_ms, payload)
       VALUES (@seq, @schema_version, @event, @kind, @thread_id, @turn_id, @item_id, @created_at_ms, @payload)`);
@@ -46,11 +51,27 @@ export class EventStore {
       'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
     this.maxSeqStmt = db.prepare<[], { max: number | null }>('SELECT MAX(seq) AS max FROM events');
-    this.pruneStmt = db.prepare(
-      // The newest row always stays, so seq numbering continues after a restart.
-      `DELETE FROM events WHERE seq < (SELECT MAX(seq) FROM events) AND (created_at_ms < @all
-         OR (created_at_ms < @deltas AND event IN ('item/agentMessage/delta', 'item/reasoning/textDelta')))`,
+    const prunable = `created_at_ms < @all
+      OR (created_at_ms < @deltas AND event IN ('item/agentMessage/delta', 'item/reasoning/textDelta'))`;
+    this.pruneStmt = db.prepare(`DELETE FROM events WHERE ${prunable}`);
+    this.prunableMaxStmt = db.prepare<{ all: number; deltas: number }, { max: number | null }>(
+      `SELECT MAX(seq) AS max FROM events WHERE ${prunable}`,
     );
+    this.sequenceStmt = db.prepare<[], { reserved: number; pruned: number }>(
+      'SELECT reserved_through_seq AS reserved, pruned_through_seq AS pruned FROM event_sequence WHERE id = 1',
+    );
+    this.reserveStmt = db.prepare(
+      'UPDATE event_sequence SET reserved_through_seq = MAX(reserved_through_seq, ?) WHERE id = 1',
+    );
+    this.markPrunedStmt = db.prepare(
+      'UPDATE event_sequence SET pruned_through_seq = MAX(pruned_through_seq, ?) WHERE id = 1',
+    );
+    this.pruneTransaction = db.transaction((deltas: number, all: number): number => {
+      const newestPruned = this.prunableMaxStmt.get({ deltas, all })?.max ?? null;
+      if (newestPruned === null) return 0;
+      this.markPrunedStmt.run(newestPruned);
+      return this.pruneStmt.run({ deltas, all }).changes;
+    });
     this.insertBatch = db.transaction((events: readonly PendingEvent[]) => {
       for (const e of events) {
         this.insertStmt.run({
@@ -70,10 +91,41 @@ export class EventStore {
 
   /**
    * Drops token deltas older than `deltasBefore` (their items are stored
-   * whole) and every event older than `allBefore`. Returns rows removed.
+   * whole) and every event older than `allBefore`, and records the newest seq
+   * dropped, so replay from before it is known to be incomplete. Returns rows removed.
    */
   prune(deltasBefore: number, allBefore: number): number {
-    return this.pruneStmt.run({ deltas: deltasBefore, all: allBefore }).changes;
+    return this.pruneTransaction(deltasBefore, allBefore);
+  }
+
+  /** Every seq up to this may have been handed out already; numbering continues above it. */
+  reservedThrough(): number {
+    return Math.max(this.sequenceStmt.get()?.reserved ?? 0, this.maxSeq());
+  }
+
+  /** Events up to this seq may have been pruned. */
+  prunedThrough(): number {
+    return this.sequenceStmt.get()?.pruned ?? 0;
+  }
+
+  /**
+   * Records that seq values up to `seq` may be handed out. Committed with a
+   * full sync (this is rare: once per block of seqs), so neither a killed
+   * process nor a power cut lets a restart hand out a seq twice.
+   */
+  reserveThrough(seq: number): void {
+    // Inside a transaction SQLite cannot change the sync level; the write commits with it.
+    if (this.db.inTransaction) {
+      this.reserveStmt.run(seq);
+      return;
+    }
+    const previous = this.db.pragma('synchronous', { simple: true }) as number;
+    this.db.pragma('synchronous = FULL');
+    try {
+      this.reserveStmt.run(seq);
+    } finally {
+      this.db.pragma(`synchronous = ${previous}`);
+    }
   }
 
   appendBatch(events: readonly PendingEvent[]): void {

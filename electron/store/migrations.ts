@@ -139,4 +139,33 @@ export const migrations: readonly Migration[] = [
         ON thread_queued_turns (thread_id, state, queue_order);
     `,
   },
+  {
+    version: 5,
+    name: 'durable event sequence, acknowledged steer input, streamed text checkpoints',
+    sql: `
+      -- One row: seq values up to reserved_through_seq may have been handed out (never reuse
+      -- them), and events up to pruned_through_seq may have been pruned (replay from before
+      -- it is incomplete).
+      CREATE TABLE event_sequence (
+        id                   INTEGER PRIMARY KEY CHECK (id = 1),
+        reserved_through_seq INTEGER NOT NULL,
+        pruned_through_seq   INTEGER NOT NULL
+      ) STRICT;
+      INSERT INTO event_sequence (id, reserved_through_seq, pruned_through_seq)
+        SELECT 1, COALESCE(MAX(seq), 0), 0 FROM events;
+
+      -- Items acknowledged to clients but not yet in thread order: steer input waiting for the
+      -- current model step to end, and the checkpointed text of a reply still streaming.
+      -- A restart moves them into thread_items (turn-recovery.ts).
+      CREATE TABLE pending_items (
+        id              TEXT PRIMARY KEY,
+        thread_id       TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        turn_id         TEXT,
+        kind            TEXT NOT NULL CHECK (kind IN ('steer', 'streaming')),
+        item            TEXT NOT NULL,
+        created_at_ms   INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX pending_items_by_thread ON pending_items (thread_id);
+    `,
+  },
 ];

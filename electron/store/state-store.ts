@@ -3,6 +3,7 @@ import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
+import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TurnStore } from './turn-store.js';
@@ -15,6 +16,7 @@ export class StateStore {
   readonly checkpoints: CheckpointStore;
   readonly events: EventStore;
   readonly goals: GoalStore;
+  readonly pending: PendingItemStore;
   readonly queue: QueueStore;
 
   private constructor(readonly db: Db) {
@@ -24,6 +26,7 @@ export class StateStore {
     this.checkpoints = new CheckpointStore(db);
     this.events = new EventStore(db);
     this.goals = new GoalStore(db);
+    this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
   }
 

@@ -68,7 +68,14 @@ export const ITEM_CODEX_NULLS = {
 
 export const ThreadItem = z.discriminatedUnion('type', [
   z.object({ ...itemBase, type: z.literal('userMessage'), content: z.array(UserInput), ...userMessageNulls.shape }),
-  z.object({ ...itemBase, type: z.literal('agentMessage'), text: z.string(), ...agentMessageNulls.shape }),
+  z.object({
+    ...itemBase,
+    type: z.literal('agentMessage'),
+    text: z.string(),
+    ...agentMessageNulls.shape,
+    /** True when the reply was cut off (stopped, failed, or Wheelhouse stopped mid-stream): `text` is what had arrived. */
+    incomplete: z.boolean().optional(),
+  }),
   z.object({
     ...itemBase,
     type: z.literal('reasoning'),

@@ -23,9 +23,9 @@ export interface ActiveTurn {
   readonly startedAtMs: number;
   readonly controller: AbortController;
   /**
-   * Steer input not yet in the history. It is stored when the loop next
-   * builds a request (after the current reply and its tool results), so a
-   * steer never splits a reply from its tool calls.
+   * Steer input not yet in the history (already saved as pending). It joins
+   * the history when the loop next builds a request (after the current reply
+   * and its tool results), so a steer never splits a reply from its tool calls.
    */
   pendingInput: ThreadItem[];
   model: string | null;

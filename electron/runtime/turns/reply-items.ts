@@ -5,16 +5,22 @@ import type { ActiveTurn } from './active-turn.js';
 type Reasoning = Extract<ThreadItem, { type: 'reasoning' }>;
 type AgentMessage = Extract<ThreadItem, { type: 'agentMessage' }>;
 
+/** How often the text of a streaming reply is saved, at most (a crash loses less than this). */
+export const STREAM_CHECKPOINT_MS = 300;
+
 /**
  * The reasoning and message items of one streamed model reply. Items open
  * on their first delta and are persisted when they complete; deltas go out
  * as notifications (batched into the event log), never as SQLite writes.
+ * The text of an open message is checkpointed at most every
+ * STREAM_CHECKPOINT_MS, so a crash keeps what was streamed (marked incomplete).
  */
 export class ReplyItems {
   private reasoning: Reasoning | null = null;
   private message: AgentMessage | null = null;
   private reasoningText = '';
   private messageText = '';
+  private checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly turn: ActiveTurn,
@@ -71,6 +77,7 @@ export class ReplyItems {
       this.started(this.message);
     }
     this.messageText += delta;
+    this.checkpointTimer ??= setTimeout(() => this.checkpointMessage(), STREAM_CHECKPOINT_MS);
     this.events.publish(
       'item/agentMessage/delta',
       { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.message.id, delta },
@@ -78,10 +85,24 @@ export class ReplyItems {
     );
   }
 
-  /** Completes whatever is open (also on interrupt or failure: partial text is kept). */
-  completeAll(): void {
+  /**
+   * Completes whatever is open. `cutOff` (interrupt, failure): the partial
+   * text is kept and the message marked incomplete.
+   */
+  completeAll(cutOff = false): void {
     this.completeReasoning();
-    this.completeMessage();
+    this.completeMessage(cutOff);
+  }
+
+  /** Saves the text streamed so far; a restart turns it into an incomplete message. */
+  private checkpointMessage(): void {
+    this.checkpointTimer = undefined;
+    if (!this.message) return;
+    try {
+      this.turn.store.pending.save('streaming', this.turn.threadId, { ...this.message, text: this.messageText, incomplete: true });
+    } catch {
+      // Only when the store was closed under a running turn (hard shutdown): nothing left to save to.
+    }
   }
 
   private completeReasoning(): void {
@@ -92,9 +113,16 @@ export class ReplyItems {
     this.completed(item);
   }
 
-  private completeMessage(): void {
+  private completeMessage(cutOff = false): void {
     if (!this.message) return;
-    const item: AgentMessage = { ...this.message, text: this.messageText, completedAtMs: this.now() };
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    const item: AgentMessage = {
+      ...this.message,
+      text: this.messageText,
+      completedAtMs: this.now(),
+      ...(cutOff ? { incomplete: true } : {}),
+    };
     this.message = null;
     this.messageText = '';
     this.completed(item);
@@ -109,7 +137,11 @@ export class ReplyItems {
   }
 
   private completed(item: ThreadItem): void {
-    this.turn.store.items.append(this.turn.threadId, item);
+    const { store } = this.turn;
+    store.transaction(() => {
+      store.items.append(this.turn.threadId, item);
+      store.pending.delete(item.id);
+    });
     this.events.publish(
       'item/completed',
       { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now(), contentTokenCount: null },

@@ -142,6 +142,8 @@ export class TurnEngine {
       content: params.input,
       ...ITEM_CODEX_NULLS.userMessage,
     };
+    // Durable before it is acknowledged: a crash must not lose what the client was told was taken.
+    turn.store.pending.save('steer', turn.threadId, item);
     turn.pendingInput.push(item);
     this.publishUserItem(turn, item);
     return { turnId: turn.id };

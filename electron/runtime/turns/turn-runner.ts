@@ -142,17 +142,24 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
       },
     };
   } finally {
-    // Partial text of a cut or stopped reply is kept.
-    reply?.completeAll();
+    // Partial text of a cut or stopped reply is kept, marked incomplete.
+    reply?.completeAll(true);
   }
 }
 
-/** Moves steer input into the stored history, in arrival order. */
+/**
+ * Moves steer input into the thread history, in arrival order. It was saved
+ * as pending when acknowledged; this gives it its place after the model step
+ * that was running (never between a reply and its tool calls and results).
+ */
 export function storePendingInput(turn: ActiveTurn): void {
   if (turn.pendingInput.length === 0) return;
   const items = turn.pendingInput.splice(0);
   turn.store.transaction(() => {
-    for (const item of items) turn.store.items.append(turn.threadId, item);
+    for (const item of items) {
+      turn.store.items.append(turn.threadId, item);
+      turn.store.pending.delete(item.id);
+    }
   });
 }
 

@@ -59,7 +59,10 @@ function setup() {
   const host = new RpcHost(runtime);
   /** Cuts the current link, as a dropped WebSocket would. */
   let cut: () => void = () => undefined;
+  /** While set, reconnecting fails (the network is still down). */
+  const offline = { value: false };
   const connector = async (): Promise<ClosableTransport> => {
+    if (offline.value) throw new Error('offline');
     const messages = new Set<(text: string) => void>();
     const closes = new Set<(reason: string) => void>();
     let open = true;
@@ -110,7 +113,7 @@ function setup() {
       .map((item) => (item?.type === 'agentMessage' ? item.text : ''))
       .join('|');
   };
-  return { client, store, frames, until, connected, agentText, cut: () => cut() };
+  return { runtime, client, store, frames, until, connected, agentText, offline, cut: () => cut() };
 }
 
 describe('the conversation store', () => {
@@ -173,6 +176,44 @@ describe('the conversation store', () => {
     const rows = store.getState().rows;
     expect(rows.filter((r) => r.kind === 'turnEnd')).toHaveLength(1);
     expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+  });
+
+  it('after a drop longer than the log keeps deltas, reloads the thread instead of showing a reply with a hole', async () => {
+    const { runtime, client, store, until, connected, agentText, offline, cut } = setup();
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    await store.getState().open(thread.id);
+    const whileAway = createGate();
+    const end = createGate();
+    mock.enqueue([
+      { type: 'text', text: 'Before the drop. ' },
+      { type: 'waitFor', release: whileAway.promise },
+      { type: 'text', text: 'While away. ' },
+      { type: 'waitFor', release: end.promise },
+      { type: 'text', text: 'After.' },
+      { type: 'finish' },
+    ]);
+    await store.getState().send('go');
+    await until(() => agentText() === 'Before the drop. ', 'first part shown');
+
+    let missedDelta = false;
+    runtime.events.subscribe((n) => (missedDelta ||= n.method === 'item/agentMessage/delta' && JSON.stringify(n.params).includes('While away')));
+    offline.value = true;
+    cut();
+    await until(() => client.getSnapshot().status !== 'connected', 'link down');
+    whileAway.release();
+    await until(() => missedDelta, 'the runtime streamed on while the window was away');
+    // Two days pass while away: the log drops the token deltas this window missed.
+    runtime.events.prune(Date.now() + 2 * 24 * 60 * 60 * 1000);
+    offline.value = false;
+    client.retryNow();
+    // Reloaded from thread/read: the stale partial reply is gone, the turn still runs.
+    await until(() => client.getSnapshot().status === 'connected' && agentText() === '', 'reloaded without the stale text');
+    expect(store.getState().activeTurnId).not.toBeNull();
+
+    end.release();
+    await until(() => store.getState().activeTurnId === null, 'turn completed');
+    expect(agentText()).toBe('Before the drop. While away. After.');
   });
 
   it('rolls back the last turn and shows the thread without it', async () => {

@@ -204,14 +204,21 @@ export function createConversationStore(
       const read = await client.request('thread/read', { threadId, includeTurns: true });
       if (gen !== generation) return;
       const next = conversationFrom(read.items, read.thread.turns);
-      keepStreaming(store.getState().data, next);
-      const missed: ConversationEvent[] = [];
+      let missed: ConversationEvent[] = [];
+      let reloaded = false;
       if (afterSeq > 0 && activeTurnId(next) !== null) {
         // A full page may have more behind it: page on from its last seq until a short one.
         let cursor = afterSeq;
         for (;;) {
           const replay = await client.request('events/replay', { afterSeq: cursor, threadId, limit: REPLAY_LIMIT });
           if (gen !== generation) return;
+          if (replay.reset) {
+            // The log no longer holds all we missed: a replay would leave holes in the
+            // streamed text. Start over from the thread as read; live events continue it.
+            missed = [];
+            reloaded = true;
+            break;
+          }
           for (const envelope of replay.events) {
             const event = fromEnvelope(envelope);
             if (event) missed.push(event);
@@ -221,7 +228,9 @@ export function createConversationStore(
           cursor = last.seq;
         }
       }
-      appliedSeq = afterSeq;
+      if (!reloaded) keepStreaming(store.getState().data, next);
+      // After a reload every queued live event applies (idempotently), as on open.
+      appliedSeq = reloaded ? 0 : afterSeq;
       const pending = [...missed, ...batcher.release()].sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
       install(next, pending);
       store.setState({ load: 'ready', loadError: null });

@@ -40,6 +40,11 @@ function AgentMessage({ item }: { readonly item: Item<'agentMessage'> }) {
   return (
     <div className="message-agent" data-testid="agent-message" data-streaming={item.streaming || undefined}>
       <MarkdownView text={item.text} streaming={item.streaming} />
+      {item.incomplete && !item.streaming && (
+        <div className="message-incomplete" data-testid="message-incomplete">
+          The reply was cut off here.
+        </div>
+      )}
     </div>
   );
 }
