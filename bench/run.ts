@@ -31,6 +31,8 @@ const TARGETS = {
 } as const;
 
 async function main(): Promise<void> {
+  // Measure what users run: results are validated in development only (this runtime and the children inherit it).
+  process.env.NODE_ENV = 'production';
   ensureCliBuilt();
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const temp = new TempDirs();
@@ -46,10 +48,16 @@ async function main(): Promise<void> {
       durationMs: 5000,
       window: 8,
     });
-    const overhead = await turnOverhead({ home: temp.make('wheelhouse-bench-'), turns: 300 });
+    const overhead = await turnOverhead({ home: () => temp.make('wheelhouse-bench-'), turns: 300 });
     const drain = await queueDrain({ home: temp.make('wheelhouse-bench-'), turns: 30 });
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
-    const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
+    const fanout = await eventFanout({
+      home: temp.make('wheelhouse-bench-'),
+      clients: 4,
+      stepSeconds: 2,
+      rates: [1000, 2000, 4000, 8000, 16000, 32000, 64000],
+    });
+    const fanoutAt1000 = fanout.steps.find((step) => step.offeredPerSecond === 1000);
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const report = {
@@ -91,13 +99,15 @@ async function main(): Promise<void> {
       },
       eventFanout: {
         ...fanout,
+        target: `sustains >= ${TARGETS.fanoutEventsPerSecond} events/s; at 1000/s < ${TARGETS.fanoutCpuPercent}% of one core in total`,
         meetsTarget:
-          fanout.eventsPerSecondPerClient >= TARGETS.fanoutEventsPerSecond &&
-          fanout.runtimeCpuPercentOfOneCore < TARGETS.fanoutCpuPercent,
+          fanout.maxSustainedEventsPerSecond >= TARGETS.fanoutEventsPerSecond &&
+          fanoutAt1000 !== undefined &&
+          fanoutAt1000.totalCpuPercentOfOneCore < TARGETS.fanoutCpuPercent,
       },
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
-      markdownStreamingUpdate: markdownStreamingBench(),
+      markdownStreamingUpdate: await markdownStreamingBench(),
       // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
       ptyThroughput: {
         ...pty,

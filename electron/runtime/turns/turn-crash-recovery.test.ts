@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyNotification, ThreadItem, Turn } from '../../../shared/protocol/index.js';
+import type { AnyNotification, ClientMethod, ParamsOf, ConversationItem, Turn } from '../../../shared/protocol/index.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
-import { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 
 /**
  * What a crash leaves behind. `Runtime.close()` drops the databases under a
@@ -50,7 +51,7 @@ afterEach(async () => {
 
 function start(model: ModelClient, home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-crash-'))) {
   if (!homes.includes(home)) homes.push(home);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
@@ -59,7 +60,7 @@ function start(model: ModelClient, home = fs.mkdtempSync(path.join(os.tmpdir(), 
   runtimes.push(runtime);
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
-  const call = (m: string, p: unknown): Promise<any> => runtime.dispatcher.call(m as never, p as never, ctx);
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
   const waitFor = (pred: (n: AnyNotification) => boolean) =>
     vi.waitFor(() => {
       const hit = seen.find(pred);
@@ -84,7 +85,7 @@ describe('after a crash', () => {
 
     const second = start(model, first.home);
     const { items } = await second.call('thread/read', { threadId: thread.id });
-    const users = items.filter((i: ThreadItem) => i.type === 'userMessage').map((i: Extract<ThreadItem, { type: 'userMessage' }>) => i.content[0]!.text);
+    const users = items.filter((i: ConversationItem) => i.type === 'userMessage').map((i: Extract<ConversationItem, { type: 'userMessage' }>) => i.content[0]!.text);
     expect(users).toEqual(['build it', 'use Python']);
     await second.call('turn/start', { threadId: thread.id, input: text('go on') });
     await second.waitFor((n) => n.method === 'turn/completed');
@@ -111,7 +112,7 @@ describe('after a crash', () => {
 
     const second = start(model, first.home);
     const { items } = await second.call('thread/read', { threadId: thread.id });
-    expect(items.map((i: ThreadItem) => i.type)).toEqual(['userMessage', 'agentMessage', 'userMessage']);
+    expect(items.map((i: ConversationItem) => i.type)).toEqual(['userMessage', 'agentMessage', 'userMessage']);
     expect(items[1]).toMatchObject({ text: 'First part, second part', incomplete: true, turnId: turn.id });
   });
 
@@ -150,9 +151,9 @@ describe('after a crash', () => {
     await waitFor((n) => n.method === 'item/agentMessage/delta' && (n.params as { turnId: string }).turnId === turn.id);
     await call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
     const { items } = await call('thread/read', { threadId: thread.id });
-    const replies = items.filter((i: ThreadItem) => i.type === 'agentMessage');
+    const replies = items.filter((i: ConversationItem) => i.type === 'agentMessage');
     expect(replies[0]).toMatchObject({ text: 'All done..' });
-    expect(replies[0].incomplete).toBeUndefined();
+    expect(replies[0]).not.toHaveProperty('incomplete');
     expect(replies[1]).toMatchObject({ text: 'Half', incomplete: true });
   });
 });
