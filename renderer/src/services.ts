@@ -6,6 +6,7 @@ import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
+import { setErrorActions } from './stores/toast-store.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
 export const client = createWheelhouseClient(window);
@@ -30,3 +31,9 @@ export const useModelsStore = createModelsStore(client);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
+
+// The buttons error toasts offer (see describeRequestError).
+setErrorActions({
+  openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
+  reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
+});
