@@ -27,6 +27,8 @@ export interface StartServeOptions {
   readonly timeoutMs?: number;
   /** Extra arguments after `serve` (e.g. `--rotate-token`). */
   readonly args?: readonly string[];
+  /** Extra environment variables for the child. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Starts `node bin/wheelhouse.mjs serve --port 0` and waits for the URLs it prints. */
@@ -37,7 +39,7 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
-      env: { ...process.env, WHEELHOUSE_HOME: options.home },
+      env: { ...process.env, WHEELHOUSE_HOME: options.home, ...options.env },
     },
   );
   const stdout = tracked.child.stdout;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
@@ -10,6 +11,7 @@ import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
+import { ClientTools } from './tools/client-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
@@ -24,6 +26,9 @@ import { probeModel } from '../config/model-probe.js';
 import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { createMcpHandlers } from '../mcp/mcp-handlers.js';
+import { McpManager } from '../mcp/mcp-manager.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
@@ -60,6 +65,10 @@ export interface RuntimeOptions {
   readonly logError?: (message: string, error: unknown) => void;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
+  readonly clientToolTimeoutMs?: number;
+  /** Start the configured MCP servers right after construction (default true). */
+  readonly startMcpServers?: boolean;
 }
 
 /**
@@ -74,6 +83,8 @@ export class Runtime {
   readonly threads: ThreadManager;
   readonly goals: GoalManager;
   readonly turns: TurnEngine;
+  /** Client-side tools of each thread; a carrier host installs how to reach the client. */
+  readonly clientTools: ClientTools;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -84,6 +95,8 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The configured MCP servers and their tools. */
+  readonly mcp: McpManager;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -131,12 +144,29 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
+    this.mcp = new McpManager({
+      processLogDir: path.join(this.home, 'logs', 'mcp'),
+      readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
+      onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
+      onStartupCompleted: (summary) => this.events.publish('mcpServer/startupStatus/completed', summary, { ephemeral: true }),
+    });
     this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+    const builtins = builtinTools();
+    const tools = new ToolRegistry(builtins, [{ specs: () => this.mcp.toolSpecs() }]);
+    this.clientTools = new ClientTools({
+      storeOf: (threadId) => this.threads.require(threadId).store,
+      // Client tools may not shadow built-ins.
+      reservedNames: new Set(builtins.map((tool) => tool.spec.name)),
+      timeoutMs: options.clientToolTimeoutMs ?? 120_000,
+      now,
+    });
     this.turns = new TurnEngine({
       threads: this.threads,
       events: this.events,
       goals: this.goals,
-      tools: new ToolRegistry(builtinTools()),
+      tools,
+      clientTools: this.clientTools,
+      mcp: this.mcp,
       bindModel:
         options.bindModel ??
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -162,6 +192,8 @@ export class Runtime {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
+    // Servers start in the background: nothing (initialize, threads, turns) waits for them.
+    if (options.startMcpServers ?? true) setImmediate(() => void this.mcp.reload());
   }
 
   private handlers(): MethodHandlers<RequestContext> {
@@ -181,20 +213,33 @@ export class Runtime {
           serverVersion: WHEELHOUSE_VERSION,
         };
       },
-      'thread/start': (params, ctx) =>
-        threads.start(params, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
+      'thread/start': async (params, ctx) => {
+        const dynamicTools = params.dynamicTools ?? [];
+        const compiled = await this.clientTools.check(dynamicTools);
+        const started = threads.start(
+          params,
+          ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api',
+        );
+        this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
+        return started;
+      },
       'thread/list': (params) => threads.list(params),
       'thread/read': (params) => threads.read(params),
       'thread/name/set': (params) => threads.setName(params),
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
-      'thread/resume': (params) => {
+      'thread/resume': (params, ctx) => {
         const resumed = this.history.resume(params);
+        this.clientTools.claim(resumed.thread.id, ctx.session.connectionId);
         this.queue.afterResume(resumed.thread.id);
         return resumed;
       },
-      'thread/fork': (params) => this.history.fork(params),
+      'thread/fork': async (params, ctx) => {
+        const forked = this.history.fork(params);
+        await this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
+        return forked;
+      },
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),
       'turn/steer': (params) => this.turns.steer(params),
@@ -217,8 +262,14 @@ export class Runtime {
         secretStore: this.secrets,
         providers: this.providers,
         listModels: this.listModels,
-        notify: (change) => this.events.publish('config/changed', change),
+        notify: (change) => {
+          this.events.publish('config/changed', change);
+          if (change.keyPaths.some((keyPath) => keyPath === 'mcp_servers' || keyPath.startsWith('mcp_servers.'))) {
+            void this.mcp.reload();
+          }
+        },
       }),
+      ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
@@ -230,6 +281,7 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.mcp.close();
     this.close();
   }
 
@@ -242,6 +294,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
     this.events.close();

@@ -223,7 +223,7 @@ describe('a Codex-shaped session produces only schema-valid messages', () => {
 
 describe('README', () => {
   it("lists each method under Codex's or Wheelhouse's own, as the protocol tables and Codex's schema say", async () => {
-    const { clientMethods, serverNotifications } = await import('../../shared/protocol/index.js');
+    const { clientMethods, serverNotifications, serverRequests } = await import('../../shared/protocol/index.js');
     const schema = CodexSchema.load(codexSchemaPath());
     const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const rowOf = (label: string) => {
@@ -239,5 +239,6 @@ describe('README', () => {
     });
     expect(rowOf('requests')).toEqual(split(Object.keys(clientMethods), schema.methods.clientRequest));
     expect(rowOf('notifications')).toEqual(split(Object.keys(serverNotifications), schema.methods.serverNotification));
+    expect(rowOf('server requests')).toEqual(split(Object.keys(serverRequests), schema.methods.serverRequest));
   });
 });

@@ -86,6 +86,7 @@ function roleOf(item: ConversationItem): string | null {
     case 'agentMessage':
     case 'reasoning':
     case 'dynamicToolCall':
+    case 'mcpToolCall':
       return 'assistant';
     case 'forkMarker':
       return 'system';
@@ -103,6 +104,8 @@ function searchableText(item: ConversationItem): string {
       return [...item.summary, ...item.content].join('\n');
     case 'dynamicToolCall':
       return item.tool;
+    case 'mcpToolCall':
+      return `${item.server} ${item.tool}`;
     case 'forkMarker':
       return '';
   }

@@ -3,11 +3,13 @@ import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
+import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
+import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
@@ -18,11 +20,14 @@ export interface TurnRunnerDeps {
   readonly events: EventLog;
   readonly goals: GoalManager;
   readonly tools: ToolRegistry;
+  readonly clientTools: ClientTools;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
   /** Thread-wide usage before this turn, for `thread/tokenUsage/updated`. */
   readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
+  /** MCP servers' tools (their calls become `mcpToolCall` items). */
+  readonly mcp?: McpToolCaller;
 }
 
 export type TurnOutcome =
@@ -42,7 +47,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = deps.tools.specs();
+    const tools = [...deps.tools.specs(), ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -165,6 +170,8 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  const mcpTool = deps.mcp?.resolveTool(call.name);
+  if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
   const startedAtMs = deps.now();
   let parsedArgs: unknown = call.arguments;
   try {
@@ -194,7 +201,16 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     durationMs: null,
   };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
-  const result = await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal: turn.controller.signal });
+  // A client may take minutes to answer; if the runtime dies meanwhile, the restart records the
+  // call as failed instead of losing it (turn-recovery moves pending items into the thread).
+  turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
+  const signal = turn.controller.signal;
+  const result = (await deps.clientTools.has(turn.threadId, call.name))
+    ? await deps.clientTools.invoke(
+        { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
+        signal,
+      )
+    : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal });
   const completedAtMs = deps.now();
   const completed: ThreadItem = {
     ...base,
@@ -205,6 +221,9 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     success: result.success,
     durationMs: completedAtMs - startedAtMs,
   };
-  turn.store.items.append(turn.threadId, completed);
+  turn.store.transaction(() => {
+    turn.store.items.append(turn.threadId, completed);
+    turn.store.pending.delete(completed.id);
+  });
   deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
 import { ApprovalsReviewer, CodexAskForApproval, nullFields, SandboxPolicy } from '../codex.js';
+import { DynamicToolSpec } from './dynamic-tools.js';
 import {
   AskForApproval,
   Checkpoint,
@@ -21,6 +22,8 @@ export const ThreadStartParams = z.object({
   sandbox: SandboxMode.nullable().optional(),
   /** Ephemeral threads live in memory only and vanish when the runtime stops. */
   ephemeral: z.boolean().nullable().optional(),
+  /** Client-side tools for this thread's turns, answered through `item/tool/call`; kept with the thread. */
+  dynamicTools: z.array(DynamicToolSpec).max(128).nullable().optional(),
 });
 
 /** A page size as Codex sends it (any uint32); Wheelhouse serves at most `max` per page. */
