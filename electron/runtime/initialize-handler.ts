@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { MethodHandlers } from '../../shared/protocol/index.js';
+import { CODEX_PROTOCOL_VERSION, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { RequestContext } from './context.js';
 import { WHEELHOUSE_VERSION } from './version.js';
 
@@ -14,8 +14,11 @@ export function initializeHandler(home: string): MethodHandlers<RequestContext>[
     ctx.session.clientInfo = params.clientInfo;
     ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
     return {
-      userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (${os.platform()} ${os.release()}; ${os.arch()})`,
+      // Like Codex's: server/version (details), then the client's own name/version.
+      userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
+      codexHome: home,
       wheelhouseHome: home,
+      codexProtocolVersion: CODEX_PROTOCOL_VERSION,
       platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
       platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
       serverVersion: WHEELHOUSE_VERSION,

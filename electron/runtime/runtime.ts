@@ -24,7 +24,7 @@ import { createConfigHandlers } from '../config/config-handlers.js';
 import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { probeModel } from '../config/model-probe.js';
-import type { ListModels } from '../config/model-catalog.js';
+import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
@@ -134,6 +134,11 @@ export class Runtime {
       events: this.events,
       version: WHEELHOUSE_VERSION,
       defaults,
+      defaultModelOf: (modelProvider) => {
+        const provider = this.config.provider(modelProvider);
+        const configured = { modelProvider: this.config.modelProvider(), model: this.config.model() };
+        return provider ? pickDefaultModel(provider, configured, []) : null;
+      },
       newId,
       now,
       providerIds: () => this.config.providers().map((provider) => provider.id),
