@@ -25,6 +25,8 @@ export interface ServerRequestOptions {
   readonly timeoutMs: number;
   /** Aborting fails the request with reason `canceled` (e.g. the turn was interrupted). */
   readonly signal?: AbortSignal;
+  /** A request id shared by every client the request goes to (approvals), so one `serverRequest/resolved` names it for all. */
+  readonly id?: string;
 }
 
 interface PendingServerRequest {
@@ -142,7 +144,7 @@ export class RpcConnection {
     if (this.closed || !this.initialized) {
       return Promise.reject(new ServerRequestError('closed', `${method}: the client connection is not open`));
     }
-    const id = `s${this.nextServerRequestId++}`;
+    const id = options.id ?? `s${this.nextServerRequestId++}`;
     return new Promise<ServerRequestResultOf<M>>((resolve, reject) => {
       const onAbort = () => finish(new ServerRequestError('canceled', `${method} was canceled`));
       const timer = setTimeout(
