@@ -114,7 +114,7 @@ export class ElicitationBroker {
   private async checkContent(params: McpServerElicitationRequestParams, content: unknown): Promise<string | null> {
     if (params.mode !== 'form') return null;
     if (typeof content !== 'object' || content === null || Array.isArray(content)) return 'content must be an object of the form’s fields';
-    this.ajv ??= import('ajv').then((mod) => new (mod.Ajv ?? mod.default)({ strict: false, allErrors: true, validateSchema: false }));
+    this.ajv ??= import('ajv').then((mod) => new (mod.Ajv ?? mod.default)({ strict: false, allErrors: true, validateSchema: false, logger: false }));
     const ajv = await this.ajv;
     // Codex's shapes allow null for absent keywords; JSON Schema does not.
     const schema = JSON.parse(JSON.stringify(params.requestedSchema, (key, value: unknown) => (value === null || key === '$schema' ? undefined : value)));
