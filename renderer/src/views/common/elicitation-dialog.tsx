@@ -121,7 +121,7 @@ function FieldInput(props: {
   const label = (
     <>
       {field.label}
-      {!field.required && <span className="field-optional">optional</span>}
+      {!field.required && <span className="field-optional"> (optional)</span>}
     </>
   );
   const hint = field.description && (
