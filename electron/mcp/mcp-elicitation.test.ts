@@ -24,10 +24,15 @@ afterEach(async () => {
   await killAllChildren();
 });
 
-async function app(options: { elicitationTimeoutMs?: number } = {}) {
+async function app(options: { elicitationTimeoutMs?: number; serverToml?: string } = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-elicit-'));
-  fs.writeFileSync(path.join(home, 'config.toml'), stdioServerToml('everything', everythingServerScript));
-  const runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, ...options });
+  fs.writeFileSync(path.join(home, 'config.toml'), stdioServerToml('everything', everythingServerScript, [], options.serverToml ?? ''));
+  const runtime = createTestRuntime({
+    home,
+    validateResults: true,
+    defaults: { cwd: home },
+    ...(options.elicitationTimeoutMs ? { elicitationTimeoutMs: options.elicitationTimeoutMs } : {}),
+  });
   const host = new RpcHost(runtime);
   cleanups.push(async () => {
     host.close();
@@ -156,6 +161,18 @@ describe('MCP elicitation against server-everything', () => {
     expect(text).toContain('User cancelled');
     expect(text).toContain('nobody answered within 2 s');
     expect(a.resolved).toHaveLength(1);
+  });
+
+  it('does not count the person’s time against tool_timeout_sec', async () => {
+    const { client, thread } = await app({ serverToml: 'tool_timeout_sec = 1' });
+    const a = await client('a');
+    const prompt = nextElicitation(a.rpc);
+    const call = a.rpc.request('mcpServer/tool/call', { server: 'everything', tool: 'trigger-elicitation-request', threadId: thread.id });
+    await prompt.asked;
+    // Longer than the call's whole timeout: the form must still be answerable.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    prompt.answer({ action: 'accept', content: { name: 'slow typist' } });
+    expect(resultText(await call)).toContain('- Name: slow typist');
   });
 
   it('cancels at once, with the reason, when no client is connected', async () => {

@@ -6,6 +6,7 @@ import {
 } from '../../shared/protocol/index.js';
 import type { ModelToolSpec } from '../model/types.js';
 import { authorizeToolCall } from './authorize-tool-call.js';
+import { CallClock } from './call-clock.js';
 import type { McpServerConfig } from './mcp-config.js';
 import type { CallOptions, ElicitHandler, McpConnection } from './mcp-connection.js';
 import type { ElicitationAnswer } from './elicitation-broker.js';
@@ -56,6 +57,9 @@ export interface McpCallContext {
 /** A call that could not be made or did not finish (unknown server, not ready, turned off, timeout, crash). */
 export class McpCallError extends Error {}
 
+/** setTimeout's longest delay: the SDK's own call timer, which CallClock makes moot. */
+const MAX_TIMER_MS = 0x7fffffff;
+
 /** A server that stayed up this long is restarted without the backoff it had built up. */
 const STABLE_UPTIME_MS = 60_000;
 
@@ -82,7 +86,7 @@ export class McpManager {
   private supervisor: Supervisor | null = null;
   private supervisorLoading: Promise<Supervisor> | null = null;
   /** Calls in flight per server, newest last: an elicitation belongs to the newest one's thread. */
-  private readonly callsInFlight = new Map<string, McpCallContext[]>();
+  private readonly callsInFlight = new Map<string, Array<{ readonly context: McpCallContext; readonly clock: CallClock }>>();
 
   constructor(private readonly options: McpManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -139,9 +143,10 @@ export class McpManager {
    */
   private elicitHandler(serverName: string): ElicitHandler {
     return async (request, signal) => {
-      const context = this.callsInFlight.get(serverName)?.at(-1);
+      const call = this.callsInFlight.get(serverName)?.at(-1);
+      const context = call?.context;
       const elicit = this.options.elicit;
-      if (!context || !elicit) {
+      if (!call || !context || !elicit) {
         const why = !context ? 'no tool call of this server is running, so there is no thread to ask in' : 'elicitation is not available';
         return { action: 'cancel', _meta: { 'wheelhouse/reason': why } };
       }
@@ -159,7 +164,13 @@ export class McpManager {
         requestedSchema: schema.data,
         ...(request._meta ? { _meta: request._meta } : {}),
       };
-      return elicit(params, signal);
+      // The person's time to answer does not count against the call's tool_timeout_sec.
+      call.clock.pause();
+      try {
+        return await elicit(params, signal);
+      } finally {
+        call.clock.resume();
+      }
     };
   }
 
@@ -197,13 +208,18 @@ export class McpManager {
     }
     const calls = this.callsInFlight.get(server) ?? [];
     this.callsInFlight.set(server, calls);
-    calls.push(options.context);
+    const call = { context: options.context, clock: new CallClock(slot.config.toolTimeoutMs, this.now) };
+    calls.push(call);
     try {
-      return await connection.callTool(tool, args, { ...options, timeoutMs: slot.config.toolTimeoutMs });
+      // The clock, not the SDK's own timer, enforces tool_timeout_sec: it stands still while the server waits for the person.
+      const signal = AbortSignal.any([options.signal, call.clock.signal]);
+      return await connection.callTool(tool, args, { ...options, signal, timeoutMs: MAX_TIMER_MS });
     } catch (error) {
+      if (call.clock.expired) throw new McpCallError(`the MCP tool did not answer within ${slot.config.toolTimeoutMs / 1000} s (tool_timeout_sec)`);
       throw new McpCallError(describeCallFailure(slot, error));
     } finally {
-      calls.splice(calls.indexOf(options.context), 1);
+      call.clock.stop();
+      calls.splice(calls.indexOf(call), 1);
     }
   }
 
@@ -396,8 +412,6 @@ function modelParameters(schema: Record<string, unknown>): Record<string, unknow
 function describeCallFailure(slot: McpServerSlot, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
-  // -32001 is the SDK's RequestTimeout.
-  if (code === -32001) return `the MCP tool did not answer within ${slot.config.toolTimeoutMs / 1000} s (tool_timeout_sec)`;
   if (code === -32000 && /closed/i.test(message)) return `MCP server "${slot.config.name}" stopped during the call`;
   return message;
 }
