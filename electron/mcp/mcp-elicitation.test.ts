@@ -51,11 +51,13 @@ async function app(options: { elicitationTimeoutMs?: number; serverToml?: string
   });
   expect(runtime.mcp.servers()[0]?.state).toBe('ready');
   /** A client over the real RpcHost; `asked` collects the elicitations it received. */
-  const client = async (name: string) => {
+  /** `prepare` runs before initialize, as a real client registers its handlers first. */
+  const client = async (name: string, prepare?: (rpc: RpcClient) => void) => {
     const [clientEnd, serverEnd] = createMemoryTransportPair();
     const connection = host.connect('in-process', { send: (text) => serverEnd.send(text) });
     serverEnd.onMessage((text) => void connection.receive(text));
     const rpc = new RpcClient(clientEnd);
+    prepare?.(rpc);
     await rpc.request('initialize', { clientInfo: { name, version: '0' } });
     const resolved: Array<string | number> = [];
     rpc.on('serverRequest/resolved', (params) => resolved.push(params.requestId));
@@ -149,6 +151,20 @@ describe('MCP elicitation against server-everything', () => {
     expect(secondParams.serverName).toBe('everything');
     again.answer({ action: 'decline' });
     expect(resultText(await second)).toContain('User declined');
+  });
+
+  it('gives a waiting question to a client that connects later (a reloaded window), which can answer it', async () => {
+    const { client, thread } = await app();
+    const a = await client('a');
+    const fromA = nextElicitation(a.rpc);
+    const call = a.rpc.request('mcpServer/tool/call', { server: 'everything', tool: 'trigger-elicitation-request', threadId: thread.id });
+    const asked = await fromA.asked;
+    let fromLate!: ReturnType<typeof nextElicitation>;
+    await client('late', (rpc) => (fromLate = nextElicitation(rpc)));
+    expect(await fromLate.asked).toEqual(asked);
+    fromLate.answer({ action: 'accept', content: { name: 'latecomer' } });
+    expect(resultText(await call)).toContain('- Name: latecomer');
+    await expect.poll(() => a.resolved.length).toBe(1);
   });
 
   it('cancels towards the server when nobody answers in time, and withdraws the prompt', async () => {

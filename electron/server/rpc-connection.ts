@@ -48,6 +48,8 @@ export class RpcConnection {
   private closed = false;
   private nextServerRequestId = 1;
   private readonly serverRequestsPending = new Map<string, PendingServerRequest>();
+  /** Called once the handshake succeeded (the host re-sends what waits for an answer). */
+  onInitialized: (() => void) | null = null;
 
   constructor(
     id: string,
@@ -119,6 +121,7 @@ export class RpcConnection {
       this.initialized = 'result' in response;
       this.initializing = null;
       this.reply(response);
+      if (this.initialized) this.onInitialized?.();
       return;
     }
     this.reply(await pending);

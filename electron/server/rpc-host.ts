@@ -51,6 +51,8 @@ export class RpcHost {
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
     const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
     this.connections.add(connection);
+    // A client that connects (or reloads) while a server's question waits gets it too.
+    connection.onInitialized = () => this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
     return connection;
   }
 
