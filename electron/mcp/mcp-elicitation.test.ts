@@ -7,6 +7,7 @@ import { killAllChildren } from '../../test-support/child-process.js';
 import { everythingServerScript, stdioServerToml } from '../../test-support/mcp-servers.js';
 import { createMemoryTransportPair } from '../../test-support/memory-transport.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
+import { activeWireConformance, wireTap } from '../../test-support/wire-conformance.js';
 import { RpcHost } from '../server/rpc-host.js';
 
 /**
@@ -54,8 +55,18 @@ async function app(options: { elicitationTimeoutMs?: number; serverToml?: string
   /** `prepare` runs before initialize, as a real client registers its handlers first. */
   const client = async (name: string, prepare?: (rpc: RpcClient) => void) => {
     const [clientEnd, serverEnd] = createMemoryTransportPair();
-    const connection = host.connect('in-process', { send: (text) => serverEnd.send(text) });
-    serverEnd.onMessage((text) => void connection.receive(text));
+    // Every message both ways is checked against Codex's schema (see wire-conformance-setup.ts).
+    const tap = wireTap();
+    const connection = host.connect('in-process', {
+      send: (text) => {
+        tap?.received(text);
+        serverEnd.send(text);
+      },
+    });
+    serverEnd.onMessage((text) => {
+      tap?.sent(text);
+      void connection.receive(text);
+    });
     const rpc = new RpcClient(clientEnd);
     prepare?.(rpc);
     await rpc.request('initialize', { clientInfo: { name, version: '0' } });
@@ -151,6 +162,10 @@ describe('MCP elicitation against server-everything', () => {
     expect(secondParams.serverName).toBe('everything');
     again.answer({ action: 'decline' });
     expect(resultText(await second)).toContain('User declined');
+    // The request, the answers and serverRequest/resolved were all checked against Codex's schema.
+    const covered = activeWireConformance()?.covered;
+    expect(covered?.has('mcpServer/elicitation/request')).toBe(true);
+    expect(covered?.has('serverRequest/resolved')).toBe(true);
   });
 
   it('gives a waiting question to a client that connects later (a reloaded window), which can answer it', async () => {
