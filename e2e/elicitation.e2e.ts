@@ -82,6 +82,7 @@ describe('MCP elicitation', () => {
     await dialog.getByTestId('elicitation-accept').click();
     await expect(dialog.getByText('Required.').count()).resolves.toBe(1);
     await dialog.getByLabel('String', { exact: true }).fill('Ada Lovelace');
+    await expect(dialog.getByText('Required.').count()).resolves.toBe(0);
     await dialog.getByLabel('Boolean (optional)', { exact: true }).check();
     await dialog.getByLabel('Integer (optional)', { exact: true }).fill('7');
     if (shots) await page.screenshot({ path: path.join(shots, 'elicitation.png') });

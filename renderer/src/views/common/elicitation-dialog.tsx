@@ -78,7 +78,10 @@ function ElicitationForm({ request }: { request: PendingElicitation }) {
                 field={field}
                 value={values[field.key]}
                 error={errors[field.key] ?? null}
-                onChange={(value) => setValues((v) => ({ ...v, [field.key]: value }))}
+                onChange={(value) => {
+                  setValues((v) => ({ ...v, [field.key]: value }));
+                  setErrors(({ [field.key]: _fixed, ...rest }) => rest);
+                }}
               />
             ))}
           </div>
