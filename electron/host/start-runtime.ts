@@ -6,6 +6,7 @@ import {
   type ClientMethod,
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
+import type { ElicitationSender } from '../mcp/elicitation-broker.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
@@ -23,6 +24,7 @@ export interface StartingRuntime {
   readonly dispatcher: Dispatcher<RequestContext>;
   readonly events: { subscribe(listener: NotificationListener): () => void };
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
+  readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
   /** The runtime if it is open already, else null (nothing can be running yet). */
@@ -101,6 +103,11 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
     current: () => opened,
     events: { subscribe: (listener) => whenOpen((runtime) => runtime.events.subscribe(listener)) },
     clientTools: { addRequester: (requester) => whenOpen((runtime) => runtime.clientTools.addRequester(requester)) },
+    elicitations: {
+      addSender: (sender) => whenOpen((runtime) => runtime.elicitations.addSender(sender)),
+      // Before the runtime is open no MCP server can have asked anything.
+      resend: (sender) => opened?.elicitations.resend(sender),
+    },
     async shutdown() {
       const runtime = await ready.catch(() => null);
       await runtime?.shutdown();

@@ -18,3 +18,4 @@ export * from './methods/config.js';
 export * from './methods/workspace.js';
 export * from './methods/dynamic-tools.js';
 export * from './methods/mcp.js';
+export * from './methods/mcp-elicitation.js';
