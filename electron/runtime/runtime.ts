@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
@@ -17,6 +17,7 @@ import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+import { initializeHandler, resultsValidatedByDefault } from './initialize-handler.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
@@ -92,6 +93,8 @@ export class Runtime {
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
+  /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
+  readonly methods: MethodHandlers<RequestContext>;
   /** config.toml in the home. */
   readonly config: ConfigService;
   /** Provider API keys. */
@@ -199,7 +202,8 @@ export class Runtime {
     });
     this.queue.recoverAfterRestart();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+    this.methods = this.handlers();
+    this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
@@ -210,20 +214,7 @@ export class Runtime {
   private handlers(): MethodHandlers<RequestContext> {
     const threads = this.threads;
     return {
-      initialize: (params, ctx) => {
-        ctx.session.clientInfo = params.clientInfo;
-        ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
-        return {
-          // Like Codex's: server/version (details), then the client's own name/version.
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
-          codexHome: this.home,
-          wheelhouseHome: this.home,
-          codexProtocolVersion: CODEX_PROTOCOL_VERSION,
-          platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-          platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
-          serverVersion: WHEELHOUSE_VERSION,
-        };
-      },
+      initialize: initializeHandler(this.home),
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
@@ -314,10 +305,4 @@ export class Runtime {
     this.memory.close();
     this.lock.release();
   }
-}
-
-/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
-function resultsValidatedByDefault(): boolean {
-  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
-  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }
