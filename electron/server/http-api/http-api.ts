@@ -47,7 +47,7 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
       sendJson(res, 200, runtimeInfo(options));
       return;
     }
-    requireToken(req, options.token);
+    requireToken(req, options.token, isEventStream(method, parts) ? url.searchParams.get('token') : null);
     const [collection, threadId, sub, subId, action] = parts;
     if (collection === 'events' && parts.length === 1) {
       requireMethod(method, 'GET');
@@ -134,17 +134,32 @@ function pathParts(url: URL): string[] {
   }
 }
 
-function requireToken(req: http.IncomingMessage, expected: string): void {
+/**
+ * Checks the token in constant time. `queryToken` is the `?token=` of an event
+ * stream, the one place a header cannot be sent (a browser's EventSource);
+ * every other endpoint ignores the query. No error text repeats what was sent.
+ */
+function requireToken(req: http.IncomingMessage, expected: string, queryToken: string | null): void {
   const header = req.headers['x-wheelhouse-runtime-token'];
   const authorization = req.headers.authorization;
   const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
-  const given = bearer ?? (Array.isArray(header) ? header[0] : header);
+  const given = bearer ?? (Array.isArray(header) ? header[0] : header) ?? queryToken ?? undefined;
   if (given === undefined) {
-    throw new HttpError(401, 'unauthorized', 'missing token: send Authorization: Bearer <token> or X-Wheelhouse-Runtime-Token');
+    throw new HttpError(
+      401,
+      'unauthorized',
+      'missing token: send Authorization: Bearer <token> or X-Wheelhouse-Runtime-Token (event streams also take ?token=)',
+    );
   }
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   if (a.length !== b.length || !timingSafeEqual(a, b)) throw new HttpError(401, 'unauthorized', 'wrong token');
+}
+
+/** `GET /v1/events` and `GET /v1/threads/{id}/events`: the endpoints an EventSource opens. */
+function isEventStream(method: string, parts: readonly string[]): boolean {
+  if (method !== 'GET') return false;
+  return (parts.length === 1 && parts[0] === 'events') || (parts.length === 3 && parts[0] === 'threads' && parts[2] === 'events');
 }
 
 function requireMethod(method: string, allowed: string): void {
