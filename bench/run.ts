@@ -15,6 +15,7 @@ import { resumeTimes } from './resume.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { ptyThroughput } from './pty-throughput.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -24,6 +25,8 @@ const TARGETS = {
   fanoutCpuPercent: 10,
   resume1000TurnsMs: 500,
   resumeGrowth: 2.2,
+  ptyThroughputRatio: 0.6,
+  unackedOutputBytes: 500 * 1024,
 } as const;
 
 async function main(): Promise<void> {
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
+    const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -93,6 +97,16 @@ async function main(): Promise<void> {
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
       markdownStreamingUpdate: markdownStreamingBench(),
+      // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
+      ptyThroughput: {
+        ...pty,
+        target: `supervisor >= ${TARGETS.ptyThroughputRatio} x raw, lossless, unacked <= ${TARGETS.unackedOutputBytes} bytes`,
+        meetsTarget:
+          pty.ratioOfMedians >= TARGETS.ptyThroughputRatio &&
+          pty.supervisor.lossless &&
+          pty.supervisor.logLossless &&
+          pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes,
+      },
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {

@@ -1,0 +1,212 @@
+import { spawn as spawnPipes } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import * as pty from 'node-pty';
+import { ExecError } from './exec-error.js';
+import { isAlive } from './process-tree.js';
+import type { OutputStream } from './types.js';
+
+/** How the OS ended the leader process. */
+export interface RawExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
+/** The one place children are created: a pty or pipes, each leading its own session/group. */
+export interface ProcessBackend {
+  readonly pid: number;
+  write(data: string | Buffer): void;
+  /** End of input: EOF for pipes, ^D for a pty. */
+  endInput(): void;
+  resize(cols: number, rows: number): void;
+  /** Stop/start reading output, so the child blocks on a full buffer (flow control). */
+  setOutputPaused(paused: boolean): void;
+  /** Registers the output and exit listeners; exit comes after all output was read. */
+  start(onData: (stream: OutputStream, chunk: Buffer) => void, onExit: (exit: RawExit) => void): void;
+}
+
+export interface BackendSpec {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+const signalNames = new Map<number, string>(
+  Object.entries(os.constants.signals).map(([name, number]) => [number, name]),
+);
+
+/** Reaped-leader checks while paused: node-pty destroys the socket 200 ms after the exit, unread bytes with it. */
+const EXIT_WATCH_MS = 40;
+
+/**
+ * Opens our own handle on the pty's terminal side. Without it, the child's
+ * exit hangs up the pty and libuv takes the hang-up after a short read for
+ * end-of-file while the kernel still holds the last few KB of output: raw
+ * node-pty loses the tail of a fast command (2-13 KB of `seq 1 300000` in
+ * our runs). Held open, no hang-up happens; node-pty reads on until it
+ * closes the stream 200 ms after the exit, and then we close this handle.
+ */
+function holdTerminalSide(terminal: pty.IPty): number | null {
+  const name = (terminal as unknown as { ptsName?: string }).ptsName;
+  if (!name) return null;
+  try {
+    return fs.openSync(name, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+}
+
+class PtyBackend implements ProcessBackend {
+  private readonly terminal: pty.IPty;
+  private readonly terminalSide: number | null;
+  private exitWatch: NodeJS.Timeout | null = null;
+  private draining = false;
+
+  constructor(spec: BackendSpec) {
+    try {
+      this.terminal = pty.spawn(spec.argv[0]!, spec.argv.slice(1), {
+        name: spec.env.TERM ?? 'xterm-256color',
+        cols: spec.cols,
+        rows: spec.rows,
+        cwd: spec.cwd,
+        env: spec.env,
+        // Raw bytes: decoding belongs to the consumers, and byte counts must be exact.
+        encoding: null,
+      });
+    } catch (error) {
+      throw new ExecError('spawn-failed', `cannot start ${spec.argv[0]}: ${(error as Error).message}`);
+    }
+    this.terminalSide = holdTerminalSide(this.terminal);
+  }
+
+  get pid(): number {
+    return this.terminal.pid;
+  }
+
+  write(data: string | Buffer): void {
+    this.terminal.write(data);
+  }
+
+  endInput(): void {
+    this.terminal.write('\x04');
+  }
+
+  resize(cols: number, rows: number): void {
+    this.terminal.resize(cols, rows);
+  }
+
+  setOutputPaused(paused: boolean): void {
+    if (paused && !this.draining) {
+      this.terminal.pause();
+      // A blocked writer cannot exit, but one whose last write fitted in the kernel buffer can:
+      // once it is reaped, read on so those last bytes are not lost with the socket.
+      this.exitWatch ??= setInterval(() => {
+        if (isAlive(this.terminal.pid)) return;
+        this.draining = true;
+        this.stopExitWatch();
+        this.terminal.resume();
+      }, EXIT_WATCH_MS);
+    } else if (!paused) {
+      this.stopExitWatch();
+      this.terminal.resume();
+    }
+  }
+
+  start(onData: (stream: OutputStream, chunk: Buffer) => void, onExit: (exit: RawExit) => void): void {
+    // With `encoding: null` node-pty hands out Buffers; its typings say string.
+    this.terminal.onData((chunk) => onData('pty', chunk as unknown as Buffer));
+    this.terminal.onExit(({ exitCode, signal }) => {
+      this.stopExitWatch();
+      if (this.terminalSide !== null) fs.closeSync(this.terminalSide);
+      const name = signal ? (signalNames.get(signal) ?? `signal ${signal}`) : null;
+      onExit({ exitCode: name ? null : exitCode, signal: name });
+    });
+  }
+
+  private stopExitWatch(): void {
+    if (this.exitWatch) clearInterval(this.exitWatch);
+    this.exitWatch = null;
+  }
+}
+
+/** After the leader exits, how long inherited pipes may stay open before they are closed on our side. */
+const PIPE_LINGER_MS = 1000;
+
+class PipeBackend implements ProcessBackend {
+  private readonly child: ReturnType<typeof spawnPipes>;
+
+  private constructor(child: ReturnType<typeof spawnPipes>) {
+    this.child = child;
+  }
+
+  static async spawn(spec: BackendSpec): Promise<PipeBackend> {
+    const child = spawnPipes(spec.argv[0]!, spec.argv.slice(1), {
+      cwd: spec.cwd,
+      env: spec.env,
+      // Its own session and group, like a pty child, so the group signal reaches the tree.
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) => reject(new ExecError('spawn-failed', `cannot start ${spec.argv[0]}: ${error.message}`)));
+    });
+    // Writing to a child that closed its stdin is the child's business, not a crash of ours.
+    child.stdin!.on('error', () => {});
+    return new PipeBackend(child);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  write(data: string | Buffer): void {
+    if (!this.child.stdin!.writableEnded) this.child.stdin!.write(data);
+  }
+
+  endInput(): void {
+    this.child.stdin!.end();
+  }
+
+  resize(): void {
+    // Pipes have no window size.
+  }
+
+  setOutputPaused(paused: boolean): void {
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      if (paused) stream.pause();
+      else stream.resume();
+    }
+  }
+
+  start(onData: (stream: OutputStream, chunk: Buffer) => void, onExit: (exit: RawExit) => void): void {
+    this.child.stdout!.on('data', (chunk: Buffer) => onData('stdout', chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => onData('stderr', chunk));
+    let exit: RawExit | null = null;
+    let closed = false;
+    const report = () => {
+      if (exit && closed) onExit(exit);
+    };
+    this.child.once('exit', (exitCode, signal) => {
+      exit = { exitCode: signal ? null : exitCode, signal };
+      // Unread output must reach the consumers now, even past the flow-control bound.
+      this.setOutputPaused(false);
+      // A grandchild may keep the pipes open; do not wait for it forever.
+      setTimeout(() => {
+        this.child.stdout!.destroy();
+        this.child.stderr!.destroy();
+      }, PIPE_LINGER_MS).unref();
+      report();
+    });
+    this.child.once('close', () => {
+      closed = true;
+      report();
+    });
+  }
+}
+
+export async function createBackend(spec: BackendSpec, tty: boolean): Promise<ProcessBackend> {
+  return tty ? new PtyBackend(spec) : PipeBackend.spawn(spec);
+}

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { collect } from '../../test-support/exec.js';
+import { isAlive, treeMembers } from './process-tree.js';
+import { detectSandbox } from './sandbox.js';
+import { ProcessSupervisor } from './supervisor.js';
+import type { SandboxPolicy, SandboxStatus } from './types.js';
+
+/**
+ * Real bubblewrap runs. The folders live outside /tmp (which workspace-write
+ * leaves writable), under the system's other temp folder.
+ */
+const scratchRoot = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
+const status: SandboxStatus = await detectSandbox(process.env.PATH);
+const unavailable = status.available ? null : status.reason;
+if (unavailable) console.warn(`sandbox tests skipped: ${unavailable}`);
+
+let root: string;
+let supervisor: ProcessSupervisor;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(scratchRoot, 'wheelhouse-sandbox-'));
+  supervisor = new ProcessSupervisor({ logDir: path.join(root, 'logs') });
+});
+afterAll(async () => {
+  await supervisor.dispose();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+let dirs: { workspace: string; outside: string } | undefined;
+afterEach(() => {
+  for (const dir of Object.values(dirs ?? {})) fs.rmSync(dir, { recursive: true, force: true });
+  dirs = undefined;
+});
+
+function makeDirs(): { workspace: string; outside: string } {
+  const made = { workspace: fs.mkdtempSync(path.join(root, 'ws-')), outside: fs.mkdtempSync(path.join(root, 'out-')) };
+  dirs = made;
+  return made;
+}
+
+async function run(command: string, cwd: string, sandbox: SandboxPolicy, tty = false) {
+  const child = await supervisor.spawn({ command: ['sh', '-c', command], cwd, sandbox, tty });
+  const seen = collect(child);
+  const exit = await child.exited;
+  return { exit, text: seen.text() };
+}
+
+describe('sandbox status', () => {
+  it('is reported plainly', () => {
+    if (process.platform !== 'linux') expect(status).toMatchObject({ available: false, reason: expect.stringContaining('no sandbox') });
+    else if (status.available) expect(status.executable).toMatch(/bwrap$/);
+    else expect(status.reason.length).toBeGreaterThan(10);
+  });
+});
+
+describe.skipIf(unavailable !== null)(`sandbox enforcement (bubblewrap)${unavailable ? ` — skipped: ${unavailable}` : ''}`, () => {
+  it('workspace-write: writes inside the workspace and /tmp succeed, outside fail', async () => {
+    const { workspace, outside } = makeDirs();
+    const tmpFile = path.join('/tmp', `wheelhouse-sandbox-${process.pid}-${Date.now()}`);
+    const result = await run(
+      `echo inside > in.txt && echo "in:ok"; echo tmp > ${tmpFile} && echo "tmp:ok"; echo outside > ${outside}/out.txt && echo "out:WROTE"; exit 0`,
+      workspace,
+      { mode: 'workspace-write' },
+    );
+    expect(result.exit.exitCode).toBe(0);
+    expect(result.text).toContain('in:ok');
+    expect(result.text).toContain('tmp:ok');
+    expect(result.text).toMatch(/Read-only file system/);
+    expect(result.text).not.toContain('out:WROTE');
+    expect(fs.readFileSync(path.join(workspace, 'in.txt'), 'utf8')).toBe('inside\n');
+    expect(fs.existsSync(path.join(outside, 'out.txt'))).toBe(false);
+    expect(fs.readFileSync(tmpFile, 'utf8')).toBe('tmp\n');
+    fs.rmSync(tmpFile);
+  });
+
+  it('workspace-write keeps .git read-only and honours extra writable roots', async () => {
+    const { workspace, outside } = makeDirs();
+    fs.mkdirSync(path.join(workspace, '.git', 'hooks'), { recursive: true });
+    const result = await run(
+      `echo x > .git/hooks/pre-commit && echo "git:WROTE"; echo y > ${outside}/extra.txt && echo "extra:ok"; exit 0`,
+      workspace,
+      { mode: 'workspace-write', writableRoots: [workspace, outside] },
+    );
+    expect(result.text).not.toContain('git:WROTE');
+    expect(result.text).toContain('extra:ok');
+    expect(fs.existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+  });
+
+  it('read-only: reading works, writing anywhere fails (pty too)', async () => {
+    const { workspace } = makeDirs();
+    fs.writeFileSync(path.join(workspace, 'readme.txt'), 'readable\n');
+    const result = await run('cat readme.txt; echo x > new.txt && echo "ws:WROTE"; echo x > /tmp/wh-ro-$$ && echo "tmp:WROTE"; exit 0', workspace, { mode: 'read-only' }, true);
+    expect(result.text).toContain('readable');
+    expect(result.text).not.toContain('WROTE');
+    expect(fs.existsSync(path.join(workspace, 'new.txt'))).toBe(false);
+  });
+
+  it('network is off unless allowed: a loopback listener of the host cannot be reached', async () => {
+    const { workspace } = makeDirs();
+    const server = net.createServer((socket) => socket.end('hello from host\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    // bash's /dev/tcp connects without needing curl or nc.
+    const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3 && echo "net:CONNECTED"`;
+    try {
+      const blocked = await supervisor.spawn({ command: ['bash', '-c', connect], cwd: workspace, sandbox: { mode: 'workspace-write' }, tty: false });
+      const blockedSeen = collect(blocked);
+      expect((await blocked.exited).exitCode).not.toBe(0);
+      expect(blockedSeen.text()).not.toContain('net:CONNECTED');
+
+      const allowed = await supervisor.spawn({
+        command: ['bash', '-c', connect],
+        cwd: workspace,
+        sandbox: { mode: 'workspace-write', networkAccess: true },
+        tty: false,
+      });
+      const allowedSeen = collect(allowed);
+      expect((await allowed.exited).exitCode).toBe(0);
+      expect(allowedSeen.text()).toContain('hello from host\nnet:CONNECTED');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('terminate ends a sandboxed tree, and pause stops it', async () => {
+    const { workspace } = makeDirs();
+    const child = await supervisor.spawn({
+      command: ['sh', '-c', 'while :; do echo tick; sleep 0.05; done'],
+      cwd: workspace,
+      sandbox: { mode: 'workspace-write' },
+      tty: false,
+    });
+    const seen = collect(child);
+    const ticks = () => seen.text().split('tick').length - 1;
+    const waitTicks = async (n: number) => {
+      const deadline = Date.now() + 20_000;
+      while (ticks() < n) {
+        if (Date.now() > deadline) throw new Error('no ticks');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await waitTicks(3);
+    child.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const paused = ticks();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(ticks()).toBe(paused);
+    child.resume();
+    await waitTicks(paused + 3);
+    // bwrap, its pid-namespace init and the command, which runs in a session of its own.
+    const members = treeMembers(child.pid);
+    expect(members.length).toBeGreaterThanOrEqual(3);
+    const exit = await child.terminate();
+    expect(exit.reason).toBe('terminated');
+    expect(members.filter((member) => isAlive(member))).toEqual([]);
+  });
+});

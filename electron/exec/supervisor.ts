@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createBackend } from './backends.js';
+import { ExecError } from './exec-error.js';
+import { loginEnvironment as cachedLoginEnvironment, shellArgv, type LoginEnvironment } from './login-environment.js';
+import { OutputLog } from './output-log.js';
+import { OutputPipeline, type OutputLimits } from './output-pipeline.js';
+import { detectSandbox, sandboxedArgv } from './sandbox.js';
+import { SupervisedProcess } from './supervised-process.js';
+import type { SandboxStatus, SpawnSpec } from './types.js';
+
+export interface SupervisorOptions {
+  /** Where each process's log (`<id>.log`, mode 0600) is written. */
+  readonly logDir: string;
+  /** Default: the user's login-shell environment, resolved once per app run. */
+  readonly loginEnvironment?: () => Promise<LoginEnvironment>;
+  /** SIGTERM → SIGKILL grace for terminate and timeouts (default 2000 ms). */
+  readonly killGraceMs?: number;
+  readonly output?: Partial<OutputLimits>;
+}
+
+export const DEFAULT_OUTPUT_LIMITS: OutputLimits = {
+  maxDelayMs: 16,
+  maxBatchBytes: 32 * 1024,
+  // Pausing at 384 KB keeps what a consumer holds under 500 KB: one batch and one read arrive after it.
+  highWaterBytes: 384 * 1024,
+  lowWaterBytes: 128 * 1024,
+  capBytes: 64 * 1024 * 1024,
+  logCapBytes: 64 * 1024 * 1024,
+  modelHeadBytes: 8 * 1024,
+  modelTailBytes: 8 * 1024,
+};
+
+function resolveExecutable(name: string, cwd: string, pathVariable: string | undefined): string {
+  const candidates = name.includes('/')
+    ? [path.resolve(cwd, name)]
+    : (pathVariable ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name));
+  for (const candidate of candidates) {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Try the next one.
+    }
+  }
+  throw new ExecError('not-found', `command not found: ${name} (searched ${name.includes('/') ? cwd : 'PATH'})`);
+}
+
+function validate(spec: SpawnSpec): void {
+  const argv = typeof spec.command === 'string' ? [spec.command] : spec.command;
+  if (argv.length === 0 || argv[0]!.trim() === '') throw new ExecError('invalid-spec', 'the command is empty');
+  if (argv.some((arg) => typeof arg !== 'string' || arg.includes('\0'))) throw new ExecError('invalid-spec', 'command arguments must be strings without NUL');
+  if (!path.isAbsolute(spec.cwd)) throw new ExecError('bad-cwd', `the working folder must be an absolute path, got ${spec.cwd}`);
+  let isDir = false;
+  try {
+    isDir = fs.statSync(spec.cwd).isDirectory();
+  } catch {
+    // Reported below.
+  }
+  if (!isDir) throw new ExecError('bad-cwd', `the working folder does not exist or is not a folder: ${spec.cwd}`);
+  for (const [name, value] of [['cols', spec.cols], ['rows', spec.rows]] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 2000)) {
+      throw new ExecError('invalid-spec', `${name} must be a whole number from 1 to 2000, got ${value}`);
+    }
+  }
+  if (spec.timeoutMs !== undefined && !(spec.timeoutMs > 0 && Number.isFinite(spec.timeoutMs))) {
+    throw new ExecError('invalid-spec', `timeoutMs must be a positive number, got ${spec.timeoutMs}`);
+  }
+  for (const [name, value] of [['outputCapBytes', spec.outputCapBytes], ['logCapBytes', spec.logCapBytes]] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
+      throw new ExecError('invalid-spec', `${name} must be a whole number of bytes or Infinity, got ${value}`);
+    }
+  }
+  for (const [key, value] of Object.entries(spec.env ?? {})) {
+    if (key === '' || key.includes('=') || key.includes('\0') || (value !== null && (typeof value !== 'string' || value.includes('\0')))) {
+      throw new ExecError('invalid-spec', `invalid environment variable ${JSON.stringify(key)}`);
+    }
+  }
+}
+
+/**
+ * The one owner of child processes (agent commands, the person's terminal,
+ * command jobs, MCP stdio servers, hooks). Nothing else in the app spawns.
+ */
+export class ProcessSupervisor {
+  private readonly processes = new Map<string, SupervisedProcess>();
+  private readonly limits: OutputLimits;
+  private readonly killGraceMs: number;
+  private readonly environment: () => Promise<LoginEnvironment>;
+  private sandbox: Promise<SandboxStatus> | undefined;
+  private disposed = false;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.limits = { ...DEFAULT_OUTPUT_LIMITS, ...options.output };
+    this.killGraceMs = options.killGraceMs ?? 2000;
+    this.environment = options.loginEnvironment ?? cachedLoginEnvironment;
+  }
+
+  /** The environment commands start from (PATH etc. of the user's login shell). */
+  loginEnvironment(): Promise<LoginEnvironment> {
+    return this.environment();
+  }
+
+  /** Whether sandboxed modes can run here; checked once (bwrap present and able to start). */
+  sandboxStatus(): Promise<SandboxStatus> {
+    this.sandbox ??= this.environment().then((login) => detectSandbox(login.env.PATH));
+    return this.sandbox;
+  }
+
+  async spawn(spec: SpawnSpec): Promise<SupervisedProcess> {
+    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
+    validate(spec);
+    const policy = spec.sandbox ?? { mode: 'danger-full-access' };
+    const login = await this.environment();
+    const env: Record<string, string> = { ...login.env };
+    for (const [name, value] of [['outputCapBytes', spec.outputCapBytes], ['logCapBytes', spec.logCapBytes]] as const) {
+    if (value !== undefined && !(typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
+      throw new ExecError('invalid-spec', `${name} must be a whole number of bytes or Infinity, got ${value}`);
+    }
+  }
+  for (const [key, value] of Object.entries(spec.env ?? {})) {
+      if (value === null) delete env[key];
+      else env[key] = value;
+    }
+    const tty = spec.tty ?? true;
+    if (tty) env.TERM ??= 'xterm-256color';
+    const argv =
+      typeof spec.command === 'string'
+        ? shellArgv(login.shell, spec.command)
+        : [resolveExecutable(spec.command[0]!, spec.cwd, env.PATH), ...spec.command.slice(1)];
+    let launch = argv;
+    if (policy.mode !== 'danger-full-access') {
+      const status = await this.sandboxStatus();
+      if (!status.available) throw new ExecError('sandbox-unavailable', `cannot run in ${policy.mode} mode: ${status.reason}`);
+      launch = sandboxedArgv(status.executable, policy, argv, { cwd: spec.cwd, env });
+    }
+    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
+    const id = `proc-${randomUUID()}`;
+    const limits: OutputLimits = {
+      ...this.limits,
+      capBytes: spec.outputCapBytes ?? this.limits.capBytes,
+      logCapBytes: spec.logCapBytes ?? this.limits.logCapBytes,
+    };
+    const log = OutputLog.create(this.options.logDir, id, limits.logCapBytes);
+    let backend;
+    try {
+      backend = await createBackend({ argv: launch, cwd: spec.cwd, env, cols: spec.cols ?? 80, rows: spec.rows ?? 24 }, tty);
+    } catch (error) {
+      log.close();
+      throw error;
+    }
+    const output = new OutputPipeline(limits, log, (paused) => backend.setOutputPaused(paused));
+    const child = new SupervisedProcess(
+      {
+        id,
+        label: spec.label ?? null,
+        argv,
+        cwd: spec.cwd,
+        tty,
+        sandboxed: policy.mode !== 'danger-full-access',
+        logPath: log.path,
+        timeoutMs: spec.timeoutMs ?? null,
+        killGraceMs: this.killGraceMs,
+        killTreeOnExit: spec.killTreeOnExit ?? true,
+      },
+      backend,
+      output,
+    );
+    this.processes.set(id, child);
+    void child.exited.then(() => this.processes.delete(id));
+    return child;
+  }
+
+  get(id: string): SupervisedProcess | undefined {
+    return this.processes.get(id);
+  }
+
+  /** Processes that have not exited yet. */
+  list(): SupervisedProcess[] {
+    return [...this.processes.values()];
+  }
+
+  /** App quit: refuses new spawns and terminates every tree (SIGTERM, SIGKILL after `graceMs`). */
+  async dispose(graceMs = Math.min(this.killGraceMs, 1000)): Promise<void> {
+    this.disposed = true;
+    await Promise.all(this.list().map((child) => child.terminate({ graceMs, reason: 'disposed' })));
+  }
+
+  /** For a host exiting right now (process 'exit' handler): SIGKILL every tree, synchronously. */
+  disposeNow(): void {
+    this.disposed = true;
+    for (const child of this.list()) child.killNow();
+  }
+}
