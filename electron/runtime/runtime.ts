@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
+import { ProcessSupervisor } from '../exec/index.js';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
@@ -8,6 +10,8 @@ import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
 import { HomeLock } from './home-lock.js';
+import type { JobClock } from './jobs/job-clock.js';
+import { JobEngine } from './jobs/job-engine.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
@@ -49,6 +53,12 @@ export interface RuntimeOptions {
   readonly secretStore?: SecretStore;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** Command jobs running at once (default: CPU cores). */
+  readonly jobConcurrency?: number;
+  /** Clock and timers of job retry schedules (tests). */
+  readonly jobClock?: JobClock;
+  /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
+  readonly killGraceMs?: number;
 }
 
 /**
@@ -73,6 +83,10 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The one owner of child processes. */
+  readonly supervisor: ProcessSupervisor;
+  /** Long-running jobs (job/*). */
+  readonly jobs: JobEngine;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -145,6 +159,21 @@ export class Runtime {
         ...(options.logError ? { onInternalError: options.logError } : {}),
       });
       this.queue.recoverAfterRestart();
+      this.supervisor = new ProcessSupervisor({
+        logDir: path.join(paths.logs, 'exec'),
+        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      });
+      this.jobs = new JobEngine({
+        store: this.durable,
+        events: this.events,
+        supervisor: this.supervisor,
+        newId,
+        ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
+        ...(options.jobClock ? { clock: options.jobClock } : {}),
+        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+        ...(options.logError ? { onError: options.logError } : {}),
+      });
+      this.jobs.recover();
       this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
       this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
         validateResults: options.validateResults ?? false,
@@ -211,6 +240,15 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'job/create': (params) => this.jobs.create(params),
+      'job/list': (params) => this.jobs.list(params),
+      'job/read': (params) => this.jobs.read(params.jobId),
+      'job/pause': (params) => this.jobs.pause(params.jobId),
+      'job/resume': (params) => this.jobs.resume(params.jobId),
+      'job/cancel': (params) => this.jobs.cancel(params.jobId),
+      'job/retry': (params) => this.jobs.retry(params.jobId),
+      'job/delete': (params) => this.jobs.delete(params.jobId),
+      'job/log': (params) => this.jobs.log(params),
     };
   }
 
@@ -219,6 +257,8 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.jobs.shutdown();
+    await this.supervisor.dispose();
     this.close();
   }
 
@@ -233,6 +273,8 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.queue.stop();
     this.turns.abortAll();
+    void this.jobs.shutdown();
+    this.supervisor.disposeNow();
     this.events.close();
     this.durable.close();
     this.memory.close();

@@ -3,6 +3,7 @@ import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
+import { JobStore } from './job-store.js';
 import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
 import { ThreadStore } from './thread-store.js';
@@ -18,6 +19,7 @@ export class StateStore {
   readonly goals: GoalStore;
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
+  readonly jobs: JobStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -28,6 +30,7 @@ export class StateStore {
     this.goals = new GoalStore(db);
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
+    this.jobs = new JobStore(db);
   }
 
   /** Opens the durable store at `file`. */

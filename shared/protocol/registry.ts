@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { initializeMethods } from './methods/initialize.js';
+import { jobMethods, jobNotifications } from './methods/job.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
@@ -25,6 +26,7 @@ export const clientMethods = {
   ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
+  ...jobMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -33,6 +35,7 @@ export const serverNotifications = {
   ...turnNotifications,
   ...goalNotifications,
   ...queueNotifications,
+  ...jobNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (approvals, elicitations). */
