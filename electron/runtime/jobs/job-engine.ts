@@ -125,8 +125,10 @@ export class JobEngine {
     this.entries.set(id, entry);
     this.commits.mark(entry);
     await this.commits.committed();
+    // What was made durable; starting it is the next change.
+    const job = this.jobNow(entry);
     this.dispatch();
-    return { job: this.jobNow(entry) };
+    return { job };
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {
