@@ -2,6 +2,8 @@ import { createWheelhouseClient } from './client/create-client.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
+import { notifyJobEnded } from './stores/job-notifications.js';
+import { createJobsStore } from './stores/jobs-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
@@ -30,3 +32,11 @@ export const useModelsStore = createModelsStore(client);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
+
+/** Long-running jobs and the Jobs dashboard; a job that ends notifies the desktop, and the click opens it. */
+export const useJobsStore = createJobsStore(client, (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)));
+
+// A new or other thread shows its conversation instead of the Jobs dashboard.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useJobsStore.getState().hide();
+});

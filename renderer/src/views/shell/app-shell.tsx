@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useSetupStore } from '../../services.js';
+import { useJobsStore, useSetupStore } from '../../services.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
@@ -13,12 +13,25 @@ export function AppShell() {
     <div className="app-shell">
       <Sidebar />
       <main className="app-main">
-        <ConversationPane />
+        <MainPane />
       </main>
       <SetupLayer />
       <ConfirmDialog />
       <ToastViewport />
     </div>
+  );
+}
+
+// The Jobs dashboard (virtualised list, terminal) loads when first opened.
+const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
+
+function MainPane() {
+  const jobsOpen = useJobsStore((s) => s.open);
+  if (!jobsOpen) return <ConversationPane />;
+  return (
+    <Suspense fallback={null}>
+      <JobsView />
+    </Suspense>
   );
 }
 

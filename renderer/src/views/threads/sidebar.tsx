@@ -1,5 +1,5 @@
-import { Settings, ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { ListChecks, Settings, ShipWheel, SquarePen } from 'lucide-react';
+import { useConnectionStore, useJobsStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
@@ -10,6 +10,13 @@ export function Sidebar() {
   const connected = useConnectionStore((s) => s.status === 'connected');
   const newThread = useThreadsStore((s) => s.newThread);
   const openSettings = useSetupStore((s) => s.openSettings);
+  const jobsOpen = useJobsStore((s) => s.open);
+  const showJobs = useJobsStore((s) => s.show);
+  const activeJobs = useJobsStore((s) => {
+    let n = 0;
+    for (const job of s.jobs.values()) if (job.status === 'running') n += 1;
+    return n;
+  });
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -30,6 +37,18 @@ export function Sidebar() {
         >
           <SquarePen size={15} strokeWidth={1.9} aria-hidden="true" />
           <span>New thread</span>
+        </button>
+        <button
+          type="button"
+          className="sidebar-new-thread sidebar-jobs"
+          data-testid="open-jobs"
+          aria-current={jobsOpen ? 'page' : undefined}
+          onClick={() => showJobs(null)}
+          disabled={!connected}
+        >
+          <ListChecks size={15} strokeWidth={1.9} aria-hidden="true" />
+          <span>Jobs</span>
+          {activeJobs > 0 ? <span className="sidebar-jobs-count" title={`${activeJobs} running`}>{activeJobs}</span> : null}
         </button>
       </div>
       <ThreadList />
