@@ -16,6 +16,7 @@ import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
 import { ptyThroughput } from './pty-throughput.js';
+import { jobsBench } from './jobs.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -27,6 +28,8 @@ const TARGETS = {
   resumeGrowth: 2.2,
   ptyThroughputRatio: 0.6,
   unackedOutputBytes: 500 * 1024,
+  jobTransitionsPerSecond: 20_000,
+  jobListFirstPageMs: 50,
 } as const;
 
 async function main(): Promise<void> {
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+    const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -106,6 +110,12 @@ async function main(): Promise<void> {
           pty.supervisor.lossless &&
           pty.supervisor.logLossless &&
           pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes,
+      },
+      // 10,000 jobs paused and resumed at once (each durable before it is answered), then job/list.
+      jobs: {
+        ...jobs,
+        target: `>= ${TARGETS.jobTransitionsPerSecond} transitions/s; job/list first page <= ${TARGETS.jobListFirstPageMs} ms`,
+        meetsTarget: jobs.transitionsPerSecond >= TARGETS.jobTransitionsPerSecond && jobs.listFirstPage.p99Ms <= TARGETS.jobListFirstPageMs,
       },
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

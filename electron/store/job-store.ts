@@ -53,22 +53,24 @@ const COLUMNS = `id, kind, name, status, progress, message, attempt, max_attempt
 
 /** The jobs table and its runs. Writes come in batches from the job engine, one transaction each. */
 export class JobStore {
-  private readonly upsert;
+  private readonly insert;
+  private readonly update;
   private readonly byId;
   private readonly insertRun;
   private readonly endRun;
 
   constructor(private readonly db: Db) {
-    this.upsert = db.prepare(`
+    this.insert = db.prepare(`
       INSERT INTO jobs (id, kind, name, status, progress, message, attempt, max_attempts, next_retry_at_ms, exit_code,
         thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, spec, detail, created_at_ms, updated_at_ms)
       VALUES (@id, @kind, @name, @status, @progress, @message, @attempt, @maxAttempts, @nextRetryAtMs, @exitCode,
-        @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @spec, @detail, @createdAtMs, @updatedAtMs)
-      ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, progress = excluded.progress,
-        message = excluded.message, attempt = excluded.attempt, max_attempts = excluded.max_attempts,
-        next_retry_at_ms = excluded.next_retry_at_ms, exit_code = excluded.exit_code, runs = excluded.runs,
-        active_ms = excluded.active_ms, eta_ms = excluded.eta_ms, queue_order = excluded.queue_order,
-        detail = excluded.detail, updated_at_ms = excluded.updated_at_ms`);
+        @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @spec, @detail, @createdAtMs, @updatedAtMs)`);
+    // What a transition can change; the rest is fixed at creation.
+    this.update = db.prepare(`
+      UPDATE jobs SET status = @status, progress = @progress, message = @message, attempt = @attempt,
+        max_attempts = @maxAttempts, next_retry_at_ms = @nextRetryAtMs, exit_code = @exitCode, runs = @runs,
+        active_ms = @activeMs, eta_ms = @etaMs, queue_order = @queueOrder, detail = @detail, updated_at_ms = @updatedAtMs
+      WHERE id = @id`);
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM jobs WHERE id = ?`);
     this.insertRun = db.prepare(
       `INSERT OR REPLACE INTO job_runs (job_id, run, log_path, started_at_ms, ended_at_ms, outcome) VALUES (?, ?, ?, ?, NULL, NULL)`,
@@ -79,7 +81,7 @@ export class JobStore {
   /** Writes every row in one transaction (all land, or none). */
   upsertMany(rows: readonly JobRow[], runStarts: readonly JobRunRow[] = [], runEnds: readonly JobRunRow[] = []): void {
     this.db.transaction(() => {
-      for (const row of rows) this.upsert.run(row);
+      for (const row of rows) if (this.update.run(row).changes === 0) this.insert.run(row);
       for (const run of runStarts) this.insertRun.run(run.jobId, run.run, run.logPath, run.startedAtMs);
       for (const run of runEnds) this.endRun.run(run.endedAtMs, run.outcome, run.jobId, run.run);
     })();

@@ -198,7 +198,6 @@ export const migrations: readonly Migration[] = [
         updated_at_ms    INTEGER NOT NULL
       ) STRICT;
       CREATE INDEX jobs_by_recency ON jobs (updated_at_ms DESC, id DESC);
-      CREATE INDEX jobs_by_status_recency ON jobs (status, updated_at_ms DESC, id DESC);
 
       -- One row per run: where its output log is, and how it ended (null while running).
       CREATE TABLE job_runs (

@@ -25,7 +25,9 @@ describe('command jobs', () => {
   it('runs a command to completion with progress from OSC 9;4 and keeps its output on disk', async () => {
     const k = kit();
     const { job } = await k.call('job/create', { kind: 'command', name: 'osc', command: `echo start; ${osc(25)}; sleep 0.3; ${osc(75)}; sleep 0.3; echo end`, cwd: k.home });
-    expect(job).toMatchObject({ status: 'queued', name: 'osc', attempt: 0, maxAttempts: 3, progress: 0 });
+    expect(job).toMatchObject({ name: 'osc', attempt: 0, maxAttempts: 3 });
+    // A free slot may start it in the same batch as its creation.
+    expect(['queued', 'running']).toContain(job.status);
     const done = await k.untilJob(job.id, 'completed', (j) => j.status === 'completed');
     expect(done).toMatchObject({ progress: 100, exitCode: 0, runs: 1, nextRetryAt: null });
     const progress = k.updates(job.id).map((j) => j.progress);

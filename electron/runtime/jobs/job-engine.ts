@@ -49,6 +49,9 @@ export class JobEngine {
   private readonly concurrency: number;
   private nextQueueOrder: number;
   private stopped = false;
+  /** Runs started and not yet ended (each holds a slot, paused ones too). */
+  private liveRuns = 0;
+  private dispatchScheduled: ReturnType<typeof setImmediate> | null = null;
 
   constructor(private readonly options: JobEngineOptions) {
     this.clock = options.clock ?? systemClock;
@@ -238,6 +241,7 @@ export class JobEngine {
   /** App quit: no new runs; running trees are ended and stay `running` in the store, to be re-queued at the next start. */
   async shutdown(): Promise<void> {
     this.stopped = true;
+    if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
     for (const entry of this.entries.values()) this.disarmRetry(entry);
     this.runner.stop();
     this.commits.close();
@@ -267,32 +271,39 @@ export class JobEngine {
     entry.activeSince = null;
   }
 
-  /** Starts queued jobs, oldest in the queue first, while slots are free. */
+  /** Starts queued jobs soon (once per turn of the event loop, however many changes asked). */
   private dispatch(): void {
-    if (this.stopped) return;
-    let busy = 0;
+    if (this.stopped || this.dispatchScheduled || this.liveRuns >= this.concurrency) return;
+    this.dispatchScheduled = setImmediate(() => {
+      this.dispatchScheduled = null;
+      this.dispatchNow();
+    });
+  }
+
+  /** Starts queued jobs, oldest in the queue first, while slots are free. */
+  private dispatchNow(): void {
+    if (this.stopped || this.liveRuns >= this.concurrency) return;
     const queued: JobEntry[] = [];
-    for (const entry of this.entries.values()) {
-      if (entry.live) busy += 1;
-      else if (entry.state.status === 'queued') queued.push(entry);
-    }
-    if (busy >= this.concurrency || queued.length === 0) return;
+    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued') queued.push(entry);
     queued.sort((a, b) => a.queueOrder - b.queueOrder);
-    for (const entry of queued.slice(0, this.concurrency - busy)) {
+    for (const entry of queued.slice(0, this.concurrency - this.liveRuns)) {
+      const now = this.clock.now();
       entry.runs += 1;
       entry.activeMs = 0;
-      entry.activeSince = this.clock.now();
+      entry.activeSince = now;
       entry.etaMs = null;
       entry.exitCode = null;
       entry.state.progress = null;
-      machine.setRunning(entry.state, this.clock.now());
+      machine.setRunning(entry.state, now);
       this.commits.mark(entry);
+      this.liveRuns += 1;
       this.runner.start(entry);
     }
   }
 
   /** A run ended (its transition is made): arm a retry, free the slot, start the next. */
   private afterRun(entry: JobEntry): void {
+    this.liveRuns -= 1;
     this.stopClock(entry, this.clock.now());
     if (this.stopped) return;
     if (entry.state.status === 'failed') this.armRetry(entry);
@@ -329,7 +340,9 @@ export class JobEngine {
   }
 
   private announce(job: Job): void {
-    this.options.events.publish('job/updated', { job });
+    // The jobs table is the durable record (job/list after a restart); the event itself need
+    // only outlive a reconnect, which the in-memory log covers.
+    this.options.events.publish('job/updated', { job }, { ephemeral: true });
   }
 }
 

@@ -246,14 +246,26 @@ const retryToValue = (retry: JobRetryMetadata) => ({
   next_retry_at: retry.nextRetryAt,
 });
 
+/** Each history entry's JSON, made once: a job's detail is re-encoded at every commit, its old entries never change. */
+const encodedEntries = new WeakMap<JobHistoryEntry, string>();
+
+function encodeEntry(entry: JobHistoryEntry): string {
+  let json = encodedEntries.get(entry);
+  if (json === undefined) {
+    json = JSON.stringify({ ...entry, retry: retryToValue(entry.retry) });
+    encodedEntries.set(entry, json);
+  }
+  return json;
+}
+
 export function encodePersistedDetail(job: JobStateRecord): string {
-  return JSON.stringify({
+  const head = JSON.stringify({
     schema_version: JOB_DETAIL_SCHEMA_VERSION,
     status: job.status,
     detail: job.detail,
     retry: retryToValue(job.retry),
-    history: job.history.map((entry) => ({ ...entry, retry: retryToValue(entry.retry) })),
   });
+  return `${head.slice(0, -1)},"history":[${job.history.map(encodeEntry).join(',')}]}`;
 }
 
 /** A stored row's columns, as the seed's `load_from_store` reads them. */
