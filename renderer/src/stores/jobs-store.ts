@@ -14,6 +14,8 @@ export interface JobDetail {
 export interface JobsState {
   /** Every job by id; replaced (not mutated) when any changes, so selectors see a new value. */
   readonly jobs: ReadonlyMap<string, Job>;
+  /** The same jobs, newest-updated first (kept sorted here, so a mount does not sort 10,000). */
+  readonly sorted: readonly Job[];
   readonly loaded: boolean;
   readonly filter: JobFilter;
   readonly search: string;
@@ -55,9 +57,27 @@ export function allowedActions(job: Job): ReadonlySet<JobAction> {
   }
 }
 
+const newerFirst = (a: Job, b: Job) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
 /** Newest-updated first, as job/list orders them. */
 export function sortJobs(jobs: Iterable<Job>): Job[] {
-  return [...jobs].sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return [...jobs].sort(newerFirst);
+}
+
+/** `sorted` with `changed` jobs replaced and in place: linear, for a frame's few updates among 10,000. */
+export function resortJobs(sorted: readonly Job[], changed: readonly Job[]): Job[] {
+  if (changed.length === 0) return [...sorted];
+  const ids = new Set(changed.map((j) => j.id));
+  const rest = sorted.filter((j) => !ids.has(j.id));
+  const fresh = [...changed].sort(newerFirst);
+  const out: Job[] = [];
+  let i = 0;
+  let k = 0;
+  while (i < rest.length || k < fresh.length) {
+    if (k >= fresh.length || (i < rest.length && newerFirst(rest[i]!, fresh[k]!) <= 0)) out.push(rest[i++]!);
+    else out.push(fresh[k++]!);
+  }
+  return out;
 }
 
 export function matchesJob(job: Job, filter: JobFilter, search: string): boolean {
@@ -81,6 +101,7 @@ export function createJobsStore(
 ): UseBoundStore<StoreApi<JobsState>> {
   const store = create<JobsState>()((set, get) => ({
     jobs: new Map(),
+    sorted: [],
     loaded: false,
     filter: 'all',
     search: '',
@@ -103,13 +124,14 @@ export function createJobsStore(
           const page: { data: Job[]; nextCursor: string | null } = await client.request('job/list', { limit: PAGE, cursor });
           for (const job of page.data) all.set(job.id, job);
           cursor = page.nextCursor;
+          // Updates that arrived while paging are newer than what a page said.
+          for (const [id, job] of get().jobs) {
+            const listed = all.get(id);
+            if (!listed || listed.updatedAt <= job.updatedAt) all.set(id, job);
+          }
+          // The first page shows at once; the rest fill in behind it.
+          set({ jobs: new Map(all), sorted: sortJobs(all.values()), loaded: true });
         } while (cursor !== null);
-        // Updates that arrived while paging are newer than what a page said.
-        for (const [id, job] of get().jobs) {
-          const listed = all.get(id);
-          if (!listed || listed.updatedAt <= job.updatedAt) all.set(id, job);
-        }
-        set({ jobs: all, loaded: true });
       } catch (error) {
         showRequestError(error);
       }
@@ -142,7 +164,7 @@ export function createJobsStore(
           await client.request('job/delete', { jobId });
           const jobs = new Map(get().jobs);
           jobs.delete(jobId);
-          set((state) => ({ jobs, selectedJobId: state.selectedJobId === jobId ? null : state.selectedJobId }));
+          set((state) => ({ jobs, sorted: state.sorted.filter((j) => j.id !== jobId), selectedJobId: state.selectedJobId === jobId ? null : state.selectedJobId }));
           return;
         }
         const { job } = await client.request(`job/${action}`, { jobId });
@@ -155,7 +177,7 @@ export function createJobsStore(
 
   /** Applies updates, keeping the newest of each job; an update to the open job refreshes its timeline. */
   const apply = (updates: readonly Job[]) => {
-    const { jobs: current, selectedJobId } = store.getState();
+    const { jobs: current, selectedJobId, sorted } = store.getState();
     const jobs = new Map(current);
     let refreshSelected = false;
     for (const job of updates) {
@@ -165,7 +187,8 @@ export function createJobsStore(
       if (job.id === selectedJobId && before?.updatedAt !== job.updatedAt) refreshSelected = true;
       if (before && !TERMINAL.has(before.status) && TERMINAL.has(job.status)) onJobEnded(job);
     }
-    store.setState({ jobs });
+    const changed = [...new Set(updates.map((j) => j.id))].map((id) => jobs.get(id)!);
+    store.setState({ jobs, sorted: resortJobs(sorted, changed) });
     if (refreshSelected && selectedJobId) void store.getState().loadDetail(selectedJobId);
   };
   const batcher = new FrameBatcher<Job>(apply, scheduler);

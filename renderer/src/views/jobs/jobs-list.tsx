@@ -4,7 +4,7 @@ import { useMemo, useRef } from 'react';
 import { JOB_STATUSES } from '../../../../shared/protocol/index.js';
 import { STATUS_LABELS } from '../../format/job-format.js';
 import { useJobsStore } from '../../services.js';
-import { matchesJob, sortJobs, type JobFilter } from '../../stores/jobs-store.js';
+import { matchesJob, type JobFilter } from '../../stores/jobs-store.js';
 import { JobRow } from './job-row.js';
 
 const ROW_HEIGHT = 52;
@@ -12,14 +12,13 @@ const FILTERS: readonly JobFilter[] = ['all', ...JOB_STATUSES];
 
 /** The dashboard: filters with counts, search, and every job in a virtualised list (smooth with 10,000). */
 export function JobsList({ onNewJob }: { readonly onNewJob: () => void }) {
-  const jobs = useJobsStore((s) => s.jobs);
+  const sorted = useJobsStore((s) => s.sorted);
   const loaded = useJobsStore((s) => s.loaded);
   const filter = useJobsStore((s) => s.filter);
   const search = useJobsStore((s) => s.search);
   const setFilter = useJobsStore((s) => s.setFilter);
   const setSearch = useJobsStore((s) => s.setSearch);
   const show = useJobsStore((s) => s.show);
-  const sorted = useMemo(() => sortJobs(jobs.values()), [jobs]);
   const counts = useMemo(() => {
     const byStatus: Record<string, number> = { all: sorted.length };
     for (const job of sorted) byStatus[job.status] = (byStatus[job.status] ?? 0) + 1;
