@@ -17,8 +17,12 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-const isDelta = (jobId: string) => (r: Received) =>
-  r.kind === 'notification' && r.message.method === 'job/output/delta' && (r.message.params as { jobId: string }).jobId === jobId;
+const deltaOf = (r: Received) =>
+  r.kind === 'notification' && r.message.method === 'job/output/delta' ? (r.message.params as { jobId: string; attempt: number; delta: string }) : null;
+const isDelta = (jobId: string, attempt?: number) => (r: Received) => {
+  const delta = deltaOf(r);
+  return delta !== null && delta.jobId === jobId && (attempt === undefined || delta.attempt === attempt);
+};
 
 describe('a job when its host is killed with SIGKILL', () => {
   it('is not lost: it shows it was interrupted, is re-queued, and its log up to the kill is intact', async () => {
@@ -37,7 +41,7 @@ describe('a job when its host is killed with SIGKILL', () => {
     let seen = '';
     while (!/line 30\r?\n/.test(seen)) {
       const delta = await app.peer.inbox.take(isDelta(job.id), 'output of the counter job');
-      seen += (delta.message as { params: { delta: string } }).params.delta;
+      seen += deltaOf(delta)!.delta;
     }
     await app.peer.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'job/updated' && Job.parse((r.message.params as { job: unknown }).job).id === finished.id && (r.message.params as { job: Job }).job.status === 'completed',
@@ -64,7 +68,7 @@ describe('a job when its host is killed with SIGKILL', () => {
     expect(lines).toEqual(lines.map((_, i) => i + 1));
 
     // It runs again, as run 2, and can be cancelled.
-    await app.peer.inbox.take((r) => isDelta(job.id)(r) && (r.message.params as { attempt: number }).attempt === 2, 'run 2 output', 20_000);
+    await app.peer.inbox.take(isDelta(job.id, 2), 'run 2 output', 20_000);
     const { job: cancelled } = await app.peer.call('job/cancel', { jobId: job.id });
     expect(cancelled.status).toBe('cancelled');
     app.endInput();
