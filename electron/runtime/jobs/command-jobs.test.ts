@@ -91,6 +91,13 @@ describe('command jobs', () => {
     expect(alive(pids)).toEqual([]);
   });
 
+  it('a job over its time limit is ended and fails, saying so', async () => {
+    const k = kit();
+    const { job } = await k.call('job/create', { kind: 'command', command: 'echo started; sleep 30', cwd: k.home, timeoutMs: 400, maxAttempts: 0 });
+    const failed = await k.untilJob(job.id, 'timed out', (j) => j.status === 'failed');
+    expect(failed).toMatchObject({ detail: 'timed out after 400 ms of running time', nextRetryAt: null, attempt: 0 });
+  });
+
   it('runs queued jobs in order, no more at once than the limit', async () => {
     const k = kit({ jobConcurrency: 1 });
     const ids: string[] = [];

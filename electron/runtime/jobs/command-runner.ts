@@ -25,7 +25,10 @@ export interface CommandRunnerOptions {
 }
 
 function describeExit(exit: ExitInfo, spec: CommandSpec): string {
-  if (exit.reason === 'timed-out') return `timed out after ${Math.round((spec.timeoutMs ?? 0) / 1000)} s`;
+  if (exit.reason === 'timed-out') {
+    const limit = spec.timeoutMs ?? 0;
+    return `timed out after ${limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`} of running time`;
+  }
   if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
   return `ended by ${exit.signal ?? 'a signal'}`;
 }

@@ -148,7 +148,9 @@ export class JobEngine {
     };
   }
 
-  read(jobId: string): ResultOf<'job/read'> {
+  async read(jobId: string): Promise<ResultOf<'job/read'>> {
+    // What is answered must be durable: a change made a moment ago is written first.
+    await this.commits.committed();
     const entry = this.lookup(jobId);
     return { job: this.jobNow(entry), history: entry.state.history.map((h) => ({ ...h, retry: { ...h.retry } })), logTail: this.logs.tail(jobId) };
   }
@@ -166,7 +168,11 @@ export class JobEngine {
       machine.pause(entry.state, 'paused before it started', now);
     } else if (status === 'running') {
       if (!entry.live?.process) throw refuse(entry, 'pause', 'it is still starting; try again in a moment');
-      entry.live.process.pause();
+      try {
+        entry.live.process.pause();
+      } catch {
+        throw refuse(entry, 'pause', 'its process has just ended');
+      }
       this.stopClock(entry, now);
       machine.pause(entry.state, null, now);
     } else {
@@ -181,7 +187,11 @@ export class JobEngine {
     const now = this.clock.now();
     const process = entry.live?.process;
     if (process && process.state === 'paused') {
-      process.resume();
+      try {
+        process.resume();
+      } catch {
+        throw refuse(entry, 'resume', 'its process has just ended');
+      }
       entry.activeSince = now;
       machine.resume(entry.state, null, now);
     } else {
