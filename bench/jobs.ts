@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
@@ -29,7 +29,7 @@ export interface JobsBenchReport {
 
 export async function jobsBench(options: { home: string; jobs?: number; listRuns?: number }): Promise<JobsBenchReport> {
   const count = options.jobs ?? 10_000;
-  const runtime = new Runtime({ home: options.home, jobConcurrency: 0, defaults: { cwd: options.home } });
+  const runtime = createTestRuntime({ home: options.home, jobConcurrency: 0, defaults: { cwd: options.home } });
   let announced = 0;
   runtime.events.subscribe((n) => {
     if (n.method === 'job/updated') announced += 1;

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
 import { ProcessSupervisor } from '../electron/exec/index.js';
+import { ms, quantile, summarize } from './stats.js';
 
 const LINES = 3_000_000;
 const FIXTURE = ['seq', '1', String(LINES)];
@@ -74,6 +75,45 @@ async function supervisedDrain(supervisor: ProcessSupervisor, cwd: string) {
   return { bytes, sha256: hash.digest('hex'), ms, events, exitCode: exit.exitCode, logSha256, maxUnackedBytes: child.maxUnackedBytes };
 }
 
+/**
+ * Keystroke echo in a terminal (a pty running `cat`, echoed by the line
+ * discipline) while another supervised command floods: time from write to
+ * the echo reaching the subscriber, batching included.
+ */
+async function keystrokeEchoUnderFlood(supervisor: ProcessSupervisor, cwd: string, keystrokes: number) {
+  const terminal = await supervisor.spawn({ command: ['cat'], cwd });
+  const flood = await supervisor.spawn({ command: FIXTURE, cwd });
+  const floodSubscription = flood.subscribe(
+    (event) => {
+      if (event.type === 'output') setImmediate(() => floodSubscription.ack(event.data.length));
+    },
+    { flowControl: true },
+  );
+  let waiting: { key: string; sentAt: number; resolve: (ms: number) => void } | null = null;
+  terminal.subscribe((event) => {
+    if (event.type === 'output' && waiting && event.data.includes(waiting.key)) {
+      const done = waiting;
+      waiting = null;
+      done.resolve(performance.now() - done.sentAt);
+    }
+  });
+  const samples: number[] = [];
+  for (let i = 0; i < keystrokes && flood.state !== 'exited'; i += 1) {
+    const key = String.fromCharCode(97 + (i % 26));
+    samples.push(
+      await new Promise<number>((resolve) => {
+        waiting = { key, sentAt: performance.now(), resolve };
+        terminal.write(key);
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const floodStillRunning = flood.state !== 'exited';
+  await Promise.all([terminal.terminate(), flood.terminate()]);
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { ...summarize(samples), p95Ms: ms(quantile(sorted, 0.95)), floodStillRunning };
+}
+
 const mbPerSecond = (bytes: number, ms: number) => Math.round((bytes / 1e6 / (ms / 1000)) * 10) / 10;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -83,12 +123,14 @@ export async function ptyThroughput(options: { dir: string; rounds?: number }) {
   await supervisor.loginEnvironment();
   const raw: RunResult[] = [];
   const supervised: Awaited<ReturnType<typeof supervisedDrain>>[] = [];
+  let echo: Awaited<ReturnType<typeof keystrokeEchoUnderFlood>>;
   try {
     // Interleaved, so a change in machine load affects both sides alike.
     for (let round = 0; round < (options.rounds ?? 3); round += 1) {
       raw.push(await rawDrain(options.dir));
       supervised.push(await supervisedDrain(supervisor, options.dir));
     }
+    echo = await keystrokeEchoUnderFlood(supervisor, options.dir, 60);
   } finally {
     await supervisor.dispose();
   }
@@ -110,5 +152,6 @@ export async function ptyThroughput(options: { dir: string; rounds?: number }) {
       maxUnackedBytes: Math.max(...supervised.map((run) => run.maxUnackedBytes)),
     },
     ratioOfMedians: Math.round((median(supervisedRates) / median(rawRates)) * 100) / 100,
+    keystrokeEchoUnderFlood: echo,
   };
 }

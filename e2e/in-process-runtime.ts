@@ -1,5 +1,6 @@
 import { RpcClient, type Transport } from '../shared/protocol/client.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer, type RunningWebServer } from '../electron/server/web-server.js';
 
@@ -14,7 +15,7 @@ export class InProcessRuntime {
   private server: RunningWebServer | null = null;
 
   constructor(home: string) {
-    this.runtime = new Runtime({ home });
+    this.runtime = createTestRuntime({ home });
     this.host = new RpcHost(this.runtime);
   }
 
@@ -38,7 +39,7 @@ export class InProcessRuntime {
       },
       onClose: () => () => undefined,
     };
-    const client = new RpcClient(transport);
+    const client = new RpcClient(transport, { validateResults: true });
     await client.request('initialize', { clientInfo: { name: 'wheelhouse-e2e', version: '0' } });
     return client;
   }

@@ -13,7 +13,9 @@ if (args.has('--if-missing') && existsSync(out('dist/node/cli.js')) && existsSyn
   process.exit(0);
 }
 
-const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingDir: root };
+// `--production` (npm run dist) turns off the development checks, e.g. validating every result.
+const define = args.has('--production') ? { 'process.env.NODE_ENV': '"production"' } : {};
+const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingDir: root, define };
 
 /**
  * Packages the runtime (CLI and Electron main) loads as they are installed: native addons, and

@@ -1,4 +1,4 @@
-// The whole test suite, as CI runs it (`npm test`): build, typecheck, unit and
+// The whole test suite, as CI runs it (`npm test`): build, typecheck, lint, unit and
 // integration tests, then the e2e specs. Stops at the first failing step and
 // ends with one line CI reads: `N passed, N failed, N skipped`.
 import { spawnSync } from 'node:child_process';
@@ -70,6 +70,7 @@ function stopAt(step) {
 
 if (!run('build', process.execPath, ['scripts/build.mjs'])) stopAt('build');
 if (!run('typecheck', npm, ['run', 'typecheck'])) stopAt('typecheck');
+if (!run('lint', npm, ['run', 'lint'])) stopAt('lint');
 if (!runVitest('unit and integration tests', [])) summarize(false);
 
 if (fs.existsSync(path.join(root, 'vitest.e2e.config.ts'))) {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyNotification, ClientMethod, Job, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime, type RuntimeOptions } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime, type TestRuntimeOptions } from './test-runtime.js';
 
 const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
@@ -15,9 +16,9 @@ export class JobTestKit {
 
   constructor(
     readonly home: string,
-    options: Partial<RuntimeOptions> = {},
+    options: Partial<TestRuntimeOptions> = {},
   ) {
-    this.runtime = new Runtime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0, killGraceMs: 1000, ...options });
+    this.runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0, killGraceMs: 1000, ...options });
     this.runtime.events.subscribe((notification) => {
       this.notifications.push(notification);
       for (const wake of this.waiters) wake();

@@ -1,5 +1,4 @@
-import { ModelError, type ModelClient, type ResolvedProvider } from '../model/types.js';
-import type { ModelBinder } from '../runtime/turns/active-turn.js';
+import { ModelError, type ModelBinder, type ModelClient, type ResolvedProvider } from '../model/types.js';
 import { modelInfo } from './builtin-providers.js';
 import type { ConfigService } from './config-service.js';
 import { resolveModel } from './model-catalog.js';

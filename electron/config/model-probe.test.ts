@@ -6,7 +6,8 @@ import { startMockModelServer, type MockModelServer } from '../../test-support/m
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';
 import { homePaths } from '../runtime/home.js';
-import { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 
 /** The "Test" button: a real request through the configured provider, answered by the mock model server. */
@@ -32,11 +33,11 @@ afterEach(() => {
 function runtimeWith(configToml: string): Runtime {
   const home = temp.make();
   fs.writeFileSync(homePaths(home).config, configToml);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
-    secretStore: new EnvironmentOnlySecretStore(() => null),
+    secretStore: () => new EnvironmentOnlySecretStore(() => null),
   });
   runtimes.push(runtime);
   return runtime;

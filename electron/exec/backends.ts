@@ -41,26 +41,35 @@ const signalNames = new Map<number, string>(
 const EXIT_WATCH_MS = 40;
 
 /**
- * Opens our own handle on the pty's terminal side. Without it, the child's
- * exit hangs up the pty and libuv takes the hang-up after a short read for
- * end-of-file while the kernel still holds the last few KB of output: raw
- * node-pty loses the tail of a fast command (2-13 KB of `seq 1 300000` in
- * our runs). Held open, no hang-up happens; node-pty reads on until it
- * closes the stream 200 ms after the exit, and then we close this handle.
+ * Raw node-pty loses the tail of a fast command's output: when the command
+ * exits, libuv takes the pty's hang-up after a short read for end-of-file
+ * while the kernel still holds the last few KB (2-13 KB of `seq 1 300000` in
+ * our runs). At that end-of-file, before the stream closes the descriptor,
+ * the rest is read here directly (the master is non-blocking: EAGAIN or EIO
+ * once empty). Uses node-pty 1.1's stream and fd (the version is pinned).
  */
-function holdTerminalSide(terminal: pty.IPty): number | null {
-  const name = (terminal as unknown as { ptsName?: string }).ptsName;
-  if (!name) return null;
-  try {
-    return fs.openSync(name, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
-  } catch {
-    return null;
-  }
+function drainAtEnd(terminal: pty.IPty, onData: (chunk: Buffer) => void): void {
+  const internals = terminal as unknown as { _socket?: NodeJS.EventEmitter; fd?: number };
+  const socket = internals._socket;
+  const fd = internals.fd;
+  if (!socket || typeof fd !== 'number') return;
+  socket.prependListener('end', () => {
+    const buffer = Buffer.alloc(64 * 1024);
+    for (;;) {
+      let read: number;
+      try {
+        read = fs.readSync(fd, buffer, 0, buffer.length, null);
+      } catch {
+        return;
+      }
+      if (read <= 0) return;
+      onData(Buffer.from(buffer.subarray(0, read)));
+    }
+  });
 }
 
 class PtyBackend implements ProcessBackend {
   private readonly terminal: pty.IPty;
-  private readonly terminalSide: number | null;
   private exitWatch: NodeJS.Timeout | null = null;
   private draining = false;
 
@@ -78,7 +87,6 @@ class PtyBackend implements ProcessBackend {
     } catch (error) {
       throw new ExecError('spawn-failed', `cannot start ${spec.argv[0]}: ${(error as Error).message}`);
     }
-    this.terminalSide = holdTerminalSide(this.terminal);
   }
 
   get pid(): number {
@@ -117,9 +125,9 @@ class PtyBackend implements ProcessBackend {
   start(onData: (stream: OutputStream, chunk: Buffer) => void, onExit: (exit: RawExit) => void): void {
     // With `encoding: null` node-pty hands out Buffers; its typings say string.
     this.terminal.onData((chunk) => onData('pty', chunk as unknown as Buffer));
+    drainAtEnd(this.terminal, (chunk) => onData('pty', chunk));
     this.terminal.onExit(({ exitCode, signal }) => {
       this.stopExitWatch();
-      if (this.terminalSide !== null) fs.closeSync(this.terminalSide);
       const name = signal ? (signalNames.get(signal) ?? `signal ${signal}`) : null;
       onExit({ exitCode: name ? null : exitCode, signal: name });
     });
@@ -147,6 +155,7 @@ class PipeBackend implements ProcessBackend {
       env: spec.env,
       // Its own session and group, like a pty child, so the group signal reaches the tree.
       detached: true,
+      windowsHide: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {

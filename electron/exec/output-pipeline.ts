@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { HeadTailBuffer } from './model-view.js';
 import type { OutputLog } from './output-log.js';
 import { TerminalProgressParser } from './terminal-progress.js';
@@ -28,7 +29,8 @@ interface Subscriber {
 
 /**
  * Between a process's reads and its consumers: batches reads by time and
- * size, writes each batch to the log and then to every subscriber in order,
+ * size (bytes after a quiet spell go at once, the rest at most every
+ * `maxDelayMs` or `maxBatchBytes`), writes each batch to the log and then to every subscriber in order,
  * stops at the cap with a visible marker, parses terminal progress, keeps the
  * model's head + tail view, and asks the source to pause while a
  * flow-controlled subscriber lags too far behind.
@@ -38,6 +40,7 @@ export class OutputPipeline {
   private pendingBytes = 0;
   private pendingStream: OutputStream = 'pty';
   private timer: NodeJS.Timeout | null = null;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
   private delivered = 0;
   private received = 0;
   private capped = false;
@@ -100,6 +103,10 @@ export class OutputPipeline {
       this.publishProgress(chunk.subarray(kept.length));
     } else if (this.pendingBytes >= this.limits.maxBatchBytes) {
       this.flush();
+    } else if (this.timer === null && performance.now() - this.lastFlushAt >= this.limits.maxDelayMs) {
+      // The first bytes after a quiet spell (a keystroke's echo, a prompt) go out at once;
+      // what follows them within the window is batched.
+      this.flush();
     } else {
       this.timer ??= setTimeout(() => this.flush(), this.limits.maxDelayMs);
     }
@@ -112,6 +119,7 @@ export class OutputPipeline {
       this.timer = null;
     }
     if (this.pendingBytes === 0) return;
+    this.lastFlushAt = performance.now();
     const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;

@@ -70,19 +70,23 @@ describe('output pipeline', () => {
     return { output, log, pauses, events };
   }
 
-  it('batches many small reads into one event by time, and large ones by size', async () => {
+  it('sends the first read after a quiet spell at once, batches what follows by time, and large output by size', async () => {
     const { output, events, log } = pipeline();
     output.subscribe((event) => events.push(event));
     for (let i = 0; i < 1000; i += 1) output.push('pty', Buffer.from(`line ${i}\n`));
-    expect(events).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first read (say, a keystroke's echo) is not held back; the other 999 wait for the batch.
     expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'output', offset: 0, data: Buffer.from('line 0\n') });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(events).toHaveLength(2);
     const chunk = Buffer.alloc(1024, 'x');
+    output.push('pty', chunk);
+    expect(events).toHaveLength(3);
     for (let i = 0; i < 100; i += 1) output.push('pty', chunk);
-    expect(events.length).toBe(1 + 3);
+    expect(events).toHaveLength(3 + 3);
     output.close();
     const outputs = events.flatMap((event) => (event.type === 'output' ? [event.data.length] : []));
-    expect(outputs.slice(1)).toEqual([32 * 1024, 32 * 1024, 32 * 1024, 4 * 1024]);
+    expect(outputs.slice(2)).toEqual([1024, 32 * 1024, 32 * 1024, 32 * 1024, 4 * 1024]);
     expect(fs.statSync(log.path).size).toBe(outputs.reduce((a, b) => a + b, 0));
   });
 

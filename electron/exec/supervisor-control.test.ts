@@ -65,6 +65,20 @@ describe('process supervisor control', () => {
     expect(child.maxUnackedBytes).toBeLessThanOrEqual(500 * 1024);
   });
 
+  it('still delivers the last bytes of a command that exits while its output is paused', async () => {
+    // 400 000 bytes pause the output (over 384 KB unacknowledged); then, while paused, the command
+    // answers its input and exits: its last bytes sit in the kernel's pty buffer, never read before.
+    const script = `head -c 400000 /dev/zero | tr '\\0' a; read answer; echo "END-$answer"`;
+    const child = await supervisor().spawn({ command: ['sh', '-c', script], cwd: temp.make() });
+    const received: Buffer[] = [];
+    child.subscribe((event) => event.type === 'output' && received.push(event.data), { flowControl: true });
+    await waitFor(() => child.outputPaused, 'flow control to pause the output');
+    child.write('go\r');
+    const exit = await child.exited;
+    expect(exit.exitCode).toBe(0);
+    expect(Buffer.concat(received).toString()).toBe(`${'a'.repeat(400000)}go\r\nEND-go\r\n`);
+  });
+
   it('applies flow control to pipes too', async () => {
     const child = await supervisor().spawn({ command: ['seq', '1', '300000'], cwd: temp.make(), tty: false });
     const received: Buffer[] = [];

@@ -93,6 +93,14 @@ describe('process supervisor output', () => {
     expect((await echo.exited).exitCode).toBe(0);
     expect(seen.text()).toBe('hello there\n');
 
+    const cat = await sup.spawn({ command: ['cat'], cwd: temp.make(), tty: false });
+    const catSeen = collect(cat);
+    expect(() => cat.resize(100, 30)).toThrow(/runs without a terminal/);
+    cat.write('no newline at the end');
+    cat.endInput();
+    expect((await cat.exited).exitCode).toBe(0);
+    expect(catSeen.text()).toBe('no newline at the end');
+
     const failing = await sup.spawn({ command: 'exit 7', cwd: temp.make() });
     expect(await failing.exited).toMatchObject({ exitCode: 7, signal: null, reason: 'exited' });
 

@@ -3,13 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { ProcessSupervisor } from '../exec/index.js';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
-import { ensurePrivateDir } from '../store/private-files.js';
-import { StateStore } from '../store/state-store.js';
+import type { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
-import { HomeLock } from './home-lock.js';
+import type { HomeLock } from './home-lock.js';
 import type { JobClock } from './jobs/job-clock.js';
 import { JobEngine } from './jobs/job-engine.js';
 import { TurnQueue } from './queue/turn-queue.js';
@@ -17,29 +16,44 @@ import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
-import type { ModelBinder } from './turns/active-turn.js';
+import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
-import { ConfigService } from '../config/config-service.js';
+import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { probeModel } from '../config/model-probe.js';
 import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
-import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
-export interface RuntimeOptions {
+/**
+ * The outer parts a host builds and hands in (electron/host/create-runtime.ts),
+ * so the core never opens files, locks or the OS keychain by itself. The
+ * runtime owns them from then on: `close()` closes the stores and releases the lock.
+ */
+export interface RuntimeParts {
   /** The Wheelhouse home folder (state database, config). */
   readonly home: string;
-  /** Path of a better-sqlite3 binding for this host's ABI (the Electron app passes one). */
-  readonly nativeBinding?: string;
-  /** Check results against their schemas (tests). */
+  /** Held for the runtime's life: one runtime per home. */
+  readonly lock: HomeLock;
+  /** config.toml in the home. */
+  readonly config: ConfigService;
+  /** Where provider API keys are kept. */
+  readonly secrets: SecretStore;
+  /** state.sqlite in the home. */
+  readonly durable: StateStore;
+  /** Ephemeral threads' store. */
+  readonly memory: StateStore;
+}
+
+export interface RuntimeOptions {
+  /** Check results against their schemas; default on in tests and development builds. */
   readonly validateResults?: boolean;
   readonly defaults?: Partial<ThreadDefaults>;
   readonly now?: () => number;
@@ -49,8 +63,6 @@ export interface RuntimeOptions {
   readonly bindModel?: ModelBinder;
   /** Where unexpected handler failures are reported (never the client's concern). */
   readonly logError?: (message: string, error: unknown) => void;
-  /** Where provider API keys are kept; default: the OS keychain when usable, else environment variables only. */
-  readonly secretStore?: SecretStore;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
   /** Command jobs running at once (default: CPU cores). */
@@ -92,97 +104,89 @@ export class Runtime {
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   private closed = false;
 
-  constructor(options: RuntimeOptions) {
-    this.home = options.home;
-    const paths = homePaths(options.home);
-    ensurePrivateDir(paths.home);
-    this.lock = HomeLock.acquire(paths.home);
-    try {
-      this.config = new ConfigService(paths.config);
-      this.secrets = options.secretStore ?? createDefaultSecretStore((id) => this.config.provider(id)?.envKey ?? null);
-      this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
-      this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
-      const dbOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
-      this.durable = StateStore.open(paths.stateDb, dbOptions);
-      this.memory = StateStore.inMemory(dbOptions);
-      const now = options.now ?? Date.now;
-      this.events = new EventLog(this.durable, this.memory, {
-        now,
-        ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
-        ...(options.logError ? { onError: options.logError } : {}),
-      });
-      const cwd = options.defaults?.cwd ?? os.homedir();
-      // Read on every thread/start, so a Settings change applies to the next thread.
-      const defaults = (): ThreadDefaults => ({
-        modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
-        model: options.defaults?.model ?? this.config.model(),
-        cwd,
-      });
-      const newId = options.newId ?? randomUUID;
-      this.threads = new ThreadManager({
-        durable: this.durable,
-        memory: this.memory,
-        events: this.events,
-        version: WHEELHOUSE_VERSION,
-        defaults,
-        newId,
-        now,
-        providerIds: () => this.config.providers().map((provider) => provider.id),
-      });
-      recoverInterruptedTurns(this.durable, this.events, now);
-      this.events.prune();
-      this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
-      this.pruneTimer.unref();
-      this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
-      this.turns = new TurnEngine({
-        threads: this.threads,
-        events: this.events,
-        goals: this.goals,
-        tools: new ToolRegistry(builtinTools()),
-        bindModel:
-          options.bindModel ??
-          createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
-        newId,
-        now,
-        knownSecrets: () => this.providers.knownApiKeys(),
-        ...(options.logError ? { onInternalError: options.logError } : {}),
-        // The queue is built next; a turn cannot end before the constructor returns.
-        onTurnEnded: (threadId) => this.queue.drain(threadId),
-      });
-      this.queue = new TurnQueue({
-        threads: this.threads,
-        store: this.durable,
-        events: this.events,
-        turns: this.turns,
-        newId,
-        now,
-        ...(options.logError ? { onInternalError: options.logError } : {}),
-      });
-      this.queue.recoverAfterRestart();
-      this.supervisor = new ProcessSupervisor({
-        logDir: path.join(paths.logs, 'exec'),
-        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-      });
-      this.jobs = new JobEngine({
-        store: this.durable,
-        events: this.events,
-        supervisor: this.supervisor,
-        newId,
-        ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
-        ...(options.jobClock ? { clock: options.jobClock } : {}),
-        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-        ...(options.logError ? { onError: options.logError } : {}),
-      });
-      this.jobs.recover();
-      this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-      this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
-        validateResults: options.validateResults ?? false,
-        onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
-      });
-    } catch (error) {
-      this.lock.release();
-      throw error;
-    }
+  constructor(parts: RuntimeParts, options: RuntimeOptions = {}) {
+    this.home = parts.home;
+    this.lock = parts.lock;
+    this.config = parts.config;
+    this.secrets = parts.secrets;
+    this.durable = parts.durable;
+    this.memory = parts.memory;
+    this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
+    this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
+    const now = options.now ?? Date.now;
+    this.events = new EventLog(this.durable, this.memory, {
+      now,
+      ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    const cwd = options.defaults?.cwd ?? os.homedir();
+    // Read on every thread/start, so a Settings change applies to the next thread.
+    const defaults = (): ThreadDefaults => ({
+      modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
+      model: options.defaults?.model ?? this.config.model(),
+      cwd,
+    });
+    const newId = options.newId ?? randomUUID;
+    this.threads = new ThreadManager({
+      durable: this.durable,
+      memory: this.memory,
+      events: this.events,
+      version: WHEELHOUSE_VERSION,
+      defaults,
+      newId,
+      now,
+      providerIds: () => this.config.providers().map((provider) => provider.id),
+    });
+    recoverInterruptedTurns(this.durable, this.events, now);
+    this.events.prune();
+    this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
+    this.pruneTimer.unref();
+    this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+    this.turns = new TurnEngine({
+      threads: this.threads,
+      events: this.events,
+      goals: this.goals,
+      tools: new ToolRegistry(builtinTools()),
+      bindModel:
+        options.bindModel ??
+        createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
+      newId,
+      now,
+      knownSecrets: () => this.providers.knownApiKeys(),
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+      // The queue is built next; a turn cannot end before the constructor returns.
+      onTurnEnded: (threadId) => this.queue.drain(threadId),
+    });
+    this.queue = new TurnQueue({
+      threads: this.threads,
+      store: this.durable,
+      events: this.events,
+      turns: this.turns,
+      newId,
+      now,
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+    });
+    this.queue.recoverAfterRestart();
+    this.supervisor = new ProcessSupervisor({
+      logDir: path.join(homePaths(this.home).logs, 'exec'),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    });
+    this.jobs = new JobEngine({
+      store: this.durable,
+      events: this.events,
+      supervisor: this.supervisor,
+      newId,
+      ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
+      ...(options.jobClock ? { clock: options.jobClock } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    this.jobs.recover();
+    this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
+    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+      validateResults: options.validateResults ?? resultsValidatedByDefault(),
+      onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
+    });
   }
 
   private handlers(): MethodHandlers<RequestContext> {
@@ -280,4 +284,10 @@ export class Runtime {
     this.memory.close();
     this.lock.release();
   }
+}
+
+/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
+function resultsValidatedByDefault(): boolean {
+  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
+  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }

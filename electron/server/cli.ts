@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../runtime/home.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createRuntime } from '../host/create-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
 import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
@@ -73,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
 function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
   try {
-    return new Runtime({ home, logError });
+    return createRuntime({ home, logError, secretStore: createDefaultSecretStore });
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;

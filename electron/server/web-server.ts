@@ -43,7 +43,8 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;
 
   const server = http.createServer((req, res) => {
-    if (options.staticRoot) serveStatic(options.staticRoot, req, res);
+    // A failure while answering ends that response only, never the server.
+    if (options.staticRoot) serveStatic(options.staticRoot, req, res).catch(() => res.destroy());
     else res.writeHead(404).end();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 1024 * 1024 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ModelToolSpec } from '../../model/types.js';
 
 export interface ToolContext {
@@ -18,6 +18,29 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly spec: ModelToolSpec;
   readonly args: S;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What a tool is written as: its JSON schema for the model is derived from `args`, never written by hand. */
+export interface ToolDefinition<S extends z.ZodObject> {
+  readonly name: string;
+  readonly description: string;
+  readonly args: S;
+  run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * Builds a tool whose `spec.parameters` is generated once from its zod schema,
+ * so every request sends byte-identical JSON (provider prompt caches).
+ */
+export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): Tool {
+  const { $schema: _dialect, ...parameters } = z.toJSONSchema(definition.args);
+  const tool: Tool<S> = {
+    spec: { name: definition.name, description: definition.description, parameters },
+    args: definition.args,
+    run: (args, ctx) => definition.run(args, ctx),
+  };
+  // Every caller hands `run` what `args` parsed, so widening the schema type is safe.
+  return tool as unknown as Tool;
 }
 
 /** Largest tool output sent to the model; the rest is cut with a note. */

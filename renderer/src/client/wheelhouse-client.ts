@@ -152,7 +152,8 @@ export class WheelhouseClient {
       transport.close();
       return;
     }
-    const rpc = new RpcClient(transport);
+    // Development builds check every result against the protocol; production trusts the runtime.
+    const rpc = new RpcClient(transport, { validateResults: import.meta.env.DEV });
     this.transport = transport;
     this.rpc = rpc;
     rpc.onNotification((n) => {
