@@ -14,6 +14,8 @@ export class JobCommits {
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private scheduled: ReturnType<typeof setImmediate> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** After close nothing is written (the store is closing); later changes are re-derived at the next start. */
+  private closed = false;
 
   constructor(
     private readonly store: JobStore,
@@ -43,6 +45,7 @@ export class JobCommits {
 
   /** Resolves once everything marked so far is durable (and announced). */
   committed(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the job store is closed'));
     if (this.dirty.size === 0 && this.runStarts.length === 0 && this.runEnds.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
@@ -51,6 +54,7 @@ export class JobCommits {
   }
 
   private schedule(): void {
+    if (this.closed) return;
     this.scheduled ??= setImmediate(() => {
       this.scheduled = null;
       this.flush();
@@ -59,6 +63,7 @@ export class JobCommits {
 
   /** Writes everything marked, then announces it. Returns the rows written. */
   flush(): JobRow[] {
+    if (this.closed) return [];
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -88,6 +93,7 @@ export class JobCommits {
 
   close(): void {
     this.flush();
+    this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }
