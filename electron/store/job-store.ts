@@ -38,6 +38,15 @@ export interface JobRunRow {
   readonly outcome: string | null;
 }
 
+/** How a run ended. */
+export interface JobRunEnd {
+  readonly jobId: string;
+  readonly run: number;
+  readonly endedAtMs: number;
+  /** completed, failed, timed-out, cancelled, interrupted */
+  readonly outcome: string;
+}
+
 export interface JobListQuery {
   readonly statuses?: readonly JobStatus[];
   /** Lower-case text matched inside name or command. */
@@ -79,7 +88,7 @@ export class JobStore {
   }
 
   /** Writes every row in one transaction (all land, or none). */
-  upsertMany(rows: readonly JobRow[], runStarts: readonly JobRunRow[] = [], runEnds: readonly JobRunRow[] = []): void {
+  upsertMany(rows: readonly JobRow[], runStarts: readonly JobRunRow[] = [], runEnds: readonly JobRunEnd[] = []): void {
     this.db.transaction(() => {
       for (const row of rows) if (this.update.run(row).changes === 0) this.insert.run(row);
       for (const run of runStarts) this.insertRun.run(run.jobId, run.run, run.logPath, run.startedAtMs);

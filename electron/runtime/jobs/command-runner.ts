@@ -168,7 +168,7 @@ export class CommandRunner {
   private finish(entry: JobEntry, live: LiveRun, endedAt: number | null, outcome: string): void {
     entry.live = null;
     if (live.process) {
-      this.options.commits.runEnded({ jobId: entry.state.id, run: live.run, logPath: '', startedAtMs: 0, endedAtMs: endedAt ?? this.options.clock.now(), outcome });
+      this.options.commits.runEnded({ jobId: entry.state.id, run: live.run, endedAtMs: endedAt ?? this.options.clock.now(), outcome });
     }
     this.options.commits.mark(entry);
     this.options.onRunEnded(entry);

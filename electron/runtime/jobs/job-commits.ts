@@ -1,5 +1,5 @@
 import type { Job } from '../../../shared/protocol/index.js';
-import type { JobRow, JobRunRow, JobStore } from '../../store/job-store.js';
+import type { JobRow, JobRunEnd, JobRunRow, JobStore } from '../../store/job-store.js';
 import { jobOf, rowOf, type JobEntry } from './job-entry.js';
 
 /**
@@ -10,7 +10,7 @@ import { jobOf, rowOf, type JobEntry } from './job-entry.js';
 export class JobCommits {
   private readonly dirty = new Map<string, JobEntry>();
   private runStarts: JobRunRow[] = [];
-  private runEnds: JobRunRow[] = [];
+  private runEnds: JobRunEnd[] = [];
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private scheduled: ReturnType<typeof setImmediate> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -34,7 +34,7 @@ export class JobCommits {
     this.schedule();
   }
 
-  runEnded(run: JobRunRow): void {
+  runEnded(run: JobRunEnd): void {
     this.runEnds.push(run);
     this.schedule();
   }

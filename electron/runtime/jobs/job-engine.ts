@@ -81,9 +81,9 @@ export class JobEngine {
     for (const row of this.options.store.jobs.unfinished()) {
       const entry = entryOf(row);
       this.entries.set(entry.state.id, entry);
-      const interruptedRun = entry.state.status === 'running' || entry.state.status === 'paused' ? this.logs.markInterrupted(entry.state.id, now) : null;
+      const interruptedRun = entry.state.status === 'running' || entry.state.status === 'paused' ? this.logs.markInterrupted(entry.state.id) : null;
       if (interruptedRun !== null) {
-        this.commits.runEnded({ jobId: entry.state.id, run: interruptedRun, logPath: '', startedAtMs: 0, endedAtMs: now, outcome: 'interrupted' });
+        this.commits.runEnded({ jobId: entry.state.id, run: interruptedRun, endedAtMs: now, outcome: 'interrupted' });
       }
       if (entry.state.status === 'paused' && interruptedRun !== null) {
         // Its process is gone: resuming runs it again from the start.

@@ -25,7 +25,7 @@ export class JobLogs {
   constructor(private readonly store: JobStore) {}
 
   /** At start-up: the run that was live when the app died gets a visible marker; returns its number. */
-  markInterrupted(jobId: string, _now: number): number | null {
+  markInterrupted(jobId: string): number | null {
     const open = this.store.runs(jobId).filter((run) => run.endedAtMs === null);
     const last = open[open.length - 1];
     if (!last) return null;
