@@ -97,7 +97,8 @@ export class CommandRunner {
       case 'output': {
         const delta = decoder.write(event.data);
         if (delta.length === 0) return;
-        this.options.events.publish('job/output/delta', { jobId: entry.state.id, attempt: live.run, delta }, { ephemeral: true });
+        // The run's log file is the replay (job/log); the event log need not keep a copy.
+        this.options.events.publish('job/output/delta', { jobId: entry.state.id, attempt: live.run, delta }, { unlogged: true });
         const found = live.outputParser?.push(delta) ?? null;
         if (found !== null) this.progress(entry, live, found);
         return;
