@@ -12,9 +12,11 @@ import { agentFanout } from './agent-fanout.js';
 import { eventFanout } from './event-fanout.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
+import { sseFanout, sseReplay } from './sse-fanout.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
 import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
     });
     const fanoutAt1000 = fanout.steps.find((step) => step.offeredPerSecond === 1000);
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
+    const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
+    const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
@@ -114,6 +118,9 @@ async function main(): Promise<void> {
       },
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
+      // HTTP API: 20 SSE subscribers on one streaming turn, and a 100,000-event replay to a new one.
+      sseFanout: { ...sse, meetsTarget: sse.hostEventLoopP99Ms <= TARGETS.eventLoopP99Ms },
+      sseReplay: replay,
       markdownStreamingUpdate: await markdownStreamingBench(),
       // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
       ptyThroughput: {
@@ -138,6 +145,8 @@ async function main(): Promise<void> {
         target: `remount <= ${TARGETS.jobsDashboardMountMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
         meetsTarget: jobsDashboard.remountMs <= TARGETS.jobsDashboardMountMs && jobsDashboard.frameIntervalMedianMs <= 17,
       },
+      // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
+      execPolicyDecision: await policyDecisionBench(),
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {

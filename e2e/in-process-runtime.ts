@@ -7,7 +7,7 @@ import { startWebServer, type RunningWebServer } from '../electron/server/web-se
 /**
  * The runtime and its web server in this process, so a spec can stop it and
  * bring it back on the same port with the same token: what a page sees when
- * the server restarts under it. (`wheelhouse serve` picks a new token per run.)
+ * the server restarts under it.
  */
 export class InProcessRuntime {
   private readonly runtime: Runtime;

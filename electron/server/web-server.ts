@@ -1,9 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
+import { createHttpApi } from './http-api/http-api.js';
+import type { SseOptions } from './http-api/sse-stream.js';
 import { serveStatic } from './static-files.js';
 import { WriteBatcher, type Corkable } from './write-batcher.js';
 
@@ -19,22 +21,37 @@ export interface WebServerOptions {
   /** A client whose unsent backlog grows past this is disconnected, not buffered forever. */
   readonly maxBufferedBytes?: number;
   readonly heartbeatMs?: number;
+  /** Server-Sent Events limits of the HTTP API (tests shorten them). */
+  readonly sse?: Partial<SseOptions>;
 }
 
 export interface RunningWebServer {
   readonly url: string;
   readonly wsUrl: string;
+  /** Base of the HTTP API (`http://127.0.0.1:PORT/v1`). */
+  readonly apiUrl: string;
   readonly token: string;
   readonly port: number;
-  close(): Promise<void>;
+  /**
+   * Stops listening and ends every connection within about a second: open
+   * WebSockets get a close frame carrying `reason` (pages show it), idle or
+   * half-open TCP connections are destroyed, so nothing holds the exit.
+   */
+  close(reason?: string): Promise<void>;
 }
+
+/** Close reason sent to pages when the server stops (at most 123 bytes, the WebSocket limit). */
+export const SERVER_STOPPED_REASON = 'Wheelhouse stopped. Start it again and this page reconnects.';
+
+/** How long open WebSockets get to answer the close frame before they are cut. */
+const CLOSE_GRACE_MS = 500;
 
 /** Path of the protocol WebSocket. */
 export const RPC_PATH = '/rpc';
 
 /**
- * HTTP + WebSocket on loopback (`wheelhouse serve`): serves the renderer and
- * the protocol. Every WebSocket needs the token; browsers from other origins
+ * HTTP + WebSocket on loopback (`wheelhouse serve`): serves the renderer, the
+ * protocol over WebSocket and the HTTP API under `/v1/` (electron/server/http-api). Every WebSocket needs the token; browsers from other origins
  * are refused, so a web page cannot drive the runtime.
  */
 export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {}): Promise<RunningWebServer> {
@@ -42,13 +59,30 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;
 
+  let port = 0;
+  const api = createHttpApi(rpc.runtime, { token, host, port: () => port, ...(options.sse ? { sse: options.sse } : {}) });
   const server = http.createServer((req, res) => {
+    if (api.handle(req, res)) return;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // A page cannot read the HTTP status of a refused WebSocket; this plain GET on the
+    // same path tells it whether its token is refused (401) or the server is away.
+    if (url.pathname === RPC_PATH) {
+      const status = tokenMatches(url.searchParams.get('token'), token) ? 204 : 401;
+      res.writeHead(status, { 'Cache-Control': 'no-store' }).end();
+      return;
+    }
     // A failure while answering ends that response only, never the server.
     if (options.staticRoot) serveStatic(options.staticRoot, req, res).catch(() => res.destroy());
     else res.writeHead(404).end();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 1024 * 1024 });
-  let port = 0;
+  // Every TCP connection, including ones that never sent a byte (browsers open spare
+  // ones ahead of need): server.close() alone would wait for them forever.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 
   server.on('upgrade', (req, socket, head) => {
     // A client may reset the connection while we refuse it; that must not crash the server.
@@ -87,13 +121,26 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   return {
     url: `http://${hostForUrl}:${port}/#token=${token}`,
     wsUrl: `ws://${hostForUrl}:${port}${RPC_PATH}?token=${token}`,
+    apiUrl: `http://${hostForUrl}:${port}/v1`,
     token,
     port,
-    close: async () => {
+    close: async (reason = SERVER_STOPPED_REASON) => {
       clearInterval(heartbeat);
+      // Event streams end first: they never end on their own.
+      api.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const open = [...wss.clients];
+      const handshakes = open.map((ws) => new Promise<void>((resolve) => ws.once('close', () => resolve())));
+      for (const ws of open) ws.close(1001, reason);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, CLOSE_GRACE_MS)));
+      await Promise.race([Promise.all(handshakes), grace]);
+      // Left pending, the timer would hold the process open for the rest of the grace period.
+      clearTimeout(graceTimer);
       for (const ws of wss.clients) ws.terminate();
+      for (const socket of sockets) socket.destroy();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
     },
   };
 }

@@ -170,6 +170,18 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 6,
+    name: 'thread dynamic tools',
+    // Client-side tools registered on thread/start (Codex DynamicToolSpec list as JSON).
+    sql: `
+      CREATE TABLE thread_dynamic_tools (
+        thread_id     TEXT PRIMARY KEY NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        tools         TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 7,
     name: 'jobs and their runs',
     // Seed 000's jobs: \`detail\` holds the persisted detail JSON (schema_version, status, retry,
     // history); the other columns are what listing, the scheduler and a fallback need.

@@ -8,6 +8,7 @@ import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
+import { setErrorActions } from './stores/toast-store.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
 export const client = createWheelhouseClient(window);
@@ -32,6 +33,12 @@ export const useModelsStore = createModelsStore(client);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
+
+// The buttons error toasts offer (see describeRequestError).
+setErrorActions({
+  openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
+  reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
+});
 
 /** Long-running jobs and the Jobs dashboard; a job that ends notifies the desktop, and the click opens it. */
 export const useJobsStore = createJobsStore(client, (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)));

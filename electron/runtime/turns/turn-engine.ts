@@ -13,6 +13,7 @@ import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
+import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
@@ -25,6 +26,7 @@ export interface TurnEngineDeps {
   readonly events: EventLog;
   readonly goals: GoalManager;
   readonly tools: ToolRegistry;
+  readonly clientTools: ClientTools;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;

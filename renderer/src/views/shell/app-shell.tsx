@@ -1,5 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { useJobsStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useJobsStore, useSetupStore } from '../../services.js';
+import { useConfirmStore } from '../../stores/confirm-store.js';
+import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
@@ -9,12 +11,21 @@ import './app-shell.css';
 
 /** The window layout: thread sidebar on the left, the selected thread on the right; setup, dialogs and toasts on top. */
 export function AppShell() {
+  // Without a usable token nothing else can work; the page is only the guidance.
+  const accessProblem = useConnectionStore((s) => s.problem);
+  // While a modal dialog is up, the window behind it can be neither reached by Tab nor read by a screen reader.
+  const setupOpen = useSetupStore((s) => s.mode !== 'hidden');
+  const confirmOpen = useConfirmStore((s) => s.request !== null);
+  const modal = setupOpen || confirmOpen;
+  if (accessProblem !== null) return <AccessGate />;
   return (
     <div className="app-shell">
-      <Sidebar />
-      <main className="app-main">
-        <MainPane />
-      </main>
+      <div className="app-shell-background" inert={modal}>
+        <Sidebar />
+        <main className="app-main">
+          <MainPane />
+        </main>
+      </div>
       <SetupLayer />
       <ConfirmDialog />
       <ToastViewport />
