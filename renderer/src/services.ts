@@ -4,6 +4,7 @@ import { createConversationStore } from './stores/conversation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
 import { notifyJobEnded } from './stores/job-notifications.js';
 import { createJobsStore } from './stores/jobs-store.js';
+import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
@@ -34,6 +35,14 @@ export const useModelsStore = createModelsStore(client);
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
 
+/** MCP servers: the Connections page and the sidebar badge. */
+export const useMcpStore = createMcpStore(client);
+
+// Choosing a thread shows its conversation again.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useMcpStore.getState().setOpen(false);
+});
+
 // The buttons error toasts offer (see describeRequestError).
 setErrorActions({
   openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
@@ -46,4 +55,12 @@ export const useJobsStore = createJobsStore(client, (job) => notifyJobEnded(job,
 // A new or other thread shows its conversation instead of the Jobs dashboard.
 useThreadsStore.subscribe((state, previous) => {
   if (state.selectedId !== previous.selectedId) useJobsStore.getState().hide();
+});
+
+// The Jobs dashboard and the Connections page share the main pane: opening one closes the other.
+useJobsStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) useMcpStore.getState().setOpen(false);
+});
+useMcpStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) useJobsStore.getState().hide();
 });

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useConnectionStore, useJobsStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -23,7 +23,7 @@ export function AppShell() {
       <div className="app-shell-background" inert={modal}>
         <Sidebar />
         <main className="app-main">
-          <MainPane />
+          <MainView />
         </main>
       </div>
       <SetupLayer />
@@ -33,22 +33,24 @@ export function AppShell() {
   );
 }
 
-// The Jobs dashboard (virtualised list, terminal) loads when first opened.
-const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
-
-function MainPane() {
-  const jobsOpen = useJobsStore((s) => s.open);
-  if (!jobsOpen) return <ConversationPane />;
-  return (
-    <Suspense fallback={null}>
-      <JobsView />
-    </Suspense>
-  );
-}
-
 // First run and Settings (with their folder browser and import) are a chunk of their own,
 // loaded when first opened: most starts never show them.
 const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+
+// The Connections page is a chunk too: opened from the sidebar, not at start.
+const ConnectionsPage = lazy(() =>
+  import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
+);
+
+// The Jobs dashboard (virtualised list, terminal) loads when first opened.
+const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
+
+function MainView() {
+  const connections = useMcpStore((s) => s.open);
+  const jobs = useJobsStore((s) => s.open);
+  if (!connections && !jobs) return <ConversationPane />;
+  return <Suspense fallback={null}>{connections ? <ConnectionsPage /> : <JobsView />}</Suspense>;
+}
 
 function SetupLayer() {
   const open = useSetupStore((s) => s.mode !== 'hidden');

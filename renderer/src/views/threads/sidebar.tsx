@@ -1,5 +1,5 @@
-import { ListChecks, Settings, ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useJobsStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { ListChecks, Plug, Settings, ShipWheel, SquarePen } from 'lucide-react';
+import { useConnectionStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
@@ -10,9 +10,12 @@ export function Sidebar() {
   const connected = useConnectionStore((s) => s.status === 'connected');
   const newThread = useThreadsStore((s) => s.newThread);
   const openSettings = useSetupStore((s) => s.openSettings);
+  const connectionsOpen = useMcpStore((s) => s.open);
+  const setConnectionsOpen = useMcpStore((s) => s.setOpen);
+  const failedServers = useMcpStore((s) => s.servers.filter((server) => server.runtimeStatus === 'failed').length);
   const jobsOpen = useJobsStore((s) => s.open);
   const showJobs = useJobsStore((s) => s.show);
-  const activeJobs = useJobsStore((s) => {
+  const runningJobs = useJobsStore((s) => {
     let n = 0;
     for (const job of s.jobs.values()) if (job.status === 'running') n += 1;
     return n;
@@ -48,12 +51,29 @@ export function Sidebar() {
         >
           <ListChecks size={15} strokeWidth={1.9} aria-hidden="true" />
           <span>Jobs</span>
-          {activeJobs > 0 ? <span className="sidebar-jobs-count" title={`${activeJobs} running`}>{activeJobs}</span> : null}
+          {runningJobs > 0 ? (
+            <span className="sidebar-jobs-count" title={`${runningJobs} running`}>
+              {runningJobs}
+            </span>
+          ) : null}
         </button>
       </div>
       <ThreadList />
       <footer className="sidebar-footer">
         <ConnectionIndicator />
+        <button
+          type="button"
+          className="icon-button sidebar-connections"
+          data-testid="open-connections"
+          aria-label={failedServers > 0 ? `Connections (${failedServers} failed)` : 'Connections'}
+          aria-pressed={connectionsOpen}
+          title={failedServers > 0 ? `Connections: ${failedServers} MCP server(s) failed` : 'Connections'}
+          onClick={() => setConnectionsOpen(!connectionsOpen)}
+          disabled={!connected}
+        >
+          <Plug size={15} strokeWidth={1.9} aria-hidden="true" />
+          {failedServers > 0 && <span className="sidebar-connections-badge" data-testid="connections-badge" />}
+        </button>
         <button
           type="button"
           className="icon-button sidebar-settings"
