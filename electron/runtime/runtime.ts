@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { ProcessSupervisor } from '../exec/index.js';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
+import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
+import type { JobClock } from './jobs/job-clock.js';
+import { JobEngine } from './jobs/job-engine.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
@@ -67,6 +71,12 @@ export interface RuntimeOptions {
   readonly logError?: (message: string, error: unknown) => void;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** Command jobs running at once (default: CPU cores). */
+  readonly jobConcurrency?: number;
+  /** Clock and timers of job retry schedules (tests). */
+  readonly jobClock?: JobClock;
+  /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
+  readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
   /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
@@ -101,6 +111,10 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The one owner of child processes. */
+  readonly supervisor: ProcessSupervisor;
+  /** Long-running jobs (job/*). */
+  readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
   /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
@@ -201,6 +215,21 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.queue.recoverAfterRestart();
+    this.supervisor = new ProcessSupervisor({
+      logDir: path.join(homePaths(this.home).logs, 'exec'),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    });
+    this.jobs = new JobEngine({
+      store: this.durable,
+      events: this.events,
+      supervisor: this.supervisor,
+      newId,
+      ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
+      ...(options.jobClock ? { clock: options.jobClock } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
     this.methods = this.handlers();
     this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
@@ -275,6 +304,15 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'job/create': (params) => this.jobs.create(params),
+      'job/list': (params) => this.jobs.list(params),
+      'job/read': (params) => this.jobs.read(params.jobId),
+      'job/pause': (params) => this.jobs.pause(params.jobId),
+      'job/resume': (params) => this.jobs.resume(params.jobId),
+      'job/cancel': (params) => this.jobs.cancel(params.jobId),
+      'job/retry': (params) => this.jobs.retry(params.jobId),
+      'job/delete': (params) => this.jobs.delete(params.jobId),
+      'job/log': (params) => this.jobs.log(params),
     };
   }
 
@@ -283,6 +321,8 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.jobs.shutdown();
+    await this.supervisor.dispose();
     await this.mcp.close();
     this.close();
   }
@@ -299,6 +339,8 @@ export class Runtime {
     this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
+    void this.jobs.shutdown();
+    this.supervisor.disposeNow();
     this.elicitations.close();
     this.events.close();
     this.durable.close();
