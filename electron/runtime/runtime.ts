@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
+import { ProcessSupervisor } from '../exec/index.js';
+import { HookDispatcher } from './hooks/hook-dispatcher.js';
+import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
@@ -63,6 +67,8 @@ export interface RuntimeOptions {
   readonly listModels?: ListModels;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
+  /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
+  readonly supervisor?: ProcessSupervisor;
 }
 
 /**
@@ -79,6 +85,10 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
+  /** Every child process (agent commands now; terminals, jobs and hooks later). */
+  readonly supervisor: ProcessSupervisor;
+  /** Commands from config.toml run at points of a session (hooks/list, hook/started|completed). */
+  readonly hooks: HookDispatcher;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -93,6 +103,10 @@ export class Runtime {
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   private closed = false;
+  /** What thread/start uses when its params leave something out (read per call: Settings may change it). */
+  private readonly threadDefaults: () => ThreadDefaults;
+  /** An exit nobody planned (process.exit elsewhere) still takes every child process along. */
+  private readonly killChildrenOnExit = () => this.supervisor.disposeNow();
 
   constructor(parts: RuntimeParts, options: RuntimeOptions = {}) {
     this.home = parts.home;
@@ -116,6 +130,7 @@ export class Runtime {
       model: options.defaults?.model ?? this.config.model(),
       cwd,
     });
+    this.threadDefaults = defaults;
     const newId = options.newId ?? randomUUID;
     this.threads = new ThreadManager({
       durable: this.durable,
@@ -131,6 +146,16 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
+    this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(parts.home, 'exec-logs') });
+    process.on('exit', this.killChildrenOnExit);
+    this.hooks = new HookDispatcher({
+      supervisor: this.supervisor,
+      config: () => this.config.current(),
+      events: this.events,
+      newId,
+      now,
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+    });
     this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
     const tools = new ToolRegistry(builtinTools());
     this.clientTools = new ClientTools({
@@ -154,6 +179,7 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
       // The queue is built next; a turn cannot end before the constructor returns.
       onTurnEnded: (threadId) => this.queue.drain(threadId),
+      hooks: this.hooks,
     });
     this.queue = new TurnQueue({
       threads: this.threads,
@@ -189,9 +215,8 @@ export class Runtime {
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
-        const started = threads.start(
-          params,
-          ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api',
+        const started = await startWithSessionHooks(this.hooks, params, this.threadDefaults(), (hooked) =>
+          threads.start(hooked, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
         );
         this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
         return started;
@@ -202,8 +227,9 @@ export class Runtime {
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
-      'thread/resume': (params, ctx) => {
-        const resumed = this.history.resume(params);
+      'thread/resume': async (params, ctx) => {
+        const { record } = threads.require(params.threadId);
+        const resumed = await resumeWithSessionHooks(this.hooks, params, record, (hooked) => this.history.resume(hooked));
         this.clientTools.claim(resumed.thread.id, ctx.session.connectionId);
         this.queue.afterResume(resumed.thread.id);
         return resumed;
@@ -240,6 +266,10 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'hooks/list': (params) => {
+        const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
+        return { data: this.hooks.list(cwds) };
+      },
     };
   }
 
@@ -248,6 +278,7 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.supervisor.dispose();
     this.close();
   }
 
@@ -262,6 +293,8 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.queue.stop();
     this.turns.abortAll();
+    this.supervisor.disposeNow();
+    process.off('exit', this.killChildrenOnExit);
     this.events.close();
     this.durable.close();
     this.memory.close();

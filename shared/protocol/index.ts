@@ -16,3 +16,4 @@ export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';
 export * from './methods/dynamic-tools.js';
+export * from './methods/hooks.js';
