@@ -3,6 +3,7 @@ import type { MethodSpec, NotificationSpec } from './define.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
@@ -28,6 +29,7 @@ export const clientMethods = {
   ...eventMethods,
   ...workspaceMethods,
   ...hookMethods,
+  ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -38,6 +40,7 @@ export const serverNotifications = {
   ...goalNotifications,
   ...queueNotifications,
   ...hookNotifications,
+  ...mcpNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */

@@ -9,6 +9,7 @@ import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
+import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
@@ -29,6 +30,8 @@ export interface TurnRunnerDeps {
   readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
   /** PreToolUse / PostToolUse hooks around each tool call. */
   readonly hooks: HookDispatcher;
+  /** MCP servers' tools (their calls become `mcpToolCall` items). */
+  readonly mcp?: McpToolCaller;
 }
 
 export type TurnOutcome =
@@ -171,6 +174,8 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  const mcpTool = deps.mcp?.resolveTool(call.name);
+  if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
   const startedAtMs = deps.now();
   let parsedArgs: unknown = call.arguments;
   try {
