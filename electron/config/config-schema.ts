@@ -47,6 +47,11 @@ export const HookCommandTable = z.object({
 });
 export type HookCommandTable = z.infer<typeof HookCommandTable>;
 
+/** An array whose dropped entries (holes left by salvageConfigDocument) are skipped, so one bad hook does not cost its neighbours. */
+function salvageableArray<T extends z.ZodType>(item: T, max: number) {
+  return z.preprocess((value) => (Array.isArray(value) ? value.filter(() => true) : value), z.array(item).max(max));
+}
+
 /** One `[[hooks.<Event>]]` group: a matcher (a regular expression over the tool name, for tool events) and its commands. */
 export const HookMatcherGroup = z.object({
   matcher: z
@@ -61,11 +66,11 @@ export const HookMatcherGroup = z.object({
       }
     }, 'must be a regular expression')
     .optional(),
-  hooks: z.array(HookCommandTable).max(64),
+  hooks: salvageableArray(HookCommandTable, 64),
 });
 export type HookMatcherGroup = z.infer<typeof HookMatcherGroup>;
 
-export const HooksTable = z.partialRecord(z.enum(HOOK_CONFIG_EVENTS), z.array(HookMatcherGroup).max(64));
+export const HooksTable = z.partialRecord(z.enum(HOOK_CONFIG_EVENTS), salvageableArray(HookMatcherGroup, 64));
 
 /** The keys of config.toml Wheelhouse reads. Everything else is kept as written. */
 export const ConfigDocument = z

@@ -1,0 +1,273 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyNotification, ClientMethod, HookRunNotification, ParamsOf, Turn } from '../../../shared/protocol/index.js';
+import { createModelClient } from '../../model/create-model-client.js';
+import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
+import { codexSchemaErrors } from '../../../test-support/codex-schema.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import type { RequestContext } from '../context.js';
+
+/**
+ * Hooks as a user configures them: real shell scripts named in config.toml,
+ * run through the process supervisor at session start, around tool calls and
+ * at turn start and end. Every hook message is checked against Codex's schema.
+ */
+const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+
+let mock: MockModelServer;
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface HookSpec {
+  readonly event: 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PermissionRequest' | 'Stop';
+  readonly name: string;
+  /** Body of a /bin/sh script; `$OUT` is a folder the test reads. */
+  readonly script: string;
+  readonly matcher?: string;
+  readonly timeoutSec?: number;
+}
+
+/** A runtime whose config.toml names these hooks, each a real script in a temp folder. */
+function hooked(hooks: readonly HookSpec[], extraToml = '') {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-hooks-'));
+  const out = path.join(home, 'out');
+  fs.mkdirSync(out);
+  const toml = hooks
+    .map((hook, index) => {
+      const script = path.join(home, `hook-${index}.sh`);
+      fs.writeFileSync(script, `#!/bin/sh\nOUT=${JSON.stringify(out)}\n${hook.script}\n`, { mode: 0o755 });
+      return [
+        `[[hooks.${hook.event}]]`,
+        ...(hook.matcher ? [`matcher = ${JSON.stringify(hook.matcher)}`] : []),
+        `[[hooks.${hook.event}.hooks]]`,
+        `name = ${JSON.stringify(hook.name)}`,
+        `command = ["/bin/sh", ${JSON.stringify(script)}]`,
+        ...(hook.timeoutSec ? [`timeout_sec = ${hook.timeoutSec}`] : []),
+      ].join('\n');
+    })
+    .join('\n\n');
+  fs.writeFileSync(path.join(home, 'config.toml'), `${toml}\n${extraToml}`);
+  const boundModels: Array<string | null> = [];
+  const provider = mockProvider(mock, 'chat');
+  const runtime = createTestRuntime({
+    home,
+    validateResults: true,
+    defaults: { cwd: home },
+    bindModel: async ({ model }) => {
+      boundModels.push(model);
+      return { client: createModelClient(provider), model: model ?? 'deepseek-chat', contextWindow: 128_000 };
+    },
+  });
+  cleanups.push(async () => {
+    await runtime.shutdown();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  const seen: AnyNotification[] = [];
+  runtime.events.subscribe((n) => seen.push(n));
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
+  const waitFor = <T>(find: () => T | undefined) =>
+    new Promise<T>((resolve) => {
+      const found = find();
+      if (found !== undefined) return resolve(found);
+      const off = runtime.events.subscribe(() => {
+        const later = find();
+        if (later !== undefined) {
+          off();
+          resolve(later);
+        }
+      });
+    });
+  const hookRuns = (method: 'hook/started' | 'hook/completed') =>
+    seen.filter((n) => n.method === method).map((n) => n.params as HookRunNotification);
+  const completedRun = (eventName: string) => waitFor(() => hookRuns('hook/completed').find((n) => n.run.eventName === eventName));
+  const turnCompleted = () =>
+    waitFor(() => seen.find((n) => n.method === 'turn/completed')).then((n) => (n.params as { turn: Turn }).turn);
+  return { runtime, home, out, seen, call, hookRuns, completedRun, turnCompleted, boundModels };
+}
+
+/** Every hook notification seen conforms to Codex's HookStarted/HookCompletedNotification. */
+function expectCodexShapes(runs: { started: HookRunNotification[]; completed: HookRunNotification[] }) {
+  for (const n of runs.started) expect(codexSchemaErrors('HookStartedNotification', n)).toEqual([]);
+  for (const n of runs.completed) expect(codexSchemaErrors('HookCompletedNotification', n)).toEqual([]);
+}
+
+describe('session start hooks', () => {
+  it('a blocking hook refuses thread/start with seed 002 text, and no thread is created', async () => {
+    const h = hooked([{ event: 'SessionStart', name: 'gatekeeper', script: `cat >/dev/null\necho '{"decision":"block","reason":"no new sessions today"}'` }]);
+    await expect(h.call('thread/start', {})).rejects.toThrow(/^blocked by hook 'gatekeeper' at PreSessionStart: no new sessions today$/);
+    expect((await h.call('thread/list', {})).data).toEqual([]);
+  });
+
+  it('a hook that exits 2 refuses thread/resume with its stderr; a startup-only matcher lets start through', async () => {
+    const h = hooked([
+      { event: 'SessionStart', name: 'no-resume', matcher: '^resume$', script: `cat >/dev/null\necho 'resuming is off' >&2\nexit 2` },
+    ]);
+    const { thread } = await h.call('thread/start', {});
+    await expect(h.call('thread/resume', { threadId: thread.id })).rejects.toThrow(
+      /^blocked by hook 'no-resume' at PreSessionStart: resuming is off$/,
+    );
+    const blocked = h.hookRuns('hook/completed').find((n) => n.run.status === 'blocked');
+    expect(blocked?.threadId).toBe(thread.id);
+    expect(blocked?.run.entries).toEqual([{ kind: 'stop', text: 'resuming is off' }]);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('a hook changes the model and adds metadata that later hooks receive', async () => {
+    const h = hooked([
+      { event: 'SessionStart', name: 'pick-model', script: `cat > "$OUT/session.json"\necho '{"model":"mock-hooked","metadata":{"ticket":"WH-1"}}'` },
+      { event: 'UserPromptSubmit', name: 'prompt-log', script: `cat > "$OUT/prompt.json"` },
+    ]);
+    mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
+    const started = await h.call('thread/start', { model: 'asked-for' });
+    expect(started.model).toBe('mock-hooked');
+    const session = JSON.parse(fs.readFileSync(path.join(h.out, 'session.json'), 'utf8')) as Record<string, unknown>;
+    expect(session).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', model: 'asked-for', cwd: h.home });
+    await h.call('turn/start', { threadId: started.thread.id, input: text('hi there') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(h.boundModels).toEqual(['mock-hooked']);
+    const prompt = JSON.parse(fs.readFileSync(path.join(h.out, 'prompt.json'), 'utf8')) as Record<string, unknown>;
+    expect(prompt).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'hi there', thread_id: started.thread.id, metadata: { ticket: 'WH-1' } });
+    // Session-start runs are reported once the thread exists.
+    const sessionRun = h.hookRuns('hook/completed').find((n) => n.run.eventName === 'sessionStart');
+    expect(sessionRun).toMatchObject({ threadId: started.thread.id, turnId: null, run: { status: 'completed', handlerType: 'command' } });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+});
+
+describe('hooks that go wrong are reported and change nothing', () => {
+  it('a crashing hook: the thread starts, hook/completed says failed with the exit code and stderr', async () => {
+    const h = hooked([{ event: 'SessionStart', name: 'crasher', script: `echo 'boom: missing config' >&2\nexit 3` }]);
+    const { thread, model } = await h.call('thread/start', {});
+    expect(model).toBeNull();
+    const run = h.hookRuns('hook/completed')[0]!;
+    expect(run.threadId).toBe(thread.id);
+    expect(run.run.status).toBe('failed');
+    expect(run.run.statusMessage).toBe("hook 'crasher' exited with code 3: boom: missing config");
+    expect(run.run.entries[0]?.kind).toBe('error');
+    expect((await h.call('thread/list', {})).data.map((t) => t.id)).toEqual([thread.id]);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('a hook printing garbage: failed, quoted, and its output is not taken as an answer', async () => {
+    const h = hooked([{ event: 'SessionStart', name: 'chatty', script: `cat >/dev/null\necho 'model=evil, not json'` }]);
+    const { model } = await h.call('thread/start', {});
+    expect(model).toBeNull();
+    const run = h.hookRuns('hook/completed')[0]!.run;
+    expect(run.status).toBe('failed');
+    expect(run.statusMessage).toBe("hook 'chatty' printed something that is not JSON: model=evil, not json");
+  });
+
+  it('a slow hook is killed at its timeout and reported; the tool call goes on', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'sleepy', timeoutSec: 1, script: `echo $$ > "$OUT/pid"\nsleep 60` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', {});
+    const startedAt = Date.now();
+    await h.call('turn/start', { threadId: thread.id, input: text('read it') });
+    const run = (await h.completedRun('preToolUse')).run;
+    expect(run.status).toBe('failed');
+    expect(run.statusMessage).toBe("hook 'sleepy' timed out after 1 s and was stopped");
+    expect(Date.now() - startedAt).toBeLessThan(30_000);
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow();
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.find((i) => i.type === 'toolCall')).toMatchObject({ status: 'completed', success: true });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
+});
+
+describe('tool and turn hooks', () => {
+  it('a PreToolUse block reaches the model as the tool result; PostToolUse does not run for it', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'guard', matcher: '^read_file$', script: `cat > "$OUT/pre.json"\necho '{"decision":"block","reason":"secrets live here"}'` },
+      { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'I may not read it.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const secondRequest = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(secondRequest).toContain("blocked by hook 'guard' at PreToolUse: secrets live here");
+    expect(secondRequest).not.toContain('heron');
+    const pre = JSON.parse(fs.readFileSync(path.join(h.out, 'pre.json'), 'utf8')) as Record<string, unknown>;
+    expect(pre).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_use_id: 'call_1', tool_input: { path: 'notes.txt' } });
+    expect(fs.existsSync(path.join(h.out, 'post.json'))).toBe(false);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.find((i) => i.type === 'toolCall')).toMatchObject({ status: 'failed', success: false });
+    const blocked = h.hookRuns('hook/completed').find((n) => n.run.eventName === 'preToolUse')!;
+    expect(blocked.run.status).toBe('blocked');
+    expect(blocked.turnId).not.toBeNull();
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('PostToolUse sees the result; Stop hears how the turn ended; a Stop hook cannot block', async () => {
+    const h = hooked([
+      { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },
+      { event: 'Stop', name: 'ended', script: `cat > "$OUT/stop.json"\necho '{"decision":"block","reason":"keep going"}'` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Heron.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_response: { success: boolean; output: string } };
+    expect(post.tool_response.success).toBe(true);
+    expect(post.tool_response.output).toContain('heron');
+    const stopRun = (await h.completedRun('stop')).run;
+    expect(stopRun.status).toBe('completed');
+    expect(stopRun.entries).toEqual([{ kind: 'warning', text: 'Stop hooks cannot block; ignored: keep going' }]);
+    expect(JSON.parse(fs.readFileSync(path.join(h.out, 'stop.json'), 'utf8'))).toMatchObject({ hook_event_name: 'Stop', status: 'completed' });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+});
+
+describe('hooks/list', () => {
+  it('lists the configured hooks in Codex shape and names the rejected ones', async () => {
+    const h = hooked(
+      [
+        { event: 'PreToolUse', name: 'guard', matcher: '^read_file$', timeoutSec: 5, script: 'exit 0' },
+        { event: 'Stop', name: 'ended', script: 'exit 0' },
+      ],
+      '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = 42\n',
+    );
+    const result = await h.call('hooks/list', { cwds: [h.home] });
+    expect(codexSchemaErrors('HooksListResponse', result)).toEqual([]);
+    const [entry] = result.data;
+    expect(entry?.cwd).toBe(h.home);
+    expect(entry?.hooks.map((hook) => [hook.eventName, hook.matcher, hook.timeoutSec])).toEqual([
+      ['preToolUse', '^read_file$', 5],
+      ['stop', null, 60],
+    ]);
+    expect(entry?.errors).toEqual([{ path: 'hooks.Stop.1.hooks.0.command', message: expect.any(String) }]);
+    const { thread } = await h.call('thread/start', {});
+    const forThread = await h.call('hooks/list', { threadId: thread.id });
+    expect(forThread.data[0]?.cwd).toBe(h.home);
+    expect(forThread.data[0]?.hooks).toHaveLength(2);
+  });
+});
