@@ -125,13 +125,25 @@ export class HookDispatcher {
    * Wraps one tool call: PreToolUse hooks may refuse it (the model then gets
    * the block text as a failed tool result); PostToolUse hooks see the result.
    */
-  async aroundToolUse(context: HookContext, call: { name: string; callId: string; argumentsJson: string }, run: () => Promise<ToolResult>): Promise<ToolResult> {
-    const tool = { tool_name: call.name, tool_use_id: call.callId, tool_input: parseOrText(call.argumentsJson) };
-    const pre = await this.runEvent('PreToolUse', context, context.cwd, call.name, tool);
-    if (pre.blocked) return { success: false, output: blockedText(pre.blocked) };
+  async aroundToolUse(context: HookContext, call: ToolUseCall, run: () => Promise<ToolResult>): Promise<ToolResult> {
+    const blocked = await this.preToolUse(context, call);
+    if (blocked) return { success: false, output: blockedText(blocked) };
     const result = await run();
-    await this.runEvent('PostToolUse', context, context.cwd, call.name, { ...tool, tool_response: { success: result.success, output: result.output } });
+    await this.postToolUse(context, call, result);
     return result;
+  }
+
+  /** PreToolUse alone, for tool paths with their own items (MCP calls, commands): a reason means do not run it. */
+  async preToolUse(context: HookContext, call: ToolUseCall): Promise<BlockReason | null> {
+    return (await this.runEvent('PreToolUse', context, context.cwd, call.name, toolPayload(call))).blocked;
+  }
+
+  /** PostToolUse alone: what the call returned (`output` as the model reads it). */
+  async postToolUse(context: HookContext, call: ToolUseCall, result: ToolResult): Promise<void> {
+    await this.runEvent('PostToolUse', context, context.cwd, call.name, {
+      ...toolPayload(call),
+      tool_response: { success: result.success, output: result.output },
+    });
   }
 
   /** Turn start (Codex's UserPromptSubmit): told the prompt; cannot stop the turn. */
@@ -277,6 +289,17 @@ export class HookDispatcher {
       this.deps.onInternalError?.(`${method} could not be published`, error);
     }
   }
+}
+
+/** A tool call as hooks see it; `name` is what the model called (`mcp__<server>__<tool>` for MCP). */
+export interface ToolUseCall {
+  readonly name: string;
+  readonly callId: string;
+  readonly argumentsJson: string;
+}
+
+function toolPayload(call: ToolUseCall): Record<string, unknown> {
+  return { tool_name: call.name, tool_use_id: call.callId, tool_input: parseOrText(call.argumentsJson) };
 }
 
 /** What approval hooks are told about the request. */

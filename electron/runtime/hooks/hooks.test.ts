@@ -8,6 +8,7 @@ import { startMockModelServer, type MockModelServer } from '../../../test-suppor
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { codexSchemaErrors } from '../../../test-support/codex-schema.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { everythingServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
 import type { RequestContext } from '../context.js';
 
 /**
@@ -245,6 +246,54 @@ describe('tool and turn hooks', () => {
     expect(JSON.parse(fs.readFileSync(path.join(h.out, 'stop.json'), 'utf8'))).toMatchObject({ hook_event_name: 'Stop', status: 'completed' });
     expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
   });
+});
+
+describe('MCP tool calls', () => {
+  it('a PreToolUse hook blocks one MCP tool by its model name; PostToolUse sees another one complete', async () => {
+    const h = hooked(
+      [
+        { event: 'PreToolUse', name: 'no-echo', matcher: '^mcp__everything__echo$', script: `cat >/dev/null\necho '{"decision":"block","reason":"echo is off"}'` },
+        { event: 'PostToolUse', name: 'after', matcher: '^mcp__', script: `cat > "$OUT/post.json"` },
+      ],
+      stdioServerToml('everything', everythingServerScript),
+    );
+    await new Promise<void>((resolve) => {
+      const off = h.runtime.events.subscribe((n) => {
+        if (n.method === 'mcpServer/startupStatus/completed') {
+          off();
+          resolve();
+        }
+      });
+    });
+    mock.enqueue(
+      [
+        {
+          type: 'toolCalls',
+          calls: [
+            { id: 'c1', name: 'mcp__everything__echo', arguments: '{"message":"hello"}' },
+            { id: 'c2', name: 'mcp__everything__get-sum', arguments: '{"a":1,"b":2}' },
+          ],
+        },
+        { type: 'finish' },
+      ],
+      [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('use the tools') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-echo' at PreToolUse: echo is off");
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    const calls = items.flatMap((i) => (i.type === 'mcpToolCall' ? [i] : []));
+    expect(calls.map((c) => [c.tool, c.status])).toEqual([
+      ['echo', 'failed'],
+      ['get-sum', 'completed'],
+    ]);
+    const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_name: string; tool_response: { success: boolean; output: string } };
+    expect(post.tool_name).toBe('mcp__everything__get-sum');
+    expect(post.tool_response).toMatchObject({ success: true, output: expect.stringContaining('3') });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
 });
 
 describe('hooks/list', () => {
