@@ -13,6 +13,8 @@ export interface HookContext {
   readonly turnId: string | null;
   readonly cwd: string;
   readonly ephemeral: boolean;
+  /** Aborted when the turn is interrupted: running hooks are stopped. */
+  readonly signal?: AbortSignal;
 }
 
 /** Why a hook stopped something (seed 002's `BlockReason`). */
@@ -128,6 +130,7 @@ export class HookDispatcher {
   async aroundToolUse(context: HookContext, call: ToolUseCall, run: () => Promise<ToolResult>): Promise<ToolResult> {
     const blocked = await this.preToolUse(context, call);
     if (blocked) return { success: false, output: blockedText(blocked) };
+    if (context.signal?.aborted) return { success: false, output: 'The turn was interrupted before the tool ran.' };
     const result = await run();
     await this.postToolUse(context, call, result);
     return result;
@@ -153,7 +156,9 @@ export class HookDispatcher {
 
   /** Turn end (Codex's Stop): told how the turn ended. */
   async turnEnded(context: HookContext, status: 'completed' | 'interrupted' | 'failed'): Promise<void> {
-    await this.runEvent('Stop', context, context.cwd, null, { status });
+    // Not tied to the turn's signal: an interrupted turn's Stop hooks still run.
+    const detached = { threadId: context.threadId, turnId: context.turnId, cwd: context.cwd, ephemeral: context.ephemeral };
+    await this.runEvent('Stop', detached, context.cwd, null, { status });
   }
 
   /**
@@ -216,12 +221,16 @@ export class HookDispatcher {
         timeoutMs: hook.timeoutSec * 1000,
         label: `hook ${hook.name} (${event})`,
         input,
+        ...(context?.signal ? { signal: context.signal } : {}),
       }).catch((error: unknown) => ({ kind: 'failed' as const, error: `could not run: ${(error as Error).message}` }));
       const entries: HookOutputEntry[] = [];
       let status: HookRunStatus = 'completed';
       let statusMessage: string | null = null;
       let blockMessage: string | null = null;
-      if (result.kind === 'failed') {
+      if (result.kind === 'stopped') {
+        status = 'stopped';
+        statusMessage = `hook '${hook.name}' was stopped: the turn was interrupted`;
+      } else if (result.kind === 'failed') {
         status = 'failed';
         statusMessage = `hook '${hook.name}' ${result.error}`;
         entries.push({ kind: 'error', text: statusMessage });
@@ -252,6 +261,7 @@ export class HookDispatcher {
       };
       runs.push({ started, completed });
       if (context) this.publish('hook/completed', context, completed);
+      if (status === 'stopped') return { blocked: null, answers, runs };
       if (status === 'blocked') {
         return { blocked: { hookName: hook.name, phase: event === 'SessionStart' ? 'PreSessionStart' : event, message: blockMessage! }, answers, runs };
       }

@@ -12,6 +12,8 @@ export interface HookProcessSpec {
   readonly label: string;
   /** The event, written to stdin as one JSON document. */
   readonly input: unknown;
+  /** Stops the hook (its whole tree) when what it belongs to is stopped, e.g. an interrupted turn. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a hook process did; `answer` is its stdout parsed as JSON (null when it printed nothing). */
@@ -19,7 +21,9 @@ export type HookProcessResult =
   | { readonly kind: 'answered'; readonly answer: Record<string, unknown> | null; readonly stderr: string }
   /** Exit code 2: the hook refuses, with stderr as its reason (as in Codex and Claude Code). */
   | { readonly kind: 'refused'; readonly reason: string }
-  | { readonly kind: 'failed'; readonly error: string };
+  | { readonly kind: 'failed'; readonly error: string }
+  /** Stopped through `signal`: nobody waits for its answer any more. */
+  | { readonly kind: 'stopped' };
 
 /**
  * Runs one hook command through the process supervisor (plain pipes): the
@@ -29,6 +33,7 @@ export type HookProcessResult =
  * never as a throw.
  */
 export async function runHookProcess(supervisor: ProcessSupervisor, spec: HookProcessSpec): Promise<HookProcessResult> {
+  if (spec.signal?.aborted) return { kind: 'stopped' };
   let process;
   try {
     process = await supervisor.spawn({
@@ -54,8 +59,12 @@ export async function runHookProcess(supervisor: ProcessSupervisor, spec: HookPr
   } catch {
     // The hook exited before reading its input; its exit status tells what happened.
   }
+  const stop = () => void process.terminate().catch(() => {});
+  spec.signal?.addEventListener('abort', stop, { once: true });
   const exit = await process.exited;
+  spec.signal?.removeEventListener('abort', stop);
   subscription.dispose();
+  if (spec.signal?.aborted && exit.reason === 'terminated') return { kind: 'stopped' };
   const errorText = quote(Buffer.concat(stderr).toString('utf8'));
   if (exit.reason === 'timed-out') return { kind: 'failed', error: `timed out after ${spec.timeoutMs / 1000} s and was stopped` };
   if (exit.reason !== 'exited') return { kind: 'failed', error: `stopped (${exit.reason})` };

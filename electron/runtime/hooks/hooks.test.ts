@@ -195,6 +195,60 @@ describe('hooks that go wrong are reported and change nothing', () => {
   }, 60_000);
 });
 
+describe('interrupts and approvals', () => {
+  it('interrupting a turn stops its running hook (status stopped); the Stop hook still hears "interrupted"', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'slow-check', timeoutSec: 120, script: `echo $$ > "$OUT/pid"\nsleep 60` },
+      { event: 'Stop', name: 'ended', script: `cat > "$OUT/stop.json"` },
+    ]);
+    mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{"path":"."}' }] }, { type: 'finish' }]);
+    const { thread } = await h.call('thread/start', {});
+    const { turn } = await h.call('turn/start', { threadId: thread.id, input: text('look around') });
+    await new Promise<void>((resolve) => {
+      const check = () => fs.existsSync(path.join(h.out, 'pid'));
+      if (check()) return resolve();
+      const timer = setInterval(() => check() && (clearInterval(timer), resolve()), 20);
+    });
+    await h.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    expect((await h.turnCompleted()).status).toBe('interrupted');
+    const run = (await h.completedRun('preToolUse')).run;
+    expect(run.status).toBe('stopped');
+    expect(run.statusMessage).toBe("hook 'slow-check' was stopped: the turn was interrupted");
+    const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow();
+    await h.completedRun('stop');
+    expect(JSON.parse(fs.readFileSync(path.join(h.out, 'stop.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
+
+  it('approval hooks (for the approvals code): a PermissionRequest hook may decline a request and hears the answer', async () => {
+    const h = hooked([
+      {
+        event: 'PermissionRequest',
+        name: 'no-rm',
+        script: `input=$(cat)\necho "$input" >> "$OUT/permission.jsonl"\ncase "$input" in *'"phase":"requested"'*'rm -rf'*) echo '{"decision":"block","reason":"never rm -rf"}';; esac`,
+      },
+    ]);
+    const { thread } = await h.call('thread/start', {});
+    const context = { threadId: thread.id, turnId: null, cwd: h.home, ephemeral: false };
+    const risky = { requestId: 'r1', toolName: 'exec_command', command: 'rm -rf build', reason: 'deletes files' };
+    expect(await h.runtime.hooks.approvalRequested(context, risky)).toEqual({ hookName: 'no-rm', phase: 'PermissionRequest', message: 'never rm -rf' });
+    expect(await h.runtime.hooks.approvalRequested(context, { ...risky, requestId: 'r2', command: 'ls' })).toBeNull();
+    await h.runtime.hooks.approvalAnswered(context, { ...risky, requestId: 'r2', command: 'ls' }, 'accept');
+    const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['phase'], l['request_id'], l['decision'] ?? null])).toEqual([
+      ['requested', 'r1', null],
+      ['requested', 'r2', null],
+      ['answered', 'r2', 'accept'],
+    ]);
+    expect(h.hookRuns('hook/completed').map((n) => [n.run.eventName, n.run.status])).toEqual([
+      ['permissionRequest', 'blocked'],
+      ['permissionRequest', 'completed'],
+      ['permissionRequest', 'completed'],
+    ]);
+  });
+});
+
 describe('tool and turn hooks', () => {
   it('a PreToolUse block reaches the model as the tool result; PostToolUse does not run for it', async () => {
     const h = hooked([
