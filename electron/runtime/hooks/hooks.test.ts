@@ -6,7 +6,7 @@ import type { AnyNotification, ClientMethod, HookRunNotification, ParamsOf, Turn
 import { createModelClient } from '../../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
-import { codexSchemaErrors } from '../../../test-support/codex-schema.js';
+import { CodexSchema } from '../../../test-support/codex-schema.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { everythingServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
 import type { RequestContext } from '../context.js';
@@ -98,10 +98,18 @@ function hooked(hooks: readonly HookSpec[], extraToml = '') {
   return { runtime, home, out, seen, call, hookRuns, completedRun, turnCompleted, boundModels };
 }
 
+let codex: CodexSchema | undefined;
+/** `value` conforms to Codex's `v2/<type>`, every nullable field present as Codex sends it. */
+function expectCodex(type: string, value: unknown) {
+  codex ??= CodexSchema.load();
+  expect(codex.check(`#/definitions/v2/${type}`, value, { complete: true })).toBeUndefined();
+}
+
 /** Every hook notification seen conforms to Codex's HookStarted/HookCompletedNotification. */
 function expectCodexShapes(runs: { started: HookRunNotification[]; completed: HookRunNotification[] }) {
-  for (const n of runs.started) expect(codexSchemaErrors('HookStartedNotification', n)).toEqual([]);
-  for (const n of runs.completed) expect(codexSchemaErrors('HookCompletedNotification', n)).toEqual([]);
+  expect(runs.completed.length).toBeGreaterThan(0);
+  for (const n of runs.started) expectCodex('HookStartedNotification', n);
+  for (const n of runs.completed) expectCodex('HookCompletedNotification', n);
 }
 
 describe('session start hooks', () => {
@@ -151,7 +159,7 @@ describe('hooks that go wrong are reported and change nothing', () => {
   it('a crashing hook: the thread starts, hook/completed says failed with the exit code and stderr', async () => {
     const h = hooked([{ event: 'SessionStart', name: 'crasher', script: `echo 'boom: missing config' >&2\nexit 3` }]);
     const { thread, model } = await h.call('thread/start', {});
-    expect(model).toBeNull();
+    expect(model).toBe('deepseek-chat');
     const run = h.hookRuns('hook/completed')[0]!;
     expect(run.threadId).toBe(thread.id);
     expect(run.run.status).toBe('failed');
@@ -164,7 +172,7 @@ describe('hooks that go wrong are reported and change nothing', () => {
   it('a hook printing garbage: failed, quoted, and its output is not taken as an answer', async () => {
     const h = hooked([{ event: 'SessionStart', name: 'chatty', script: `cat >/dev/null\necho 'model=evil, not json'` }]);
     const { model } = await h.call('thread/start', {});
-    expect(model).toBeNull();
+    expect(model).toBe('deepseek-chat');
     const run = h.hookRuns('hook/completed')[0]!.run;
     expect(run.status).toBe('failed');
     expect(run.statusMessage).toBe("hook 'chatty' printed something that is not JSON: model=evil, not json");
@@ -190,7 +198,7 @@ describe('hooks that go wrong are reported and change nothing', () => {
     const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
     expect(() => process.kill(pid, 0)).toThrow();
     const { items } = await h.call('thread/read', { threadId: thread.id });
-    expect(items.find((i) => i.type === 'toolCall')).toMatchObject({ status: 'completed', success: true });
+    expect(items.find((i) => i.type === 'dynamicToolCall')).toMatchObject({ status: 'completed', success: true });
     expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
   }, 60_000);
 });
@@ -271,7 +279,7 @@ describe('tool and turn hooks', () => {
     expect(pre).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_use_id: 'call_1', tool_input: { path: 'notes.txt' } });
     expect(fs.existsSync(path.join(h.out, 'post.json'))).toBe(false);
     const { items } = await h.call('thread/read', { threadId: thread.id });
-    expect(items.find((i) => i.type === 'toolCall')).toMatchObject({ status: 'failed', success: false });
+    expect(items.find((i) => i.type === 'dynamicToolCall')).toMatchObject({ status: 'failed', success: false });
     const blocked = h.hookRuns('hook/completed').find((n) => n.run.eventName === 'preToolUse')!;
     expect(blocked.run.status).toBe('blocked');
     expect(blocked.turnId).not.toBeNull();
@@ -360,7 +368,7 @@ describe('hooks/list', () => {
       '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = 42\n',
     );
     const result = await h.call('hooks/list', { cwds: [h.home] });
-    expect(codexSchemaErrors('HooksListResponse', result)).toEqual([]);
+    expectCodex('HooksListResponse', result);
     const [entry] = result.data;
     expect(entry?.cwd).toBe(h.home);
     expect(entry?.hooks.map((hook) => [hook.eventName, hook.matcher, hook.timeoutSec])).toEqual([

@@ -48,6 +48,8 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     id: deps.newId(),
     turnId: turn.id,
     createdAtMs: startedAtMs,
+    startedAtMs,
+    completedAtMs: null,
     server: ref.server,
     tool: ref.tool,
     status: 'inProgress',
@@ -90,12 +92,12 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     }
   }
   const completedAtMs = deps.now();
-  completed = { ...completed, durationMs: completedAtMs - startedAtMs };
+  completed = { ...completed, durationMs: completedAtMs - startedAtMs, completedAtMs };
   if (argsError === null && !blocked) {
     await deps.hooks.postToolUse(hookContextOf(turn), hookCall, { success: completed.status === 'completed', output: mcpItemOutput(completed) });
   }
   turn.store.items.append(turn.threadId, completed);
-  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
+  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
 
 /** The text the model reads back for a finished MCP call item. */
