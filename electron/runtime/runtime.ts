@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { ProcessSupervisor } from '../exec/index.js';
 import { HookDispatcher } from './hooks/hook-dispatcher.js';
@@ -20,6 +20,7 @@ import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+import { initializeHandler, resultsValidatedByDefault } from './initialize-handler.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
@@ -32,6 +33,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
 import { createMcpHandlers } from '../mcp/mcp-handlers.js';
 import { McpManager } from '../mcp/mcp-manager.js';
+import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
@@ -72,6 +74,8 @@ export interface RuntimeOptions {
   readonly clientToolTimeoutMs?: number;
   /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
   readonly supervisor?: ProcessSupervisor;
+  /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
+  readonly elicitationTimeoutMs?: number;
   /** Start the configured MCP servers right after construction (default true). */
   readonly startMcpServers?: boolean;
 }
@@ -98,6 +102,8 @@ export class Runtime {
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
+  /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
+  readonly methods: MethodHandlers<RequestContext>;
   /** config.toml in the home. */
   readonly config: ConfigService;
   /** Provider API keys. */
@@ -106,6 +112,8 @@ export class Runtime {
   readonly providers: ProviderResolver;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
+  /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
+  readonly elicitations: ElicitationBroker;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -168,7 +176,13 @@ export class Runtime {
       now,
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
+    this.elicitations = new ElicitationBroker({
+      timeoutMs: options.elicitationTimeoutMs ?? 10 * 60 * 1000,
+      resolved: (threadId, requestId) => this.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, ephemeral: true }),
+      ...(options.logError ? { logWarning: (message: string) => options.logError?.(message, null) } : {}),
+    });
     this.mcp = new McpManager({
+      elicit: (params, signal) => this.elicitations.ask(params, signal),
       processLogDir: path.join(this.home, 'logs', 'mcp'),
       readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
       onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
@@ -213,7 +227,8 @@ export class Runtime {
     });
     this.queue.recoverAfterRestart();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+    this.methods = this.handlers();
+    this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
@@ -224,20 +239,7 @@ export class Runtime {
   private handlers(): MethodHandlers<RequestContext> {
     const threads = this.threads;
     return {
-      initialize: (params, ctx) => {
-        ctx.session.clientInfo = params.clientInfo;
-        ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
-        return {
-          // Like Codex's: server/version (details), then the client's own name/version.
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
-          codexHome: this.home,
-          wheelhouseHome: this.home,
-          codexProtocolVersion: CODEX_PROTOCOL_VERSION,
-          platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-          platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
-          serverVersion: WHEELHOUSE_VERSION,
-        };
-      },
+      initialize: initializeHandler(this.home),
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
@@ -329,15 +331,10 @@ export class Runtime {
     this.turns.abortAll();
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);
+    this.elicitations.close();
     this.events.close();
     this.durable.close();
     this.memory.close();
     this.lock.release();
   }
-}
-
-/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
-function resultsValidatedByDefault(): boolean {
-  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
-  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }

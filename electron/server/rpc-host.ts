@@ -1,18 +1,33 @@
-import type { Runtime } from '../runtime/runtime.js';
-import type { ConnectionSession } from '../runtime/context.js';
+import type { Dispatcher } from '../../shared/protocol/index.js';
+import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { ConnectionSession, RequestContext } from '../runtime/context.js';
+import type { NotificationListener } from '../runtime/event-log.js';
+import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
+
+/** The broker times elicitations out itself; a connection's own timer must not fire first. */
+const ELICITATION_WAIT_MS = 0x7fffffff;
+
+/** What connections dispatch into: a Runtime, or one still opening its stores (electron/host/start-runtime.ts). */
+export interface RpcHostTarget {
+  readonly dispatcher: Dispatcher<RequestContext>;
+  readonly events: { subscribe(listener: NotificationListener): () => void };
+  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
+  readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+}
 
 /**
  * Attaches client connections of every carrier to one runtime and fans each
  * notification out to all of them, serialising it once.
  */
-export class RpcHost {
+export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
+  private readonly removeElicitationSender: () => void;
   private nextId = 1;
 
-  constructor(readonly runtime: Runtime) {
+  constructor(readonly runtime: Target) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
     });
@@ -21,6 +36,22 @@ export class RpcHost {
       const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
       return owner ? owner.request('item/tool/call', params, options) : null;
     });
+    // MCP elicitations go to every connected client; the first answer wins.
+    this.removeElicitationSender = runtime.elicitations.addSender((...args) => {
+      let reached = 0;
+      for (const connection of this.connections) reached += this.sendElicitation(connection, ...args);
+      return reached;
+    });
+  }
+
+  private sendElicitation(connection: RpcConnection, ...[requestId, params, signal, answer]: Parameters<ElicitationSender>): number {
+    if (!connection.isOpen || !connection.isInitialized) return 0;
+    connection
+      .request('mcpServer/elicitation/request', params, { timeoutMs: ELICITATION_WAIT_MS, signal, id: requestId })
+      .then(answer)
+      // Withdrawn (answered elsewhere, timed out), refused or disconnected: the others may still answer.
+      .catch(() => undefined);
+    return 1;
   }
 
   get connectionCount(): number {
@@ -30,6 +61,8 @@ export class RpcHost {
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
     const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
     this.connections.add(connection);
+    // A client that connects (or reloads) while a server's question waits gets it too.
+    connection.onInitialized = () => this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
     return connection;
   }
 
@@ -43,5 +76,6 @@ export class RpcHost {
     this.connections.clear();
     this.unsubscribe();
     this.removeRequester();
+    this.removeElicitationSender();
   }
 }
