@@ -9,7 +9,10 @@ import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-s
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
+import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
+import type { JobClock } from './jobs/job-clock.js';
+import { JobEngine } from './jobs/job-engine.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
@@ -70,9 +73,15 @@ export interface RuntimeOptions {
   readonly logError?: (message: string, error: unknown) => void;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** Command jobs running at once (default: CPU cores). */
+  readonly jobConcurrency?: number;
+  /** Clock and timers of job retry schedules (tests). */
+  readonly jobClock?: JobClock;
+  /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
+  readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
-  /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
+  /** The one owner of child processes; default: one logging under `<home>/logs/exec`. Disposed with the runtime. */
   readonly supervisor?: ProcessSupervisor;
   /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
   readonly elicitationTimeoutMs?: number;
@@ -94,7 +103,7 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
-  /** Every child process (agent commands now; terminals, jobs and hooks later). */
+  /** The one owner of child processes (hooks, jobs; agent commands and terminals next). */
   readonly supervisor: ProcessSupervisor;
   /** Commands from config.toml run at points of a session (hooks/list, hook/started|completed). */
   readonly hooks: HookDispatcher;
@@ -110,6 +119,8 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** Long-running jobs (job/*). */
+  readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
   /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
@@ -166,7 +177,12 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
-    this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(parts.home, 'exec-logs') });
+    this.supervisor =
+      options.supervisor ??
+      new ProcessSupervisor({
+        logDir: path.join(homePaths(this.home).logs, 'exec'),
+        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      });
     process.on('exit', this.killChildrenOnExit);
     this.hooks = new HookDispatcher({
       supervisor: this.supervisor,
@@ -226,6 +242,17 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.queue.recoverAfterRestart();
+    this.jobs = new JobEngine({
+      store: this.durable,
+      events: this.events,
+      supervisor: this.supervisor,
+      newId,
+      ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
+      ...(options.jobClock ? { clock: options.jobClock } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
     this.methods = this.handlers();
     this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
@@ -304,6 +331,15 @@ export class Runtime {
         const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
         return { data: this.hooks.list(cwds) };
       },
+      'job/create': (params) => this.jobs.create(params),
+      'job/list': (params) => this.jobs.list(params),
+      'job/read': (params) => this.jobs.read(params.jobId),
+      'job/pause': (params) => this.jobs.pause(params.jobId),
+      'job/resume': (params) => this.jobs.resume(params.jobId),
+      'job/cancel': (params) => this.jobs.cancel(params.jobId),
+      'job/retry': (params) => this.jobs.retry(params.jobId),
+      'job/delete': (params) => this.jobs.delete(params.jobId),
+      'job/log': (params) => this.jobs.log(params),
     };
   }
 
@@ -312,6 +348,7 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.jobs.shutdown();
     await this.supervisor.dispose();
     await this.mcp.close();
     this.close();
@@ -329,6 +366,7 @@ export class Runtime {
     this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
+    void this.jobs.shutdown();
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);
     this.elicitations.close();
