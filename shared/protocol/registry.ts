@@ -8,6 +8,7 @@ import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
+import { hookMethods, hookNotifications } from './methods/hooks.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
@@ -29,6 +30,7 @@ export const clientMethods = {
   ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
+  ...hookMethods,
   ...jobMethods,
   ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
@@ -40,6 +42,7 @@ export const serverNotifications = {
   ...turnNotifications,
   ...goalNotifications,
   ...queueNotifications,
+  ...hookNotifications,
   ...jobNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
