@@ -12,6 +12,7 @@ import { agentFanout } from './agent-fanout.js';
 import { eventFanout } from './event-fanout.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
+import { sseFanout, sseReplay } from './sse-fanout.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+    const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
+    const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const report = {
       machine: {
         node: process.version,
@@ -97,6 +100,9 @@ async function main(): Promise<void> {
       },
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
+      // HTTP API: 20 SSE subscribers on one streaming turn, and a 100,000-event replay to a new one.
+      sseFanout: { ...sse, meetsTarget: sse.hostEventLoopP99Ms <= TARGETS.eventLoopP99Ms },
+      sseReplay: replay,
       markdownStreamingUpdate: markdownStreamingBench(),
       // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
       ptyThroughput: {

@@ -23,6 +23,8 @@ export interface StartServeOptions {
   /** `'ipc'` adds an IPC channel (benchmarks talk to their probe through it). */
   readonly ipc?: boolean;
   readonly timeoutMs?: number;
+  /** Extra environment variables for the child. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Starts `node bin/wheelhouse.mjs serve --port 0` and waits for the URLs it prints. */
@@ -33,7 +35,7 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
-      env: { ...process.env, WHEELHOUSE_HOME: options.home },
+      env: { ...process.env, WHEELHOUSE_HOME: options.home, ...options.env },
     },
   );
   const stdout = tracked.child.stdout;

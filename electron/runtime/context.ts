@@ -4,7 +4,7 @@ import type { ClientInfo } from '../../shared/protocol/index.js';
 export interface ConnectionSession {
   readonly connectionId: string;
   /** Which carrier the client came through. */
-  readonly carrier: 'ipc' | 'stdio' | 'websocket' | 'in-process';
+  readonly carrier: 'ipc' | 'stdio' | 'websocket' | 'http' | 'in-process';
   clientInfo: ClientInfo | null;
   /** Notification methods this client asked not to receive. */
   optOut: ReadonlySet<string>;

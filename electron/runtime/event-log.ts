@@ -16,8 +16,12 @@ export interface EventScope {
   readonly ephemeral?: boolean;
 }
 
-/** `text` is the notification serialised once, ready to write to any carrier. */
-export type NotificationListener = (notification: AnyNotification, text: string) => void;
+/**
+ * `text` is the notification serialised once, ready to write to any carrier;
+ * `logged` is the same event as the log stores it (scope, time), for carriers
+ * that send RuntimeEventEnvelopes (SSE).
+ */
+export type NotificationListener = (notification: AnyNotification, text: string, logged: PendingEvent) => void;
 
 export interface EventLogOptions {
   /** How long events may wait before they are written in one transaction. */
@@ -121,7 +125,7 @@ export class EventLog {
     if (this.listeners.size > 0) {
       const notification = { method, params, seq } as AnyNotification;
       const text = `{"method":${JSON.stringify(method)},"params":${payloadJson},"seq":${seq}}`;
-      for (const listener of this.listeners) listener(notification, text);
+      for (const listener of this.listeners) listener(notification, text, event);
     }
     return seq;
   }

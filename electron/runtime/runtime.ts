@@ -12,6 +12,7 @@ import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
+import { ClientTools } from './tools/client-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { ModelBinder } from './turns/active-turn.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
@@ -49,6 +50,8 @@ export interface RuntimeOptions {
   readonly secretStore?: SecretStore;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
+  readonly clientToolTimeoutMs?: number;
 }
 
 /**
@@ -63,6 +66,8 @@ export class Runtime {
   readonly threads: ThreadManager;
   readonly goals: GoalManager;
   readonly turns: TurnEngine;
+  /** Client-side tools of each thread; a carrier host installs how to reach the client. */
+  readonly clientTools: ClientTools;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -120,11 +125,19 @@ export class Runtime {
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
       this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+      const tools = new ToolRegistry(builtinTools());
+      this.clientTools = new ClientTools({
+        storeOf: (threadId) => this.threads.require(threadId).store,
+        reservedNames: new Set(tools.specs().map((spec) => spec.name)),
+        timeoutMs: options.clientToolTimeoutMs ?? 120_000,
+        now,
+      });
       this.turns = new TurnEngine({
         threads: this.threads,
         events: this.events,
         goals: this.goals,
-        tools: new ToolRegistry(builtinTools()),
+        tools,
+        clientTools: this.clientTools,
         bindModel:
           options.bindModel ??
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -170,20 +183,33 @@ export class Runtime {
           serverVersion: WHEELHOUSE_VERSION,
         };
       },
-      'thread/start': (params, ctx) =>
-        threads.start(params, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
+      'thread/start': async (params, ctx) => {
+        const dynamicTools = params.dynamicTools ?? [];
+        const compiled = await this.clientTools.check(dynamicTools);
+        const started = threads.start(
+          params,
+          ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api',
+        );
+        this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
+        return started;
+      },
       'thread/list': (params) => threads.list(params),
       'thread/read': (params) => threads.read(params),
       'thread/name/set': (params) => threads.setName(params),
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
-      'thread/resume': (params) => {
+      'thread/resume': (params, ctx) => {
         const resumed = this.history.resume(params);
+        this.clientTools.claim(resumed.thread.id, ctx.session.connectionId);
         this.queue.afterResume(resumed.thread.id);
         return resumed;
       },
-      'thread/fork': (params) => this.history.fork(params),
+      'thread/fork': async (params, ctx) => {
+        const forked = this.history.fork(params);
+        await this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
+        return forked;
+      },
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),
       'turn/steer': (params) => this.turns.steer(params),

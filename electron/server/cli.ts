@@ -16,10 +16,11 @@ Usage:
   wheelhouse app-server [--home DIR] [--max-unsent-mib N]
                                                    JSON-RPC over stdin/stdout (one JSON message per line);
                                                    a client that leaves N MiB (default 64) unread is dropped
-  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket on 127.0.0.1, prints the URL
+  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1
   wheelhouse --version | --help
 
-Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.`;
+Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.
+$WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: how long a client-side tool call waits for its client (default 120000).`;
 
 /** Entry point of the `wheelhouse` command; returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -73,7 +74,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
 function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
   try {
-    return new Runtime({ home, logError });
+    const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
+    return new Runtime({ home, logError, ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}) });
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;
@@ -118,6 +120,7 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   if (!staticRoot) process.stderr.write('wheelhouse: the UI is not built (run `npm run build`); serving the API only\n');
   process.stdout.write(`Wheelhouse is running at ${server.url}\n`);
   process.stdout.write(`WebSocket: ${server.wsUrl}\n`);
+  process.stdout.write(`HTTP API: ${server.apiUrl} (Authorization: Bearer <the token above>)\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -1,10 +1,16 @@
 import {
   classifyMessage,
+  describeIssues,
   ErrorCode,
   MAX_MESSAGE_BYTES,
   RpcError,
+  serverRequests,
+  ServerRequestError,
   type Dispatcher,
   type ResponseMessage,
+  type ServerRequestMethod,
+  type ServerRequestParamsOf,
+  type ServerRequestResultOf,
 } from '../../shared/protocol/index.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 
@@ -12,6 +18,19 @@ import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 export interface ConnectionSink {
   /** `urgent` is true for responses (sent at once) and false for notifications (may be batched). */
   send(text: string, urgent: boolean): void;
+}
+
+export interface ServerRequestOptions {
+  /** The request fails with reason `timeout` when no answer came within this. */
+  readonly timeoutMs: number;
+  /** Aborting fails the request with reason `canceled` (e.g. the turn was interrupted). */
+  readonly signal?: AbortSignal;
+}
+
+interface PendingServerRequest {
+  readonly method: ServerRequestMethod;
+  resolve(result: unknown): void;
+  reject(error: ServerRequestError): void;
 }
 
 /**
@@ -25,6 +44,8 @@ export class RpcConnection {
   /** Set while initialize runs, so requests pipelined behind it wait instead of failing. */
   private initializing: Promise<unknown> | null = null;
   private closed = false;
+  private nextServerRequestId = 1;
+  private readonly serverRequestsPending = new Map<string, PendingServerRequest>();
 
   constructor(
     id: string,
@@ -71,7 +92,11 @@ export class RpcConnection {
       this.reply({ id: idOf(value), error: RpcError.invalidRequest(describeInvalid(value)).toJSON() });
       return;
     }
-    if (message.kind !== 'request') return; // client notifications (e.g. `initialized`) and stray responses
+    if (message.kind === 'response') {
+      this.settleServerRequest(message.message);
+      return;
+    }
+    if (message.kind !== 'request') return; // client notifications (e.g. `initialized`)
     const request = message.message;
     if (this.initializing && request.method !== 'initialize') await this.initializing;
     if (request.method === 'initialize' && (this.initialized || this.initializing)) {
@@ -103,9 +128,69 @@ export class RpcConnection {
     this.write(text, false);
   }
 
+  /**
+   * Sends a request to the client (e.g. `item/tool/call`) and resolves with
+   * its answer, checked against the declared result schema. Fails with a
+   * ServerRequestError: `timeout`, `closed`, `refused` (the client answered
+   * with an error), `badAnswer`, or `canceled` (the signal aborted).
+   */
+  request<M extends ServerRequestMethod>(
+    method: M,
+    params: ServerRequestParamsOf<M>,
+    options: ServerRequestOptions,
+  ): Promise<ServerRequestResultOf<M>> {
+    if (this.closed || !this.initialized) {
+      return Promise.reject(new ServerRequestError('closed', `${method}: the client connection is not open`));
+    }
+    const id = `s${this.nextServerRequestId++}`;
+    return new Promise<ServerRequestResultOf<M>>((resolve, reject) => {
+      const onAbort = () => finish(new ServerRequestError('canceled', `${method} was canceled`));
+      const timer = setTimeout(
+        () => finish(new ServerRequestError('timeout', `${method}: the client did not answer within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
+      const finish = (error: ServerRequestError | null, result?: unknown) => {
+        if (!this.serverRequestsPending.delete(id)) return;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve(result as ServerRequestResultOf<M>);
+      };
+      this.serverRequestsPending.set(id, {
+        method,
+        resolve: (result) => finish(null, result),
+        reject: (error) => finish(error),
+      });
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.write(JSON.stringify({ id, method, params }), true);
+      if (this.closed) finish(new ServerRequestError('closed', `${method}: the client connection closed`));
+    });
+  }
+
   /** Stops all further writes; in-flight requests finish but their replies are dropped. */
   close(): void {
     this.closed = true;
+    for (const pending of [...this.serverRequestsPending.values()]) {
+      pending.reject(new ServerRequestError('closed', `${pending.method}: the client connection closed`));
+    }
+  }
+
+  /** An answer to a server request; a late or repeated answer for an id no longer waiting is ignored. */
+  private settleServerRequest(response: ResponseMessage): void {
+    if (typeof response.id !== 'string') return;
+    const pending = this.serverRequestsPending.get(response.id);
+    if (!pending) return;
+    if ('error' in response) {
+      pending.reject(new ServerRequestError('refused', `${pending.method}: the client refused: ${response.error.message}`, response.error));
+      return;
+    }
+    const checked = serverRequests[pending.method].result.safeParse(response.result);
+    if (!checked.success) {
+      pending.reject(new ServerRequestError('badAnswer', `${pending.method}: bad answer: ${describeIssues(checked.error)}`));
+      return;
+    }
+    pending.resolve(checked.data);
   }
 
   private reply(response: ResponseMessage): void {

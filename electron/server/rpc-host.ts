@@ -9,11 +9,17 @@ import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
 export class RpcHost {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
+  private readonly removeRequester: () => void;
   private nextId = 1;
 
   constructor(readonly runtime: Runtime) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
+    });
+    // Client-side tools are run by the connection that started (or last resumed) the thread.
+    this.removeRequester = runtime.clientTools.addRequester((ownerId, params, options) => {
+      const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
+      return owner ? owner.request('item/tool/call', params, options) : null;
     });
   }
 
@@ -36,5 +42,6 @@ export class RpcHost {
     for (const connection of this.connections) connection.close();
     this.connections.clear();
     this.unsubscribe();
+    this.removeRequester();
   }
 }

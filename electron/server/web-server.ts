@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
+import { createHttpApi } from './http-api/http-api.js';
+import type { SseOptions } from './http-api/sse-stream.js';
 import { serveStatic } from './static-files.js';
 import { WriteBatcher, type Corkable } from './write-batcher.js';
 
@@ -19,11 +21,15 @@ export interface WebServerOptions {
   /** A client whose unsent backlog grows past this is disconnected, not buffered forever. */
   readonly maxBufferedBytes?: number;
   readonly heartbeatMs?: number;
+  /** Server-Sent Events limits of the HTTP API (tests shorten them). */
+  readonly sse?: Partial<SseOptions>;
 }
 
 export interface RunningWebServer {
   readonly url: string;
   readonly wsUrl: string;
+  /** Base of the HTTP API (`http://127.0.0.1:PORT/v1`). */
+  readonly apiUrl: string;
   readonly token: string;
   readonly port: number;
   close(): Promise<void>;
@@ -33,8 +39,8 @@ export interface RunningWebServer {
 export const RPC_PATH = '/rpc';
 
 /**
- * HTTP + WebSocket on loopback (`wheelhouse serve`): serves the renderer and
- * the protocol. Every WebSocket needs the token; browsers from other origins
+ * HTTP + WebSocket on loopback (`wheelhouse serve`): serves the renderer, the
+ * protocol over WebSocket and the HTTP API under `/v1/` (electron/server/http-api). Every WebSocket needs the token; browsers from other origins
  * are refused, so a web page cannot drive the runtime.
  */
 export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {}): Promise<RunningWebServer> {
@@ -42,12 +48,14 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;
 
+  let port = 0;
+  const api = createHttpApi(rpc.runtime, { token, host, port: () => port, ...(options.sse ? { sse: options.sse } : {}) });
   const server = http.createServer((req, res) => {
+    if (api.handle(req, res)) return;
     if (options.staticRoot) serveStatic(options.staticRoot, req, res);
     else res.writeHead(404).end();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 1024 * 1024 });
-  let port = 0;
 
   server.on('upgrade', (req, socket, head) => {
     // A client may reset the connection while we refuse it; that must not crash the server.
@@ -86,13 +94,18 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   return {
     url: `http://${hostForUrl}:${port}/#token=${token}`,
     wsUrl: `ws://${hostForUrl}:${port}${RPC_PATH}?token=${token}`,
+    apiUrl: `http://${hostForUrl}:${port}/v1`,
     token,
     port,
     close: async () => {
       clearInterval(heartbeat);
+      api.close();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Event streams never end on their own; without this, close would wait for every subscriber.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

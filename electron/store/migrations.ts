@@ -168,4 +168,16 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX pending_items_by_thread ON pending_items (thread_id);
     `,
   },
+  {
+    version: 6,
+    name: 'thread dynamic tools',
+    // Client-side tools registered on thread/start (Codex DynamicToolSpec list as JSON).
+    sql: `
+      CREATE TABLE thread_dynamic_tools (
+        thread_id     TEXT PRIMARY KEY NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        tools         TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import { CheckpointStore } from './checkpoint-store.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
+import { DynamicToolStore } from './dynamic-tool-store.js';
 import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
@@ -18,6 +19,7 @@ export class StateStore {
   readonly goals: GoalStore;
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
+  readonly dynamicTools: DynamicToolStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -28,6 +30,7 @@ export class StateStore {
     this.goals = new GoalStore(db);
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
+    this.dynamicTools = new DynamicToolStore(db);
   }
 
   /** Opens the durable store at `file`. */

@@ -1,13 +1,19 @@
 import { ErrorCode, RpcError } from './errors.js';
-import type {
-  AnyNotification,
-  ClientMethod,
-  NotificationMethod,
-  NotificationParamsOf,
-  ParamsOf,
-  ResultOf,
+import {
+  isServerRequestMethod,
+  serverRequests,
+  type AnyNotification,
+  type ClientMethod,
+  type NotificationMethod,
+  type NotificationParamsOf,
+  type ParamsOf,
+  type ResultOf,
+  type ServerRequestMethod,
+  type ServerRequestParamsOf,
+  type ServerRequestResultOf,
 } from './registry.js';
-import { classifyMessage, type RequestId } from './wire.js';
+import { describeIssues, parseParams } from './validation.js';
+import { classifyMessage, type RequestId, type RequestMessage, type ResponseMessage } from './wire.js';
 
 /** A bidirectional text channel: WebSocket, stdio lines, or the Electron bridge. */
 export interface Transport {
@@ -20,6 +26,11 @@ export interface Transport {
 
 type NotificationListener = (notification: AnyNotification) => void;
 
+/** Answers one server request (e.g. runs a client-side tool); throw an RpcError to refuse it. */
+export type ServerRequestHandler<M extends ServerRequestMethod> = (
+  params: ServerRequestParamsOf<M>,
+) => ServerRequestResultOf<M> | Promise<ServerRequestResultOf<M>>;
+
 interface Pending {
   resolve(value: unknown): void;
   reject(error: RpcError): void;
@@ -30,6 +41,7 @@ export class RpcClient {
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly listeners = new Set<NotificationListener>();
+  private readonly requestHandlers = new Map<ServerRequestMethod, (params: unknown) => unknown>();
   private readonly disposers: Array<() => void> = [];
   private closedReason: string | undefined;
 
@@ -71,6 +83,18 @@ export class RpcClient {
     });
   }
 
+  /**
+   * Answers a server request method (one handler per method). Params are
+   * validated before the handler sees them; a request nobody handles gets
+   * -32601, so the server never waits for an answer that cannot come.
+   */
+  handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): () => void {
+    this.requestHandlers.set(method, handler as (params: unknown) => unknown);
+    return () => {
+      if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
+    };
+  }
+
   dispose(): void {
     for (const dispose of this.disposers.splice(0)) dispose();
     this.fail('client disposed');
@@ -94,9 +118,36 @@ export class RpcClient {
       this.pending.delete(id);
       if ('error' in classified.message) pending.reject(RpcError.fromShape(classified.message.error));
       else pending.resolve(classified.message.result);
+    } else if (classified.kind === 'request') {
+      void this.answer(classified.message);
     } else if (classified.kind === 'notification') {
       const notification = classified.message as AnyNotification;
       for (const listener of this.listeners) listener(notification);
+    }
+  }
+
+  private async answer(request: RequestMessage): Promise<void> {
+    let response: ResponseMessage;
+    try {
+      const method = request.method;
+      const handler = isServerRequestMethod(method) ? this.requestHandlers.get(method) : undefined;
+      if (!isServerRequestMethod(method) || !handler) {
+        throw new RpcError(ErrorCode.MethodNotFound, `this client does not handle ${method}`);
+      }
+      const spec = serverRequests[method];
+      const result = await handler(parseParams(spec.params, method, request.params));
+      const checked = spec.result.safeParse(result);
+      if (!checked.success) throw RpcError.internal(`the client's answer to ${method} broke its schema: ${describeIssues(checked.error)}`);
+      response = { id: request.id, result: checked.data };
+    } catch (error) {
+      const rpcError = error instanceof RpcError ? error : RpcError.internal(error instanceof Error ? error.message : String(error));
+      response = { id: request.id, error: rpcError.toJSON() };
+    }
+    if (this.closedReason !== undefined) return;
+    try {
+      this.transport.send(JSON.stringify(response));
+    } catch {
+      // The channel closed while the handler ran; the server cancels the request itself.
     }
   }
 

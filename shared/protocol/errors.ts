@@ -54,3 +54,19 @@ export class RpcError extends Error implements RpcErrorShape {
     return new RpcError(shape.code, shape.message, shape.data);
   }
 }
+
+/** Why a request the server sent to a client got no usable answer. */
+export type ServerRequestFailure = 'timeout' | 'closed' | 'refused' | 'badAnswer' | 'canceled';
+
+/** A server-to-client request (e.g. `item/tool/call`) that failed; `reason` says how. */
+export class ServerRequestError extends Error {
+  constructor(
+    readonly reason: ServerRequestFailure,
+    message: string,
+    /** The client's error answer, when it refused. */
+    readonly clientError?: RpcErrorShape,
+  ) {
+    super(message);
+    this.name = 'ServerRequestError';
+  }
+}

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
+import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
@@ -28,6 +29,7 @@ export const clientMethods = {
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
+  ...dynamicToolNotifications,
   ...threadNotifications,
   ...configNotifications,
   ...turnNotifications,
@@ -35,8 +37,10 @@ export const serverNotifications = {
   ...queueNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
-/** Requests the server sends to a client (approvals, elicitations). */
-export const serverRequests = {} as const satisfies Record<string, MethodSpec>;
+/** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
+export const serverRequests = {
+  ...dynamicToolServerRequests,
+} as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientMethods;
 export type NotificationMethod = keyof typeof serverNotifications;
@@ -51,6 +55,9 @@ export type NotificationParamsOf<N extends NotificationMethod> = z.output<
   (typeof serverNotifications)[N]['params']
 >;
 
+export type ServerRequestParamsOf<M extends ServerRequestMethod> = z.output<(typeof serverRequests)[M]['params']>;
+export type ServerRequestResultOf<M extends ServerRequestMethod> = z.output<(typeof serverRequests)[M]['result']>;
+
 /** A notification as a discriminated union, for `switch (n.method)` with exhaustiveness. */
 export type AnyNotification = {
   [N in NotificationMethod]: { method: N; params: NotificationParamsOf<N>; seq?: number };
@@ -62,4 +69,8 @@ export function isClientMethod(method: string): method is ClientMethod {
 
 export function isNotificationMethod(method: string): method is NotificationMethod {
   return Object.prototype.hasOwnProperty.call(serverNotifications, method);
+}
+
+export function isServerRequestMethod(method: string): method is ServerRequestMethod {
+  return Object.prototype.hasOwnProperty.call(serverRequests, method);
 }

@@ -3,6 +3,7 @@ import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
+import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addUsage, type ActiveTurn, type ModelBinder } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
@@ -17,6 +18,7 @@ export interface TurnRunnerDeps {
   readonly events: EventLog;
   readonly goals: GoalManager;
   readonly tools: ToolRegistry;
+  readonly clientTools: ClientTools;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
@@ -41,7 +43,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = deps.tools.specs();
+    const tools = [...deps.tools.specs(), ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -183,7 +185,16 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: base.id, ephemeral: turn.ephemeral };
   const started: ThreadItem = { ...base, status: 'inProgress', output: null, success: null, durationMs: null };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
-  const result = await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal: turn.controller.signal });
+  // A client may take minutes to answer; if the runtime dies meanwhile, the restart records the
+  // call as failed instead of losing it (turn-recovery moves pending items into the thread).
+  turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
+  const signal = turn.controller.signal;
+  const result = (await deps.clientTools.has(turn.threadId, call.name))
+    ? await deps.clientTools.invoke(
+        { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
+        signal,
+      )
+    : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal });
   const completedAtMs = deps.now();
   const completed: ThreadItem = {
     ...base,
@@ -192,6 +203,9 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     success: result.success,
     durationMs: completedAtMs - startedAtMs,
   };
-  turn.store.items.append(turn.threadId, completed);
+  turn.store.transaction(() => {
+    turn.store.items.append(turn.threadId, completed);
+    turn.store.pending.delete(completed.id);
+  });
   deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
 }

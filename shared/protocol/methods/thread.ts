@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
+import { DynamicToolSpec } from './dynamic-tools.js';
 import {
   AskForApproval,
   Checkpoint,
@@ -20,6 +21,8 @@ export const ThreadStartParams = z.object({
   sandbox: SandboxMode.nullable().optional(),
   /** Ephemeral threads live in memory only and vanish when the runtime stops. */
   ephemeral: z.boolean().nullable().optional(),
+  /** Client-side tools for this thread's turns, answered through `item/tool/call`; kept with the thread. */
+  dynamicTools: z.array(DynamicToolSpec).max(128).nullable().optional(),
 });
 
 export const ThreadStartResult = z.object({

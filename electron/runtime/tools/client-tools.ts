@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import type { Ajv, ValidateFunction } from 'ajv';
+import {
+  RpcError,
+  ServerRequestError,
+  type DynamicToolCallParams,
+  type DynamicToolCallResponse,
+  type DynamicToolSpec,
+} from '../../../shared/protocol/index.js';
+import type { ModelToolSpec } from '../../model/types.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { ToolResult } from './tool-registry.js';
+
+/**
+ * Asks a connected client to run one tool call. Each carrier host installs
+ * one; it answers null when the thread's owner is not one of its clients.
+ */
+export type ClientToolRequester = (
+  ownerConnectionId: string | null,
+  params: DynamicToolCallParams,
+  options: { readonly timeoutMs: number; readonly signal: AbortSignal },
+) => Promise<DynamicToolCallResponse> | null;
+
+interface ClientTool {
+  /** The name the model sees: `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
+  readonly modelName: string;
+  readonly namespace: string | null;
+  readonly name: string;
+  readonly spec: ModelToolSpec;
+  readonly validate: ValidateFunction;
+}
+
+export interface ClientToolsDeps {
+  readonly storeOf: (threadId: string) => StateStore;
+  /** Names of the runtime's own tools; a client tool may not shadow one. */
+  readonly reservedNames: ReadonlySet<string>;
+  readonly timeoutMs: number;
+  readonly now: () => number;
+}
+
+const MODEL_NAME_LIMIT = 64;
+
+/**
+ * Client-side (dynamic) tools, as Codex does them: registered on
+ * thread/start and kept with the thread, offered to the model next to the
+ * built-in tools, their arguments checked against the tool's inputSchema
+ * before the client sees them, then sent to the client as `item/tool/call`.
+ */
+export class ClientTools {
+  /** Loaded with the first thread that has client tools: Ajv costs ~100 ms to load, most threads never need it. */
+  private ajv: Promise<Ajv> | null = null;
+  private readonly byThread = new Map<string, Map<string, ClientTool>>();
+  private readonly owners = new Map<string, string>();
+  private readonly requesters = new Set<ClientToolRequester>();
+
+  constructor(private readonly deps: ClientToolsDeps) {}
+
+  /** Adds a carrier's way to reach its clients; returns its removal. */
+  addRequester(requester: ClientToolRequester): () => void {
+    this.requesters.add(requester);
+    return () => this.requesters.delete(requester);
+  }
+
+  /** Refuses (-32602) specs that cannot work, before anything is created; returns them compiled. */
+  async check(specs: readonly DynamicToolSpec[]): Promise<Map<string, ClientTool>> {
+    return this.compile(specs);
+  }
+
+  /** Keeps the thread's (checked) tools with the thread and remembers which connection answers for them. */
+  register(threadId: string, specs: readonly DynamicToolSpec[], compiled: Map<string, ClientTool>, ownerConnectionId: string | null): void {
+    if (ownerConnectionId !== null) this.owners.set(threadId, ownerConnectionId);
+    if (specs.length === 0) return;
+    this.byThread.set(threadId, compiled);
+    this.deps.storeOf(threadId).dynamicTools.save(threadId, specs, this.deps.now());
+  }
+
+  /** A fork keeps its parent's tools; the forking connection answers for them. */
+  async inherit(fromThreadId: string, toThreadId: string, ownerConnectionId: string | null): Promise<void> {
+    const specs = this.deps.storeOf(fromThreadId).dynamicTools.get(fromThreadId);
+    this.register(toThreadId, specs, await this.toolsOf(fromThreadId), ownerConnectionId);
+  }
+
+  /** A connection that resumes a thread answers for its tools from then on. */
+  claim(threadId: string, connectionId: string): void {
+    this.owners.set(threadId, connectionId);
+  }
+
+  async specsFor(threadId: string): Promise<ModelToolSpec[]> {
+    return [...(await this.toolsOf(threadId)).values()].map((tool) => tool.spec);
+  }
+
+  async has(threadId: string, modelName: string): Promise<boolean> {
+    return (await this.toolsOf(threadId)).has(modelName);
+  }
+
+  async invoke(
+    call: { threadId: string; turnId: string; callId: string; modelName: string; argumentsJson: string },
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const tool = (await this.toolsOf(call.threadId)).get(call.modelName);
+    if (!tool) return { success: false, output: `Unknown tool "${call.modelName}".` };
+    let args: unknown;
+    try {
+      args = call.argumentsJson.trim() === '' ? {} : JSON.parse(call.argumentsJson);
+    } catch {
+      return { success: false, output: `Arguments for ${call.modelName} are not valid JSON: ${call.argumentsJson.slice(0, 200)}` };
+    }
+    if (!tool.validate(args)) {
+      const ajv = await this.compiler();
+      return { success: false, output: `Invalid arguments for ${call.modelName}: ${ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
+    }
+    const owner = this.owners.get(call.threadId) ?? null;
+    const params = { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args };
+    const options = { timeoutMs: this.deps.timeoutMs, signal };
+    let pending: Promise<DynamicToolCallResponse> | null = null;
+    for (const requester of this.requesters) {
+      pending = requester(owner, params, options);
+      if (pending) break;
+    }
+    if (!pending) return { success: false, output: `${call.modelName}: the client that registered this tool is not connected` };
+    try {
+      const answer = await pending;
+      const output = answer.contentItems
+        .map((item) => (item.type === 'inputText' ? item.text : `[${item.type === 'inputImage' ? 'image' : 'audio'} returned by the tool]`))
+        .join('\n');
+      return { success: answer.success, output };
+    } catch (error) {
+      const why = error instanceof ServerRequestError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`;
+      return { success: false, output: `${call.modelName}: ${why}` };
+    }
+  }
+
+  private async toolsOf(threadId: string): Promise<Map<string, ClientTool>> {
+    let tools = this.byThread.get(threadId);
+    if (!tools) {
+      // Loaded after a restart from the thread's store; compiled once.
+      tools = await this.compile(this.deps.storeOf(threadId).dynamicTools.get(threadId));
+      this.byThread.set(threadId, tools);
+    }
+    return tools;
+  }
+
+  private compiler(): Promise<Ajv> {
+    // ajv is CommonJS: in the split bundle its exports are only on the default export.
+    this.ajv ??= import('ajv').then((mod) => new (mod.Ajv ?? mod.default)({ strict: false, allErrors: false }));
+    return this.ajv;
+  }
+
+  private async compile(specs: readonly DynamicToolSpec[]): Promise<Map<string, ClientTool>> {
+    const tools = new Map<string, ClientTool>();
+    if (specs.length === 0) return tools;
+    const ajv = await this.compiler();
+    const add = (namespace: string | null, fn: Extract<DynamicToolSpec, { type: 'function' }>) => {
+      const modelName = modelNameOf(namespace, fn.name);
+      const label = namespace === null ? fn.name : `${namespace}/${fn.name}`;
+      if (this.deps.reservedNames.has(modelName)) {
+        throw RpcError.invalidParams(`invalid params for thread/start: dynamicTools: ${label} would shadow the built-in tool ${modelName}`);
+      }
+      if (tools.has(modelName)) {
+        throw RpcError.invalidParams(`invalid params for thread/start: dynamicTools: ${label} is declared twice (as ${modelName})`);
+      }
+      let validate: ValidateFunction;
+      try {
+        validate = ajv.compile(fn.inputSchema);
+      } catch (error) {
+        throw RpcError.invalidParams(
+          `invalid params for thread/start: dynamicTools: ${label}: inputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      tools.set(modelName, {
+        modelName,
+        namespace,
+        name: fn.name,
+        spec: { name: modelName, description: fn.description, parameters: fn.inputSchema },
+        validate,
+      });
+    };
+    for (const spec of specs) {
+      if (spec.type === 'function') add(null, spec);
+      else for (const fn of spec.tools) add(spec.name, fn);
+    }
+    return tools;
+  }
+}
+
+/** `<namespace>__<name>` made provider-safe; a long one keeps its start and a short hash, so it stays unique. */
+export function modelNameOf(namespace: string | null, name: string): string {
+  const joined = namespace === null ? name : `${namespace}__${name}`;
+  const safe = joined.replace(/[^a-zA-Z0-9_-]/g, '_');
+  if (safe.length <= MODEL_NAME_LIMIT) return safe;
+  const hash = createHash('sha256').update(joined).digest('hex').slice(0, 8);
+  return `${safe.slice(0, MODEL_NAME_LIMIT - 9)}_${hash}`;
+}

@@ -1,0 +1,114 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Runtime } from '../../runtime/runtime.js';
+import { SseSubscriber } from '../../../test-support/sse-client.js';
+import { TempDirs } from '../../../test-support/temp-dir.js';
+import { RpcHost } from '../rpc-host.js';
+import { startWebServer, type RunningWebServer } from '../web-server.js';
+
+/**
+ * SSE limits that need a controlled runtime: a pruned log (reset) and a
+ * client that stops reading (cut). Real runtime, real SQLite, real sockets.
+ */
+const temp = new TempDirs();
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  temp.cleanup();
+});
+
+async function start(options: { now?: () => number; maxBufferedBytes?: number; keepaliveMs?: number } = {}) {
+  const home = temp.make('wheelhouse-sse-');
+  const runtime = new Runtime({ home, defaults: { cwd: home }, ...(options.now ? { now: options.now } : {}) });
+  const host = new RpcHost(runtime);
+  const server: RunningWebServer = await startWebServer(host, {
+    token: 'test-token-0123456789',
+    sse: {
+      ...(options.maxBufferedBytes !== undefined ? { maxBufferedBytes: options.maxBufferedBytes } : {}),
+      ...(options.keepaliveMs !== undefined ? { keepaliveMs: options.keepaliveMs } : {}),
+    },
+  });
+  cleanups.push(async () => {
+    await server.close();
+    host.close();
+    await runtime.shutdown();
+  });
+  const open = (route: string) =>
+    SseSubscriber.open(`http://127.0.0.1:${server.port}/v1${route}`, { headers: { authorization: 'Bearer test-token-0123456789' } }).then(
+      (s) => {
+        cleanups.push(() => s.close());
+        return s;
+      },
+    );
+  return { runtime, server, open };
+}
+
+describe('SSE event stream limits', () => {
+  it('tells a client whose since_seq the pruned log no longer covers to reset, then streams live', async () => {
+    let clock = Date.now() - 40 * 24 * 60 * 60 * 1000;
+    const { runtime, open } = await start({ now: () => clock });
+    for (let i = 0; i < 5; i++) runtime.events.publish('thread/archived', { threadId: `old-${i}` });
+    clock = Date.now();
+    runtime.events.publish('thread/archived', { threadId: 'recent' });
+    expect(runtime.events.prune()).toBeGreaterThanOrEqual(5);
+
+    const { oldestSeq } = runtime.events.replay(0, 1);
+    expect(oldestSeq).toBeGreaterThan(2);
+    const stale = await open('/events?since_seq=1');
+    const reset = await stale.waitForEvent('reset');
+    expect(reset.json).toMatchObject({ since_seq: 1, oldest_seq: oldestSeq, latest_seq: runtime.events.lastSeq });
+    expect(reset.id).toBe(runtime.events.lastSeq);
+    const live = runtime.events.publish('thread/archived', { threadId: 'after-reset' });
+    const next = await stale.waitFor((e) => e.id === live);
+    expect(next.event).toBe('thread/archived');
+    expect(stale.events.filter((e) => e.event === 'thread/archived')).toHaveLength(1);
+
+    // A client that is still covered replays normally, without a reset.
+    const current = await open(`/events?since_seq=${oldestSeq - 1}`);
+    await current.waitFor((e) => e.id === live);
+    expect(current.events.some((e) => e.event === 'reset')).toBe(false);
+  });
+
+  it('sends keepalive comments on an idle stream', async () => {
+    const { open } = await start({ keepaliveMs: 50 });
+    const idle = await open('/events');
+    await expect.poll(() => idle.comments, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+  });
+
+  it('cuts a client that stops reading with a reason event instead of skipping events', async () => {
+    const { runtime, server } = await start({ maxBufferedBytes: 64 * 1024 });
+    const socket = net.connect(server.port, '127.0.0.1');
+    cleanups.push(() => void socket.destroy());
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer test-token-0123456789\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    socket.pause(); // the client stops reading; the kernel buffers fill, then the server's
+
+    const big = 'x'.repeat(8 * 1024);
+    let published = 0;
+    // Publish until the stream gives up on this client (it must, long before 64 MB).
+    while (published < 4000) {
+      runtime.events.publish('thread/name/updated', { threadId: 't', threadName: big });
+      published++;
+      if (published % 100 === 0) await new Promise((r) => setImmediate(r));
+    }
+    const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    socket.resume();
+    await ended;
+    const text = Buffer.concat(received).toString('utf8');
+    const cut = /event: cut\ndata: (.*)\n/.exec(text);
+    expect(cut).not.toBeNull();
+    const reason = JSON.parse(cut![1]!) as { reason: string; last_seq: number };
+    expect(reason.reason).toMatch(/too slow/);
+    // Every event before the cut arrived, in order, none skipped; last_seq says where to resume.
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.length).toBeLessThan(published);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBe(ids[i - 1]! + 1);
+    expect(reason.last_seq).toBe(ids.at(-1));
+  });
+});
