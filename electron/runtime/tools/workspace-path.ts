@@ -27,3 +27,40 @@ export function displayPath(root: string, file: string): string {
 
 /** Folders never worth walking into. */
 export const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules', 'dist', 'build', '.venv', '__pycache__', 'target']);
+
+/**
+ * Resolves a path to write inside `root` (a realpath), even when it does not
+ * exist yet: the deepest existing ancestor is resolved through its symlinks,
+ * so neither `../x` nor a symlinked folder can lead a write outside. A
+ * dangling symlink is refused, since writing through it lands wherever it points.
+ */
+export async function resolveWritableInside(root: string, requested: string): Promise<string> {
+  const target = path.resolve(root, requested);
+  const missing: string[] = [];
+  let existing = target;
+  for (;;) {
+    let present = true;
+    try {
+      await fs.lstat(existing);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      present = false;
+    }
+    if (present) break;
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    missing.unshift(path.basename(existing));
+    existing = parent;
+  }
+  let real: string;
+  try {
+    real = await fs.realpath(existing);
+  } catch {
+    throw new Error(`${requested} goes through a broken symbolic link`);
+  }
+  const resolved = path.join(real, ...missing);
+  if (resolved === root || !resolved.startsWith(root + path.sep)) {
+    throw new Error(`${requested} is outside the project folder; only files under ${root} can be changed`);
+  }
+  return resolved;
+}

@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { resolveWritableInside } from '../tools/workspace-path.js';
+import { HunkMismatchError, applyReplacements, locateChunks, unifiedDiff } from './patch-hunks.js';
+import { parsePatch, type PatchHunk } from './patch-parser.js';
+
+/**
+ * Applies a Codex `*** Begin Patch` patch inside a workspace: every change is
+ * computed and checked against the current files first, and files are written
+ * only when all of it applies — otherwise nothing changes and the error says
+ * which file and hunk failed.
+ */
+
+/** Codex's `v2/FileUpdateChange` (what `fileChange` items and approval requests carry). */
+export interface FileUpdateChange {
+  readonly path: string;
+  readonly kind: { readonly type: 'add' } | { readonly type: 'delete' } | { readonly type: 'update'; readonly move_path: string | null };
+  /** add: the new content; delete: the removed content; update: unified diff hunks. */
+  readonly diff: string;
+}
+
+export type PatchErrorCode = 'invalid_patch' | 'path_outside_workspace' | 'file_not_found' | 'hunk_mismatch' | 'write_failed';
+
+export class PatchError extends Error {
+  constructor(
+    readonly code: PatchErrorCode,
+    message: string,
+    readonly details: { readonly path?: string; readonly hunkIndex?: number; readonly expected?: readonly string[]; readonly line?: number } = {},
+  ) {
+    super(message);
+    this.name = 'PatchError';
+  }
+}
+
+export interface PreparedPatch {
+  readonly changes: readonly FileUpdateChange[];
+  /** Final content per real path; null deletes. */
+  readonly writes: ReadonlyMap<string, string | null>;
+}
+
+/** Parses and checks a patch against the files in `workspace` without writing anything. */
+export async function preparePatch(workspace: string, patchText: string): Promise<PreparedPatch> {
+  let hunks: PatchHunk[];
+  try {
+    hunks = parsePatch(patchText);
+  } catch (error) {
+    const line = (error as { line?: number }).line;
+    throw new PatchError('invalid_patch', (error as Error).message, line === undefined ? {} : { line });
+  }
+  const root = await fs.realpath(workspace);
+  const files = new VirtualFiles();
+  const changes: FileUpdateChange[] = [];
+  for (const hunk of hunks) {
+    const target = await resolve(root, hunk.path);
+    if (hunk.kind === 'add') {
+      files.write(target, hunk.contents);
+      changes.push({ path: target, kind: { type: 'add' }, diff: hunk.contents });
+    } else if (hunk.kind === 'delete') {
+      const content = await files.read(target, hunk.path);
+      files.write(target, null);
+      changes.push({ path: target, kind: { type: 'delete' }, diff: content });
+    } else {
+      const original = await files.read(target, hunk.path);
+      const text = splitText(original);
+      let replacements;
+      try {
+        replacements = locateChunks(text.lines, hunk.chunks);
+      } catch (error) {
+        if (!(error instanceof HunkMismatchError)) throw error;
+        throw new PatchError(
+          'hunk_mismatch',
+          `hunk ${error.hunkIndex} of ${hunk.path} does not apply: ${error.message}:\n${error.expected.join('\n')}`,
+          { path: hunk.path, hunkIndex: error.hunkIndex, expected: error.expected, line: hunk.chunks[error.hunkIndex - 1]!.line },
+        );
+      }
+      const updated = joinText(applyReplacements(text.lines, replacements), text.newline);
+      const destination = hunk.movePath === null ? target : await resolve(root, hunk.movePath);
+      if (destination !== target) files.write(target, null);
+      files.write(destination, updated);
+      changes.push({
+        path: target,
+        kind: { type: 'update', move_path: destination === target ? null : destination },
+        diff: unifiedDiff(text.lines, replacements),
+      });
+    }
+  }
+  return { changes, writes: files.pending };
+}
+
+/** Checks the whole patch, then writes it; returns the change descriptions for the `fileChange` item. */
+export async function applyPatch(workspace: string, patchText: string): Promise<readonly FileUpdateChange[]> {
+  const prepared = await preparePatch(workspace, patchText);
+  await commitWrites(prepared.writes);
+  return prepared.changes;
+}
+
+async function resolve(root: string, requested: string): Promise<string> {
+  try {
+    return await resolveWritableInside(root, requested);
+  } catch (error) {
+    throw new PatchError('path_outside_workspace', (error as Error).message, { path: requested });
+  }
+}
+
+/** Files as the patch leaves them so far, so later hunks see earlier ones. */
+class VirtualFiles {
+  readonly pending = new Map<string, string | null>();
+
+  async read(file: string, shown: string): Promise<string> {
+    if (this.pending.has(file)) {
+      const content = this.pending.get(file);
+      if (content === null || content === undefined) throw new PatchError('file_not_found', `${shown} was deleted earlier in this patch`, { path: shown });
+      return content;
+    }
+    try {
+      const stat = await fs.stat(file);
+      if (!stat.isFile()) throw new PatchError('file_not_found', `${shown} is not a regular file`, { path: shown });
+      return await fs.readFile(file, 'utf8');
+    } catch (error) {
+      if (error instanceof PatchError) throw error;
+      throw new PatchError('file_not_found', `${shown} does not exist`, { path: shown });
+    }
+  }
+
+  write(file: string, content: string | null): void {
+    this.pending.set(file, content);
+  }
+}
+
+/** A file's lines without their endings, and which ending it uses (CRLF files stay CRLF). */
+function splitText(content: string): { lines: string[]; newline: '\n' | '\r\n' } {
+  const newline = content.includes('\r\n') ? '\r\n' : '\n';
+  const lines = content.split('\n').map((line) => (newline === '\r\n' ? line.replace(/\r$/, '') : line));
+  if (lines[lines.length - 1] === '') lines.pop();
+  return { lines, newline };
+}
+
+function joinText(lines: readonly string[], newline: string): string {
+  return lines.length === 0 ? '' : `${lines.join(newline)}${newline}`;
+}
+
+/**
+ * Stages every new content in a temp file beside its target, then renames
+ * them into place and removes deleted files. A failure while staging removes
+ * the temp files and leaves every target as it was.
+ */
+async function commitWrites(writes: ReadonlyMap<string, string | null>): Promise<void> {
+  const staged: { temp: string; target: string }[] = [];
+  try {
+    for (const [target, content] of writes) {
+      if (content === null) continue;
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.patch-tmp`);
+      const mode = await fs.stat(target).then((stat) => stat.mode & 0o7777, () => 0o644);
+      await fs.writeFile(temp, content, { flag: 'wx', mode });
+      staged.push({ temp, target });
+    }
+  } catch (error) {
+    await Promise.all(staged.map(({ temp }) => fs.rm(temp, { force: true })));
+    throw new PatchError('write_failed', `could not write the patched files: ${(error as Error).message}`);
+  }
+  for (const { temp, target } of staged) await fs.rename(temp, target);
+  for (const [target, content] of writes) {
+    if (content === null) await fs.rm(target, { force: true });
+  }
+}
