@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import path from 'node:path';
 import { ensurePrivateDir } from '../store/private-files.js';
+import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
+import { ApprovalBroker } from './approvals/approval-broker.js';
+import { CommandRunner } from './commands/command-runner.js';
+import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
+import { ExecPolicyEngine } from './policy/exec-policy-engine.js';
+import type { AskForApproval, SandboxMode } from './policy/policy-types.js';
 import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
@@ -52,6 +59,8 @@ export interface RuntimeOptions {
   readonly listModels?: ListModels;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
+  /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
+  readonly supervisor?: ProcessSupervisor;
 }
 
 /**
@@ -68,6 +77,10 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
+  /** Every child process (agent commands now; terminals, jobs and hooks later). */
+  readonly supervisor: ProcessSupervisor;
+  /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
+  readonly approvals: ApprovalBroker;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -121,6 +134,14 @@ export class Runtime {
         providerIds: () => this.config.providers().map((provider) => provider.id),
       });
       recoverInterruptedTurns(this.durable, this.events, now);
+      endCommandsOfEarlierRun(this.durable);
+      this.approvals = new ApprovalBroker({ events: this.events, now });
+      this.approvals.endLeftovers(this.durable);
+      this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(paths.home, 'exec-logs') });
+      // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
+      void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
+      const policy = ExecPolicyEngine.open(paths.home);
+      policy.catch((error: unknown) => options.logError?.('exec policy', error));
       this.events.prune();
       this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
       this.pruneTimer.unref();
@@ -138,6 +159,16 @@ export class Runtime {
         goals: this.goals,
         tools,
         clientTools: this.clientTools,
+        commands: new CommandRunner({
+          supervisor: this.supervisor,
+          sessions: new ExecSessions(this.supervisor),
+          policy: () => policy,
+          approvals: this.approvals,
+          events: this.events,
+          settingsOf: (threadId) => this.commandSettings(threadId),
+          newId,
+          now,
+        }),
         bindModel:
           options.bindModel ??
           createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -237,14 +268,43 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'approval/list': (params) => ({ data: this.approvals.list(params.threadId) }),
+      'approval/answer': (params) => {
+        this.approvals.answer(params.requestId, params.decision);
+        return {};
+      },
+      'approval/grants/list': (params) => {
+        threads.require(params.threadId);
+        return { data: this.approvals.grantsOf(params.threadId) };
+      },
+      'approval/grants/revoke': (params) => {
+        threads.require(params.threadId);
+        return { revoked: this.approvals.revoke(params.threadId, params.prefix) };
+      },
     };
   }
 
-  /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
+  /**
+   * The thread's approval policy and sandbox (thread/start), or the defaults:
+   * workspace-write where the sandbox works, and "untrusted" (ask before
+   * anything not known to only read) where it does not, so nothing runs
+   * unconfined without the person's yes.
+   */
+  private async commandSettings(threadId: string): Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }> {
+    const { record } = this.threads.require(threadId);
+    const chosenSandbox = record.sandboxPolicy as SandboxMode | null;
+    const sandboxWorks = (await this.supervisor.sandboxStatus()).available;
+    const sandbox: SandboxMode = chosenSandbox ?? (sandboxWorks ? 'workspace-write' : 'danger-full-access');
+    const approvalPolicy = (record.approvalMode as AskForApproval | null) ?? 'untrusted';
+    return { approvalPolicy, sandbox };
+  }
+
+  /** Stops running turns and every child process, flushes the event log and closes the databases. Safe to call twice. */
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.supervisor.dispose();
     this.close();
   }
 
@@ -259,6 +319,7 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.queue.stop();
     this.turns.abortAll();
+    this.supervisor.disposeNow();
     this.events.close();
     this.durable.close();
     this.memory.close();

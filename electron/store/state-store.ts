@@ -1,3 +1,4 @@
+import { ApprovalStore } from './approval-store.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { DynamicToolStore } from './dynamic-tool-store.js';
@@ -20,6 +21,7 @@ export class StateStore {
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
   readonly dynamicTools: DynamicToolStore;
+  readonly approvals: ApprovalStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -31,6 +33,7 @@ export class StateStore {
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
     this.dynamicTools = new DynamicToolStore(db);
+    this.approvals = new ApprovalStore(db);
   }
 
   /** Opens the durable store at `file`. */

@@ -16,3 +16,5 @@ export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';
 export * from './methods/dynamic-tools.js';
+export * from './command-execution.js';
+export * from './methods/approvals.js';

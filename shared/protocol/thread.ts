@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commandExecutionFields } from './command-execution.js';
 
 /** Where a thread came from (seed 001 SessionSource). */
 export const SessionSource = z.enum(['interactive', 'resume', 'fork', 'api', 'unknown']);
@@ -70,6 +71,7 @@ export const ThreadItem = z.discriminatedUnion('type', [
     success: z.boolean().nullable(),
     durationMs: z.number().nullable(),
   }),
+  z.object({ ...itemBase, ...commandExecutionFields }),
   z.object({
     ...itemBase,
     type: z.literal('forkMarker'),

@@ -62,6 +62,18 @@ export function buildModelHistory(items: readonly ThreadItem[]): ModelMessage[] 
         });
         break;
       }
+      case 'commandExecution': {
+        const s = current();
+        const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+        s.calls.push({ id: item.callId, name: 'exec_command', arguments: args });
+        s.results.push({
+          role: 'tool',
+          toolCallId: item.callId,
+          name: 'exec_command',
+          content: item.modelOutput ?? 'The command did not finish (the turn was stopped).',
+        });
+        break;
+      }
       case 'forkMarker':
         break;
     }

@@ -3,6 +3,8 @@ import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
+import type { CommandRunner } from '../commands/command-runner.js';
+import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command-tool-specs.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { addUsage, type ActiveTurn, type ModelBinder } from './active-turn.js';
@@ -19,6 +21,8 @@ export interface TurnRunnerDeps {
   readonly goals: GoalManager;
   readonly tools: ToolRegistry;
   readonly clientTools: ClientTools;
+  /** exec_command / write_stdin. */
+  readonly commands: CommandRunner;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
@@ -43,7 +47,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = [...deps.tools.specs(), ...(await deps.clientTools.specsFor(turn.threadId))];
+    const tools = [...deps.tools.specs(), ...commandToolSpecs, ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -166,6 +170,8 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  // A command is its own item (commandExecution), not a generic tool call.
+  if (call.name === EXEC_COMMAND) return deps.commands.execCommand(turn, call);
   const startedAtMs = deps.now();
   let parsedArgs: unknown = call.arguments;
   try {
@@ -189,7 +195,9 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   // call as failed instead of losing it (turn-recovery moves pending items into the thread).
   turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
   const signal = turn.controller.signal;
-  const result = (await deps.clientTools.has(turn.threadId, call.name))
+  const result = call.name === WRITE_STDIN
+    ? await deps.commands.writeStdin(call.arguments)
+    : (await deps.clientTools.has(turn.threadId, call.name))
     ? await deps.clientTools.invoke(
         { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
         signal,
