@@ -76,7 +76,7 @@ async function completedCommand(peer: ProtocolPeer): Promise<CommandItem> {
     'a completed command',
     WAIT,
   );
-  return (received.message as NotificationMessage).params!.item as CommandItem;
+  return ((received.message as NotificationMessage).params as { item: CommandItem }).item;
 }
 
 async function turnEnd(peer: ProtocolPeer): Promise<Turn> {
@@ -111,7 +111,7 @@ describe('commands and approvals over WebSocket', () => {
       'the command item',
       WAIT,
     );
-    expect((started.message as NotificationMessage).params!.item).toMatchObject({ type: 'commandExecution', id: params['itemId'], status: 'inProgress' });
+    expect(((started.message as NotificationMessage).params as { item: CommandItem }).item).toMatchObject({ type: 'commandExecution', id: params['itemId'], status: 'inProgress' });
     expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(false);
     expect((await alice.call('approval/list', {})).data.map((a) => a.requestId)).toEqual([toAlice.id]);
 

@@ -1,4 +1,5 @@
 import { createWheelhouseClient } from './client/create-client.js';
+import { createApprovalsStore } from './stores/approvals-store.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
@@ -30,3 +31,6 @@ export const useModelsStore = createModelsStore(client);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
+
+/** Commands (and other requests) waiting for the person, across threads. */
+export const useApprovalsStore = createApprovalsStore(client);

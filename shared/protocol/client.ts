@@ -29,7 +29,16 @@ type NotificationListener = (notification: AnyNotification) => void;
 /** Answers one server request (e.g. runs a client-side tool); throw an RpcError to refuse it. */
 export type ServerRequestHandler<M extends ServerRequestMethod> = (
   params: ServerRequestParamsOf<M>,
+  /** The request's id: `serverRequest/resolved` names it when another client answered first. */
+  context: { readonly requestId: RequestId },
 ) => ServerRequestResultOf<M> | Promise<ServerRequestResultOf<M>>;
+
+/**
+ * Answers a server request that has no handler (a method this client does
+ * not know, or one it registered nothing for), e.g. by showing a generic
+ * prompt. Its result is checked against the method's schema when the method is declared.
+ */
+export type FallbackRequestHandler = (request: { readonly method: string; readonly params: unknown; readonly requestId: RequestId }) => unknown;
 
 interface Pending {
   resolve(value: unknown): void;
@@ -41,7 +50,8 @@ export class RpcClient {
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly listeners = new Set<NotificationListener>();
-  private readonly requestHandlers = new Map<ServerRequestMethod, (params: unknown) => unknown>();
+  private readonly requestHandlers = new Map<ServerRequestMethod, (params: unknown, context: { readonly requestId: RequestId }) => unknown>();
+  private fallbackHandler: FallbackRequestHandler | null = null;
   private readonly disposers: Array<() => void> = [];
   private closedReason: string | undefined;
 
@@ -89,10 +99,15 @@ export class RpcClient {
    * -32601, so the server never waits for an answer that cannot come.
    */
   handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): () => void {
-    this.requestHandlers.set(method, handler as (params: unknown) => unknown);
+    this.requestHandlers.set(method, handler as (params: unknown, context: { readonly requestId: RequestId }) => unknown);
     return () => {
       if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
     };
+  }
+
+  /** Answers requests no handler takes (see FallbackRequestHandler); null restores -32601. */
+  handleOthers(handler: FallbackRequestHandler | null): void {
+    this.fallbackHandler = handler;
   }
 
   dispose(): void {
@@ -131,14 +146,20 @@ export class RpcClient {
     try {
       const method = request.method;
       const handler = isServerRequestMethod(method) ? this.requestHandlers.get(method) : undefined;
-      if (!isServerRequestMethod(method) || !handler) {
-        throw new RpcError(ErrorCode.MethodNotFound, `this client does not handle ${method}`);
-      }
-      const spec = serverRequests[method];
-      const result = await handler(parseParams(spec.params, method, request.params));
+      const context = { requestId: request.id };
+      if (!handler) {
+        if (!this.fallbackHandler) throw new RpcError(ErrorCode.MethodNotFound, `this client does not handle ${method}`);
+        const answer = await this.fallbackHandler({ method, params: request.params, requestId: request.id });
+        const declared = isServerRequestMethod(method) ? serverRequests[method].result.safeParse(answer) : null;
+        if (declared && !declared.success) throw RpcError.internal(`the client's answer to ${method} broke its schema: ${describeIssues(declared.error)}`);
+        response = { id: request.id, result: declared ? declared.data : answer };
+      } else {
+      const spec = serverRequests[method as ServerRequestMethod];
+      const result = await handler(parseParams(spec.params, method, request.params), context);
       const checked = spec.result.safeParse(result);
       if (!checked.success) throw RpcError.internal(`the client's answer to ${method} broke its schema: ${describeIssues(checked.error)}`);
       response = { id: request.id, result: checked.data };
+      }
     } catch (error) {
       const rpcError = error instanceof RpcError ? error : RpcError.internal(error instanceof Error ? error.message : String(error));
       response = { id: request.id, error: rpcError.toJSON() };

@@ -4,6 +4,7 @@ import { useThreadsStore } from '../../services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { MarkdownView } from './markdown-view.js';
+import { CommandCard } from './command-card.js';
 import { ToolCallCard } from './tool-call-card.js';
 
 type Item<T extends ConversationItem['type']> = Extract<ConversationItem, { type: T }>;
@@ -19,6 +20,8 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
       return <Reasoning item={item} />;
     case 'toolCall':
       return <ToolCallCard item={item} />;
+    case 'commandExecution':
+      return <CommandCard item={item} />;
     case 'forkMarker':
       return <ForkMarker item={item} />;
     default: {
