@@ -16,6 +16,7 @@ import { sseFanout, sseReplay } from './sse-fanout.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
 
 const TARGETS = {
@@ -115,6 +116,8 @@ async function main(): Promise<void> {
           pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
           pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
       },
+      // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
+      execPolicyDecision: await policyDecisionBench(),
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {

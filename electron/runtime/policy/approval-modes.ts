@@ -111,11 +111,12 @@ function networkAmendments(verdicts: readonly CommandVerdict[], sandboxMode: San
   return [...hosts].map((host) => ({ host, action: 'allow' as const }));
 }
 
-const SEVERITY: Record<CommandVerdict['decision'], number> = { allow: 0, unmatched: 1, prompt: 2, forbidden: 3 };
+/** forbidden > prompt > unmatched > allow: the most restrictive verdict of a script decides. */
+export const VERDICT_SEVERITY: Readonly<Record<CommandVerdict['decision'], number>> = { allow: 0, unmatched: 1, prompt: 2, forbidden: 3 };
 
 function mostRestrictive(verdicts: readonly CommandVerdict[]): CommandVerdict | null {
   let best: CommandVerdict | null = null;
-  for (const verdict of verdicts) if (!best || SEVERITY[verdict.decision] > SEVERITY[best.decision]) best = verdict;
+  for (const verdict of verdicts) if (!best || VERDICT_SEVERITY[verdict.decision] > VERDICT_SEVERITY[best.decision]) best = verdict;
   return best;
 }
 

@@ -54,6 +54,8 @@ export async function loadRuleFiles(home: string): Promise<LoadedRules> {
  */
 export class ExecPolicyEngine {
   private loaded: LoadedRules = { rules: [], errors: [] };
+  /** Amendments are read-modify-write of one file: one at a time, or one would lose the other. */
+  private amendments: Promise<void> = Promise.resolve();
 
   private constructor(readonly home: string) {}
 
@@ -86,9 +88,13 @@ export class ExecPolicyEngine {
    * to `<home>/rules/default.rules` (atomically, mode 0600) and reloads, so the next
    * evaluation already uses it.
    */
-  async acceptAmendment(prefix: readonly string[]): Promise<void> {
-    await appendAllowRule(this.home, prefix);
-    await this.reload();
+  acceptAmendment(prefix: readonly string[]): Promise<void> {
+    const next = this.amendments.then(async () => {
+      await appendAllowRule(this.home, prefix);
+      await this.reload();
+    });
+    this.amendments = next.catch(() => undefined);
+    return next;
   }
 }
 

@@ -57,6 +57,12 @@ const TABLE: readonly [string, Expected, string?][] = [
   ["bash -lc 'ls && rm -rf ~'", 'forbidden', 'builtin:rm-root'],
   ["sh -c 'bash -c \"sudo reboot\"'", 'needs_approval', 'builtin:privilege'],
   ['bash -c "$SCRIPT"', 'needs_approval'],
+  ["bash --norc -o pipefail -c 'rm -rf /'", 'forbidden', 'builtin:rm-root'],
+  ["eval 'sudo id'", 'needs_approval', 'builtin:privilege'],
+  ['eval "$CMD"', 'needs_approval'],
+  ["echo 'rm -rf /' | sh", 'needs_approval', 'builtin:pipe-to-shell'],
+  ['cat script.py | python3 -', 'needs_approval', 'builtin:pipe-to-shell'],
+  ['cat a.txt | grep x | sort -u', 'skip'],
   ['xargs rm', 'needs_approval'],
   ['find . -name "*.log" | xargs rm -rf', 'needs_approval', 'builtin:rm-force'],
   ['find . -type f | xargs grep foo', 'skip'],
@@ -98,6 +104,17 @@ describe('exec policy decision table (untrusted, workspace-write)', () => {
     const decision = evaluateExecPolicy(userRules, { command, approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' });
     expect(decision.requirement.type, JSON.stringify(decision.requirement)).toBe(expected);
     if (rule) expect(decision.matchedRule?.source).toBe(rule);
+  });
+
+  it('follows nested shells a few levels deep, and asks beyond that', () => {
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const nest = (script: string, levels: number) => Array.from({ length: levels }).reduce<string>((inner) => `sh -c ${quote(inner)}`, script);
+    const evaluate = (command: string) => evaluateExecPolicy([], { command, approvalPolicy: 'on-request', sandboxMode: 'danger-full-access' });
+    expect(evaluate(nest('rm -rf /', 3)).requirement.type).toBe('forbidden');
+    expect(evaluate(nest('ls', 3)).requirement.type).toBe('skip');
+    const deep = evaluate(nest('ls', 6)).requirement;
+    expect(deep).toMatchObject({ type: 'needs_approval' });
+    expect((deep as { reason: string }).reason).toMatch(/nested more than/);
   });
 
   it('reports every command of a compound script', () => {
@@ -144,10 +161,23 @@ describe('shell parsing', () => {
     expect(d.words[1]!.kind).toBe('dynamic');
   });
 
+  it('names every redirection operator (the pinned parser numbers them)', () => {
+    const parsed = parseShellScript('a >f >>f <f <>f <&0 >&2 >|f &>f &>>f <<<w <<E\nx\nE\n');
+    expect(parsed.ok && parsed.commands[0]!.redirects.map((redirect) => redirect.operator)).toEqual([
+      '>', '>>', '<', '<>', '<&', '>&', '>|', '&>', '&>>', '<<<', '<<',
+    ]);
+    const dash = parseShellScript('a <<-E\n\tx\nE\n');
+    expect(dash.ok && dash.commands[0]!.redirects[0]!.operator).toBe('<<-');
+    const binary = parseShellScript('a && b || c | d |& e');
+    expect(binary.ok && binary.commands.map((command) => [command.words[0]!.text, command.position])).toEqual([
+      ['a', 0], ['b', 0], ['c', 0], ['d', 1], ['e', 2],
+    ]);
+  });
+
   it('removes quotes and keeps quoted text as one literal word', () => {
-    const parsed = parseShellScript(`echo "a b" 'c d' e\\ f "x\\"y"`);
+    const parsed = parseShellScript(`echo "a b" 'c d' e\\ f "x\\"y" "é ü" *.ts`);
     expect(parsed.ok && parsed.commands[0]!.words.map((word) => [word.text, word.kind])).toEqual([
-      ['echo', 'literal'], ['a b', 'literal'], ['c d', 'literal'], ['e f', 'literal'], ['x"y', 'literal'],
+      ['echo', 'literal'], ['a b', 'literal'], ['c d', 'literal'], ['e f', 'literal'], ['x"y', 'literal'], ['é ü', 'literal'], ['*.ts', 'glob'],
     ]);
   });
 
@@ -158,6 +188,7 @@ describe('shell parsing', () => {
       ['f() { ls; }', /function/],
       ['echo "unclosed', /does not parse/],
       ['coproc ls', /CoprocClause|coproc/],
+      [`echo ${'$(echo '.repeat(3000)}x${')'.repeat(3000)}`, /nests too deeply|does not parse/],
     ] as const) {
       const parsed = parseShellScript(script);
       expect(parsed.ok, script).toBe(false);

@@ -8,7 +8,7 @@ import {
   writesBlockDevice,
   writesFiles,
 } from './command-safety.js';
-import { decideRequirement } from './approval-modes.js';
+import { VERDICT_SEVERITY as SEVERITY, decideRequirement } from './approval-modes.js';
 import type { CommandVerdict, ExecPolicyDecision, ExecPolicyRequest, MatchedRule, PrefixRule, RuleDecision } from './policy-types.js';
 import { patternMatches } from './rules-file.js';
 import { parseShellScript, type ShellWord, type SimpleCommand } from './shell-parse.js';
@@ -27,7 +27,6 @@ export function evaluateExecPolicy(rules: readonly PrefixRule[], request: ExecPo
 }
 
 const MAX_NESTING = 4;
-const SEVERITY: Record<CommandVerdict['decision'], number> = { allow: 0, unmatched: 1, prompt: 2, forbidden: 3 };
 
 function judgeScript(rules: readonly PrefixRule[], script: string, depth: number): CommandVerdict[] {
   const parsed = parseShellScript(script);
@@ -71,7 +70,10 @@ interface CommandContext {
 function judgeArgv(rules: readonly PrefixRule[], words: readonly ShellWord[], depth: number, context: CommandContext = { written: [], assignments: [] }): CommandVerdict[] {
   const argv = words.map((word) => word.text);
   const nestedScript = shellScriptArgument(words);
-  if (nestedScript !== undefined && depth < MAX_NESTING) {
+  if (nestedScript !== undefined) {
+    if (depth >= MAX_NESTING) {
+      return [{ command: argv, decision: 'prompt', reason: `shells nested more than ${MAX_NESTING} deep are not analysed`, matchedRule: null }];
+    }
     if (nestedScript === null) {
       return [{ command: argv, decision: 'prompt', reason: 'runs a shell script whose text is only known when it runs', matchedRule: null }];
     }
@@ -149,20 +151,22 @@ function builtinRule(source: string, decision: RuleDecision, pattern: readonly s
 }
 
 /**
- * For `bash -c SCRIPT` / `bash -lc SCRIPT` (and sh, zsh, …): the script, null
- * when it is not a literal, undefined when the command is not of that form.
+ * The script a command runs: for `bash -c SCRIPT` / `bash -lc SCRIPT` (sh, zsh, …) the
+ * argument after the first flag bundle containing `c`; for `eval ARGS` the joined
+ * arguments. Null when that script is not a literal, undefined when the command is
+ * not of that form.
  */
 function shellScriptArgument(words: readonly ShellWord[]): string | null | undefined {
-  if (!SHELLS.has(commandName(words[0]?.text ?? ''))) return undefined;
-  let index = 1;
-  let sawC = false;
-  while (index < words.length && /^-[a-z]+$/.test(words[index]!.text) && /^-[lceuxi]+$/.test(words[index]!.text)) {
-    if (words[index]!.text.includes('c')) sawC = true;
-    index += 1;
-    if (sawC) break;
+  const name = commandName(words[0]?.text ?? '');
+  if (name === 'eval') {
+    const args = words.slice(1);
+    return args.every((word) => word.kind === 'literal') ? args.map((word) => word.text).join(' ') : null;
   }
-  if (!sawC || index >= words.length) return undefined;
-  const script = words[index]!;
+  if (!SHELLS.has(name)) return undefined;
+  const flag = words.findIndex((word, index) => index > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(word.text));
+  if (flag < 0) return undefined;
+  const script = words[flag + 1];
+  if (!script) return null;
   return script.kind === 'literal' ? script.text : null;
 }
 
@@ -247,6 +251,16 @@ function pipelineVerdicts(commands: readonly SimpleCommand[]): CommandVerdict[] 
       });
     }
   }
+  // `… | sh`, `… | python3 -`: code read from a pipe cannot be judged before it runs.
+  for (const command of commands) {
+    const program = programOf(command);
+    const operands = command.words.slice(1).filter((word) => !word.text.startsWith('-') || word.text === '-');
+    const readsStdin = operands.length === 0 || operands[0]!.text === '-';
+    if (command.position > 0 && CODE_RUNNERS.has(program) && readsStdin && !verdicts.some((verdict) => verdict.command.includes(program))) {
+      const argv = command.words.map((word) => word.text);
+      verdicts.push({ command: argv, decision: 'prompt', reason: `\`${program}\` runs code read from a pipe`, matchedRule: builtinRule('builtin:pipe-to-shell', 'prompt', [program], argv) });
+    }
+  }
   // `sh -c "$(curl …)"`: a download substituted into an interpreter's arguments.
   for (const command of commands) {
     if (command.substitutionOf === null || !DOWNLOADERS.has(programOf(command))) continue;
@@ -263,6 +277,8 @@ function pipelineVerdicts(commands: readonly SimpleCommand[]): CommandVerdict[] 
   }
   return verdicts;
 }
+
+const CODE_RUNNERS = new Set([...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'php']);
 
 function programOf(command: SimpleCommand): string {
   return commandName(command.words[0]?.text ?? '');

@@ -84,7 +84,7 @@ describe('accept with the proposed rule', () => {
     const before = engine.evaluate(request).requirement;
     expect(before).toMatchObject({ type: 'needs_approval', proposedExecpolicyAmendment: ['make', 'test'] });
 
-    await engine.acceptAmendment((before as { proposedExecpolicyAmendment: string[] }).proposedExecpolicyAmendment);
+    await engine.acceptAmendment((before as unknown as { proposedExecpolicyAmendment: string[] }).proposedExecpolicyAmendment);
     expect(engine.evaluate(request).requirement).toMatchObject({ type: 'skip', bypassSandbox: true });
     expect(engine.evaluate({ ...request, command: 'make test -j4' }).requirement.type).toBe('skip');
     expect(engine.evaluate({ ...request, command: 'make install' }).requirement.type).toBe('needs_approval');
@@ -105,6 +105,13 @@ describe('accept with the proposed rule', () => {
     const parsed = parseRuleFile(text, 'default.rules');
     expect(parsed.errors).toEqual([]);
     expect(parsed.rules[1]!.pattern).toEqual(['echo', 'say "hi"\\now']);
+  });
+
+  it('keeps both rules when two amendments are accepted at the same time', async () => {
+    const home = makeHome();
+    const engine = await ExecPolicyEngine.open(home);
+    await Promise.all([engine.acceptAmendment(['make', 'a']), engine.acceptAmendment(['make', 'b'])]);
+    expect(engine.rules.map((rule) => rule.pattern)).toEqual([['make', 'a'], ['make', 'b']]);
   });
 
   it('refuses an empty amendment and writes nothing', async () => {

@@ -1,4 +1,5 @@
 import type Sh from 'mvdan-sh';
+import { goString, isGoNode, goList, goTypeName, type GoNode } from './gopherjs-values.js';
 
 /**
  * Turns a shell script into the simple commands it would run, with a real
@@ -45,6 +46,8 @@ export type ParsedScript =
 type ShellModule = typeof Sh;
 
 let shellModule: ShellModule | null = null;
+/** One parser, reused: parsing is synchronous and never re-entered while a tree is read. */
+let parser: Sh.Parser | null = null;
 
 /** Loads the parser (about 1.5 MB of JavaScript) once; policies call this before evaluating. */
 export async function loadShellParser(): Promise<void> {
@@ -53,7 +56,7 @@ export async function loadShellParser(): Promise<void> {
   shellModule = imported.default ?? imported;
 }
 
-// Operator token numbers of mvdan-sh 0.10.1 (pinned in package.json); a test parses
+// Operator token numbers of mvdan-sh 0.10.1 (pinned in package.json); the tests parse
 // samples of each so an upgrade that renumbers them fails loudly.
 const REDIRECT_OPERATORS: Record<number, string> = {
   54: '>', 55: '>>', 56: '<', 57: '<>', 58: '<&', 59: '>&', 60: '>|',
@@ -68,17 +71,22 @@ export function parseShellScript(script: string): ParsedScript {
   const syntax = shellModule.syntax;
   let file: Sh.File;
   try {
-    file = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(script, '');
+    parser ??= syntax.NewParser(syntax.Variant(syntax.LangBash));
+    file = parser.Parse(script, '');
   } catch (error) {
     const described = error as { Error?: () => string };
     const message = typeof described.Error === 'function' ? described.Error() : String(error);
     return { ok: false, reason: `the shell script does not parse: ${message}` };
   }
-  const collector = new CommandCollector(syntax);
+  // The tree is read through GopherJS's own objects: the JS wrappers (`file.Stmts`, …)
+  // convert whole subtrees on every property access, which made a decision ~50x slower.
+  const root = (file as unknown as { __internal_object__: GoNode }).__internal_object__;
+  const collector = new CommandCollector();
   try {
-    collector.statements(file.Stmts, null);
+    collector.statements(goList(root['Stmts']), null);
   } catch (error) {
     if (error instanceof Unsupported) return { ok: false, reason: error.message };
+    if (error instanceof RangeError) return { ok: false, reason: 'the script nests too deeply to analyse' };
     throw error;
   }
   return { ok: true, commands: collector.commands };
@@ -88,69 +96,64 @@ class CommandCollector {
   readonly commands: SimpleCommand[] = [];
   private nextPipeline = 0;
 
-  constructor(private readonly syntax: ShellModule['syntax']) {}
-
-  statements(statements: readonly (Sh.Stmt | null)[], substitutionOf: number | null): void {
-    for (const statement of statements) {
-      if (statement) this.pipelineOf(statement, substitutionOf);
-    }
+  statements(statements: readonly GoNode[], substitutionOf: number | null): void {
+    for (const statement of statements) this.pipelineOf(statement, substitutionOf);
   }
 
   /** A statement: `a && b` and `a || b` split into pipelines; `a | b | c` is one pipeline. */
-  private pipelineOf(statement: Sh.Stmt, substitutionOf: number | null): void {
-    if (statement.Coprocess) throw new Unsupported('the script uses `coproc`, which the policy does not analyse');
+  private pipelineOf(statement: GoNode, substitutionOf: number | null): void {
+    if (statement['Coprocess'] === true) throw new Unsupported('the script uses `coproc`, which the policy does not analyse');
     const binary = this.binaryOf(statement);
     if (binary && (binary.operator === '&&' || binary.operator === '||')) {
       this.recordRedirectsOnly(statement, substitutionOf);
-      this.pipelineOf(binary.node.X!, substitutionOf);
-      this.pipelineOf(binary.node.Y!, substitutionOf);
+      this.pipelineOf(binary.node['X'] as GoNode, substitutionOf);
+      this.pipelineOf(binary.node['Y'] as GoNode, substitutionOf);
       return;
     }
-    const stages: Sh.Stmt[] = [];
+    const stages: GoNode[] = [];
     this.flattenPipes(statement, stages, substitutionOf);
     const pipeline = this.nextPipeline++;
     stages.forEach((stage, position) => this.command(stage, pipeline, position, substitutionOf));
   }
 
-  private binaryOf(statement: Sh.Stmt): { node: Sh.BinaryCmd; operator: string } | null {
-    const command = statement.Cmd;
-    if (!command || this.syntax.NodeType(command) !== 'BinaryCmd') return null;
-    const node = command as unknown as Sh.BinaryCmd;
-    const operator = BINARY_OPERATORS[node.Op as number];
-    if (!operator) throw new Unsupported(`the script uses a shell operator (${String(node.Op)}) the policy does not analyse`);
-    return { node, operator };
+  private binaryOf(statement: GoNode): { node: GoNode; operator: string } | null {
+    const command = statement['Cmd'];
+    if (!isGoNode(command) || goTypeName(command) !== 'BinaryCmd') return null;
+    const operator = BINARY_OPERATORS[command['Op'] as number];
+    if (!operator) throw new Unsupported(`the script uses a shell operator (${String(command['Op'])}) the policy does not analyse`);
+    return { node: command, operator };
   }
 
-  private flattenPipes(statement: Sh.Stmt, stages: Sh.Stmt[], substitutionOf: number | null): void {
+  private flattenPipes(statement: GoNode, stages: GoNode[], substitutionOf: number | null): void {
     const binary = this.binaryOf(statement);
     if (binary && (binary.operator === '|' || binary.operator === '|&')) {
       this.recordRedirectsOnly(statement, substitutionOf);
-      this.flattenPipes(binary.node.X!, stages, substitutionOf);
-      this.flattenPipes(binary.node.Y!, stages, substitutionOf);
+      this.flattenPipes(binary.node['X'] as GoNode, stages, substitutionOf);
+      this.flattenPipes(binary.node['Y'] as GoNode, stages, substitutionOf);
       return;
     }
     stages.push(statement);
   }
 
   /** Redirections on a compound statement still write files: keep them as a command with no words. */
-  private recordRedirectsOnly(statement: Sh.Stmt, substitutionOf: number | null): void {
-    if (statement.Redirs.length === 0) return;
-    const redirects = this.redirects(statement.Redirs, substitutionOf);
+  private recordRedirectsOnly(statement: GoNode, substitutionOf: number | null): void {
+    const redirs = goList(statement['Redirs']);
+    if (redirs.length === 0) return;
+    const redirects = this.redirects(redirs, substitutionOf);
     this.commands.push({ words: [], assignments: [], redirects, pipeline: this.nextPipeline++, position: 0, substitutionOf });
   }
 
-  private command(statement: Sh.Stmt, pipeline: number, position: number, substitutionOf: number | null): void {
-    const command = statement.Cmd;
-    const redirects = this.redirects(statement.Redirs, substitutionOf);
-    if (!command) {
+  private command(statement: GoNode, pipeline: number, position: number, substitutionOf: number | null): void {
+    const command = statement['Cmd'];
+    const redirects = this.redirects(goList(statement['Redirs']), substitutionOf);
+    if (!isGoNode(command)) {
       // Only redirections (`> file`): truncates or creates a file without running anything.
       this.commands.push({ words: [], assignments: [], redirects, pipeline, position, substitutionOf });
       return;
     }
-    const type = this.syntax.NodeType(command);
+    const type = goTypeName(command);
     if (type === 'Subshell' || type === 'Block') {
-      const nested = command as unknown as Sh.Subshell;
-      this.statements(nested.Stmts, substitutionOf);
+      this.statements(goList(command['Stmts']), substitutionOf);
       // `(a; b) > file` writes the file: record it as a command with no words.
       if (redirects.length > 0) this.commands.push({ words: [], assignments: [], redirects, pipeline, position, substitutionOf });
       return;
@@ -162,55 +165,56 @@ class CommandCollector {
     if (type !== 'CallExpr') {
       throw new Unsupported(`the script uses ${describeConstruct(type)}, which the policy does not analyse`);
     }
-    const call = command as unknown as Sh.CallExpr;
     const index = this.commands.length;
     // Reserve the slot first so commands inside `$(…)` of this one point at it.
     this.commands.push(null as unknown as SimpleCommand);
-    const assignments = call.Assigns.map((assign) => this.assignment(assign!, index));
-    const words = call.Args.map((word) => this.word(word!, index));
+    const assignments = goList(command['Assigns']).map((assign) => this.assignment(assign, index));
+    const words = goList(command['Args']).map((word) => this.word(word, index));
     this.commands[index] = { words, assignments, redirects, pipeline, position, substitutionOf };
   }
 
-  private assignment(assign: Sh.Assign, owner: number): string {
-    if (assign.Array || assign.Index) throw new Unsupported('the script assigns an array, which the policy does not analyse');
-    const name = assign.Name?.Value ?? '';
-    const value = assign.Value ? this.word(assign.Value, owner).text : '';
-    return `${name}${assign.Append ? '+=' : '='}${value}`;
+  private assignment(assign: GoNode, owner: number): string {
+    if (isGoNode(assign['Array']) || isGoNode(assign['Index'])) {
+      throw new Unsupported('the script assigns an array, which the policy does not analyse');
+    }
+    const name = isGoNode(assign['Name']) ? goString(assign['Name']['Value']) : '';
+    const value = isGoNode(assign['Value']) ? this.word(assign['Value'], owner).text : '';
+    return `${name}${assign['Append'] === true ? '+=' : '='}${value}`;
   }
 
-  private redirects(redirects: readonly (Sh.Redirect | null)[], owner: number | null): ShellRedirect[] {
+  private redirects(redirects: readonly GoNode[], owner: number | null): ShellRedirect[] {
     return redirects.map((redirect) => {
-      const operator = REDIRECT_OPERATORS[redirect!.Op as number];
-      if (!operator) throw new Unsupported(`the script uses a redirection the policy does not know (${String(redirect!.Op)})`);
+      const operator = REDIRECT_OPERATORS[redirect['Op'] as number];
+      if (!operator) throw new Unsupported(`the script uses a redirection the policy does not know (${String(redirect['Op'])})`);
       // A heredoc body is data on stdin, but `$(…)` inside an unquoted one still runs.
-      if (redirect!.Hdoc) this.word(redirect!.Hdoc, owner);
-      const target = redirect!.Word ? this.word(redirect!.Word, owner) : null;
-      const fd = redirect!.N?.Value;
-      return { operator: fd ? `${fd}${operator}` : operator, target };
+      if (isGoNode(redirect['Hdoc'])) this.word(redirect['Hdoc'], owner);
+      const target = isGoNode(redirect['Word']) ? this.word(redirect['Word'], owner) : null;
+      const fd = isGoNode(redirect['N']) ? goString(redirect['N']['Value']) : '';
+      return { operator: `${fd}${operator}`, target };
     });
   }
 
   /** Resolves a word's text and kind; runs of `$(…)` inside it become commands of their own. */
-  private word(word: Sh.Word, owner: number | null): ShellWord {
+  private word(word: GoNode, owner: number | null): ShellWord {
     let kind: ShellWord['kind'] = 'literal';
     let text = '';
     const raise = (to: ShellWord['kind']) => {
       if (to === 'dynamic' || (to === 'glob' && kind === 'literal')) kind = to;
     };
-    for (const part of word.Parts) {
-      const type = this.syntax.NodeType(part);
+    for (const part of goList(word['Parts'])) {
+      const type = goTypeName(part);
       if (type === 'Lit') {
-        const value = (part as Sh.Lit).Value;
+        const value = goString(part['Value']);
         if (/[*?[]/.test(value)) raise('glob');
         if (/\{[^}]*(,|\.\.)[^}]*\}/.test(value)) raise('dynamic');
         text += unescapeUnquoted(value);
       } else if (type === 'SglQuoted') {
-        const quoted = part as Sh.SglQuoted;
-        if (quoted.Dollar && quoted.Value.includes('\\')) raise('dynamic');
-        text += quoted.Value;
+        const value = goString(part['Value']);
+        if (part['Dollar'] === true && value.includes('\\')) raise('dynamic');
+        text += value;
       } else if (type === 'DblQuoted') {
-        for (const inner of (part as Sh.DblQuoted).Parts) {
-          if (this.syntax.NodeType(inner) === 'Lit') text += unescapeDoubleQuoted((inner as Sh.Lit).Value);
+        for (const inner of goList(part['Parts'])) {
+          if (goTypeName(inner) === 'Lit') text += unescapeDoubleQuoted(goString(inner['Value']));
           else {
             raise('dynamic');
             text += this.dynamicPart(inner, owner);
@@ -225,23 +229,31 @@ class CommandCollector {
   }
 
   /** Walks an expansion, collecting the commands of nested `$(…)`; refuses process substitution. */
-  private dynamicPart(part: Sh.Node, owner: number | null): string {
-    this.syntax.Walk(part, (node) => {
-      if (!node) return true;
-      const type = this.syntax.NodeType(node);
-      if (type === 'CmdSubst') {
-        this.statements((node as Sh.CmdSubst).Stmts, owner);
-        return false;
-      }
-      if (type === 'ProcSubst') {
-        throw new Unsupported('the script uses process substitution (<(…) or >(…)), which the policy does not analyse');
-      }
-      return true;
-    });
-    const type = this.syntax.NodeType(part);
+  private dynamicPart(part: GoNode, owner: number | null): string {
+    this.walk(part, owner);
+    const type = goTypeName(part);
     if (type === 'CmdSubst') return '$(…)';
-    if (type === 'ParamExp') return `$${(part as Sh.ParamExp).Param?.Value ?? '…'}`;
+    if (type === 'ParamExp' && isGoNode(part['Param'])) return `$${goString(part['Param']['Value'])}`;
     return '$…';
+  }
+
+  private walk(node: GoNode, owner: number | null): void {
+    const type = goTypeName(node);
+    if (type === 'CmdSubst') {
+      this.statements(goList(node['Stmts']), owner);
+      return;
+    }
+    if (type === 'ProcSubst') {
+      throw new Unsupported('the script uses process substitution (<(…) or >(…)), which the policy does not analyse');
+    }
+    for (const key of Object.keys(node)) {
+      if (key === '$val') continue;
+      const value = node[key];
+      if (isGoNode(value)) this.walk(value, owner);
+      else if (value && typeof value === 'object' && '$array' in value) {
+        for (const item of goList(value)) if (isGoNode(item)) this.walk(item, owner);
+      }
+    }
   }
 }
 
