@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { NotificationMessage, RequestMessage, ThreadItem, Turn } from '../../shared/protocol/index.js';
+import type { NotificationMessage, ThreadItem } from '../../shared/protocol/index.js';
+import {
+  approvalRequest,
+  COMMAND_WAIT_MS,
+  commandItem,
+  execCall,
+  lastToolMessage,
+  mockModelConfig,
+  textReply,
+  turnEnd,
+  type CommandItem,
+} from '../../test-support/agent-commands.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
@@ -28,16 +39,12 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-type CommandItem = Extract<ThreadItem, { type: 'commandExecution' }>;
-const WAIT = 20_000;
+const WAIT = COMMAND_WAIT_MS;
 
 function makeHome(): { home: string; project: string } {
   const home = temp.make('wheelhouse-approvals-');
   const project = temp.make('wheelhouse-project-');
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    ['model = "deepseek-chat"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "Mock"', `base_url = "${mock.url}"`, 'wire_api = "chat"', 'request_max_retries = 0', ''].join('\n'),
-  );
+  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
   return { home, project };
 }
 
@@ -53,40 +60,9 @@ async function client(server: ServeProcess, name: string): Promise<ProtocolPeer>
   return peer;
 }
 
-function execCall(cmd: string, extra: Record<string, unknown> = {}, id = 'call_exec') {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd, ...extra }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
-const reply = (text: string) => [{ type: 'text' as const, text }, { type: 'finish' as const }];
-
-async function approvalRequest(peer: ProtocolPeer): Promise<RequestMessage> {
-  const received = await peer.inbox.take(
-    (r) => r.kind === 'request' && r.message.method === 'item/commandExecution/requestApproval',
-    'an approval request',
-    WAIT,
-  );
-  return received.message as RequestMessage;
-}
-
-async function completedCommand(peer: ProtocolPeer): Promise<CommandItem> {
-  const received = await peer.inbox.take(
-    (r) => r.kind === 'notification' && r.message.method === 'item/completed' && (r.message.params as { item: ThreadItem }).item.type === 'commandExecution',
-    'a completed command',
-    WAIT,
-  );
-  return ((received.message as NotificationMessage).params as { item: CommandItem }).item;
-}
-
-async function turnEnd(peer: ProtocolPeer): Promise<Turn> {
-  return ((await peer.inbox.notification('turn/completed', WAIT)).params as { turn: Turn }).turn;
-}
-
-function toolMessageIn(requestIndex: number): string {
-  const messages = (mock.requests[requestIndex]!.body as { messages: { role: string; content: string }[] }).messages;
-  return messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
-}
+const reply = textReply;
+const completedCommand = (peer: ProtocolPeer) => commandItem(peer, 'item/completed');
+const toolMessageIn = (index: number) => lastToolMessage(mock, index);
 
 describe('commands and approvals over WebSocket', () => {
   it('asks every client; the first answer wins, the other sees serverRequest/resolved; output streams', async () => {
