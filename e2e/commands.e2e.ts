@@ -80,6 +80,16 @@ describe('commands with the person in control', () => {
     expect(existsSync(path.join(folder, 'denied.txt'))).toBe(false);
     expect(mock.requests.at(-1)?.rawBody).toContain('declined');
 
+    // "Approve for this thread" shows its scope, which can be revoked.
+    mock.enqueue(execCall('call_grant', 'touch granted.txt'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    await sendMessage(page, 'One more file');
+    await page.getByTestId('command-card').filter({ hasText: 'touch granted.txt' }).getByTestId('approval-accept-thread').click();
+    const grant = page.getByTestId('session-grant').filter({ hasText: 'touch granted.txt' });
+    await page.getByTestId('agent-message').filter({ hasText: 'Made it.' }).waitFor();
+    await grant.waitFor();
+    await grant.getByRole('button').click();
+    await page.getByTestId('session-grants').waitFor({ state: 'detached' });
+
     // After a reload the history still shows both outcomes.
     await page.reload();
     await waitForConnected(page);

@@ -95,6 +95,8 @@ export class Runtime {
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   private closed = false;
+  /** An exit nobody planned (process.exit elsewhere) still takes every child process along. */
+  private readonly killChildrenOnExit = () => this.supervisor.disposeNow();
 
   constructor(options: RuntimeOptions) {
     this.home = options.home;
@@ -139,6 +141,7 @@ export class Runtime {
       this.approvals.endLeftovers(this.durable);
       this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(paths.home, 'exec-logs') });
       // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
+      process.on('exit', this.killChildrenOnExit);
       void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
       const policy = ExecPolicyEngine.open(paths.home);
       policy.catch((error: unknown) => options.logError?.('exec policy', error));
@@ -320,6 +323,7 @@ export class Runtime {
     this.queue.stop();
     this.turns.abortAll();
     this.supervisor.disposeNow();
+    process.off('exit', this.killChildrenOnExit);
     this.events.close();
     this.durable.close();
     this.memory.close();

@@ -27,6 +27,8 @@ interface LiveApproval {
   readonly ephemeral: boolean;
   readonly store: StateStore;
   readonly withdrawn: AbortController;
+  /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
+  readonly sessionPrefixes: readonly (readonly string[])[];
   settle(outcome: ApprovalOutcome): void;
 }
 
@@ -72,6 +74,7 @@ export class ApprovalBroker {
     target: { readonly store: StateStore; readonly ephemeral: boolean },
     params: CommandExecutionRequestApprovalParams,
     signal: AbortSignal,
+    sessionPrefixes: readonly (readonly string[])[] = [],
   ): Promise<ApprovalOutcome> {
     const requestId = `approval-${params.itemId}`;
     const pending: PendingApproval = { requestId, method: 'item/commandExecution/requestApproval', params };
@@ -86,6 +89,7 @@ export class ApprovalBroker {
         ephemeral: target.ephemeral,
         store: target.store,
         withdrawn: new AbortController(),
+        sessionPrefixes,
         settle: (outcome) => {
           signal.removeEventListener('abort', onAbort);
           resolve(outcome);
@@ -108,7 +112,7 @@ export class ApprovalBroker {
     return [...this.live.values()].map((live) => live.pending).filter((pending) => !threadId || pending.params.threadId === threadId);
   }
 
-  grant(threadId: string, prefix: readonly string[]): void {
+  private grant(threadId: string, prefix: readonly string[]): void {
     const grants = this.grants.get(threadId) ?? [];
     if (!grants.some((grant) => sameWords(grant.prefix, prefix))) grants.push({ threadId, prefix: [...prefix], grantedAtMs: this.deps.now() });
     this.grants.set(threadId, grants);
@@ -145,8 +149,11 @@ export class ApprovalBroker {
     if (!live) return;
     this.live.delete(requestId);
     live.store.approvals.resolve(requestId, state, recorded, this.deps.now());
-    live.withdrawn.abort();
     const threadId = live.pending.params.threadId;
+    if (outcome.kind === 'decided' && outcome.decision === 'acceptForSession') {
+      for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
+    }
+    live.withdrawn.abort();
     this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId, ephemeral: live.ephemeral });
     live.settle(outcome);
   }

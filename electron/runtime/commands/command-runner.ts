@@ -138,6 +138,7 @@ export class CommandRunner {
         environmentId: null,
       },
       turn.controller.signal,
+      needingApproval(decision),
     );
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
@@ -154,9 +155,8 @@ export class CommandRunner {
       turn.controller.abort();
       return 'stop';
     }
-    if (answer === 'acceptForSession') {
-      for (const prefix of needingApproval(decision)) this.deps.approvals.grant(turn.threadId, prefix);
-    } else if (typeof answer === 'object' && 'acceptWithExecpolicyAmendment' in answer) {
+    // acceptForSession was granted by the broker with the answer.
+    if (typeof answer === 'object' && 'acceptWithExecpolicyAmendment' in answer) {
       const engine = await this.deps.policy();
       await engine.acceptAmendment(answer.acceptWithExecpolicyAmendment.execpolicy_amendment);
     }

@@ -1,7 +1,8 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
-import type { CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
+import { showRequestError } from './toast-store.js';
 
 /** A command the agent wants to run, waiting for the person. */
 export interface CommandApproval {
@@ -27,6 +28,10 @@ export interface ApprovalsState {
   readonly pending: readonly PendingRequest[];
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
+  /** Each thread's "approve for this thread" grants, once loaded. */
+  readonly grants: Readonly<Record<string, readonly ApprovalGrant[]>>;
+  loadGrants(threadId: string): Promise<void>;
+  revokeGrant(threadId: string, prefix: readonly string[]): Promise<void>;
 }
 
 /**
@@ -38,10 +43,34 @@ export interface ApprovalsState {
 export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<StoreApi<ApprovalsState>> {
   const answers = new Map<string, (result: unknown) => void>();
 
-  const store = create<ApprovalsState>()((set) => ({
+  const store = create<ApprovalsState>()((set, get) => ({
     pending: [],
-    answerCommand: (requestId, decision) => settle(requestId, { decision }),
+    grants: {},
+    answerCommand: (requestId, decision) => {
+      const request = get().pending.find((known) => known.requestId === requestId);
+      settle(requestId, { decision });
+      // Show the new grant's scope at once: asked in the next task, so the answer (sent once the
+      // request handler's promise settles) reaches the runtime first.
+      const threadId = request?.threadId;
+      if (decision === 'acceptForSession' && threadId) setTimeout(() => void get().loadGrants(threadId), 0);
+    },
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
+    loadGrants: async (threadId) => {
+      try {
+        const { data } = await client.request('approval/grants/list', { threadId });
+        set((state) => ({ grants: { ...state.grants, [threadId]: data } }));
+      } catch {
+        // Offline or an unknown thread: nothing granted to show.
+      }
+    },
+    revokeGrant: async (threadId, prefix) => {
+      try {
+        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix] });
+      } catch (error) {
+        showRequestError(error);
+      }
+      await get().loadGrants(threadId);
+    },
   }));
 
   function settle(requestId: string, result: unknown): void {

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
 import { OtherRequestCard } from './approval-card.js';
+import { SessionGrants } from './session-grants.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
 import { Composer } from './composer.js';
 import { ConversationEmpty } from './conversation-empty.js';
@@ -60,6 +61,7 @@ export function ConversationPane() {
       <ConversationBody thread={thread} />
       <GoalBanner threadId={thread.id} />
       <OtherRequests threadId={thread.id} />
+      <SessionGrants threadId={thread.id} />
       <Composer thread={thread} />
     </section>
   );
