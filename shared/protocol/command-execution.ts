@@ -34,6 +34,9 @@ export type CommandExecutionApprovalDecision = z.infer<typeof CommandExecutionAp
  */
 export const commandExecutionFields = {
   type: z.literal('commandExecution'),
+  /** Codex: Unix ms when the item started and completed (null until it has). */
+  startedAtMs: z.number().int().nullable(),
+  completedAtMs: z.number().int().nullable(),
   command: z.string(),
   cwd: z.string(),
   /** The supervisor's process id (Codex: "identifier for the underlying PTY process"). */

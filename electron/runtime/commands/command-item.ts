@@ -30,11 +30,14 @@ export class CommandItemTracker {
     private readonly now: () => number,
     init: { id: string; callId: string; arguments: unknown; command: string; cwd: string; actions: CommandAction[] },
   ) {
+    const at = now();
     this.item = {
       type: 'commandExecution',
       id: init.id,
       turnId: turn.id,
-      createdAtMs: now(),
+      createdAtMs: at,
+      startedAtMs: at,
+      completedAtMs: null,
       command: init.command,
       cwd: init.cwd,
       processId: null,
@@ -104,7 +107,14 @@ export class CommandItemTracker {
     if (tail) this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta: tail }, this.scope());
     const aggregated = this.output.totalBytes > 0 ? this.output.text() : null;
     const text = result.message ? (aggregated ? `${aggregated}\n${result.message}` : result.message) : aggregated;
-    this.item = { ...this.item, status, exitCode: result.exitCode ?? null, durationMs: result.durationMs ?? null, aggregatedOutput: text };
+    this.item = {
+      ...this.item,
+      status,
+      exitCode: result.exitCode ?? null,
+      durationMs: result.durationMs ?? null,
+      aggregatedOutput: text,
+      completedAtMs: this.now(),
+    };
     this.completed = true;
     if (this.stored) {
       try {
