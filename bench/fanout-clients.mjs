@@ -1,17 +1,15 @@
 // Child process of bench/event-fanout.ts: N WebSocket clients that count
-// agent-message deltas and report when the turn completes.
+// agent-message deltas and report after each turn completes (then count anew).
 import WebSocket from 'ws';
 
 const [url, count] = [process.argv[2], Number(process.argv[3])];
-const counts = new Array(count).fill(0);
+let counts = new Array(count).fill(0);
 let first = 0;
 let last = 0;
 let completed = 0;
 let initialized = 0;
-const sockets = [];
 for (let i = 0; i < count; i++) {
   const ws = new WebSocket(url);
-  sockets.push(ws);
   ws.on('open', () => ws.send(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: `bench-${i}`, version: '0' } } })));
   ws.on('message', (data) => {
     const text = data.toString();
@@ -29,8 +27,13 @@ for (let i = 0; i < count; i++) {
       completed += 1;
       if (completed === count) {
         process.send?.({ counts, seconds: (last - first) / 1000 });
-        for (const s of sockets) s.close();
+        counts = new Array(count).fill(0);
+        first = 0;
+        last = 0;
+        completed = 0;
       }
     }
   });
 }
+// The parent ends this process when it is done.
+process.on('disconnect', () => process.exit(0));

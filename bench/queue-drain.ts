@@ -11,11 +11,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createModelBinder } from '../electron/config/model-binder.js';
 import { createModelClient } from '../electron/model/create-model-client.js';
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
+import type { ModelBinder, ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime } from '../electron/runtime/runtime.js';
-import type { ModelBinder } from '../electron/runtime/turns/active-turn.js';
+import type { Runtime } from '../electron/runtime/runtime.js';
 import { createGate, startMockModelServer, type MockScript } from '../test-support/mock-model/index.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
@@ -65,7 +65,7 @@ export async function queueDrain(options: { home: string; turns: number }): Prom
   let runtime: Runtime | undefined;
   // The real config.toml binder, built once the runtime (its config and keys) exists.
   let binder: ModelBinder | undefined;
-  runtime = new Runtime({
+  runtime = createTestRuntime({
     home: options.home,
     bindModel: async (thread) => {
       binder ??= createModelBinder({ configService: runtime!.config, providers: runtime!.providers, createClient: createModelClient });

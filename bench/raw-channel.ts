@@ -45,7 +45,9 @@ export function requester(channel: RawChannel): (method: string, params: unknown
   channel.onText((text) => {
     // Notifications are serialised method-first; skip them without parsing.
     if (text.startsWith('{"method"')) return;
-    const { id } = JSON.parse(text) as { id?: unknown };
+    // Responses are serialised id-first; read the id without parsing a large result.
+    const leading = /^\{"id":(\d+),/.exec(text);
+    const id = leading ? Number(leading[1]) : (JSON.parse(text) as { id?: unknown }).id;
     const done = typeof id === 'number' ? waiting.get(id) : undefined;
     if (done) {
       waiting.delete(id as number);

@@ -16,6 +16,7 @@ import { sseFanout, sseReplay } from './sse-fanout.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { mcpStartup } from './mcp-startup.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
 
@@ -27,12 +28,15 @@ const TARGETS = {
   fanoutCpuPercent: 10,
   resume1000TurnsMs: 500,
   resumeGrowth: 2.2,
+  mcpParallelStartRatio: 1.3,
   ptyThroughputRatio: 0.6,
   unackedOutputBytes: 500 * 1024,
   keystrokeEchoP95Ms: 50,
 } as const;
 
 async function main(): Promise<void> {
+  // Measure what users run: results are validated in development only (this runtime and the children inherit it).
+  process.env.NODE_ENV = 'production';
   ensureCliBuilt();
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const temp = new TempDirs();
@@ -48,14 +52,21 @@ async function main(): Promise<void> {
       durationMs: 5000,
       window: 8,
     });
-    const overhead = await turnOverhead({ home: temp.make('wheelhouse-bench-'), turns: 300 });
+    const overhead = await turnOverhead({ home: () => temp.make('wheelhouse-bench-'), turns: 300 });
     const drain = await queueDrain({ home: temp.make('wheelhouse-bench-'), turns: 30 });
     const resume = await resumeTimes({ home: temp.make('wheelhouse-bench-'), runs: 7 });
-    const fanout = await eventFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, perSecond: 1200 });
+    const fanout = await eventFanout({
+      home: temp.make('wheelhouse-bench-'),
+      clients: 4,
+      stepSeconds: 2,
+      rates: [1000, 2000, 4000, 8000, 16000, 32000, 64000],
+    });
+    const fanoutAt1000 = fanout.steps.find((step) => step.offeredPerSecond === 1000);
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
-    const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
+    const mcp = await mcpStartup(temp);
+    const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -95,16 +106,24 @@ async function main(): Promise<void> {
       },
       eventFanout: {
         ...fanout,
+        target: `sustains >= ${TARGETS.fanoutEventsPerSecond} events/s; at 1000/s < ${TARGETS.fanoutCpuPercent}% of one core in total`,
         meetsTarget:
-          fanout.eventsPerSecondPerClient >= TARGETS.fanoutEventsPerSecond &&
-          fanout.runtimeCpuPercentOfOneCore < TARGETS.fanoutCpuPercent,
+          fanout.maxSustainedEventsPerSecond >= TARGETS.fanoutEventsPerSecond &&
+          fanoutAt1000 !== undefined &&
+          fanoutAt1000.totalCpuPercentOfOneCore < TARGETS.fanoutCpuPercent,
       },
       // The same stream through a real HTTP provider (mock) and `wheelhouse serve`: includes SSE parsing.
       agentStreamOverHttp: fanoutOverHttp,
       // HTTP API: 20 SSE subscribers on one streaming turn, and a 100,000-event replay to a new one.
       sseFanout: { ...sse, meetsTarget: sse.hostEventLoopP99Ms <= TARGETS.eventLoopP99Ms },
       sseReplay: replay,
-      markdownStreamingUpdate: markdownStreamingBench(),
+      markdownStreamingUpdate: await markdownStreamingBench(),
+      // 5 stdio MCP servers (server-everything x3, server-filesystem x2) from node_modules via `wheelhouse app-server`.
+      mcpStartup: {
+        ...mcp,
+        target: `all ready <= ${TARGETS.mcpParallelStartRatio} x slowest alone; initialize before any server is ready`,
+        meetsTarget: mcp.ratio <= TARGETS.mcpParallelStartRatio && mcp.initializeBeforeAnyReady,
+      },
       // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
       ptyThroughput: {
         ...pty,

@@ -13,7 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { ModelClient, ModelStreamEvent } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer } from '../electron/server/web-server.js';
 
@@ -37,7 +37,7 @@ function pacedModel(total: number, perSecond: number): ModelClient {
 }
 
 export async function sseFanout(options: { home: string; subscribers: number; deltas: number; perSecond: number }) {
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home: options.home,
     bindModel: async () => ({ client: pacedModel(options.deltas, options.perSecond), model: 'bench', contextWindow: null }),
   });
@@ -73,7 +73,7 @@ export async function sseFanout(options: { home: string; subscribers: number; de
 }
 
 export async function sseReplay(options: { home: string; events: number }) {
-  const runtime = new Runtime({ home: options.home });
+  const runtime = createTestRuntime({ home: options.home });
   const host = new RpcHost(runtime);
   const server = await startWebServer(host, {});
   try {

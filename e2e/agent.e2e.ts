@@ -136,11 +136,12 @@ describe('talking to the agent', () => {
     expect(await error.getAttribute('data-kind')).toBe('unauthorized');
     expect(await page.getByTestId('turn-error-message').textContent()).toMatch(/API key/i);
 
-    // Retry sends the same text again as a new turn.
+    // Retry sends the same text again as a new turn, in place of the failed one (the message shows once).
     mock.enqueue([{ type: 'text', text: 'Hello! The key works now.' }, { type: 'finish' }]);
     await page.getByTestId('retry-turn').click();
     await page.getByTestId('agent-message').filter({ hasText: 'The key works now.' }).waitFor();
-    expect(await page.getByTestId('user-message').filter({ hasText: 'Hello?' }).count()).toBe(2);
+    expect(await page.getByTestId('user-message').filter({ hasText: 'Hello?' }).count()).toBe(1);
+    expect(await page.getByTestId('turn-error').count()).toBe(0);
     expect(app.errors).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 import { RpcClient, type Transport } from '../shared/protocol/client.js';
-import { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/runtime/runtime.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer, type RunningWebServer } from '../electron/server/web-server.js';
 
 /**
  * The runtime and its web server in this process, so a spec can stop it and
  * bring it back on the same port with the same token: what a page sees when
- * the server restarts under it. (`wheelhouse serve` picks a new token per run.)
+ * the server restarts under it.
  */
 export class InProcessRuntime {
   private readonly runtime: Runtime;
@@ -14,7 +15,7 @@ export class InProcessRuntime {
   private server: RunningWebServer | null = null;
 
   constructor(home: string) {
-    this.runtime = new Runtime({ home });
+    this.runtime = createTestRuntime({ home });
     this.host = new RpcHost(this.runtime);
   }
 
@@ -38,7 +39,7 @@ export class InProcessRuntime {
       },
       onClose: () => () => undefined,
     };
-    const client = new RpcClient(transport);
+    const client = new RpcClient(transport, { validateResults: true });
     await client.request('initialize', { clientInfo: { name: 'wheelhouse-e2e', version: '0' } });
     return client;
   }

@@ -100,3 +100,14 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await input.fill(text);
   await input.press('Enter');
 }
+
+/**
+ * Console lines that are the browser's own network log while the runtime is
+ * away or refuses a token: the WebSocket failures and the page's token probe
+ * (GET /rpc, refused or 401). Anything else is an app error.
+ */
+export function withoutNetworkRefusals(errors: readonly string[]): string[] {
+  return errors.filter(
+    (e) => !e.includes('WebSocket connection to') && !e.includes('ERR_CONNECTION_REFUSED') && !/status of 401/.test(e),
+  );
+}

@@ -1,6 +1,7 @@
-// The whole test suite, as CI runs it (`npm test`): build, typecheck, unit and
-// integration tests, then the e2e specs. Stops at the first failing step and
-// ends with one line CI reads: `N passed, N failed, N skipped`.
+// The whole test suite, as CI runs it (`npm test`): build, typecheck, lint, unit and
+// integration tests, then the e2e specs. Stops at the first failing step, lists
+// every skipped test with its reason, and ends with one line CI reads:
+// `N passed, N failed, N skipped`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,8 @@ const npm = isWindows ? 'npm.cmd' : 'npm';
 const npx = isWindows ? 'npx.cmd' : 'npx';
 const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wheelhouse-test-results-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Skipped tests of every step: file, name and the reason the test gave. */
+const skippedTests = [];
 
 function heading(title) {
   process.stdout.write(`\n${'='.repeat(72)}\n== ${title}\n${'='.repeat(72)}\n`);
@@ -30,33 +33,38 @@ function run(title, command, args) {
   return ok;
 }
 
-/** Runs vitest with a JSON report next to the console output and adds its counts to the totals. */
+/** Runs vitest and adds its counts (from scripts/test-summary-reporter.mjs) to the totals. */
 function runVitest(title, extraArgs) {
   const report = path.join(resultsDir, `${title.replace(/\W+/g, '-')}.json`);
-  const ok = run(title, npx, [
-    'vitest',
-    'run',
-    ...extraArgs,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${report}`,
-  ]);
+  process.env.WHEELHOUSE_TEST_SUMMARY = report;
+  const ok = run(title, npx, ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=./scripts/test-summary-reporter.mjs']);
+  delete process.env.WHEELHOUSE_TEST_SUMMARY;
   if (!fs.existsSync(report)) {
-    process.stderr.write(`test: ${title} wrote no results; counting the run as one failure\n`);
+    process.stderr.write(`test: ${title} reported no results; counting the run as one failure\n`);
     totals.failed += 1;
     return false;
   }
   const results = JSON.parse(fs.readFileSync(report, 'utf8'));
-  totals.passed += results.numPassedTests ?? 0;
-  totals.failed += results.numFailedTests ?? 0;
-  totals.skipped += (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
+  totals.passed += results.passed;
+  totals.failed += results.failed;
+  totals.skipped += results.skipped.length;
+  skippedTests.push(...results.skipped);
   // A file that fails to load counts no test as failed; still a failure.
-  if (!ok && (results.numFailedTests ?? 0) === 0) totals.failed += 1;
+  if (!ok && results.failed === 0) totals.failed += 1;
   return ok;
+}
+
+function listSkipped() {
+  if (skippedTests.length === 0) return;
+  heading(`SKIPPED (${skippedTests.length})`);
+  for (const test of skippedTests) {
+    process.stdout.write(`- ${test.file} > ${test.name}\n    why: ${test.reason ?? 'no reason given (the test should pass one to ctx.skip)'}\n`);
+  }
 }
 
 function summarize(ok) {
   fs.rmSync(resultsDir, { recursive: true, force: true });
+  listSkipped();
   heading(ok ? 'ALL TESTS PASSED' : 'TESTS FAILED');
   process.stdout.write(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
   process.exit(ok ? 0 : 1);
@@ -70,6 +78,7 @@ function stopAt(step) {
 
 if (!run('build', process.execPath, ['scripts/build.mjs'])) stopAt('build');
 if (!run('typecheck', npm, ['run', 'typecheck'])) stopAt('typecheck');
+if (!run('lint', npm, ['run', 'lint'])) stopAt('lint');
 if (!runVitest('unit and integration tests', [])) summarize(false);
 
 if (fs.existsSync(path.join(root, 'vitest.e2e.config.ts'))) {

@@ -11,6 +11,8 @@ export interface ServeProcess {
   readonly wsUrl: string;
   readonly port: number;
   readonly token: string;
+  /** Every line printed on stdout so far. */
+  stdout(): readonly string[];
   /** SIGTERM, then the exit. */
   stop(): Promise<ChildExit>;
 }
@@ -23,6 +25,8 @@ export interface StartServeOptions {
   /** `'ipc'` adds an IPC channel (benchmarks talk to their probe through it). */
   readonly ipc?: boolean;
   readonly timeoutMs?: number;
+  /** Extra arguments after `serve` (e.g. `--rotate-token`). */
+  readonly args?: readonly string[];
   /** Extra environment variables for the child. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -31,7 +35,7 @@ export interface StartServeOptions {
 export function startServe(options: StartServeOptions): Promise<ServeProcess> {
   const tracked = spawnTracked(
     process.execPath,
-    [...(options.nodeArgs ?? []), cliBin, 'serve', '--port', '0', '--home', options.home],
+    [...(options.nodeArgs ?? []), cliBin, 'serve', '--port', '0', '--home', options.home, ...(options.args ?? [])],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
@@ -43,9 +47,12 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   return new Promise<ServeProcess>((resolve, reject) => {
     let url: string | undefined;
+    const printed: string[] = [];
     const lines = readline.createInterface({ input: stdout, crlfDelay: Infinity });
     const timer = setTimeout(() => fail(`serve printed no URLs within ${timeoutMs} ms`), timeoutMs);
+    let ready = false;
     const fail = (why: string) => {
+      if (ready) return;
       clearTimeout(timer);
       lines.close();
       void tracked.stop('SIGKILL');
@@ -53,11 +60,13 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
     };
     void tracked.exited.then((exit) => fail(`serve exited early (${JSON.stringify(exit)})`));
     lines.on('line', (line) => {
+      printed.push(line);
       const running = /^Wheelhouse is running at (http:\/\/\S+)$/.exec(line);
       if (running) url = running[1];
       const ws = /^WebSocket: (ws:\/\/\S+)$/.exec(line);
       if (!ws || url === undefined) return;
       clearTimeout(timer);
+      ready = true;
       const wsUrl = ws[1]!;
       const parsed = new URL(wsUrl);
       resolve({
@@ -66,6 +75,7 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
         wsUrl,
         port: Number(parsed.port),
         token: parsed.searchParams.get('token') ?? '',
+        stdout: () => printed,
         stop: () => tracked.stop('SIGTERM'),
       });
     });

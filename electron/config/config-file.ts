@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { parse, stringify, TomlError, type TomlTable } from 'smol-toml';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { ConfigError } from './config-error.js';
 import { salvageConfigDocument, type WheelhouseConfig } from './config-schema.js';
 

@@ -14,7 +14,8 @@ import {
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';
 import { homePaths } from '../runtime/home.js';
-import { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { EncryptedFileSecretStore, type SecretCipher } from '../secrets/encrypted-file-secret-store.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -48,12 +49,12 @@ function startRuntime(options: { home?: string; store?: StoreFactory; configToml
   if (options.configToml !== undefined) fs.writeFileSync(homePaths(home).config, options.configToml);
   let runtime: Runtime | undefined;
   const self = () => runtime as Runtime;
-  runtime = new Runtime({
+  runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
     eventFlushDelayMs: 0,
-    ...(options.store ? { secretStore: options.store(home, self) } : {}),
+    ...(options.store ? { secretStore: () => options.store!(home, self) } : {}),
   });
   cleanups.push(() => runtime.close());
   const notifications: AnyNotification[] = [];

@@ -9,7 +9,6 @@ import {
   type ProviderSummary,
   type ResultOf,
 } from '../../shared/protocol/index.js';
-import type { RequestContext } from '../runtime/context.js';
 import { SecretStoreError, type SecretStore } from '../secrets/secret-store.js';
 import { codeWhaleEdits, defaultCodeWhalePath, readCodeWhaleConfig } from './codewhale-import.js';
 import { ConfigError } from './config-error.js';
@@ -28,7 +27,8 @@ export interface ConfigHandlerDeps {
 }
 
 /** The handlers of the config/* and model/list methods. */
-export type ConfigHandlers = Pick<MethodHandlers<RequestContext>, keyof typeof configMethods>;
+// The config methods read no connection state, so they fit any carrier's context.
+export type ConfigHandlers = Pick<MethodHandlers<unknown>, keyof typeof configMethods>;
 
 /** Handlers for settings: config.toml, provider keys, CodeWhale import, model lists. */
 export function createConfigHandlers(deps: ConfigHandlerDeps): ConfigHandlers {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { createModelClient } from '../model/create-model-client.js';
 import { ModelError } from '../model/types.js';
+import { EncryptedFileSecretStore } from '../secrets/encrypted-file-secret-store.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 import { ConfigService } from './config-service.js';
 import { createModelBinder } from './model-binder.js';
@@ -18,11 +19,21 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-function binderFor(configToml: string, env: NodeJS.ProcessEnv = {}) {
-  const file = path.join(temp.make(), 'config.toml');
+function binderFor(configToml: string, env: NodeJS.ProcessEnv = {}, keychain = false) {
+  const dir = temp.make();
+  const file = path.join(dir, 'config.toml');
   fs.writeFileSync(file, configToml);
   const configService = new ConfigService(file);
-  const store = new EnvironmentOnlySecretStore((id) => configService.provider(id)?.envKey ?? null);
+  const envKeyFor = (id: string) => configService.provider(id)?.envKey ?? null;
+  // A real encrypted-file store stands for a machine with a keychain (toy cipher: only availability matters here).
+  const store = keychain
+    ? new EncryptedFileSecretStore({
+        file: path.join(dir, 'secrets.bin'),
+        cipher: { encrypt: (plain) => Buffer.from(plain), decrypt: (blob) => Buffer.from(blob).toString() },
+        available: true,
+        envKeyFor,
+      })
+    : new EnvironmentOnlySecretStore(envKeyFor);
   const providers = new ProviderResolver(() => configService.providers(), store, env);
   return createModelBinder({ configService, providers, createClient: createModelClient });
 }
@@ -67,7 +78,12 @@ describe('binding a thread to a model', () => {
     const bind = binderFor('');
     const noKey = await failureOf(bind({ modelProvider: 'openai', model: null }));
     expect(noKey.kind).toBe('configuration');
-    expect(noKey.message).toBe('No API key for OpenAI. Enter one in Settings, or set the environment variable OPENAI_API_KEY.');
+    // No keychain here (environment-only store): the advice names no key field.
+    expect(noKey.message).toBe(
+      'No API key for OpenAI. This computer has no keychain Wheelhouse can keep keys in, so set the environment variable OPENAI_API_KEY and restart Wheelhouse.',
+    );
+    const withKeychain = await failureOf(binderFor('', {}, true)({ modelProvider: 'openai', model: null }));
+    expect(withKeychain.message).toBe('No API key for OpenAI. Enter one in Settings, or set the environment variable OPENAI_API_KEY.');
     const unknown = await failureOf(bind({ modelProvider: 'gone', model: null }));
     expect(unknown.kind).toBe('configuration');
     expect(unknown.message).toContain('unknown model provider "gone"');

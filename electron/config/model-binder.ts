@@ -1,5 +1,4 @@
-import { ModelError, type ModelClient, type ResolvedProvider } from '../model/types.js';
-import type { ModelBinder } from '../runtime/turns/active-turn.js';
+import { ModelError, type ModelBinder, type ModelClient, type ResolvedProvider } from '../model/types.js';
 import { modelInfo } from './builtin-providers.js';
 import type { ConfigService } from './config-service.js';
 import { resolveModel } from './model-catalog.js';
@@ -29,8 +28,7 @@ export function createModelBinder(deps: ModelBinderDeps): ModelBinder {
     }
     const resolved = await deps.providers.resolve(provider.id);
     if (resolved.requiresApiKey && resolved.apiKey === null) {
-      const env = resolved.envKey ? `, or set the environment variable ${resolved.envKey}` : '';
-      throw new ModelError('configuration', `No API key for ${resolved.name}. Enter one in Settings${env}.`);
+      throw new ModelError('configuration', await missingKeyAdvice(deps.providers, resolved));
     }
     const client = deps.createClient(resolved);
     const configured = { modelProvider: deps.configService.modelProvider(), model: deps.configService.model() };
@@ -42,4 +40,16 @@ export function createModelBinder(deps: ModelBinderDeps): ModelBinder {
     }
     return { client, model, contextWindow: modelInfo(model).contextWindow };
   };
+}
+
+/** What to do about a missing key, naming only what this machine offers (a key field needs a keychain). */
+async function missingKeyAdvice(providers: ProviderResolver, resolved: ResolvedProvider): Promise<string> {
+  const missing = `No API key for ${resolved.name}.`;
+  if (await providers.canStoreKeys()) {
+    const env = resolved.envKey ? `, or set the environment variable ${resolved.envKey}` : '';
+    return `${missing} Enter one in Settings${env}.`;
+  }
+  // Only providers with an env_key (or a built-in one) require a key, so there is always a variable to name.
+  const variable = resolved.envKey ?? "named in the provider's settings";
+  return `${missing} This computer has no keychain Wheelhouse can keep keys in, so set the environment variable ${variable} and restart Wheelhouse.`;
 }

@@ -6,7 +6,8 @@ import { startMockModelServer, type MockModelServer } from '../../test-support/m
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';
 import { homePaths } from '../runtime/home.js';
-import { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 
 /** The "Test" button: a real request through the configured provider, answered by the mock model server. */
@@ -32,11 +33,11 @@ afterEach(() => {
 function runtimeWith(configToml: string): Runtime {
   const home = temp.make();
   fs.writeFileSync(homePaths(home).config, configToml);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
-    secretStore: new EnvironmentOnlySecretStore(() => null),
+    secretStore: () => new EnvironmentOnlySecretStore(() => null),
   });
   runtimes.push(runtime);
   return runtime;
@@ -76,12 +77,39 @@ describe('model/test failures, each in words a person can act on', () => {
     expect(keyed.requests.length - before).toBe(1);
   });
 
-  it('says which key is missing before sending anything', async () => {
-    const runtime = runtimeWith('model_provider = "deepseek"\n');
-    const result = await test(runtime, 'deepseek');
-    expect(result).toMatchObject({ ok: false, error: { kind: 'configuration' } });
+  it('says a key is missing once the server answers, without advice the screen may not offer', async () => {
+    const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${mock.url}"\nenv_key = "WHEELHOUSE_TEST_UNSET_KEY"\ndefault_model = "m"\n`);
+    const before = mock.requests.filter((r) => r.method === 'POST').length;
+    const result = await test(runtime, 'box');
+    expect(result).toMatchObject({ ok: false, error: { kind: 'configuration', message: 'No API key for box.' } });
+    // No prompt was sent without a key.
+    expect(mock.requests.filter((r) => r.method === 'POST').length).toBe(before);
+  });
+
+  it('reports an unreachable address before a missing key', async () => {
+    const port = await closedPort();
+    const runtime = runtimeWith(`[model_providers.box]\nbase_url = "http://127.0.0.1:${port}/v1"\nenv_key = "WHEELHOUSE_TEST_UNSET_KEY"\n`);
+    const result = await test(runtime, 'box');
+    expect(result).toMatchObject({ ok: false, error: { kind: 'serverError' } });
     if (result.ok) throw new Error('unreachable');
-    expect(result.error.message).toContain('DEEPSEEK_API_KEY');
+    expect(result.error.message).toMatch(/^Can’t reach box at http:\/\/127\.0\.0\.1:\d+\/v1\. Check the address/);
+  });
+
+  it('tests typed settings without writing them', async () => {
+    const runtime = runtimeWith('model_provider = "deepseek"\n');
+    const configFile = homePaths(runtime.home).config;
+    const before = fs.readFileSync(configFile, 'utf8');
+    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
+    const result = await runtime.dispatcher.call(
+      'model/test',
+      { providerId: 'my-server', unsaved: { name: 'My server', baseUrl: mock.url, wireApi: 'chat' } },
+      ctx,
+    );
+    expect(result).toMatchObject({ ok: true, reply: 'ready' });
+    expect(fs.readFileSync(configFile, 'utf8')).toBe(before);
+    const config = await runtime.dispatcher.call('config/read', {}, ctx);
+    expect(config.modelProvider).toBe('deepseek');
+    expect(config.providers.some((p) => p.id === 'my-server')).toBe(false);
   });
 
   it('reports a server that is not there', async () => {

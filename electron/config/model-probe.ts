@@ -1,9 +1,12 @@
 import { RpcError, type HandlerParamsOf, type ModelTestResult } from '../../shared/protocol/index.js';
+import { MISSING_API_KEY_PREFIX, type UnsavedProvider } from '../../shared/protocol/methods/config.js';
 import { redactSecrets } from '../model/secret-redaction.js';
+import type { ProviderTable } from './config-schema.js';
 import { ModelError, type ModelClient, type ModelRequest, type ResolvedProvider } from '../model/types.js';
 import type { ConfigService } from './config-service.js';
 import { pickDefaultModel } from './model-catalog.js';
-import { ProviderNotFoundError, type ProviderResolver } from './providers.js';
+import { addedProvider, overlay, ProviderNotFoundError, type ProviderResolver } from './providers.js';
+import type { ProviderConfig } from './builtin-providers.js';
 
 export interface ModelProbeDeps {
   readonly configService: ConfigService;
@@ -16,6 +19,8 @@ export interface ModelProbeDeps {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long the reachability check before a missing-key report may take. */
+const REACHABILITY_TIMEOUT_MS = 5_000;
 /** Enough of the answer to show that the model replied. */
 const MAX_REPLY_CHARS = 200;
 const PROBE_REQUEST = {
@@ -28,8 +33,9 @@ const PROBE_REQUEST = {
  * The "Test" button of first run and Settings: one real, short request
  * through the provider's model client, exactly as a turn would make it (same
  * key lookup, same wire), but without retries so a wrong URL or key answers
- * at once. Failures come back as `ok: false` with the model layer's words; only
- * an unknown provider id is a protocol error.
+ * at once. `unsaved` settings are tried without writing anything. Failures
+ * come back as `ok: false` with the model layer's words; only an unknown
+ * provider id is a protocol error.
  */
 export async function probeModel(
   deps: ModelProbeDeps,
@@ -45,14 +51,8 @@ export async function probeModel(
 async function probe(deps: ModelProbeDeps, params: HandlerParamsOf<'model/test'>): Promise<ModelTestResult> {
   const now = deps.now ?? Date.now;
   const started = now();
-  let provider;
-  try {
-    provider = deps.providers.require(params.providerId);
-  } catch (error) {
-    if (error instanceof ProviderNotFoundError) throw RpcError.invalidParams(error.message, { providerId: error.providerId });
-    throw error;
-  }
-  const resolved = await deps.providers.resolve(provider.id);
+  const provider = providerUnderTest(deps.providers, params.providerId, params.unsaved);
+  const resolved = await deps.providers.resolveConfig(provider, params.unsaved?.apiKey);
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = deps.createClient({
     ...resolved,
@@ -71,8 +71,14 @@ async function probe(deps: ModelProbeDeps, params: HandlerParamsOf<'model/test'>
   });
   try {
     if (resolved.requiresApiKey && resolved.apiKey === null) {
-      const env = resolved.envKey ? `, or set the environment variable ${resolved.envKey}` : '';
-      return failed(new ModelError('configuration', `No API key for ${resolved.name}. Enter one in Settings${env}.`));
+      // Say first whether the server answers at all: a wrong address is the bigger problem.
+      if (!(await answers(resolved.baseUrl, controller.signal))) {
+        return failed(
+          new ModelError('serverError', `Can’t reach ${resolved.name} at ${resolved.baseUrl}. Check the address and that the server is running.`),
+        );
+      }
+      // Where to put the key depends on what the screen offers; the UI adds that advice.
+      return failed(new ModelError('configuration', `${MISSING_API_KEY_PREFIX} ${resolved.name}.`));
     }
     if (model === null || model === 'auto') {
       const configured = { modelProvider: deps.configService.modelProvider(), model: deps.configService.model() };
@@ -96,5 +102,37 @@ async function probe(deps: ModelProbeDeps, params: HandlerParamsOf<'model/test'>
     return failed(new ModelError('other', `Talking to ${resolved.name} failed unexpectedly: ${message}`));
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The saved provider, with the form's unsaved settings applied; a new one when only the form has it. */
+function providerUnderTest(providers: ProviderResolver, providerId: string, unsaved: UnsavedProvider | undefined): ProviderConfig {
+  const table: ProviderTable = {
+    ...(unsaved?.name !== undefined ? { name: unsaved.name } : {}),
+    ...(unsaved?.baseUrl !== undefined ? { base_url: unsaved.baseUrl } : {}),
+    ...(unsaved?.wireApi !== undefined ? { wire_api: unsaved.wireApi } : {}),
+    ...(unsaved?.envKey ? { env_key: unsaved.envKey } : {}),
+  };
+  let saved: ProviderConfig | undefined;
+  try {
+    saved = providers.require(providerId);
+  } catch (error) {
+    if (!(error instanceof ProviderNotFoundError)) throw error;
+    if (unsaved?.baseUrl === undefined) throw RpcError.invalidParams(error.message, { providerId: error.providerId });
+  }
+  if (!unsaved) return saved!;
+  // A provider the form defines whole (not a built-in) is tested as typed, not merged with an older save.
+  if ((!saved || !saved.builtIn) && unsaved.baseUrl !== undefined) return addedProvider(providerId, { ...table, base_url: unsaved.baseUrl });
+  return overlay(saved!, table);
+}
+
+/** Whether anything answers HTTP at the provider's address (any status counts). */
+async function answers(baseUrl: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    const response = await fetch(baseUrl, { method: 'GET', signal: AbortSignal.any([signal, AbortSignal.timeout(REACHABILITY_TIMEOUT_MS)]) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -31,26 +31,32 @@ export function mergeProviders(config: WheelhouseConfig): ProviderConfig[] {
   });
   const added = Object.entries(tables).flatMap(([id, table]) => {
     // The schema requires base_url for added providers; a table without one never gets here.
-    if (isBuiltInProvider(id) || table.base_url === undefined) return [];
-    const fresh: ProviderConfig = {
-      ...PROVIDER_DEFAULTS,
-      id,
-      name: id,
-      baseUrl: table.base_url,
-      wireApi: 'chat',
-      envKey: null,
-      requiresApiKey: false,
-      httpHeaders: {},
-      builtIn: false,
-      defaultModel: null,
-      knownModels: [],
-    };
-    return [overlay(fresh, table)];
+    const baseUrl = table.base_url;
+    return isBuiltInProvider(id) || baseUrl === undefined ? [] : [addedProvider(id, { ...table, base_url: baseUrl })];
   });
   return [...builtIns, ...added];
 }
 
-function overlay(base: ProviderConfig, table: ProviderTable): ProviderConfig {
+/** A provider config.toml adds (not a built-in one), from its table. */
+export function addedProvider(id: string, table: ProviderTable & { base_url: string }): ProviderConfig {
+  const fresh: ProviderConfig = {
+    ...PROVIDER_DEFAULTS,
+    id,
+    name: id,
+    baseUrl: table.base_url,
+    wireApi: 'chat',
+    envKey: null,
+    requiresApiKey: false,
+    httpHeaders: {},
+    builtIn: false,
+    defaultModel: null,
+    knownModels: [],
+  };
+  return overlay(fresh, table);
+}
+
+/** A provider with a config.toml table's settings applied over it. */
+export function overlay(base: ProviderConfig, table: ProviderTable): ProviderConfig {
   const defaultModel = table.default_model ?? base.defaultModel;
   const knowsDefault = defaultModel === null || base.knownModels.some((model) => model.id === defaultModel);
   return {
@@ -112,6 +118,12 @@ export class ProviderResolver {
     return { apiKey: null, source: 'none', storeError };
   }
 
+  /** Whether a key entered in Settings can be kept on this machine (else only environment variables work). */
+  async canStoreKeys(): Promise<boolean> {
+    await this.secretStore.ready?.();
+    return this.secretStore.available;
+  }
+
   /**
    * Every key the secret store or the environment holds for a configured
    * provider, so error text can be cleaned of all of them. A store that cannot
@@ -124,8 +136,12 @@ export class ProviderResolver {
 
   /** Everything a model client needs to talk to a provider, key included. */
   async resolve(providerId: string): Promise<ResolvedProvider> {
-    const provider = this.require(providerId);
-    const { apiKey } = await this.apiKey(provider);
+    return this.resolveConfig(this.require(providerId));
+  }
+
+  /** Like resolve, for a provider that need not be saved; `apiKey` (typed, unsaved) wins over stored ones. */
+  async resolveConfig(provider: ProviderConfig, typedKey?: string): Promise<ResolvedProvider> {
+    const apiKey = typedKey ?? (await this.apiKey(provider)).apiKey;
     return {
       id: provider.id,
       name: provider.name,

@@ -55,9 +55,14 @@ export function userShell(env: NodeJS.ProcessEnv | Readonly<Record<string, strin
   return isExecutableFile('/bin/bash') ? '/bin/bash' : '/bin/sh';
 }
 
-/** argv that runs a command string the way the user's terminal would (`$SHELL -lc`). */
+/**
+ * argv that runs a command string in the user's shell. Not a login shell: the
+ * login environment was resolved once and is passed in, and re-running the
+ * rc files for every command costs time (or hangs, when an rc file waits on a
+ * lock such as pyenv's rehash).
+ */
 export function shellArgv(shell: string, command: string): string[] {
-  return [shell, '-lc', command];
+  return [shell, '-c', command];
 }
 
 /** argv of an interactive login shell, for the person's own terminal (the pty makes it interactive). */

@@ -18,7 +18,7 @@ export type SandboxStatus =
   | { readonly available: true; readonly kind: 'bubblewrap'; readonly executable: string }
   | { readonly available: false; readonly reason: string };
 
-/** What to run. A string runs through the user's shell (`$SHELL -lc`); an array is argv. */
+/** What to run. A string runs through the user's shell (`$SHELL -c`, in the cached login environment); an array is argv. */
 export interface SpawnSpec {
   readonly command: string | readonly string[];
   /** Absolute working folder; must exist. */

@@ -1,9 +1,8 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Privileges } from 'electron';
-import { CONTENT_TYPES } from '../server/static-files.js';
+import { answerStaticRequest, staticSecurityHeaders } from '../files/static-site.js';
 import { isAppUrl } from './app-url.js';
-import { securityHeaders } from './security-policy.js';
+import { desktopContentSecurityPolicy } from './security-policy.js';
 
 /**
  * Privileges of the app:// scheme: a standard, secure origin (so relative URLs,
@@ -32,54 +31,24 @@ export interface AppRequest {
   readonly url: string;
 }
 
-const NOT_BUILT = 'The Wheelhouse UI is not built. Run `npm run build` first.';
-
 /**
- * Serves one app:// request from the built renderer in `rendererRoot`. Paths
- * stay inside the root; extension-less paths fall back to index.html (the
- * single-page app's routes), missing assets are 404s.
+ * Serves one app:// request from the built renderer in `rendererRoot`, by the
+ * same rules as `wheelhouse serve` (electron/files/static-site.ts) under the
+ * desktop policy.
  */
 export async function serveAppRequest(request: AppRequest, rendererRoot: string): Promise<AppResponse> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'method not allowed', { Allow: 'GET, HEAD' });
-  if (!isAppUrl(request.url)) return plain(404, 'not found');
-  let pathname: string;
-  try {
-    pathname = decodeURIComponent(new URL(request.url).pathname);
-  } catch {
-    return plain(400, 'malformed path');
+  const csp = desktopContentSecurityPolicy();
+  if (!isAppUrl(request.url)) {
+    return { status: 404, headers: { ...staticSecurityHeaders(csp), 'Content-Type': 'text/plain; charset=utf-8' }, body: 'not found' };
   }
-  if (pathname.includes('\0')) return plain(400, 'malformed path');
-  const root = path.resolve(rendererRoot);
-  const requested = path.resolve(root, `.${pathname}`);
-  if (requested !== root && !requested.startsWith(root + path.sep)) return plain(403, 'forbidden');
-
-  const index = path.join(root, 'index.html');
-  let file: string;
-  if (await isFile(requested)) file = requested;
-  else if (requested === index || path.extname(requested) === '') file = index;
-  else return plain(404, 'not found');
-  if (!(await isFile(file))) return plain(503, NOT_BUILT);
-
-  const headers = {
-    ...securityHeaders(),
-    'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
-  };
-  if (request.method === 'HEAD') return { status: 200, headers, body: null };
-  return { status: 200, headers, body: new Uint8Array(await fs.readFile(file)) };
-}
-
-function plain(status: number, text: string, extra: Readonly<Record<string, string>> = {}): AppResponse {
-  return {
-    status,
-    headers: { ...securityHeaders(), ...extra, 'Content-Type': 'text/plain; charset=utf-8' },
-    body: text,
-  };
-}
-
-async function isFile(file: string): Promise<boolean> {
+  let encodedPathname: string;
   try {
-    return (await fs.stat(file)).isFile();
+    encodedPathname = new URL(request.url).pathname;
   } catch {
-    return false;
+    return { status: 400, headers: { ...staticSecurityHeaders(csp), 'Content-Type': 'text/plain; charset=utf-8' }, body: 'malformed URL' };
   }
+  const answer = await answerStaticRequest({ method: request.method, encodedPathname }, rendererRoot, csp);
+  if ('text' in answer) return { status: answer.status, headers: answer.headers, body: answer.text };
+  if (request.method === 'HEAD') return { status: 200, headers: answer.headers, body: null };
+  return { status: 200, headers: answer.headers, body: new Uint8Array(await fs.readFile(answer.file)) };
 }

@@ -3,7 +3,7 @@ import { IPC_CHANNELS } from '../../shared/ipc.js';
 import { ErrorCode } from '../../shared/protocol/index.js';
 import { MessageInbox } from '../../test-support/message-inbox.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { RpcHost } from '../server/rpc-host.js';
 import { IpcCarrier, type RendererEndpoint } from './ipc-carrier.js';
 
@@ -39,7 +39,7 @@ class Renderer implements RendererEndpoint {
 function setup() {
   const home = temp.make();
   const errors: unknown[] = [];
-  const runtime = new Runtime({ home, defaults: { cwd: home }, logError: (_m, e) => errors.push(e) });
+  const runtime = createTestRuntime({ home, defaults: { cwd: home }, logError: (_m, e) => errors.push(e) });
   const host = new RpcHost(runtime);
   let windowId: number | null = 1;
   const carrier = new IpcCarrier(host, () => windowId, (_m, e) => errors.push(e));

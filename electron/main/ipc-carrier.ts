@@ -1,3 +1,4 @@
+import type { WebContents, WebFrameMain } from 'electron';
 import { IPC_CHANNELS } from '../../shared/ipc.js';
 import type { RpcConnection } from '../server/rpc-connection.js';
 import type { RpcHost } from '../server/rpc-host.js';
@@ -86,5 +87,31 @@ export class IpcCarrier {
     });
     this.connections.set(endpoint.id, connection);
     return connection;
+  }
+}
+
+/**
+ * Feeds one window's renderer messages to the carrier. It listens on that
+ * window's own `webContents.ipc`, so no other page's messages arrive at all;
+ * the carrier still checks every sender. The only raw IPC of the main process.
+ */
+export function listenToWindow(
+  carrier: IpcCarrier,
+  contents: WebContents,
+  onDropped: (reason: Extract<IpcVerdict, { accepted: false }>['reason']) => void,
+): void {
+  contents.ipc.on(IPC_CHANNELS.toMain, (event, payload: unknown) => {
+    const verdict = carrier.receive({ endpoint: event.sender, frame: frameInfo(event.senderFrame), payload });
+    if (!verdict.accepted) onDropped(verdict.reason);
+  });
+}
+
+/** The sender frame's URL and position; null when the frame is already gone. */
+function frameInfo(frame: WebFrameMain | null): IpcSenderInfo['frame'] {
+  if (!frame) return null;
+  try {
+    return frame.detached ? null : { url: frame.url, isMainFrame: frame.parent === null };
+  } catch {
+    return null; // accessing a disposed frame throws
   }
 }

@@ -7,21 +7,19 @@ import {
   app,
   BrowserWindow,
   dialog,
-  ipcMain,
   protocol,
   session,
   shell,
   type Session,
   type WebContents,
-  type WebFrameMain,
 } from 'electron';
-import { IPC_CHANNELS } from '../../shared/ipc.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createRuntime } from '../host/create-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { RpcHost } from '../server/rpc-host.js';
 import { appLayout, desktopHome } from './app-paths.js';
 import { APP_SCHEME_PRIVILEGES, serveAppRequest } from './app-protocol.js';
 import { APP_ENTRY_URL, APP_SCHEME } from './app-url.js';
-import { IpcCarrier } from './ipc-carrier.js';
+import { IpcCarrier, listenToWindow } from './ipc-carrier.js';
 import { explainStartupError, findBetterSqliteBinding } from './native-binding.js';
 import { safeStorageSecretStore } from './safe-storage-secrets.js';
 import {
@@ -31,7 +29,6 @@ import {
   isPermissionGranted,
   navigationDecision,
   windowOpenDecision,
-  type IpcSenderInfo,
   type NavigationDecision,
 } from './security-policy.js';
 import { mainWindowOptions } from './window-options.js';
@@ -72,6 +69,7 @@ function startApp(): void {
     });
     created.webContents.on('render-process-gone', () => carrier.end(id));
     created.webContents.once('destroyed', () => carrier.end(id));
+    listenToWindow(carrier, created.webContents, (reason) => console.warn(`wheelhouse: dropped an IPC message (${reason})`));
     created.once('ready-to-show', () => created.show());
     created.on('closed', () => {
       if (window === created) window = null;
@@ -107,12 +105,7 @@ function startApp(): void {
     .then(() => {
       secureSession(session.defaultSession, layout.rendererRoot);
       services = startServices(() => (window && !window.isDestroyed() ? window.webContents.id : null));
-      const carrier = services.carrier;
-      ipcMain.on(IPC_CHANNELS.toMain, (event, payload: unknown) => {
-        const verdict = carrier.receive({ endpoint: event.sender, frame: frameInfo(event.senderFrame), payload });
-        if (!verdict.accepted) console.warn(`wheelhouse: dropped an IPC message (${verdict.reason})`);
-      });
-      window = openWindow(carrier);
+      window = openWindow(services.carrier);
     })
     .catch((error: unknown) => {
       dialog.showErrorBox('Wheelhouse could not start', error instanceof Error ? error.message : String(error));
@@ -130,10 +123,13 @@ function startServices(trustedWebContentsId: () => number | null): Services {
   });
   const home = desktopHome(app.getPath('userData'));
   let runtime: Runtime;
-  // The store needs the provider table (for env_key hints), which the runtime loads; look it up lazily.
-  const secretStore = safeStorageSecretStore(home, (id) => runtime.config.provider(id)?.envKey ?? null);
   try {
-    runtime = new Runtime({ home, nativeBinding, logError, secretStore });
+    runtime = createRuntime({
+      home,
+      nativeBinding,
+      logError,
+      secretStore: (envKeyFor) => safeStorageSecretStore(home, envKeyFor),
+    });
   } catch (error) {
     throw new Error(explainStartupError(error, nativeBinding, app.isPackaged));
   }
@@ -195,15 +191,5 @@ function openExternally(decision: NavigationDecision): void {
       const unreachable: never = decision;
       throw new Error(`unknown navigation decision ${JSON.stringify(unreachable)}`);
     }
-  }
-}
-
-/** The sender frame's URL and position; null when the frame is already gone. */
-function frameInfo(frame: WebFrameMain | null): IpcSenderInfo['frame'] {
-  if (!frame) return null;
-  try {
-    return frame.detached ? null : { url: frame.url, isMainFrame: frame.parent === null };
-  } catch {
-    return null; // accessing a disposed frame throws
   }
 }

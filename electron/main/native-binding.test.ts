@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test-support/paths.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 import {
   devBetterSqliteBinding,
   electronNativeRoot,
@@ -59,7 +59,7 @@ describe('startup errors', () => {
     const missing = path.join(temp.make(), 'better_sqlite3.node');
     let failure: unknown;
     try {
-      new Runtime({ home: temp.make(), nativeBinding: missing }).close();
+      createTestRuntime({ home: temp.make(), nativeBinding: missing }).close();
     } catch (error) {
       failure = error;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../server/static-files.js';
+import { contentSecurityPolicy } from '../files/static-site.js';
 import { APP_ENTRY_URL, isAppUrl } from './app-url.js';
 import {
   desktopContentSecurityPolicy,

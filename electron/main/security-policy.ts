@@ -1,4 +1,4 @@
-import { contentSecurityPolicy } from '../server/static-files.js';
+import { contentSecurityPolicy, staticSecurityHeaders } from '../files/static-site.js';
 import { isAppUrl } from './app-url.js';
 
 /**
@@ -21,11 +21,7 @@ export function desktopContentSecurityPolicy(): string {
 
 /** Headers every app response carries, whatever produced it. */
 export function securityHeaders(): Readonly<Record<string, string>> {
-  return {
-    'Content-Security-Policy': desktopContentSecurityPolicy(),
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-  };
+  return staticSecurityHeaders(desktopContentSecurityPolicy());
 }
 
 /**

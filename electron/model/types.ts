@@ -108,3 +108,13 @@ export interface ModelClient {
   /** The provider's model list (GET /models). Throws ModelError when unreachable. */
   listModels(signal: AbortSignal): Promise<ModelInfo[]>;
 }
+
+/** The model a turn talks to. */
+export interface ModelBinding {
+  readonly client: ModelClient;
+  readonly model: string;
+  readonly contextWindow: number | null;
+}
+
+/** Picks the client and model for a thread; throws ModelError('configuration') when it cannot. */
+export type ModelBinder = (thread: { readonly modelProvider: string; readonly model: string | null }) => Promise<ModelBinding>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { HomeInUseError, HomeLock } from './home-lock.js';
-import { Runtime } from './runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
@@ -55,14 +55,14 @@ describe('one runtime per home within one process', () => {
 describe('two runtimes in one process', () => {
   it('cannot both open one home; the first keeps working and the home opens again after it closes', async () => {
     const home = temp.make();
-    const first = new Runtime({ home, defaults: { cwd: home } });
+    const first = createTestRuntime({ home, defaults: { cwd: home } });
     try {
-      expect(() => new Runtime({ home, defaults: { cwd: home } })).toThrow('Another runtime in this process');
+      expect(() => createTestRuntime({ home, defaults: { cwd: home } })).toThrow('Another runtime in this process');
       expect(first.threads.list({}).data).toEqual([]);
     } finally {
       await first.shutdown();
     }
-    const again = new Runtime({ home, defaults: { cwd: home } });
+    const again = createTestRuntime({ home, defaults: { cwd: home } });
     await again.shutdown();
   });
 });

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { openDatabase } from '../store/database.js';
 import type { RequestContext } from './context.js';
-import { Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 /** The home holds conversations and settings: only its owner may read it. */
 const temp = new TempDirs();
@@ -18,7 +19,7 @@ const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 function open(home: string): Runtime {
-  const runtime = new Runtime({ home, defaults: { cwd: temp.make() }, eventFlushDelayMs: 0 });
+  const runtime = createTestRuntime({ home, defaults: { cwd: temp.make() }, eventFlushDelayMs: 0 });
   runtimes.push(runtime);
   return runtime;
 }

@@ -1,49 +1,65 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import path from 'node:path';
-import { ensurePrivateDir } from '../store/private-files.js';
+import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import type { StateStore } from '../store/state-store.js';
 import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
 import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
 import { ExecPolicyEngine } from './policy/exec-policy-engine.js';
 import type { AskForApproval, SandboxMode } from './policy/policy-types.js';
-import { StateStore } from '../store/state-store.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
-import { homePaths } from './home.js';
-import { HomeLock } from './home-lock.js';
+import type { HomeLock } from './home-lock.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
 import { ClientTools } from './tools/client-tools.js';
 import { ToolRegistry } from './tools/tool-registry.js';
-import type { ModelBinder } from './turns/active-turn.js';
+import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
-import { ConfigService } from '../config/config-service.js';
+import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { probeModel } from '../config/model-probe.js';
 import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
-import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { createMcpHandlers } from '../mcp/mcp-handlers.js';
+import { McpManager } from '../mcp/mcp-manager.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
-export interface RuntimeOptions {
+/**
+ * The outer parts a host builds and hands in (electron/host/create-runtime.ts),
+ * so the core never opens files, locks or the OS keychain by itself. The
+ * runtime owns them from then on: `close()` closes the stores and releases the lock.
+ */
+export interface RuntimeParts {
   /** The Wheelhouse home folder (state database, config). */
   readonly home: string;
-  /** Path of a better-sqlite3 binding for this host's ABI (the Electron app passes one). */
-  readonly nativeBinding?: string;
-  /** Check results against their schemas (tests). */
+  /** Held for the runtime's life: one runtime per home. */
+  readonly lock: HomeLock;
+  /** config.toml in the home. */
+  readonly config: ConfigService;
+  /** Where provider API keys are kept. */
+  readonly secrets: SecretStore;
+  /** state.sqlite in the home. */
+  readonly durable: StateStore;
+  /** Ephemeral threads' store. */
+  readonly memory: StateStore;
+}
+
+export interface RuntimeOptions {
+  /** Check results against their schemas; default on in tests and development builds. */
   readonly validateResults?: boolean;
   readonly defaults?: Partial<ThreadDefaults>;
   readonly now?: () => number;
@@ -53,13 +69,13 @@ export interface RuntimeOptions {
   readonly bindModel?: ModelBinder;
   /** Where unexpected handler failures are reported (never the client's concern). */
   readonly logError?: (message: string, error: unknown) => void;
-  /** Where provider API keys are kept; default: the OS keychain when usable, else environment variables only. */
-  readonly secretStore?: SecretStore;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
-  /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
+  /** Start the configured MCP servers right after construction (default true). */
+  readonly startMcpServers?: boolean;
+  /** The owner of the agent's child processes; default: one logging under `<home>/logs/exec`. Disposed with the runtime. */
   readonly supervisor?: ProcessSupervisor;
 }
 
@@ -77,10 +93,6 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
-  /** Every child process (agent commands now; terminals, jobs and hooks later). */
-  readonly supervisor: ProcessSupervisor;
-  /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
-  readonly approvals: ApprovalBroker;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -91,6 +103,12 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The configured MCP servers and their tools. */
+  readonly mcp: McpManager;
+  /** The agent's commands (terminals, jobs and hooks later). */
+  readonly supervisor: ProcessSupervisor;
+  /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
+  readonly approvals: ApprovalBroker;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -98,109 +116,112 @@ export class Runtime {
   /** An exit nobody planned (process.exit elsewhere) still takes every child process along. */
   private readonly killChildrenOnExit = () => this.supervisor.disposeNow();
 
-  constructor(options: RuntimeOptions) {
-    this.home = options.home;
-    const paths = homePaths(options.home);
-    ensurePrivateDir(paths.home);
-    this.lock = HomeLock.acquire(paths.home);
-    try {
-      this.config = new ConfigService(paths.config);
-      this.secrets = options.secretStore ?? createDefaultSecretStore((id) => this.config.provider(id)?.envKey ?? null);
-      this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
-      this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
-      const dbOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
-      this.durable = StateStore.open(paths.stateDb, dbOptions);
-      this.memory = StateStore.inMemory(dbOptions);
-      const now = options.now ?? Date.now;
-      this.events = new EventLog(this.durable, this.memory, {
-        now,
-        ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
-        ...(options.logError ? { onError: options.logError } : {}),
-      });
-      const cwd = options.defaults?.cwd ?? os.homedir();
-      // Read on every thread/start, so a Settings change applies to the next thread.
-      const defaults = (): ThreadDefaults => ({
-        modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
-        model: options.defaults?.model ?? this.config.model(),
-        cwd,
-      });
-      const newId = options.newId ?? randomUUID;
-      this.threads = new ThreadManager({
-        durable: this.durable,
-        memory: this.memory,
+  constructor(parts: RuntimeParts, options: RuntimeOptions = {}) {
+    this.home = parts.home;
+    this.lock = parts.lock;
+    this.config = parts.config;
+    this.secrets = parts.secrets;
+    this.durable = parts.durable;
+    this.memory = parts.memory;
+    this.providers = new ProviderResolver(() => this.config.providers(), this.secrets);
+    this.listModels = options.listModels ?? ((provider, signal) => createModelClient(provider).listModels(signal));
+    const now = options.now ?? Date.now;
+    this.events = new EventLog(this.durable, this.memory, {
+      now,
+      ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    const cwd = options.defaults?.cwd ?? os.homedir();
+    // Read on every thread/start, so a Settings change applies to the next thread.
+    const defaults = (): ThreadDefaults => ({
+      modelProvider: options.defaults?.modelProvider ?? this.config.modelProvider(),
+      model: options.defaults?.model ?? this.config.model(),
+      cwd,
+    });
+    const newId = options.newId ?? randomUUID;
+    this.threads = new ThreadManager({
+      durable: this.durable,
+      memory: this.memory,
+      events: this.events,
+      version: WHEELHOUSE_VERSION,
+      defaults,
+      newId,
+      now,
+      providerIds: () => this.config.providers().map((provider) => provider.id),
+    });
+    recoverInterruptedTurns(this.durable, this.events, now);
+    endCommandsOfEarlierRun(this.durable);
+    this.approvals = new ApprovalBroker({ events: this.events, now });
+    this.approvals.endLeftovers(this.durable);
+    this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(this.home, 'logs', 'exec') });
+    process.on('exit', this.killChildrenOnExit);
+    // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
+    void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
+    const policy = ExecPolicyEngine.open(this.home);
+    policy.catch((error: unknown) => options.logError?.('exec policy', error));
+    this.events.prune();
+    this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
+    this.pruneTimer.unref();
+    this.mcp = new McpManager({
+      processLogDir: path.join(this.home, 'logs', 'mcp'),
+      readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
+      onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
+      onStartupCompleted: (summary) => this.events.publish('mcpServer/startupStatus/completed', summary, { ephemeral: true }),
+    });
+    this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
+    const builtins = builtinTools();
+    const tools = new ToolRegistry(builtins, [{ specs: () => this.mcp.toolSpecs() }]);
+    this.clientTools = new ClientTools({
+      storeOf: (threadId) => this.threads.require(threadId).store,
+      // Client tools may not shadow built-ins.
+      reservedNames: new Set(builtins.map((tool) => tool.spec.name)),
+      timeoutMs: options.clientToolTimeoutMs ?? 120_000,
+      now,
+    });
+    this.turns = new TurnEngine({
+      threads: this.threads,
+      events: this.events,
+      goals: this.goals,
+      tools,
+      clientTools: this.clientTools,
+      mcp: this.mcp,
+      commands: new CommandRunner({
+        supervisor: this.supervisor,
+        sessions: new ExecSessions(this.supervisor),
+        policy: () => policy,
+        approvals: this.approvals,
         events: this.events,
-        version: WHEELHOUSE_VERSION,
-        defaults,
+        settingsOf: (threadId) => this.commandSettings(threadId),
         newId,
         now,
-        providerIds: () => this.config.providers().map((provider) => provider.id),
-      });
-      recoverInterruptedTurns(this.durable, this.events, now);
-      endCommandsOfEarlierRun(this.durable);
-      this.approvals = new ApprovalBroker({ events: this.events, now });
-      this.approvals.endLeftovers(this.durable);
-      this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(paths.home, 'exec-logs') });
-      // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
-      process.on('exit', this.killChildrenOnExit);
-      void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
-      const policy = ExecPolicyEngine.open(paths.home);
-      policy.catch((error: unknown) => options.logError?.('exec policy', error));
-      this.events.prune();
-      this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
-      this.pruneTimer.unref();
-      this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
-      const tools = new ToolRegistry(builtinTools());
-      this.clientTools = new ClientTools({
-        storeOf: (threadId) => this.threads.require(threadId).store,
-        reservedNames: new Set(tools.specs().map((spec) => spec.name)),
-        timeoutMs: options.clientToolTimeoutMs ?? 120_000,
-        now,
-      });
-      this.turns = new TurnEngine({
-        threads: this.threads,
-        events: this.events,
-        goals: this.goals,
-        tools,
-        clientTools: this.clientTools,
-        commands: new CommandRunner({
-          supervisor: this.supervisor,
-          sessions: new ExecSessions(this.supervisor),
-          policy: () => policy,
-          approvals: this.approvals,
-          events: this.events,
-          settingsOf: (threadId) => this.commandSettings(threadId),
-          newId,
-          now,
-        }),
-        bindModel:
-          options.bindModel ??
-          createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
-        newId,
-        now,
-        knownSecrets: () => this.providers.knownApiKeys(),
-        ...(options.logError ? { onInternalError: options.logError } : {}),
-        // The queue is built next; a turn cannot end before the constructor returns.
-        onTurnEnded: (threadId) => this.queue.drain(threadId),
-      });
-      this.queue = new TurnQueue({
-        threads: this.threads,
-        store: this.durable,
-        events: this.events,
-        turns: this.turns,
-        newId,
-        now,
-        ...(options.logError ? { onInternalError: options.logError } : {}),
-      });
-      this.queue.recoverAfterRestart();
-      this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-      this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
-        validateResults: options.validateResults ?? false,
-        onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
-      });
-    } catch (error) {
-      this.lock.release();
-      throw error;
-    }
+      }),
+      bindModel:
+        options.bindModel ??
+        createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
+      newId,
+      now,
+      knownSecrets: () => this.providers.knownApiKeys(),
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+      // The queue is built next; a turn cannot end before the constructor returns.
+      onTurnEnded: (threadId) => this.queue.drain(threadId),
+    });
+    this.queue = new TurnQueue({
+      threads: this.threads,
+      store: this.durable,
+      events: this.events,
+      turns: this.turns,
+      newId,
+      now,
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+    });
+    this.queue.recoverAfterRestart();
+    this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
+    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+      validateResults: options.validateResults ?? resultsValidatedByDefault(),
+      onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
+    });
+    // Servers start in the background: nothing (initialize, threads, turns) waits for them.
+    if (options.startMcpServers ?? true) setImmediate(() => void this.mcp.reload());
   }
 
   private handlers(): MethodHandlers<RequestContext> {
@@ -266,11 +287,13 @@ export class Runtime {
         secretStore: this.secrets,
         providers: this.providers,
         listModels: this.listModels,
-        notify: (change) => this.events.publish('config/changed', change),
+        notify: (change) => {
+          this.events.publish('config/changed', change);
+          if (change.keyPaths.some((keyPath) => keyPath === 'mcp_servers' || keyPath.startsWith('mcp_servers.'))) {
+            void this.mcp.reload();
+          }
+        },
       }),
-      'model/test': (params) =>
-        probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
-      'workspace/directory/list': (params) => listDirectory(params),
       'approval/list': (params) => ({ data: this.approvals.list(params.threadId) }),
       'approval/answer': (params) => {
         this.approvals.answer(params.requestId, params.decision);
@@ -284,14 +307,19 @@ export class Runtime {
         threads.require(params.threadId);
         return { revoked: this.approvals.revoke(params.threadId, params.prefix) };
       },
+      ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
+      'model/test': (params) =>
+        probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
+      'workspace/directory/list': (params) => listDirectory(params),
     };
   }
 
+  /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
   /**
    * The thread's approval policy and sandbox (thread/start), or the defaults:
    * workspace-write where the sandbox works, and "untrusted" (ask before
-   * anything not known to only read) where it does not, so nothing runs
-   * unconfined without the person's yes.
+   * anything not known to only read), so nothing runs unconfined or
+   * unreviewed without the person's yes.
    */
   private async commandSettings(threadId: string): Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }> {
     const { record } = this.threads.require(threadId);
@@ -307,7 +335,7 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
-    await this.supervisor.dispose();
+    await Promise.all([this.mcp.close(), this.supervisor.dispose()]);
     this.close();
   }
 
@@ -320,6 +348,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
     this.supervisor.disposeNow();
@@ -329,4 +358,10 @@ export class Runtime {
     this.memory.close();
     this.lock.release();
   }
+}
+
+/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
+function resultsValidatedByDefault(): boolean {
+  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
+  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }

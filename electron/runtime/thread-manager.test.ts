@@ -12,7 +12,8 @@ import { userMessage } from '../../test-support/records.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from './context.js';
 import { homePaths } from './home.js';
-import { Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 const temp = new TempDirs();
 const running: Runtime[] = [];
@@ -24,7 +25,7 @@ afterEach(() => {
 /** A runtime on a real home folder, its notifications and a typed way to call it like a client. */
 function startRuntime(home = temp.make()) {
   let clock = Date.UTC(2025, 0, 1);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     // Each reading of the clock moves it one second, so every change has its own updatedAt.

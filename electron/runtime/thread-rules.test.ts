@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, RpcError, type AnyNotification, type ClientMethod, type ParamsOf, type ResultOf } from '../../shared/protocol/index.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from './context.js';
-import { Runtime } from './runtime.js';
+import type { Runtime } from './runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 /**
  * Rules every thread method applies the same way: providers must exist, a
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 function startRuntime() {
   const home = temp.make();
-  const runtime = new Runtime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0 });
+  const runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0 });
   running.push(runtime);
   const notifications: AnyNotification[] = [];
   runtime.events.subscribe((n) => notifications.push(n));

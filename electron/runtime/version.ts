@@ -1,2 +1,4 @@
-/** Version reported by `initialize` and stored on every thread (`cliVersion`). */
-export const WHEELHOUSE_VERSION = '0.1.0';
+import packageJson from '../../package.json' with { type: 'json' };
+
+/** Version reported by `initialize` and stored on every thread (`cliVersion`): package.json's, the only copy. */
+export const WHEELHOUSE_VERSION: string = packageJson.version;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, RpcError } from '../../shared/protocol/index.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from './context.js';
-import { Runtime } from './runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { listDirectory } from './workspace-browser.js';
 
 const temp = new TempDirs();
@@ -64,7 +64,8 @@ describe('the project folder browser', () => {
     expect(file.data).toMatchObject({ reason: 'workspace.notDirectory' });
   });
 
-  it.skipIf(process.getuid?.() === 0)('says plainly when a folder cannot be opened', async () => {
+  it('says plainly when a folder cannot be opened', async (ctx) => {
+    if (process.getuid?.() === 0) ctx.skip('running as root: every folder can be opened, so none can be made unreadable');
     const root = tree();
     const locked = path.join(root, 'Alpha');
     fs.chmodSync(locked, 0o000);
@@ -78,7 +79,7 @@ describe('the project folder browser', () => {
 
   it('is served by the runtime, with bad params refused before the disk is touched', async () => {
     const home = temp.make();
-    const runtime = new Runtime({ home, validateResults: true, defaults: { cwd: home } });
+    const runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home } });
     try {
       const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
       const root = tree();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { writeFileAtomic } from '../config/atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { SecretStoreError, unavailableError, type EnvKeyLookup, type SecretStore } from './secret-store.js';
 
 /** Turns text into an opaque blob and back (Electron: safeStorage.encryptString / decryptString). */

@@ -3,9 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../runtime/home.js';
-import { Runtime } from '../runtime/runtime.js';
+import { createRuntime } from '../host/create-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';
+import { loadServeToken } from './serve-token.js';
 import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
 
 const MIB = 1024 * 1024;
@@ -16,7 +19,11 @@ Usage:
   wheelhouse app-server [--home DIR] [--max-unsent-mib N]
                                                    JSON-RPC over stdin/stdout (one JSON message per line);
                                                    a client that leaves N MiB (default 64) unread is dropped
-  wheelhouse serve [--port N] [--home DIR]         browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1
+  wheelhouse serve [--port N] [--home DIR] [--rotate-token]
+                                                   browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1,
+                                                   prints the URL; the token is kept in the home and reused
+                                                   across restarts, --rotate-token makes a new one
+                                                   (old links stop working)
   wheelhouse --version | --help
 
 Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.
@@ -37,7 +44,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     parsed = parseArgs({
       args: [...rest],
-      options: { home: { type: 'string' }, port: { type: 'string' }, 'max-unsent-mib': { type: 'string' } },
+      options: {
+        home: { type: 'string' },
+        port: { type: 'string' },
+        'max-unsent-mib': { type: 'string' },
+        'rotate-token': { type: 'boolean' },
+      },
       strict: true,
     });
   } catch (error) {
@@ -63,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`wheelhouse: --port must be a number from 0 to 65535\n`);
         return 2;
       }
-      return runServe(home, port, logError);
+      return runServe(home, port, parsed.values['rotate-token'] === true, logError);
     }
     default:
       process.stderr.write(`wheelhouse: unknown command "${command}"\n${USAGE}\n`);
@@ -75,7 +87,12 @@ export async function main(argv: readonly string[]): Promise<number> {
 function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
   try {
     const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
-    return new Runtime({ home, logError, ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}) });
+    return createRuntime({
+      home,
+      logError,
+      secretStore: createDefaultSecretStore,
+      ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
+    });
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;
@@ -101,7 +118,15 @@ async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: 
   return 0;
 }
 
-async function runServe(home: string, port: number, logError: (m: string, e: unknown) => void): Promise<number> {
+/** Running turns get this long to end cleanly on Ctrl+C before the server goes anyway. */
+const TURN_STOP_GRACE_MS = 1_000;
+
+async function runServe(
+  home: string,
+  port: number,
+  rotateToken: boolean,
+  logError: (m: string, e: unknown) => void,
+): Promise<number> {
   const runtime = openRuntime(home, logError);
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
@@ -110,9 +135,10 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
   const { startWebServer } = await import('./web-server.js');
   let server;
   try {
-    server = await startWebServer(host, { port, ...(staticRoot ? { staticRoot } : {}) });
+    const token = loadServeToken(home, { rotate: rotateToken });
+    server = await startWebServer(host, { port, token, ...(staticRoot ? { staticRoot } : {}) });
   } catch (error) {
-    process.stderr.write(`wheelhouse: cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`wheelhouse: cannot start on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
     host.close();
     runtime.close();
     return 1;
@@ -125,10 +151,21 @@ async function runServe(home: string, port: number, logError: (m: string, e: unk
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await runtime.turns.stopAll();
+  process.stdout.write('stopping…\n');
+  // A second Ctrl+C means "now": skip the clean shutdown.
+  const forceExit = () => process.exit(130);
+  process.once('SIGINT', forceExit);
+  process.once('SIGTERM', forceExit);
+  // The queue stops and running turns end first, so clients still hear turn/completed; never for long.
+  let graceTimer: NodeJS.Timeout | undefined;
+  await Promise.race([runtime.shutdown(), new Promise((resolve) => (graceTimer = setTimeout(resolve, TURN_STOP_GRACE_MS)))]);
+  // A pending timer would keep the process alive for the rest of the grace period.
+  clearTimeout(graceTimer);
   await server.close();
   host.close();
-  await runtime.shutdown();
+  // Turns that did not end in time are cut off here (a no-op after a clean shutdown) and recovered as interrupted at the next start.
+  runtime.close();
+  process.stdout.write('stopped\n');
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
@@ -32,8 +32,19 @@ export interface RunningWebServer {
   readonly apiUrl: string;
   readonly token: string;
   readonly port: number;
-  close(): Promise<void>;
+  /**
+   * Stops listening and ends every connection within about a second: open
+   * WebSockets get a close frame carrying `reason` (pages show it), idle or
+   * half-open TCP connections are destroyed, so nothing holds the exit.
+   */
+  close(reason?: string): Promise<void>;
 }
+
+/** Close reason sent to pages when the server stops (at most 123 bytes, the WebSocket limit). */
+export const SERVER_STOPPED_REASON = 'Wheelhouse stopped. Start it again and this page reconnects.';
+
+/** How long open WebSockets get to answer the close frame before they are cut. */
+const CLOSE_GRACE_MS = 500;
 
 /** Path of the protocol WebSocket. */
 export const RPC_PATH = '/rpc';
@@ -52,10 +63,26 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
   const api = createHttpApi(rpc.runtime, { token, host, port: () => port, ...(options.sse ? { sse: options.sse } : {}) });
   const server = http.createServer((req, res) => {
     if (api.handle(req, res)) return;
-    if (options.staticRoot) serveStatic(options.staticRoot, req, res);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // A page cannot read the HTTP status of a refused WebSocket; this plain GET on the
+    // same path tells it whether its token is refused (401) or the server is away.
+    if (url.pathname === RPC_PATH) {
+      const status = tokenMatches(url.searchParams.get('token'), token) ? 204 : 401;
+      res.writeHead(status, { 'Cache-Control': 'no-store' }).end();
+      return;
+    }
+    // A failure while answering ends that response only, never the server.
+    if (options.staticRoot) serveStatic(options.staticRoot, req, res).catch(() => res.destroy());
     else res.writeHead(404).end();
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES + 1024 * 1024 });
+  // Every TCP connection, including ones that never sent a byte (browsers open spare
+  // ones ahead of need): server.close() alone would wait for them forever.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 
   server.on('upgrade', (req, socket, head) => {
     // A client may reset the connection while we refuse it; that must not crash the server.
@@ -97,14 +124,22 @@ export async function startWebServer(rpc: RpcHost, options: WebServerOptions = {
     apiUrl: `http://${hostForUrl}:${port}/v1`,
     token,
     port,
-    close: async () => {
+    close: async (reason = SERVER_STOPPED_REASON) => {
       clearInterval(heartbeat);
+      // Event streams end first: they never end on their own.
       api.close();
-      for (const ws of wss.clients) ws.terminate();
-      wss.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Event streams never end on their own; without this, close would wait for every subscriber.
-      server.closeAllConnections();
+      const open = [...wss.clients];
+      const handshakes = open.map((ws) => new Promise<void>((resolve) => ws.once('close', () => resolve())));
+      for (const ws of open) ws.close(1001, reason);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, CLOSE_GRACE_MS)));
+      await Promise.race([Promise.all(handshakes), grace]);
+      // Left pending, the timer would hold the process open for the rest of the grace period.
+      clearTimeout(graceTimer);
+      for (const ws of wss.clients) ws.terminate();
+      for (const socket of sockets) socket.destroy();
+      wss.close();
       await closed;
     },
   };

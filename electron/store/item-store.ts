@@ -56,6 +56,7 @@ function roleOf(item: ThreadItem): string | null {
     case 'reasoning':
     case 'toolCall':
     case 'commandExecution':
+    case 'mcpToolCall':
       return 'assistant';
     case 'forkMarker':
       return 'system';
@@ -75,6 +76,8 @@ function searchableText(item: ThreadItem): string {
       return item.tool;
     case 'commandExecution':
       return item.command;
+    case 'mcpToolCall':
+      return `${item.server} ${item.tool}`;
     case 'forkMarker':
       return '';
   }

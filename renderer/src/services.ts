@@ -3,10 +3,12 @@ import { createApprovalsStore } from './stores/approvals-store.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
+import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
+import { setErrorActions } from './stores/toast-store.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
 export const client = createWheelhouseClient(window);
@@ -34,3 +36,16 @@ export const useSetupStore = createSetupStore(client, window.localStorage);
 
 /** Commands (and other requests) waiting for the person, across threads. */
 export const useApprovalsStore = createApprovalsStore(client);
+/** MCP servers: the Connections page and the sidebar badge. */
+export const useMcpStore = createMcpStore(client);
+
+// Choosing a thread shows its conversation again.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useMcpStore.getState().setOpen(false);
+});
+
+// The buttons error toasts offer (see describeRequestError).
+setErrorActions({
+  openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
+  reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
+});

@@ -119,6 +119,22 @@ describe('RpcClient over an in-memory transport pair', () => {
     expect(seen).toEqual([]);
   });
 
+  it('rejects a result that breaks its schema when asked to validate, and passes a good one', async () => {
+    const [clientEnd, serverEnd] = createMemoryTransportPair();
+    const client = new RpcClient(clientEnd, { validateResults: true });
+    // The first answer is malformed, the second well-formed.
+    const answers = [{ data: 'not a list' }, { data: [], nextCursor: null }];
+    serverEnd.onMessage((text) => {
+      const { id } = JSON.parse(text) as { id: number };
+      serverEnd.send(JSON.stringify({ id, result: answers.shift() }));
+    });
+    await expect(client.request('thread/loaded/list', {})).rejects.toMatchObject({
+      code: ErrorCode.Internal,
+      message: expect.stringContaining('result of thread/loaded/list broke its schema'),
+    });
+    await expect(client.request('thread/loaded/list', {})).resolves.toEqual({ data: [], nextCursor: null });
+  });
+
   it('rejects a request whose send throws, without leaving it pending', async () => {
     const [clientEnd] = createMemoryTransportPair();
     const client = new RpcClient({

@@ -2,6 +2,7 @@ import { ErrorCode, RpcError } from './errors.js';
 import {
   isServerRequestMethod,
   serverRequests,
+  clientMethods,
   type AnyNotification,
   type ClientMethod,
   type NotificationMethod,
@@ -40,7 +41,16 @@ export type ServerRequestHandler<M extends ServerRequestMethod> = (
  */
 export type FallbackRequestHandler = (request: { readonly method: string; readonly params: unknown; readonly requestId: RequestId }) => unknown;
 
+export interface RpcClientOptions {
+  /**
+   * Check every result against its method's schema and reject the request
+   * when it breaks it (tests and development builds; costs CPU per response).
+   */
+  readonly validateResults?: boolean;
+}
+
 interface Pending {
+  readonly method: ClientMethod;
   resolve(value: unknown): void;
   reject(error: RpcError): void;
 }
@@ -55,7 +65,10 @@ export class RpcClient {
   private readonly disposers: Array<() => void> = [];
   private closedReason: string | undefined;
 
-  constructor(private readonly transport: Transport) {
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: RpcClientOptions = {},
+  ) {
     this.disposers.push(transport.onMessage((text) => this.receive(text)));
     this.disposers.push(transport.onClose((reason) => this.fail(reason)));
   }
@@ -67,7 +80,7 @@ export class RpcClient {
     }
     const id = this.nextId++;
     return new Promise<ResultOf<M>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
       try {
         this.transport.send(JSON.stringify({ id, method, params }));
       } catch (error) {
@@ -132,13 +145,23 @@ export class RpcClient {
       if (!pending) return;
       this.pending.delete(id);
       if ('error' in classified.message) pending.reject(RpcError.fromShape(classified.message.error));
-      else pending.resolve(classified.message.result);
+      else this.settle(pending, classified.message.result);
     } else if (classified.kind === 'request') {
       void this.answer(classified.message);
     } else if (classified.kind === 'notification') {
       const notification = classified.message as AnyNotification;
       for (const listener of this.listeners) listener(notification);
     }
+  }
+
+  private settle(pending: Pending, result: unknown): void {
+    if (!this.options.validateResults) {
+      pending.resolve(result);
+      return;
+    }
+    const checked = clientMethods[pending.method].result.safeParse(result);
+    if (checked.success) pending.resolve(checked.data);
+    else pending.reject(RpcError.internal(`result of ${pending.method} broke its schema: ${describeIssues(checked.error)}`));
   }
 
   private async answer(request: RequestMessage): Promise<void> {

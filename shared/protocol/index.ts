@@ -18,3 +18,4 @@ export * from './methods/workspace.js';
 export * from './methods/dynamic-tools.js';
 export * from './command-execution.js';
 export * from './methods/approvals.js';
+export * from './methods/mcp.js';

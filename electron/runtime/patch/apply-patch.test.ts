@@ -193,6 +193,14 @@ describe('applyPatch', () => {
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a\n');
   });
 
+  it('deletes a symlink itself, not the file it points to', async () => {
+    const root = workspace({ 'real.txt': 'data\n' });
+    fs.symlinkSync(path.join(root, 'real.txt'), path.join(root, 'alias.txt'));
+    const changes = await applyPatch(root, patch('*** Delete File: alias.txt'));
+    expect(changes).toEqual([{ path: path.join(root, 'alias.txt'), kind: { type: 'delete' }, diff: 'data\n' }]);
+    expect(snapshot(root)).toEqual({ 'real.txt': 'data\n' });
+  });
+
   it('keeps the mode of an updated file', async () => {
     const root = workspace({ 'run.sh': 'echo a\n' });
     fs.chmodSync(path.join(root, 'run.sh'), 0o755);

@@ -58,8 +58,10 @@ export async function preparePatch(workspace: string, patchText: string): Promis
       changes.push({ path: target, kind: { type: 'add' }, diff: hunk.contents });
     } else if (hunk.kind === 'delete') {
       const content = await files.read(target, hunk.path);
-      files.write(target, null);
-      changes.push({ path: target, kind: { type: 'delete' }, diff: content });
+      // Deleting a symlink removes the link itself, not the file it points to.
+      const entry = await linkEntry(root, hunk.path);
+      files.write(entry ?? target, null);
+      changes.push({ path: entry ?? target, kind: { type: 'delete' }, diff: content });
     } else {
       const original = await files.read(target, hunk.path);
       const text = splitText(original);
@@ -101,6 +103,15 @@ async function resolve(root: string, requested: string): Promise<string> {
   } catch (error) {
     throw new PatchError('path_outside_workspace', (error as Error).message, { path: requested });
   }
+}
+
+/** The path of the symlink itself when `requested` names one (inside the workspace), else null. */
+async function linkEntry(root: string, requested: string): Promise<string | null> {
+  const parent = path.resolve(root, path.dirname(requested));
+  const folder = parent === root ? root : await resolve(root, parent);
+  const entry = path.join(folder, path.basename(requested));
+  const stat = await fs.lstat(entry).catch(() => null);
+  return stat?.isSymbolicLink() ? entry : null;
 }
 
 /** Files as the patch leaves them so far, so later hunks see earlier ones. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../config/atomic-write.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import { evaluateExecPolicy } from './exec-policy.js';
 import type { ExecPolicyDecision, ExecPolicyRequest, PrefixRule, RuleFileError } from './policy-types.js';
 import { formatAllowRule, parseRuleFile } from './rules-file.js';

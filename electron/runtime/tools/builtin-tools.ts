@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Tool } from './tool-registry.js';
+import { defineTool, type Tool } from './tool-registry.js';
 import { displayPath, resolveInside, SKIPPED_DIRECTORIES } from './workspace-path.js';
 
 const MAX_LIST_ENTRIES = 500;
@@ -9,18 +9,12 @@ const MAX_READ_BYTES = 256 * 1024;
 const MAX_SEARCH_FILES = 5000;
 const MAX_SEARCH_FILE_BYTES = 1024 * 1024;
 
-const listArgs = z.object({ path: z.string().max(4096).optional() });
-export const listDirectoryTool: Tool<typeof listArgs> = {
-  spec: {
-    name: 'list_directory',
-    description: 'List files and folders in a directory of the project (relative to the project root).',
-    parameters: {
-      type: 'object',
-      properties: { path: { type: 'string', description: 'Directory relative to the project root; default "."' } },
-      additionalProperties: false,
-    },
-  },
-  args: listArgs,
+export const listDirectoryTool = defineTool({
+  name: 'list_directory',
+  description: 'List files and folders in a directory of the project (relative to the project root).',
+  args: z.object({
+    path: z.string().max(4096).optional().describe('Directory relative to the project root; default "."'),
+  }),
   async run(args, ctx) {
     const dir = await resolveInside(ctx.cwd, args.path);
     const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -29,29 +23,16 @@ export const listDirectoryTool: Tool<typeof listArgs> = {
     if (entries.length > MAX_LIST_ENTRIES) lines.push(`… and ${entries.length - MAX_LIST_ENTRIES} more`);
     return { success: true, output: lines.length > 0 ? lines.join('\n') : '(empty directory)' };
   },
-};
-
-const readArgs = z.object({
-  path: z.string().min(1).max(4096),
-  startLine: z.number().int().min(1).optional(),
-  lineCount: z.number().int().min(1).max(5000).optional(),
 });
-export const readFileTool: Tool<typeof readArgs> = {
-  spec: {
-    name: 'read_file',
-    description: 'Read a text file of the project. Optionally a range of lines (1-based).',
-    parameters: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'File path relative to the project root' },
-        startLine: { type: 'integer', minimum: 1 },
-        lineCount: { type: 'integer', minimum: 1, maximum: 5000 },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
-  },
-  args: readArgs,
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description: 'Read a text file of the project. Optionally a range of lines (1-based).',
+  args: z.object({
+    path: z.string().min(1).max(4096).describe('File path relative to the project root'),
+    startLine: z.number().int().min(1).optional(),
+    lineCount: z.number().int().min(1).max(5000).optional(),
+  }),
   async run(args, ctx) {
     const file = await resolveInside(ctx.cwd, args.path);
     const stat = await fs.stat(file);
@@ -72,29 +53,16 @@ export const readFileTool: Tool<typeof readArgs> = {
       await handle.close();
     }
   },
-};
-
-const searchArgs = z.object({
-  query: z.string().min(1).max(500),
-  path: z.string().max(4096).optional(),
-  maxResults: z.number().int().min(1).max(500).optional(),
 });
-export const searchTextTool: Tool<typeof searchArgs> = {
-  spec: {
-    name: 'search_text',
-    description: 'Find lines containing a text (case-insensitive) in the project files.',
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'Text to look for' },
-        path: { type: 'string', description: 'Folder to search, relative to the project root; default "."' },
-        maxResults: { type: 'integer', minimum: 1, maximum: 500 },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
-  },
-  args: searchArgs,
+
+export const searchTextTool = defineTool({
+  name: 'search_text',
+  description: 'Find lines containing a text (case-insensitive) in the project files.',
+  args: z.object({
+    query: z.string().min(1).max(500).describe('Text to look for'),
+    path: z.string().max(4096).optional().describe('Folder to search, relative to the project root; default "."'),
+    maxResults: z.number().int().min(1).max(500).optional(),
+  }),
   async run(args, ctx) {
     const root = await resolveInside(ctx.cwd, undefined);
     const start = await resolveInside(ctx.cwd, args.path);
@@ -134,9 +102,9 @@ export const searchTextTool: Tool<typeof searchArgs> = {
     }
     return { success: true, output: hits.length > 0 ? hits.join('\n') : `No matches for "${args.query}"` };
   },
-};
+});
 
 /** The read-only tools every thread has, in prompt order. */
 export function builtinTools(): Tool[] {
-  return [listDirectoryTool as unknown as Tool, readFileTool as unknown as Tool, searchTextTool as unknown as Tool];
+  return [listDirectoryTool, readFileTool, searchTextTool];
 }

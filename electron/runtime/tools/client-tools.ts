@@ -74,6 +74,26 @@ export class ClientTools {
     this.deps.storeOf(threadId).dynamicTools.save(threadId, specs, this.deps.now());
   }
 
+  /**
+   * Adds tools to a thread (seed 004: tools may also come with a turn). A tool
+   * with the same model name replaces the old one. Checked like thread/start;
+   * returns how to undo it, for a turn that then fails to start.
+   */
+  async add(threadId: string, specs: readonly DynamicToolSpec[]): Promise<() => void> {
+    const store = this.deps.storeOf(threadId);
+    const before = store.dynamicTools.get(threadId);
+    const merged = mergeToolSpecs(before, specs);
+    const compiled = await this.compile(merged);
+    const previous = this.byThread.get(threadId);
+    this.byThread.set(threadId, compiled);
+    store.dynamicTools.save(threadId, merged, this.deps.now());
+    return () => {
+      if (previous) this.byThread.set(threadId, previous);
+      else this.byThread.delete(threadId);
+      store.dynamicTools.save(threadId, before, this.deps.now());
+    };
+  }
+
   /** A fork keeps its parent's tools; the forking connection answers for them. */
   async inherit(fromThreadId: string, toThreadId: string, ownerConnectionId: string | null): Promise<void> {
     const specs = this.deps.storeOf(fromThreadId).dynamicTools.get(fromThreadId);
@@ -190,4 +210,30 @@ export function modelNameOf(namespace: string | null, name: string): string {
   if (safe.length <= MODEL_NAME_LIMIT) return safe;
   const hash = createHash('sha256').update(joined).digest('hex').slice(0, 8);
   return `${safe.slice(0, MODEL_NAME_LIMIT - 9)}_${hash}`;
+}
+
+/** `added` on top of `current`, one function per model name (the newest wins), regrouped by namespace. */
+function mergeToolSpecs(current: readonly DynamicToolSpec[], added: readonly DynamicToolSpec[]): DynamicToolSpec[] {
+  type Fn = Extract<DynamicToolSpec, { type: 'function' }>;
+  const entries = new Map<string, { namespace: string | null; description: string | null; fn: Fn }>();
+  for (const spec of [...current, ...added]) {
+    if (spec.type === 'function') entries.set(modelNameOf(null, spec.name), { namespace: null, description: null, fn: spec });
+    else for (const fn of spec.tools) entries.set(modelNameOf(spec.name, fn.name), { namespace: spec.name, description: spec.description, fn });
+  }
+  const out: DynamicToolSpec[] = [];
+  const groups = new Map<string, Extract<DynamicToolSpec, { type: 'namespace' }>>();
+  for (const entry of entries.values()) {
+    if (entry.namespace === null) {
+      out.push(entry.fn);
+      continue;
+    }
+    let group = groups.get(entry.namespace);
+    if (!group) {
+      group = { type: 'namespace', name: entry.namespace, description: entry.description ?? '', tools: [] };
+      groups.set(entry.namespace, group);
+      out.push(group);
+    }
+    group.tools.push(entry.fn);
+  }
+  return out;
 }

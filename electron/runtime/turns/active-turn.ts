@@ -1,16 +1,5 @@
 import type { ThreadItem, TokenUsageBreakdown } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
-import type { ModelClient } from '../../model/types.js';
-
-/** The model a turn talks to. */
-export interface ModelBinding {
-  readonly client: ModelClient;
-  readonly model: string;
-  readonly contextWindow: number | null;
-}
-
-/** Picks the client and model for a thread; throws ModelError('configuration') when it cannot. */
-export type ModelBinder = (thread: { readonly modelProvider: string; readonly model: string | null }) => Promise<ModelBinding>;
 
 /** In-memory state of the one running turn of a thread. */
 export interface ActiveTurn {

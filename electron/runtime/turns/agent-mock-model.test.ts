@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyNotification, Turn } from '../../../shared/protocol/index.js';
+import type { AnyNotification, ClientMethod, ParamsOf, Turn } from '../../../shared/protocol/index.js';
 import { createModelClient } from '../../model/create-model-client.js';
 import type { ResolvedProvider, WireApi } from '../../model/types.js';
 import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import type { RequestContext } from '../context.js';
-import { Runtime } from '../runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 
 /**
  * The agent end to end through the real model clients and a local mock
@@ -33,7 +33,7 @@ afterEach(async () => {
 function agent(wire: WireApi, overrides: Partial<ResolvedProvider> = {}) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-agent-'));
   const provider = mockProvider(mock, wire, overrides);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
@@ -45,8 +45,7 @@ function agent(wire: WireApi, overrides: Partial<ResolvedProvider> = {}) {
   });
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
-  const call = (m: string, p: unknown) =>
-    (runtime.dispatcher.call as (m: string, p: unknown, c: RequestContext) => Promise<any>)(m, p, ctx);
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
   const completed = (count = 1) =>
     new Promise<Turn>((resolve) => {
       const check = () => {
@@ -137,7 +136,7 @@ describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) =
     expect((await a.completed()).status).toBe('interrupted');
     expect(await mock.requests[before]!.outcome).toBe('clientClosed');
     const { items } = await a.call('thread/read', { threadId: thread.id });
-    expect(items.find((i: { type: string }) => i.type === 'agentMessage').text).toBe('Partial reply');
+    expect(items.find((i) => i.type === 'agentMessage')).toMatchObject({ text: 'Partial reply' });
     gate.release();
   });
 });
@@ -161,7 +160,7 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
       expect(turn.error!.message).toMatch(c.message);
       if (c.name === 'stream cut mid-reply') {
         const { items } = await a.call('thread/read', { threadId: thread.id });
-        expect(items.find((i: { type: string }) => i.type === 'agentMessage').text).toBe('Half a rep');
+        expect(items.find((i) => i.type === 'agentMessage')).toMatchObject({ text: 'Half a rep' });
       }
     });
   }

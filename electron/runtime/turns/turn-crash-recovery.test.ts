@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyNotification, ThreadItem, Turn } from '../../../shared/protocol/index.js';
+import type { AnyNotification, ClientMethod, ParamsOf, ThreadItem, Turn } from '../../../shared/protocol/index.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
-import { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 
 /**
  * What a crash leaves behind. `Runtime.close()` drops the databases under a
@@ -50,7 +51,7 @@ afterEach(async () => {
 
 function start(model: ModelClient, home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-crash-'))) {
   if (!homes.includes(home)) homes.push(home);
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     validateResults: true,
     defaults: { cwd: home },
@@ -59,7 +60,7 @@ function start(model: ModelClient, home = fs.mkdtempSync(path.join(os.tmpdir(), 
   runtimes.push(runtime);
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
-  const call = (m: string, p: unknown): Promise<any> => runtime.dispatcher.call(m as never, p as never, ctx);
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
   const waitFor = (pred: (n: AnyNotification) => boolean) =>
     vi.waitFor(() => {
       const hit = seen.find(pred);
@@ -152,7 +153,7 @@ describe('after a crash', () => {
     const { items } = await call('thread/read', { threadId: thread.id });
     const replies = items.filter((i: ThreadItem) => i.type === 'agentMessage');
     expect(replies[0]).toMatchObject({ text: 'All done..' });
-    expect(replies[0].incomplete).toBeUndefined();
+    expect(replies[0]).not.toHaveProperty('incomplete');
     expect(replies[1]).toMatchObject({ text: 'Half', incomplete: true });
   });
 });

@@ -7,9 +7,11 @@ import type { CommandRunner } from '../commands/command-runner.js';
 import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command-tool-specs.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { addUsage, type ActiveTurn, type ModelBinder } from './active-turn.js';
+import type { ModelBinder } from '../../model/types.js';
+import { addUsage, type ActiveTurn } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
+import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
@@ -28,6 +30,8 @@ export interface TurnRunnerDeps {
   readonly now: () => number;
   /** Thread-wide usage before this turn, for `thread/tokenUsage/updated`. */
   readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
+  /** MCP servers' tools (their calls become `mcpToolCall` items). */
+  readonly mcp?: McpToolCaller;
 }
 
 export type TurnOutcome =
@@ -172,6 +176,8 @@ export function storePendingInput(turn: ActiveTurn): void {
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
   // A command is its own item (commandExecution), not a generic tool call.
   if (call.name === EXEC_COMMAND) return deps.commands.execCommand(turn, call);
+  const mcpTool = deps.mcp?.resolveTool(call.name);
+  if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
   const startedAtMs = deps.now();
   let parsedArgs: unknown = call.arguments;
   try {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { killAllChildren } from '../../../test-support/child-process.js';
+import { HttpApiClient, writeMockModelConfig, type HttpAnswer } from '../../../test-support/http-api-client.js';
 import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { startServe, type ServeProcess } from '../../../test-support/serve-process.js';
 import { SseSubscriber, type SseEvent } from '../../../test-support/sse-client.js';
@@ -11,63 +10,26 @@ import { TempDirs } from '../../../test-support/temp-dir.js';
 const temp = new TempDirs();
 let mock: MockModelServer;
 let server: ServeProcess;
+let client: HttpApiClient;
 let home: string;
-const subscribers: SseSubscriber[] = [];
-
-function writeConfig(dir: string): void {
-  fs.writeFileSync(
-    path.join(dir, 'config.toml'),
-    [
-      'model = "deepseek-chat"',
-      'model_provider = "mock"',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      `base_url = "${mock.url}"`,
-      'wire_api = "chat"',
-      'request_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
-}
 
 beforeAll(async () => {
   mock = await startMockModelServer();
   home = temp.make('wheelhouse-http-');
-  writeConfig(home);
+  writeMockModelConfig(home, mock.url);
   server = await startServe({ home });
+  client = new HttpApiClient(server.port, server.token);
 });
-afterEach(() => {
-  for (const s of subscribers.splice(0)) s.close();
-});
+afterEach(() => client.closeStreams());
 afterAll(async () => {
   await killAllChildren();
   await mock.close();
   temp.cleanup();
 });
 
-interface Answer {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
-  headers: Headers;
-}
-
-async function api(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`http://127.0.0.1:${server.port}/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
-}
-
-async function subscribe(route: string, headers: Record<string, string> = {}): Promise<SseSubscriber> {
-  const s = await SseSubscriber.open(`http://127.0.0.1:${server.port}/v1${route}`, {
-    headers: { authorization: `Bearer ${server.token}`, ...headers },
-  });
-  subscribers.push(s);
-  return s;
-}
+const api = (method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer> =>
+  client.call(method, route, body, headers);
+const subscribe = (route: string, headers?: Record<string, string>) => client.subscribe(route, headers);
 
 async function newThread(): Promise<{ id: string; latestSeq: number }> {
   const created = await api('POST', '/threads', { cwd: home });
@@ -327,106 +289,5 @@ describe('HTTP API: turns and SSE', () => {
     const reset = await future.waitForEvent('reset');
     expect(reset.json).toMatchObject({ since_seq: b.latestSeq + 1_000_000, latest_seq: expect.any(Number) });
     expect((await api('GET', '/events?since_seq=-1')).status).toBe(400);
-  });
-});
-
-const reservationTool = {
-  namespace: 'tau_bench',
-  name: 'get_reservation',
-  description: 'Look up an airline reservation.',
-  input_schema: {
-    type: 'object',
-    properties: { reservation_id: { type: 'string' } },
-    required: ['reservation_id'],
-    additionalProperties: false,
-  },
-};
-
-function modelCallsTool(args: string) {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id: 'call_http', name: 'tau_bench__get_reservation', arguments: args }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
-
-function toolMessageIn(requestIndex: number): string {
-  const messages = (mock.requests[requestIndex]!.body as { messages: { role: string; content: string }[] }).messages;
-  return messages.find((m) => m.role === 'tool')?.content ?? '';
-}
-
-describe('HTTP API: client-side tools', () => {
-  it('announces tool_call.requested over SSE and takes the first answer; refuses another turn, a repeat and an unknown call', async () => {
-    const created = await api('POST', '/threads', { cwd: home, dynamic_tools: [reservationTool] });
-    expect(created.status).toBe(201);
-    const id = created.body.thread.id as string;
-    const { latest_seq: latestSeq } = (await api('GET', `/threads/${id}`)).body;
-    mock.enqueue(modelCallsTool('{"reservation_id":"ABC123"}'), [{ type: 'text', text: 'Confirmed.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
-    const stream = await subscribe(`/threads/${id}/events?since_seq=${latestSeq}`);
-    const { body } = await api('POST', `/threads/${id}/turns`, { input: 'check ABC123' });
-    const turnId = body.turn.id as string;
-
-    const requested = await stream.waitForEvent('tool_call.requested');
-    expect((requested.json as { payload: unknown }).payload).toEqual({
-      thread_id: id,
-      turn_id: turnId,
-      call_id: 'call_http',
-      namespace: 'tau_bench',
-      tool: 'get_reservation',
-      arguments: { reservation_id: 'ABC123' },
-    });
-    const answer = { success: true, content: [{ type: 'input_text', text: '{"status":"confirmed"}' }] };
-    const wrongTurn = await api('POST', `/threads/${id}/tool-calls/call_http`, { ...answer, turn_id: 'another-turn' });
-    expect(wrongTurn.status).toBe(409);
-    expect(wrongTurn.body.error.code).toBe('turn_mismatch');
-    const badBody = await api('POST', `/threads/${id}/tool-calls/call_http`, { success: 'yes' });
-    expect(badBody.status).toBe(400);
-    const accepted = await api('POST', `/threads/${id}/tool-calls/call_http`, { ...answer, turn_id: turnId });
-    expect(accepted.status).toBe(200);
-    const repeat = await api('POST', `/threads/${id}/tool-calls/call_http`, answer);
-    expect(repeat.status).toBe(409);
-    expect(repeat.body.error.code).toBe('tool_call_finished');
-    expect((await api('POST', `/threads/${id}/tool-calls/no-such-call`, answer)).status).toBe(404);
-
-    const end = await stream.waitFor(isTurnEnd);
-    expect((end.json as { payload: { turn: { status: string } } }).payload.turn.status).toBe('completed');
-    expect(toolMessageIn(before + 1)).toBe('{"status":"confirmed"}');
-    const offered = (mock.requests[before]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
-    expect(offered).toContain('tau_bench__get_reservation');
-  });
-
-  it('refuses a tool whose input_schema is not a JSON Schema, creating nothing', async () => {
-    const before = (await api('GET', '/threads')).body.data.length;
-    const refused = await api('POST', '/threads', { cwd: home, dynamic_tools: [{ ...reservationTool, input_schema: { type: 'nope' } }] });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toMatch(/inputSchema is not a valid JSON Schema/);
-    expect((await api('GET', '/threads')).body.data.length).toBe(before);
-  });
-
-  it('a call nobody answers in time fails with a timeout, the turn goes on, and a late answer is refused', async () => {
-    const slowHome = temp.make('wheelhouse-http-timeout-');
-    writeConfig(slowHome);
-    const slow = await startServe({ home: slowHome, env: { WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: '300' } });
-    const call = (method: string, route: string, body?: unknown) =>
-      fetch(`http://127.0.0.1:${slow.port}/v1${route}`, {
-        method,
-        headers: { authorization: `Bearer ${slow.token}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).then(async (r) => ({ status: r.status, body: await r.json() }));
-    const id = (await call('POST', '/threads', { cwd: slowHome, dynamic_tools: [reservationTool] })).body.thread.id as string;
-    mock.enqueue(modelCallsTool('{"reservation_id":"LATE"}'), [{ type: 'text', text: 'It timed out.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
-    const stream = await SseSubscriber.open(`http://127.0.0.1:${slow.port}/v1/threads/${id}/events?since_seq=0`, {
-      headers: { authorization: `Bearer ${slow.token}` },
-    });
-    subscribers.push(stream);
-    await call('POST', `/threads/${id}/turns`, { input: 'check' });
-    await stream.waitForEvent('tool_call.requested');
-    const end = await stream.waitFor(isTurnEnd);
-    expect((end.json as { payload: { turn: { status: string } } }).payload.turn.status).toBe('completed');
-    expect(toolMessageIn(before + 1)).toMatch(/did not answer within 300 ms/);
-    const late = await call('POST', `/threads/${id}/tool-calls/call_http`, { success: true, content: [] });
-    expect(late.status).toBe(409);
-    expect(late.body.error.message).toMatch(/timeout/);
   });
 });

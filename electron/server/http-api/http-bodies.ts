@@ -61,6 +61,8 @@ export const StartTurnBody = z
     environment: TurnEnvironment.nullable().optional(),
     model: Text.nullable().optional(),
     idempotency_key: z.string().min(1).max(200).optional(),
+    /** More client-side tools for this thread, from this turn on (seed 004 DynamicToolSpec). */
+    dynamic_tools: z.array(HttpDynamicToolSpec).max(128).optional(),
   })
   .strict();
 

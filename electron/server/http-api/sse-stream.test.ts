@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Runtime } from '../../runtime/runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { SseSubscriber } from '../../../test-support/sse-client.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { RpcHost } from '../rpc-host.js';
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function start(options: { now?: () => number; maxBufferedBytes?: number; keepaliveMs?: number } = {}) {
   const home = temp.make('wheelhouse-sse-');
-  const runtime = new Runtime({ home, defaults: { cwd: home }, ...(options.now ? { now: options.now } : {}) });
+  const runtime = createTestRuntime({ home, defaults: { cwd: home }, ...(options.now ? { now: options.now } : {}) });
   const host = new RpcHost(runtime);
   const server: RunningWebServer = await startWebServer(host, {
     token: 'test-token-0123456789',

@@ -102,12 +102,22 @@ export class ThreadRoutes {
       throw new HttpError(400, 'invalid_params', 'Idempotency-Key must be 1 to 200 characters');
     }
     const start = async (): Promise<StartedTurn> => {
-      const { turn } = await this.call('turn/start', {
-        threadId,
-        input: userInputOf(body.input),
-        model: body.model ?? null,
-        cwd: body.environment?.cwd ?? null,
-      });
+      const tools = codexToolSpecsOf(body.dynamic_tools ?? []);
+      // Registered before the turn starts (its first model request offers them); undone if it cannot start.
+      const undoTools = tools.length > 0 ? await this.runtime.clientTools.add(threadId, tools) : undefined;
+      if (undoTools) this.runtime.clientTools.claim(threadId, HTTP_OWNER);
+      let turn;
+      try {
+        ({ turn } = await this.call('turn/start', {
+          threadId,
+          input: userInputOf(body.input),
+          model: body.model ?? null,
+          cwd: body.environment?.cwd ?? null,
+        }));
+      } catch (error) {
+        undoTools?.();
+        throw error;
+      }
       const { thread } = await this.call('thread/read', { threadId });
       return { thread: toSnakeKeys(thread), turn: toSnakeKeys(turn) };
     };

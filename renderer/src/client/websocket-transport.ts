@@ -35,7 +35,7 @@ export function openWebSocketTransport(url: string): Promise<ClosableTransport> 
     socket.addEventListener('close', (event) => {
       const reason = event.reason || `code ${event.code}`;
       if (!opened) {
-        reject(new Error('Can’t reach the runtime'));
+        reject(new Error('Can’t reach the runtime. Is wheelhouse serve still running?'));
         return;
       }
       for (const listener of closeListeners) listener(reason);

@@ -10,6 +10,8 @@ import type {
   ParamsOf,
   ResultOf,
 } from '../../../shared/protocol/registry.js';
+import { NOT_CONNECTED_MESSAGE } from '../format/request-errors.js';
+import { AccessError, type AccessProblem } from './access-problem.js';
 import { reconnectDelayMs } from './reconnect-backoff.js';
 import type { ClosableTransport } from './websocket-transport.js';
 
@@ -23,6 +25,8 @@ export interface ConnectionSnapshot {
   readonly error: string | null;
   /** The runtime's answer to `initialize` on the current connection. */
   readonly server: InitializeResult | null;
+  /** Set when retrying cannot help until the page gets a (new) access token. */
+  readonly problem: AccessProblem | null;
 }
 
 /** Opens one fresh transport; rejects with a readable message when it cannot. */
@@ -33,8 +37,6 @@ export interface WheelhouseClientOptions {
   /** Whether a dropped transport should be reopened (false for the Electron bridge, which never drops). */
   readonly reconnect: boolean;
   readonly clientVersion: string;
-  /** Set when no connection can ever succeed (e.g. the browser has no access token). */
-  readonly fatalError?: string;
 }
 
 type NotificationListener = (notification: AnyNotification) => void;
@@ -46,13 +48,15 @@ type NotificationListener = (notification: AnyNotification) => void;
  * reconnects, so stores subscribe once.
  */
 export class WheelhouseClient {
-  private snapshot: ConnectionSnapshot = { status: 'connecting', error: null, server: null };
+  private snapshot: ConnectionSnapshot = { status: 'connecting', error: null, server: null, problem: null };
   private rpc: RpcClient | null = null;
   private transport: ClosableTransport | null = null;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private stopped = true;
   private inFlight = false;
+  /** Bumped by every connect; an older attempt that finishes late is ignored. */
+  private generation = 0;
   private everConnected = false;
   private readonly statusListeners = new Set<(snapshot: ConnectionSnapshot) => void>();
   private readonly readyListeners = new Set<(server: InitializeResult) => void>();
@@ -66,10 +70,6 @@ export class WheelhouseClient {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    if (this.options.fatalError) {
-      this.setSnapshot({ status: 'disconnected', error: this.options.fatalError, server: null });
-      return;
-    }
     void this.connect();
   }
 
@@ -78,13 +78,23 @@ export class WheelhouseClient {
     this.stopped = true;
     this.clearRetry();
     this.dropConnection();
-    this.setSnapshot({ status: 'disconnected', error: null, server: null });
+    this.setSnapshot({ status: 'disconnected', error: null, server: null, problem: null });
   }
 
   /** Skips the backoff wait and tries again now (the "Retry" button, or the browser coming back online). */
   retryNow(): void {
-    if (this.stopped || this.options.fatalError || this.inFlight || this.rpc) return;
+    if (this.stopped || this.snapshot.problem || this.inFlight || this.rpc) return;
     this.clearRetry();
+    void this.connect();
+  }
+
+  /** Drops any connection and connects afresh at once (the page got a new access token). */
+  reconnectNow(): void {
+    if (this.stopped) return;
+    this.clearRetry();
+    this.dropConnection();
+    this.attempt = 0;
+    this.setSnapshot({ ...this.snapshot, problem: null });
     void this.connect();
   }
 
@@ -95,7 +105,7 @@ export class WheelhouseClient {
   /** Sends a typed request on the live connection; rejects with an RpcError when offline or on failure. */
   request<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     if (!this.rpc || this.snapshot.status !== 'connected') {
-      return Promise.reject(new RpcError(ErrorCode.Internal, 'Not connected to the Wheelhouse runtime'));
+      return Promise.reject(new RpcError(ErrorCode.Internal, NOT_CONNECTED_MESSAGE));
     }
     return this.rpc.request(method, params);
   }
@@ -141,33 +151,42 @@ export class WheelhouseClient {
   }
 
   private async connect(): Promise<void> {
+    const generation = ++this.generation;
     this.inFlight = true;
     try {
-      await this.attemptConnection();
+      await this.attemptConnection(generation);
     } finally {
-      this.inFlight = false;
+      if (generation === this.generation) this.inFlight = false;
     }
   }
 
-  private async attemptConnection(): Promise<void> {
+  private async attemptConnection(generation: number): Promise<void> {
     this.attempt += 1;
     this.setSnapshot({
       status: this.everConnected ? 'reconnecting' : 'connecting',
       error: this.snapshot.error,
       server: null,
+      problem: null,
     });
     let transport: ClosableTransport;
     try {
       transport = await this.options.connector();
     } catch (error) {
+      if (generation !== this.generation) return;
+      if (error instanceof AccessError) {
+        // Retrying with the same token cannot succeed; wait for a new link (reconnectNow).
+        this.setSnapshot({ status: 'disconnected', error: error.message, server: null, problem: error.problem });
+        return;
+      }
       this.scheduleRetry(messageOf(error));
       return;
     }
-    if (this.stopped) {
+    if (this.stopped || generation !== this.generation) {
       transport.close();
       return;
     }
-    const rpc = new RpcClient(transport);
+    // Development builds check every result against the protocol; production trusts the runtime.
+    const rpc = new RpcClient(transport, { validateResults: import.meta.env.DEV });
     this.transport = transport;
     this.rpc = rpc;
     for (const [method, handler] of this.requestHandlers) rpc.handle(method, handler);
@@ -175,10 +194,11 @@ export class WheelhouseClient {
     rpc.onNotification((n) => {
       for (const listener of this.notificationListeners) listener(n);
     });
-    transport.onClose(() => {
+    transport.onClose((reason) => {
       if (this.rpc !== rpc) return;
       this.dropConnection();
-      this.scheduleRetry('Connection lost');
+      // The server says why it closed (e.g. "Wheelhouse stopped…"); a bare code means the link dropped.
+      this.scheduleRetry(reason.startsWith('code ') ? 'Connection lost' : reason);
     });
     let server: InitializeResult;
     try {
@@ -194,17 +214,17 @@ export class WheelhouseClient {
     if (this.rpc !== rpc) return;
     this.attempt = 0;
     this.everConnected = true;
-    this.setSnapshot({ status: 'connected', error: null, server });
+    this.setSnapshot({ status: 'connected', error: null, server, problem: null });
     for (const listener of this.readyListeners) listener(server);
   }
 
   private scheduleRetry(error: string): void {
     if (this.stopped) return;
     if (!this.options.reconnect) {
-      this.setSnapshot({ status: 'disconnected', error, server: null });
+      this.setSnapshot({ status: 'disconnected', error, server: null, problem: null });
       return;
     }
-    this.setSnapshot({ status: this.everConnected ? 'reconnecting' : 'disconnected', error, server: null });
+    this.setSnapshot({ status: this.everConnected ? 'reconnecting' : 'disconnected', error, server: null, problem: null });
     this.clearRetry();
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

@@ -16,7 +16,8 @@ export interface BlockScan {
   readonly hasReferences: boolean;
 }
 
-interface Fence {
+/** An opening code fence: its character, length and indentation. */
+export interface Fence {
   readonly char: string;
   readonly length: number;
   readonly indent: number;
@@ -76,7 +77,7 @@ function startsNewBlock(line: string, complete: boolean, blockHasList: boolean):
   return complete && !LIST_MARKER.test(line);
 }
 
-function opensFence(line: string): Fence | null {
+export function opensFence(line: string): Fence | null {
   const match = FENCE.exec(line);
   if (!match) return null;
   const [, indent = '', marker = '', info = ''] = match;
@@ -85,7 +86,7 @@ function opensFence(line: string): Fence | null {
   return { char, length: marker.length, indent: indent.length };
 }
 
-function closesFence(line: string, fence: Fence): boolean {
+export function closesFence(line: string, fence: Fence): boolean {
   const match = FENCE.exec(line);
   if (!match) return false;
   const [, indent = '', marker = '', rest = ''] = match;

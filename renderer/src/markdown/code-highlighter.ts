@@ -103,16 +103,30 @@ export function loadLanguage(language: string): Promise<boolean> {
  * announced through `onLanguageLoaded`, so the caller can render again.
  */
 export function highlightCode(code: string, language: string): string {
+  return highlightCodeWithEndState(code, language).html;
+}
+
+/** Highlighted HTML ('' as above) and where the highlighter ended. */
+export interface HighlightedCode {
+  readonly html: string;
+  /** Whether it ended outside any comment, string or other nested mode (always, for plain text). */
+  readonly endsAtTopLevel: boolean;
+}
+
+/** `highlightCode`, also telling whether the highlighter ended at its top level. */
+export function highlightCodeWithEndState(code: string, language: string): HighlightedCode {
   const grammar = grammarOf(language);
-  if (grammar === undefined) return '';
+  if (grammar === undefined) return { html: '', endsAtTopLevel: true };
   if (!hljs.getLanguage(grammar)) {
     void loadLanguage(grammar);
-    return '';
+    return { html: '', endsAtTopLevel: true };
   }
   try {
-    return hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value;
+    const result = hljs.highlight(code, { language: grammar, ignoreIllegals: true });
+    const top = result._top as { parent?: unknown } | undefined;
+    return { html: result.value, endsAtTopLevel: top?.parent === undefined };
   } catch {
-    return '';
+    return { html: '', endsAtTopLevel: false };
   }
 }
 

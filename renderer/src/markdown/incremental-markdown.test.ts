@@ -134,6 +134,56 @@ describe('incremental Markdown', () => {
   });
 });
 
+/** A long file being written inside one fence: comments, strings and template literals spanning lines. */
+function longFence(lang: string, lines: number): string {
+  const body: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    if (i % 9 === 0 && lang === 'python') body.push(`"""docstring ${i}`, 'still inside the string', '"""');
+    else if (i % 9 === 0) body.push(`/* block comment ${i}`, ' * still inside the comment', ' */');
+    else if (i % 7 === 0) body.push(`const template${i} = \`line one`, '  line two with ${value}', '`;');
+    else body.push(`export function f${i}(a: number): string { return "x<${i}>" + a; } // note ${i}`);
+  }
+  return `Here is the file:\n\n\`\`\`${lang}\n${body.join('\n')}\n`;
+}
+
+describe('incremental Markdown inside an open code fence', () => {
+  it.each(['ts', 'python', 'nolang', ''])('renders exactly what a full render gives while a %s fence streams', async (lang) => {
+    if (lang === 'ts' || lang === 'python') {
+      expect(await loadLanguage(lang)).toBe(true);
+      expect(renderMarkdown(longFence(lang, 3))).toContain(lang === 'ts' ? 'hljs-comment' : 'hljs-string');
+    }
+    streamAndCompare(longFence(lang, 40), 7);
+    streamAndCompare(longFence(lang, 40), 23);
+  });
+
+  it('renders exactly while a fence closes and the reply goes on, a partial closing line included', async () => {
+    await Promise.all([loadLanguage('ts'), loadLanguage('js')]);
+    const text = `${longFence('ts', 12)}\`\`\`\n\nAfter the code.\n\n~~~js\nlet a = 1;\n~~~\nTail paragraph.\n`;
+    streamAndCompare(text, 1);
+    streamAndCompare(text, 5);
+  });
+
+  it('highlights only the new lines of a long open fence, not the whole block again', async () => {
+    await loadLanguage('ts');
+    const rendered: string[] = [];
+    const incremental = new IncrementalMarkdown((source) => {
+      rendered.push(source);
+      return renderMarkdown(source);
+    }, new BlockCache());
+    const text = longFence('ts', 300);
+    incremental.update(text);
+    rendered.length = 0;
+    const next = `${text}export const added = 1;\n`;
+    const html = incremental
+      .update(next)
+      .map((b) => b.html)
+      .join('');
+    expect(html).toBe(renderMarkdown(next));
+    // The open fence is extended without a full render of the block (the markdown renderer is not called).
+    expect(rendered).toEqual([]);
+  });
+});
+
 describe('Markdown safety', () => {
   it('escapes HTML in a reply instead of rendering it', () => {
     const html = renderMarkdown('Hello <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n<div>block</div>');

@@ -1,6 +1,7 @@
 import { scanBlocks } from './block-splitter.js';
 import { highlightGeneration, onLanguageLoaded } from './code-highlighter.js';
 import { renderMarkdown } from './markdown-renderer.js';
+import { OpenFence } from './open-fence.js';
 
 /** One rendered top-level block; `key` is stable while the reply grows. */
 export interface MarkdownBlock {
@@ -46,7 +47,8 @@ onLanguageLoaded(() => sharedCache.clear());
  * has not rendered before: while a reply streams, that is its last,
  * unfinished block, so an update at 50 KB costs about what it costs at 5 KB.
  * Finished blocks keep their object identity, so views memoised on them skip
- * work too.
+ * work too. A last block that is a code fence still open (a long file being
+ * written) is itself incremental: only its new lines are highlighted.
  *
  * Streaming only appends: text that agrees with the previous text from the
  * start of its last block on is taken as a continuation. Anything else starts
@@ -60,6 +62,8 @@ export class IncrementalMarkdown {
   private blocks: readonly MarkdownBlock[] = [];
   private started = false;
   private generation = highlightGeneration();
+  /** The last block while it is an open code fence. */
+  private fence: OpenFence | null = null;
 
   constructor(
     private readonly render: (source: string) => string = renderMarkdown,
@@ -78,7 +82,17 @@ export class IncrementalMarkdown {
     }
     const continues = this.started && source.startsWith(this.lastSource, this.lastStart);
     if (continues && source.length === this.lastStart + this.lastSource.length) return this.blocks;
-    if (!continues) this.finished.length = 0;
+    if (!continues) {
+      this.finished.length = 0;
+      this.fence = null;
+    }
+    // Inside an open fence no block can end until the fence closes: skip the scan.
+    if (continues && this.fence && !complete) {
+      const text = source.slice(this.lastStart);
+      const html = this.fence.render(text);
+      if (html !== null) return this.publishLast(text, html);
+      if (this.fence.closed) this.fence = null;
+    }
     const from = continues ? this.lastStart : 0;
     const scan = scanBlocks(source, from);
     if (scan.hasReferences) {
@@ -95,11 +109,19 @@ export class IncrementalMarkdown {
 
   private settle(source: string, lastStart: number, complete: boolean): readonly MarkdownBlock[] {
     const text = source.slice(lastStart);
-    const last: MarkdownBlock = { key: String(this.finished.length), html: complete ? this.cached(text) : this.render(text) };
-    this.started = true;
+    if (lastStart !== this.lastStart || complete) this.fence = null;
     this.lastStart = lastStart;
+    if (complete) return this.publishLast(text, this.cached(text));
+    this.fence ??= OpenFence.start(text, this.render);
+    const html = this.fence?.render(text) ?? null;
+    if (this.fence?.closed) this.fence = null;
+    return this.publishLast(text, html ?? this.render(text));
+  }
+
+  private publishLast(text: string, html: string): readonly MarkdownBlock[] {
+    this.started = true;
     this.lastSource = text;
-    this.blocks = [...this.finished, last];
+    this.blocks = [...this.finished, { key: String(this.finished.length), html }];
     return this.blocks;
   }
 

@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import { highlightCode } from './code-highlighter.js';
+import { highlightCode, highlightCodeWithEndState, type HighlightedCode } from './code-highlighter.js';
 
 /**
  * The one Markdown configuration of the app: no raw HTML (a reply can never
@@ -18,6 +18,18 @@ const md = new MarkdownIt({
 });
 
 const escapeHtml = md.utils.escapeHtml;
+
+/**
+ * Highlights a piece of a fenced code block exactly as the block renderer
+ * would (escaped when the language is unknown or still loading). When the
+ * piece ends at the highlighter's top level, the next piece highlights the
+ * same alone as after it, so a streaming fence can highlight only its new lines.
+ */
+export function highlightCodePiece(code: string, lang: string): HighlightedCode {
+  const language = lang.trim().split(/\s+/)[0] ?? '';
+  const highlighted = language === '' ? { html: '', endsAtTopLevel: true } : highlightCodeWithEndState(code, language);
+  return highlighted.html === '' ? { html: escapeHtml(code), endsAtTopLevel: highlighted.endsAtTopLevel } : highlighted;
+}
 
 // Fenced code gets a bar with its language and a Copy button (wired by the view through event delegation).
 const renderFence = md.renderer.rules.fence;

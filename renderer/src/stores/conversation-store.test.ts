@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createModelClient } from '../../../electron/model/create-model-client.js';
-import { Runtime } from '../../../electron/runtime/runtime.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { RpcHost } from '../../../electron/server/rpc-host.js';
 import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
@@ -51,7 +51,7 @@ function manualFrames(): FrameScheduler & { run(): void } {
 function setup() {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-conv-store-'));
   const provider = mockProvider(mock, 'chat');
-  const runtime = new Runtime({
+  const runtime = createTestRuntime({
     home,
     defaults: { cwd: home },
     bindModel: async () => ({ client: createModelClient(provider), model: 'deepseek-chat', contextWindow: 128_000 }),

@@ -17,6 +17,7 @@ import {
   type ConversationMethod,
   type ConversationRow,
 } from './conversation-model.js';
+import { describeRequestError, type DescribedError } from '../format/request-errors.js';
 import { FrameBatcher, type FrameScheduler } from './frame-batcher.js';
 import { showRequestError } from './toast-store.js';
 
@@ -37,6 +38,8 @@ export interface ConversationState {
   readonly stopping: boolean;
   /** Bumped when the person sends a message: the list jumps back to the newest output. */
   readonly followRequest: number;
+  /** Why the last message could not be sent; shown once, above the composer, until the next send. */
+  readonly sendError: DescribedError | null;
   /** The model picked for the next turn, per thread (null: the thread's current model). */
   readonly modelChoice: Readonly<Record<string, string>>;
   /** Opens a thread: loads it with thread/resume and follows its notifications. */
@@ -44,8 +47,14 @@ export interface ConversationState {
   /** Sends a message: starts a turn, or steers the running one. Resolves false when it was not sent. */
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
-  /** Sends the text of a failed turn again, as a new turn. */
+  /**
+   * Sends the text of the newest turn again after it failed: the failed turn is
+   * rolled back first, so the message is not shown twice. Older turns cannot be retried.
+   */
   retry(turnId: string): Promise<void>;
+  dismissSendError(): void;
+  /** Asks the agent to pick up a turn that was stopped or cut off (e.g. by a restart). */
+  continueInterrupted(): Promise<void>;
   /** Drops a thread's newest turn (thread/rollback), reloading the conversation when it is open. */
   rollbackLastTurn(threadId: string): Promise<void>;
   chooseModel(threadId: string, model: string | null): void;
@@ -82,6 +91,7 @@ export function createConversationStore(
     activeTurnId: null,
     stopping: false,
     followRequest: 0,
+    sendError: null,
     modelChoice: {},
 
     open: async (threadId) => {
@@ -89,7 +99,7 @@ export function createConversationStore(
       const gen = ++generation;
       batcher.hold();
       batcher.clear();
-      set({ threadId, load: threadId ? 'loading' : 'idle', loadError: null, stopping: false });
+      set({ threadId, load: threadId ? 'loading' : 'idle', loadError: null, stopping: false, sendError: null });
       install(emptyConversation(), []);
       if (!threadId) {
         batcher.release();
@@ -116,7 +126,7 @@ export function createConversationStore(
       batcher.flushNow();
       const input = [{ type: 'text' as const, text }];
       const running = get().activeTurnId;
-      set((state) => ({ followRequest: state.followRequest + 1 }));
+      set((state) => ({ followRequest: state.followRequest + 1, sendError: null }));
       try {
         if (running) {
           await client.request('turn/steer', { threadId, expectedTurnId: running, input });
@@ -127,7 +137,7 @@ export function createConversationStore(
         }
         return true;
       } catch (error) {
-        showRequestError(error);
+        if (get().threadId === threadId) set({ sendError: describeRequestError(error) });
         return false;
       }
     },
@@ -146,8 +156,25 @@ export function createConversationStore(
     },
 
     retry: async (turnId) => {
-      const text = turnInputText(get().data, turnId);
-      if (text !== null) await get().send(text);
+      const { threadId, data } = get();
+      if (!threadId || newestTurnId(data) !== turnId) return;
+      const text = turnInputText(data, turnId);
+      if (text === null) return;
+      try {
+        await client.request('thread/rollback', { threadId, numTurns: 1 });
+        if (get().threadId === threadId) await refetch(threadId);
+      } catch (error) {
+        if (get().threadId === threadId) set({ sendError: describeRequestError(error) });
+        return;
+      }
+      if (get().threadId === threadId) await get().send(text);
+    },
+
+    dismissSendError: () => set({ sendError: null }),
+
+    continueInterrupted: async () => {
+      if (!canContinue(get().data) || get().activeTurnId !== null) return;
+      await get().send(CONTINUE_MESSAGE);
     },
 
     rollbackLastTurn: async (threadId) => {
@@ -260,6 +287,23 @@ export function createConversationStore(
   });
 
   return store;
+}
+
+/** What "Continue" sends: the agent has the whole thread, so this is enough to resume. */
+export const CONTINUE_MESSAGE = 'Continue where you left off.';
+
+/** Whether the newest turn was interrupted (stopped, or cut off by a restart) rather than finished or out of budget. */
+export function canContinue(data: ConversationData): boolean {
+  const id = newestTurnId(data);
+  const turn = id === null ? undefined : data.turns.get(id);
+  return turn?.status === 'interrupted' && turn.error?.kind !== 'budgetExhausted';
+}
+
+/** The id of the thread's newest turn (turns are kept in the order they started). */
+export function newestTurnId(data: ConversationData): string | null {
+  let newest: string | null = null;
+  for (const id of data.turns.keys()) newest = id;
+  return newest;
 }
 
 /** A logged event as a conversation event, if it is one and its payload has the declared shape. */

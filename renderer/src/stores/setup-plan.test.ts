@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfigReadResult, ProviderSummary } from '../../../shared/protocol/methods/config.js';
-import { configEditsFor, formForProvider, formFromConfig, formProblems, isUsable, providerIdFor, type ProviderForm } from './setup-plan.js';
+import {
+  configEditsFor,
+  formForProvider,
+  formFromConfig,
+  formProblems,
+  isUsable,
+  missingKeyAdvice,
+  providerIdFor,
+  unsavedProviderFor,
+  type ProviderForm,
+} from './setup-plan.js';
 
 const provider = (id: string, patch: Partial<ProviderSummary> = {}): ProviderSummary => ({
   id,
@@ -92,5 +102,29 @@ describe('first run', () => {
     expect(edited).toMatchObject({ kind: 'other', providerId: 'acme_gw', model: 'acme-coder' });
     expect(providerIdFor(edited)).toBe('acme_gw');
     expect(configEditsFor(edited)).toContainEqual({ keyPath: 'model_provider', value: 'acme_gw' });
+  });
+});
+
+describe('Test connection', () => {
+  it('sends the form as typed, to be tried without saving', () => {
+    expect(unsavedProviderFor(form({ name: ' Box ', baseUrl: 'http://127.0.0.1:9/v1', envKey: 'BOX_KEY', apiKey: ' sk-1 ' }))).toEqual({
+      name: 'Box',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      wireApi: 'chat',
+      envKey: 'BOX_KEY',
+      apiKey: 'sk-1',
+    });
+    expect(unsavedProviderFor(form({ kind: 'deepseek' }))).toEqual({});
+    expect(unsavedProviderFor(form({ kind: 'ollama' }))).toEqual({ baseUrl: 'http://localhost:11434/v1' });
+  });
+
+  it('advises where to put a missing key only among what the screen offers', () => {
+    const withKeychain = config('deepseek', [provider('deepseek', { envKey: 'DEEPSEEK_API_KEY', requiresApiKey: true })]);
+    expect(missingKeyAdvice(form({ kind: 'deepseek' }), withKeychain)).toMatch(/API key field above/);
+    const noKeychain: ConfigReadResult = { ...withKeychain, secretStorage: { kind: 'environment-only', available: false, description: '' } };
+    const builtIn = missingKeyAdvice(form({ kind: 'deepseek' }), noKeychain);
+    expect(builtIn).toBe('Set the environment variable DEEPSEEK_API_KEY to your key, then restart Wheelhouse.');
+    expect(missingKeyAdvice(form({ envKey: 'BOX_KEY' }), noKeychain)).toContain('BOX_KEY');
+    for (const advice of [builtIn, missingKeyAdvice(form({}), noKeychain)]) expect(advice).not.toMatch(/Settings|field above/);
   });
 });

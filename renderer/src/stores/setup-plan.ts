@@ -1,4 +1,4 @@
-import type { ConfigEdit, ConfigReadResult, ProviderSummary, WireApi } from '../../../shared/protocol/methods/config.js';
+import type { ConfigEdit, ConfigReadResult, ProviderSummary, UnsavedProvider, WireApi } from '../../../shared/protocol/methods/config.js';
 
 /**
  * The provider part of first run and Settings as plain data: which choice the
@@ -130,6 +130,44 @@ export function configEditsFor(form: ProviderForm): ConfigEdit[] {
   edits.push({ keyPath: 'model_provider', value: id });
   edits.push({ keyPath: 'model', value: model === '' ? null : model });
   return edits;
+}
+
+/**
+ * Where to put a missing key, as this screen offers it: the key field when
+ * keys can be stored, else the environment variable (there is no field then).
+ */
+export function missingKeyAdvice(form: ProviderForm, config: ConfigReadResult): string {
+  if (config.secretStorage.available) return 'Paste your key in the API key field above, then test again.';
+  const summary = config.providers.find((p) => p.id === providerIdFor(form));
+  const envKey = form.kind === 'other' ? form.envKey.trim() : (summary?.envKey ?? '');
+  return envKey
+    ? `Set the environment variable ${envKey} to your key, then restart Wheelhouse.`
+    : 'Name an environment variable for the key above, set it to your key, then restart Wheelhouse.';
+}
+
+/** The form as model/test's `unsaved` settings: tested as typed, nothing written. */
+export function unsavedProviderFor(form: ProviderForm): UnsavedProvider {
+  const key = form.apiKey.trim();
+  const url = form.baseUrl.trim();
+  const withKey = key === '' ? {} : { apiKey: key };
+  switch (form.kind) {
+    case 'deepseek':
+    case 'openai':
+      return withKey;
+    case 'ollama':
+    case 'lmstudio':
+      return { baseUrl: url || LOCAL_DEFAULT_URLS[form.kind], ...withKey };
+    case 'other':
+      return {
+        name: form.name.trim(),
+        baseUrl: url,
+        wireApi: form.wireApi,
+        envKey: form.envKey.trim() || null,
+        ...withKey,
+      };
+    default:
+      return assertNever(form.kind);
+  }
 }
 
 function isHttpUrl(text: string): boolean {

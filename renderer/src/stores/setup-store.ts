@@ -2,7 +2,7 @@ import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { ConfigImportCodeWhaleResult, ConfigReadResult, ModelTestResult } from '../../../shared/protocol/methods/config.js';
 import type { WorkspaceDirectoryListResult } from '../../../shared/protocol/methods/workspace.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
-import { configEditsFor, isUsable, providerIdFor, type ProviderForm } from './setup-plan.js';
+import { configEditsFor, isUsable, providerIdFor, unsavedProviderFor, type ProviderForm } from './setup-plan.js';
 
 /** Whether the setup screen shows, and as what. */
 export type SetupMode = 'hidden' | 'firstRun' | 'settings';
@@ -39,7 +39,7 @@ export interface SetupState {
   defer(): void;
   /** Writes the provider (and a typed key) to the configuration; resolves with an error message or null. */
   saveProvider(form: ProviderForm): Promise<string | null>;
-  /** Saves, then sends a real one-line prompt through the provider. */
+  /** Sends a real one-line prompt through the provider as typed, without saving anything (Start saves). */
   testProvider(form: ProviderForm): Promise<void>;
   resetTest(): void;
   listFolder(path: string | null): Promise<FolderLookup>;
@@ -104,14 +104,13 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
 
     testProvider: async (form) => {
       set({ test: { status: 'running' } });
-      const problem = await get().saveProvider(form);
-      if (problem !== null) {
-        set({ test: { status: 'failed', message: problem } });
-        return;
-      }
       try {
         const model = form.model.trim();
-        const result = await client.request('model/test', { providerId: providerIdFor(form), ...(model ? { model } : {}) });
+        const result = await client.request('model/test', {
+          providerId: providerIdFor(form),
+          unsaved: unsavedProviderFor(form),
+          ...(model ? { model } : {}),
+        });
         set({ test: { status: 'done', result } });
       } catch (error) {
         set({ test: { status: 'failed', message: error instanceof Error ? error.message : String(error) } });

@@ -50,6 +50,7 @@ type ThreadEvent =
 const PAGE_SIZE = 200;
 const SELECTED_KEY = 'wheelhouse.selectedThread';
 const FOLDER_KEY = 'wheelhouse.projectFolder';
+const SHOW_ARCHIVED_KEY = 'wheelhouse.showArchived';
 
 /** Unix seconds, the unit of every thread timestamp on the wire. */
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -78,7 +79,7 @@ export function createThreadsStore(
       threads: {},
       load: 'loading',
       selectedId: storage.getItem(SELECTED_KEY),
-      showArchived: false,
+      showArchived: settings.getItem(SHOW_ARCHIVED_KEY) === '1',
       renamingId: null,
       creating: false,
       projectFolder: settings.getItem(FOLDER_KEY),
@@ -178,6 +179,8 @@ export function createThreadsStore(
       },
 
       setShowArchived: async (show) => {
+        if (show) settings.setItem(SHOW_ARCHIVED_KEY, '1');
+        else settings.removeItem(SHOW_ARCHIVED_KEY);
         set({ showArchived: show });
         if (!show) return;
         try {

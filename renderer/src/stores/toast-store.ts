@@ -1,6 +1,7 @@
 import { create } from 'zustand';
+import { describeRequestError, type ErrorAction } from '../format/request-errors.js';
 
-/** Errors stay until dismissed; notices fade on their own. */
+/** Errors and notices both fade on their own; errors stay a little longer. */
 export type ToastKind = 'error' | 'notice';
 
 export interface ToastAction {
@@ -13,33 +14,75 @@ export interface Toast {
   readonly kind: ToastKind;
   readonly message: string;
   readonly action: ToastAction | null;
+  /** How many times this same message was shown in a row (repeats collapse into one toast). */
+  readonly count: number;
 }
 
 export interface ToastState {
   readonly toasts: readonly Toast[];
-  /** Shows a toast; returns its id. */
+  /** Shows a toast (or bumps the count of the same one already shown); returns its id. */
   show(kind: ToastKind, message: string, action?: ToastAction): number;
   dismiss(id: number): void;
+  /** Keeps a toast up while the pointer or focus is on it; `false` restarts its timer. */
+  hold(id: number, held: boolean): void;
 }
 
-const MAX_TOASTS = 4;
-const NOTICE_MS = 6_000;
+const MAX_TOASTS = 3;
+/** How long a toast stays, by kind. */
+export const TOAST_MS: Readonly<Record<ToastKind, number>> = { notice: 6_000, error: 10_000 };
 let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
 /** Transient messages for the whole window: request errors and undoable notices. */
-export const useToastStore = create<ToastState>()((set, get) => ({
-  toasts: [],
-  show: (kind, message, action) => {
-    const id = nextId++;
-    set((state) => ({ toasts: [...state.toasts, { id, kind, message, action: action ?? null }].slice(-MAX_TOASTS) }));
-    if (kind === 'notice') setTimeout(() => get().dismiss(id), NOTICE_MS);
-    return id;
-  },
-  dismiss: (id) => set((state) => ({ toasts: state.toasts.filter((t) => t.id !== id) })),
-}));
+export const useToastStore = create<ToastState>()((set, get) => {
+  const schedule = (toast: Toast) => {
+    clearTimeout(timers.get(toast.id));
+    timers.set(
+      toast.id,
+      setTimeout(() => get().dismiss(toast.id), TOAST_MS[toast.kind]),
+    );
+  };
+  return {
+    toasts: [],
+    show: (kind, message, action) => {
+      const same = get().toasts.find((t) => t.kind === kind && t.message === message);
+      if (same) {
+        const bumped = { ...same, count: same.count + 1, action: action ?? same.action };
+        set((state) => ({ toasts: state.toasts.map((t) => (t.id === same.id ? bumped : t)) }));
+        schedule(bumped);
+        return same.id;
+      }
+      const toast: Toast = { id: nextId++, kind, message, action: action ?? null, count: 1 };
+      const kept = [...get().toasts, toast];
+      for (const dropped of kept.slice(0, -MAX_TOASTS)) clearTimeout(timers.get(dropped.id));
+      set({ toasts: kept.slice(-MAX_TOASTS) });
+      schedule(toast);
+      return toast.id;
+    },
+    dismiss: (id) => {
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+      set((state) => ({ toasts: state.toasts.filter((t) => t.id !== id) }));
+    },
+    hold: (id, held) => {
+      const toast = get().toasts.find((t) => t.id === id);
+      if (!toast) return;
+      if (held) clearTimeout(timers.get(id));
+      else schedule(toast);
+    },
+  };
+});
 
-/** Shows the message of a failed request (the server's own words for an RpcError). */
+/** What the action of a described error does, registered once by the window (services.ts). */
+let errorActions: Partial<Record<NonNullable<ErrorAction>, ToastAction>> = {};
+
+export function setErrorActions(actions: Partial<Record<NonNullable<ErrorAction>, ToastAction>>): void {
+  errorActions = actions;
+}
+
+/** Shows a failed request as a sentence (see describeRequestError), with its action as a button. */
 export function showRequestError(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  useToastStore.getState().show('error', message);
+  const { message, action } = describeRequestError(error);
+  const button = action === null ? undefined : errorActions[action];
+  useToastStore.getState().show('error', message, button);
 }

@@ -161,10 +161,34 @@ export const ModelListResult = z.object({
 });
 export type ModelListResult = z.infer<typeof ModelListResult>;
 
+/**
+ * A provider as typed in the form but not saved: model/test tries it in place
+ * of (or on top of) the saved provider with the same id, and writes nothing.
+ * A new provider needs `baseUrl`; `apiKey` is used for this one request only.
+ */
+export const UnsavedProvider = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  baseUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  wireApi: WireApi.optional(),
+  envKey: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .max(200)
+    .nullable()
+    .optional(),
+  apiKey: z.string().min(1).max(8192).optional(),
+});
+export type UnsavedProvider = z.infer<typeof UnsavedProvider>;
+
+/** Start of model/test's message for a provider that needs a key and has none; the UI adds where to put one. */
+export const MISSING_API_KEY_PREFIX = 'No API key for';
+
 export const ModelTestParams = z.object({
   providerId: ProviderId,
   /** Defaults to the model a new thread on this provider would use. */
   model: z.string().min(1).max(200).nullable().optional(),
+  /** Test these settings without saving them (first run's "Test connection" before "Start"). */
+  unsaved: UnsavedProvider.optional(),
 });
 
 /** The outcome of one real request to a provider: the reply, or why it failed in words a person can act on. */

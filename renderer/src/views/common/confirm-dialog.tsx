@@ -1,10 +1,13 @@
 import { useEffect, useId, useRef } from 'react';
 import { useConfirmStore } from '../../stores/confirm-store.js';
+import { useFocusTrap } from './use-focus-trap.js';
 
 /** The confirmation dialog, when one is asked: Escape or Cancel says no, the action button says yes. */
 export function ConfirmDialog() {
   const request = useConfirmStore((s) => s.request);
   const confirm = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialog, request !== null);
   const titleId = useId();
   const messageId = useId();
 
@@ -16,6 +19,7 @@ export function ConfirmDialog() {
   return (
     <div className="dialog-backdrop" onPointerDown={(e) => e.target === e.currentTarget && request.answer(false)}>
       <div
+        ref={dialog}
         className="dialog dialog-small"
         role="alertdialog"
         aria-modal="true"

@@ -20,7 +20,8 @@ export function ConnectionIndicator() {
     status === 'connected' && server
       ? `Runtime ${server.serverVersion} · ${server.wheelhouseHome}`
       : (error ?? undefined);
-  const canRetry = status === 'reconnecting' || (status === 'disconnected' && error !== null);
+  const problem = useConnectionStore((s) => s.problem);
+  const canRetry = problem === null && (status === 'reconnecting' || (status === 'disconnected' && error !== null));
 
   return (
     <div className="connection" data-testid="connection-status" data-status={status} title={detail}>

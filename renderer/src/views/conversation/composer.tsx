@@ -1,7 +1,7 @@
-import { ArrowUp, Square } from 'lucide-react';
+import { ArrowUp, CircleAlert, Square, X } from 'lucide-react';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useConversationStore, useQueueStore } from '../../services.js';
+import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore, useSetupStore } from '../../services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
 import { ModelPicker } from './model-picker.js';
 import { QueuePanel } from './queue-panel.js';
@@ -23,10 +23,17 @@ export function Composer({ thread }: { readonly thread: Thread }) {
   const stopping = useConversationStore((s) => s.stopping);
   const ready = useConversationStore((s) => s.load === 'ready');
   const connected = useConnectionStore((s) => s.status === 'connected');
+  const budgetSpent = useGoalStore((s) => s.goals[thread.id]?.status === 'budgetLimited');
   const [sending, setSending] = useState(false);
+  /** Set when Enter could not send (disconnected); cleared when the link is back or the text changes. */
+  const [blockedEnter, setBlockedEnter] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
-  const disabled = !connected || thread.archived || !ready;
+  const disabled = !connected || thread.archived || !ready || budgetSpent;
   const canSend = draft.trim().length > 0 && !sending && !disabled;
+
+  useLayoutEffect(() => {
+    if (connected) setBlockedEnter(false);
+  }, [connected]);
 
   useLayoutEffect(() => {
     const area = input.current;
@@ -35,9 +42,14 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     area.style.height = `${Math.min(area.scrollHeight, MAX_HEIGHT)}px`;
   }, [draft]);
 
+  const focusRequest = useDraftStore((s) => s.focusRequest);
   useLayoutEffect(() => {
-    input.current?.focus();
-  }, [thread.id]);
+    const area = input.current;
+    if (!area) return;
+    area.focus();
+    // A filled-in suggestion is edited from its end.
+    area.setSelectionRange(area.value.length, area.value.length);
+  }, [thread.id, focusRequest]);
 
   const submit = async () => {
     if (!canSend) return;
@@ -64,18 +76,34 @@ export function Composer({ thread }: { readonly thread: Thread }) {
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
+      if (!connected && draft.trim().length > 0) setBlockedEnter(true);
       void (event.altKey ? queue() : submit());
     }
   };
 
   const placeholder = thread.archived
     ? 'This thread is archived. Unarchive it to continue.'
-    : running
-      ? 'Add to the running turn…'
-      : 'Ask the agent to do something…';
+    : budgetSpent
+      ? 'The goal’s token budget is used up. Raise the budget or clear the goal (above) to continue.'
+      : running
+        ? 'Add to the running turn…'
+        : 'Ask the agent to do something…';
+  const hint = !connected
+    ? 'Not connected · your message stays here until the connection is back'
+    : budgetSpent
+      ? 'Sending is paused: the goal’s budget is used up'
+      : running
+        ? 'Enter adds to the running turn · Alt+Enter queues it for after'
+        : 'Enter to send · Alt+Enter to queue · Shift+Enter for a new line';
 
   return (
     <div className="composer-dock">
+      <SendError />
+      {blockedEnter && !connected && (
+        <p className="composer-notice" data-testid="composer-offline-notice" role="status">
+          Can’t send while disconnected from the runtime. Your message is kept and can be sent once the connection is back.
+        </p>
+      )}
       <div className="composer" data-running={running || undefined} data-disabled={disabled || undefined}>
         <textarea
           ref={input}
@@ -85,16 +113,15 @@ export function Composer({ thread }: { readonly thread: Thread }) {
           rows={1}
           placeholder={placeholder}
           value={draft}
-          disabled={thread.archived}
+          disabled={thread.archived || budgetSpent}
+          aria-describedby={`composer-hint-${thread.id}`}
           onChange={(event) => setDraft(thread.id, event.target.value)}
           onKeyDown={onKeyDown}
         />
         <div className="composer-bar">
           <ModelPicker thread={thread} />
-          <span className="composer-hint" aria-hidden="true">
-            {running
-              ? 'Enter adds to the running turn · Alt+Enter queues it for after'
-              : 'Enter to send · Alt+Enter to queue · Shift+Enter for a new line'}
+          <span className="composer-hint" id={`composer-hint-${thread.id}`} data-testid="composer-hint">
+            {hint}
           </span>
           <div className="composer-actions">
             {!thread.ephemeral && (
@@ -151,6 +178,41 @@ export function Composer({ thread }: { readonly thread: Thread }) {
         </div>
       </div>
       <QueuePanel threadId={thread.id} />
+    </div>
+  );
+}
+
+/** Why the last message was not sent, once, above the composer, with the action that helps. */
+function SendError() {
+  const error = useConversationStore((s) => s.sendError);
+  const dismiss = useConversationStore((s) => s.dismissSendError);
+  const threadId = useConversationStore((s) => s.threadId);
+  const openGoalEditor = useGoalStore((s) => s.openEditor);
+  const retryConnection = useConnectionStore((s) => s.retry);
+  const openSettings = useSetupStore((s) => s.openSettings);
+  if (!error) return null;
+  return (
+    <div className="composer-error" data-testid="send-error" role="alert">
+      <CircleAlert size={15} strokeWidth={2} className="composer-error-icon" aria-hidden="true" />
+      <p className="composer-error-text">{error.message}</p>
+      {error.action === 'raiseBudget' && threadId && (
+        <button type="button" className="button button-secondary button-small" onClick={() => openGoalEditor(threadId)}>
+          Raise budget
+        </button>
+      )}
+      {error.action === 'openSettings' && (
+        <button type="button" className="button button-secondary button-small" onClick={openSettings}>
+          Open Settings
+        </button>
+      )}
+      {error.action === 'reconnect' && (
+        <button type="button" className="button button-secondary button-small" onClick={retryConnection}>
+          Reconnect now
+        </button>
+      )}
+      <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismiss}>
+        <X size={14} strokeWidth={2} aria-hidden="true" />
+      </button>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { MessagesSquare } from 'lucide-react';
+import { MessagesSquare, PencilLine } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { folderName } from '../../format/thread-labels.js';
 import { useDraftStore } from '../../stores/draft-store.js';
@@ -12,6 +12,7 @@ const SUGGESTIONS = [
 /** A thread with no messages: what the agent can do here, with a few first questions to start from. */
 export function ConversationEmpty({ thread }: { readonly thread: Thread }) {
   const setDraft = useDraftStore((s) => s.setDraft);
+  const requestFocus = useDraftStore((s) => s.requestFocus);
   return (
     <div className="conversation-body">
       <div className="conversation-empty">
@@ -28,9 +29,22 @@ export function ConversationEmpty({ thread }: { readonly thread: Thread }) {
           cost appear here.
         </p>
         {!thread.archived && (
-          <div className="suggestions">
+          <div className="suggestions" role="group" aria-labelledby="suggestions-label">
+            <p className="suggestions-label" id="suggestions-label">
+              Or start from one of these. It goes into the message box for you to edit and send.
+            </p>
             {SUGGESTIONS.map((text) => (
-              <button key={text} type="button" className="suggestion" onClick={() => setDraft(thread.id, text)}>
+              <button
+                key={text}
+                type="button"
+                className="suggestion"
+                data-testid="suggestion"
+                onClick={() => {
+                  setDraft(thread.id, text);
+                  requestFocus();
+                }}
+              >
+                <PencilLine size={14} strokeWidth={1.9} className="suggestion-icon" aria-hidden="true" />
                 {text}
               </button>
             ))}

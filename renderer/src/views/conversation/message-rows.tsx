@@ -2,9 +2,11 @@ import { Brain, ChevronRight, GitFork } from 'lucide-react';
 import { memo, useState } from 'react';
 import { useThreadsStore } from '../../services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
+import { foldLongText } from '../../format/long-text.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { MarkdownView } from './markdown-view.js';
 import { CommandCard } from './command-card.js';
+import { McpToolCallCard } from './mcp-tool-call-card.js';
 import { ToolCallCard } from './tool-call-card.js';
 
 type Item<T extends ConversationItem['type']> = Extract<ConversationItem, { type: T }>;
@@ -22,6 +24,8 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
       return <ToolCallCard item={item} />;
     case 'commandExecution':
       return <CommandCard item={item} />;
+    case 'mcpToolCall':
+      return <McpToolCallCard item={item} />;
     case 'forkMarker':
       return <ForkMarker item={item} />;
     default: {
@@ -31,12 +35,33 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
   }
 });
 
+/** The person's message; a long one shows its first lines with "Show all" (only those are in the DOM). */
 function UserMessage({ item }: { readonly item: Item<'userMessage'> }) {
+  const text = item.content.map((c) => c.text).join('\n');
+  const folded = foldLongText(text);
+  const [expanded, setExpanded] = useState(false);
   return (
-    <div className="message-user" data-testid="user-message">
-      <div className="message-user-bubble">{item.content.map((c) => c.text).join('\n')}</div>
+    <div className="message-user" data-testid="user-message" data-folded={(folded && !expanded) || undefined}>
+      <div className="message-user-bubble">
+        {folded && !expanded ? `${folded.head}…` : text}
+        {folded && (
+          <button
+            type="button"
+            className="button-link message-user-toggle"
+            data-testid="user-message-toggle"
+            aria-expanded={expanded}
+            onClick={() => setExpanded(!expanded)}
+          >
+            {expanded ? 'Show less' : `Show all (${folded.totalLines.toLocaleString('en-US')} lines, ${formatSize(text.length)})`}
+          </button>
+        )}
+      </div>
     </div>
   );
+}
+
+function formatSize(chars: number): string {
+  return chars < 10_000 ? `${chars.toLocaleString('en-US')} characters` : `${Math.round(chars / 1000).toLocaleString('en-US')}k characters`;
 }
 
 function AgentMessage({ item }: { readonly item: Item<'agentMessage'> }) {

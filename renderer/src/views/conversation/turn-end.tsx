@@ -1,8 +1,9 @@
-import { CircleAlert, CircleStop, LoaderCircle, RotateCcw, Settings, Target } from 'lucide-react';
+import { CircleAlert, CircleStop, LoaderCircle, Play, RotateCcw, Settings, Target } from 'lucide-react';
 import { useState } from 'react';
 import type { TurnError } from '../../../../shared/protocol/thread.js';
 import { useConversationStore, useSetupStore } from '../../services.js';
 import type { TurnSummary } from '../../stores/conversation-model.js';
+import { canContinue, newestTurnId } from '../../stores/conversation-store.js';
 import { formatDuration, formatUsage } from '../../format/usage.js';
 
 /** The end of a turn: how it went (usage, Stopped, the error with Retry), or that the agent is still working. */
@@ -13,11 +14,8 @@ export function TurnEnd({ turn }: { readonly turn: TurnSummary }) {
     case 'completed':
       return <Footer turn={turn} />;
     case 'interrupted':
-      return turn.error?.kind === 'budgetExhausted' ? (
-        <ErrorCard turn={turn} error={turn.error} />
-      ) : (
-        <Footer turn={turn} stopped />
-      );
+      // The budget's state and its actions live in one place, the banner above the composer.
+      return <Footer turn={turn} stopped={turn.error?.kind === 'budgetExhausted' ? 'budget' : 'person'} />;
     case 'failed':
       return turn.error ? <ErrorCard turn={turn} error={turn.error} /> : <Footer turn={turn} />;
     default: {
@@ -38,7 +36,11 @@ function Working({ turn }: { readonly turn: TurnSummary }) {
   );
 }
 
-function Footer({ turn, stopped = false }: { readonly turn: TurnSummary; readonly stopped?: boolean }) {
+function Footer({ turn, stopped }: { readonly turn: TurnSummary; readonly stopped?: 'person' | 'budget' }) {
+  const continueInterrupted = useConversationStore((s) => s.continueInterrupted);
+  const offerContinue = useConversationStore(
+    (s) => stopped === 'person' && s.revision >= 0 && s.activeTurnId === null && newestTurnId(s.data) === turn.id && canContinue(s.data),
+  );
   const parts = [turn.model, turn.durationMs !== null ? formatDuration(turn.durationMs) : null].filter(
     (part): part is string => part !== null,
   );
@@ -46,8 +48,16 @@ function Footer({ turn, stopped = false }: { readonly turn: TurnSummary; readonl
     <div className="turn-footer" data-testid="turn-footer">
       {stopped && (
         <span className="turn-stopped" data-testid="turn-stopped">
-          <CircleStop size={13} strokeWidth={2} aria-hidden="true" />
-          Stopped
+          {stopped === 'budget' ? (
+            <Target size={13} strokeWidth={2} aria-hidden="true" />
+          ) : (
+            <CircleStop size={13} strokeWidth={2} aria-hidden="true" />
+          )}
+          {stopped === 'budget'
+            ? 'Stopped at the goal’s token budget'
+            : turn.error
+              ? `Interrupted: ${turn.error.message}`
+              : 'Stopped'}
         </span>
       )}
       {parts.map((part) => (
@@ -59,6 +69,18 @@ function Footer({ turn, stopped = false }: { readonly turn: TurnSummary; readonl
         <span className="turn-footer-part turn-usage" data-testid="turn-usage">
           {formatUsage(turn.usage)}
         </span>
+      )}
+      {offerContinue && (
+        <button
+          type="button"
+          className="button button-secondary button-small turn-continue"
+          data-testid="continue-turn"
+          title="Ask the agent to pick up where it stopped"
+          onClick={() => void continueInterrupted()}
+        >
+          <Play size={12} strokeWidth={2} aria-hidden="true" />
+          Continue
+        </button>
       )}
     </div>
   );
@@ -79,6 +101,8 @@ const TITLES: Readonly<Record<TurnError['kind'], string>> = {
 function ErrorCard({ turn, error }: { readonly turn: TurnSummary; readonly error: TurnError }) {
   const retry = useConversationStore((s) => s.retry);
   const running = useConversationStore((s) => s.activeTurnId !== null);
+  // Only the newest turn can be sent again; an older card keeps its message but not a live button.
+  const newest = useConversationStore((s) => s.revision >= 0 && newestTurnId(s.data) === turn.id);
   const openSettings = useSetupStore((s) => s.openSettings);
   const [showDetails, setShowDetails] = useState(false);
   const budget = error.kind === 'budgetExhausted';
@@ -109,7 +133,8 @@ function ErrorCard({ turn, error }: { readonly turn: TurnSummary; readonly error
             type="button"
             className="button button-secondary button-small"
             data-testid="retry-turn"
-            disabled={running}
+            disabled={running || !newest}
+            title={newest ? 'Send this message again' : 'Only the newest message can be sent again'}
             onClick={() => void retry(turn.id)}
           >
             <RotateCcw size={13} strokeWidth={2} aria-hidden="true" />

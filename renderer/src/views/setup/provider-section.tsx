@@ -225,7 +225,7 @@ function KeyField({
 
   if (!storage.available) {
     return (
-      <div className="field">
+      <div className="field field-stack">
         <div className="callout callout-warning" data-testid="no-secure-storage">
           <ShieldAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
           <div>

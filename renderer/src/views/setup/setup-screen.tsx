@@ -1,11 +1,12 @@
 import { CircleAlert, CircleCheck, LoaderCircle, ShipWheel, X, Zap } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ConfigReadResult } from '../../../../shared/protocol/methods/config.js';
+import { MISSING_API_KEY_PREFIX, type ConfigReadResult } from '../../../../shared/protocol/methods/config.js';
 import { useSetupStore, useThreadsStore } from '../../services.js';
-import { formFromConfig, formProblems, type ProviderForm } from '../../stores/setup-plan.js';
+import { formFromConfig, formProblems, missingKeyAdvice, type ProviderForm } from '../../stores/setup-plan.js';
 import type { TestState } from '../../stores/setup-store.js';
 import { formatDuration } from '../../format/usage.js';
 import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.js';
+import { useFocusTrap } from '../common/use-focus-trap.js';
 import { FolderField } from './folder-field.js';
 import { ProviderSection } from './provider-section.js';
 import './setup.css';
@@ -88,6 +89,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   const [importing, setImporting] = useState(false);
   const titleId = useId();
   const card = useRef<HTMLDivElement>(null);
+  useFocusTrap(card);
   const problems = formProblems(form);
 
   // Focus starts in the first field, so the keyboard (and Escape) work from the moment the dialog opens.
@@ -198,7 +200,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
             />
           )}
           <ProviderSection form={form} config={config} problems={visibleProblems} onChange={change} />
-          <TestRow test={test} disabled={saving || busy} onTest={runTest} />
+          <TestRow test={test} disabled={saving || busy} onTest={runTest} keyAdvice={missingKeyAdvice(form, config)} />
         </section>
 
         <section className="setup-step" aria-labelledby="step-folder">
@@ -259,7 +261,17 @@ function StepTitle({ id, number, title }: { readonly id: string; readonly number
 }
 
 /** The Test button and what the test found, in words. */
-function TestRow({ test, disabled, onTest }: { readonly test: TestState; readonly disabled: boolean; readonly onTest: () => void }) {
+function TestRow({
+  test,
+  disabled,
+  onTest,
+  keyAdvice,
+}: {
+  readonly test: TestState;
+  readonly disabled: boolean;
+  readonly onTest: () => void;
+  readonly keyAdvice: string;
+}) {
   const running = test.status === 'running';
   return (
     <div className="test-row">
@@ -267,12 +279,12 @@ function TestRow({ test, disabled, onTest }: { readonly test: TestState; readonl
         {running ? <LoaderCircle size={14} className="spin" aria-hidden="true" /> : <Zap size={14} strokeWidth={2} aria-hidden="true" />}
         {running ? 'Testing…' : 'Test connection'}
       </button>
-      <TestResult test={test} />
+      <TestResult test={test} keyAdvice={keyAdvice} />
     </div>
   );
 }
 
-function TestResult({ test }: { readonly test: TestState }) {
+function TestResult({ test, keyAdvice }: { readonly test: TestState; readonly keyAdvice: string }) {
   switch (test.status) {
     case 'idle':
       return <span className="test-result test-result-idle">Sends a one-line message to check the key and the model.</span>;
@@ -298,7 +310,10 @@ function TestResult({ test }: { readonly test: TestState }) {
       ) : (
         <span className="test-result" data-testid="test-result" data-ok="false" role="alert">
           <CircleAlert size={15} strokeWidth={2} className="test-result-bad" aria-hidden="true" />
-          <span>{result.error.message}</span>
+          <span>
+            {result.error.message}
+            {result.error.message.startsWith(MISSING_API_KEY_PREFIX) && ` ${keyAdvice}`}
+          </span>
         </span>
       );
     }

@@ -1,5 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { useSetupStore } from '../../services.js';
+import { useConnectionStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useConfirmStore } from '../../stores/confirm-store.js';
+import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
@@ -9,12 +11,21 @@ import './app-shell.css';
 
 /** The window layout: thread sidebar on the left, the selected thread on the right; setup, dialogs and toasts on top. */
 export function AppShell() {
+  // Without a usable token nothing else can work; the page is only the guidance.
+  const accessProblem = useConnectionStore((s) => s.problem);
+  // While a modal dialog is up, the window behind it can be neither reached by Tab nor read by a screen reader.
+  const setupOpen = useSetupStore((s) => s.mode !== 'hidden');
+  const confirmOpen = useConfirmStore((s) => s.request !== null);
+  const modal = setupOpen || confirmOpen;
+  if (accessProblem !== null) return <AccessGate />;
   return (
     <div className="app-shell">
-      <Sidebar />
-      <main className="app-main">
-        <ConversationPane />
-      </main>
+      <div className="app-shell-background" inert={modal}>
+        <Sidebar />
+        <main className="app-main">
+          <MainView />
+        </main>
+      </div>
       <SetupLayer />
       <ConfirmDialog />
       <ToastViewport />
@@ -25,6 +36,21 @@ export function AppShell() {
 // First run and Settings (with their folder browser and import) are a chunk of their own,
 // loaded when first opened: most starts never show them.
 const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+
+// The Connections page is a chunk too: opened from the sidebar, not at start.
+const ConnectionsPage = lazy(() =>
+  import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
+);
+
+function MainView() {
+  const connections = useMcpStore((s) => s.open);
+  if (!connections) return <ConversationPane />;
+  return (
+    <Suspense fallback={null}>
+      <ConnectionsPage />
+    </Suspense>
+  );
+}
 
 function SetupLayer() {
   const open = useSetupStore((s) => s.mode !== 'hidden');

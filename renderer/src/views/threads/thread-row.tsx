@@ -1,4 +1,4 @@
-import { Folder } from 'lucide-react';
+import { Folder, GitFork } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useApprovalsStore, useConnectionStore, useQueueStore, useThreadsStore } from '../../services.js';
@@ -54,6 +54,12 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
           >
             <span className="thread-row-line">
               {thread.archived && <span className="visually-hidden">Archived: </span>}
+              {thread.forkedFromId !== null && (
+                <span className="thread-row-fork" data-testid="thread-fork-mark" title="A fork of another thread">
+                  <GitFork size={12} strokeWidth={2} aria-hidden="true" />
+                  <span className="visually-hidden">Fork: </span>
+                </span>
+              )}
               <span className="thread-row-title" data-untitled={isUntitled(thread) || undefined}>
                 {title}
               </span>

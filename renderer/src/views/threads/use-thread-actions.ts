@@ -1,7 +1,8 @@
-import { Archive, ArchiveRestore, GitFork, Pencil, Undo2 } from 'lucide-react';
+import { Archive, ArchiveRestore, GitFork, Pencil, Play, Undo2 } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useConversationStore, useThreadsStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
+import { canContinue } from '../../stores/conversation-store.js';
 import type { MenuEntry } from '../common/popover-menu.js';
 
 /** The actions on a thread, for the sidebar row menu and the conversation header menu alike. */
@@ -13,6 +14,11 @@ export function useThreadActions(thread: Thread): (MenuEntry | 'separator')[] {
   const rollback = useConversationStore((s) => s.rollbackLastTurn);
   const ask = useConfirmStore((s) => s.ask);
   const running = thread.status.type === 'active';
+  // Only the open thread's turns are known here; its newest one may have been cut off (a restart) or stopped.
+  const continuable = useConversationStore(
+    (s) => s.threadId === thread.id && s.revision >= 0 && s.activeTurnId === null && canContinue(s.data),
+  );
+  const continueInterrupted = useConversationStore((s) => s.continueInterrupted);
   const hasMessages = thread.preview.trim().length > 0;
 
   const confirmRollback = async () => {
@@ -26,6 +32,9 @@ export function useThreadActions(thread: Thread): (MenuEntry | 'separator')[] {
   };
 
   return [
+    ...(continuable && !thread.archived
+      ? [{ testId: 'continue-thread', label: 'Continue', icon: Play, onSelect: () => void continueInterrupted() }]
+      : []),
     { testId: 'rename-thread', label: 'Rename', icon: Pencil, onSelect: () => startRename(thread.id) },
     {
       testId: 'fork-thread',

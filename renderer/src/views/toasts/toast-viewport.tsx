@@ -2,11 +2,15 @@ import { CircleAlert, Info, X } from 'lucide-react';
 import { useToastStore, type Toast } from '../../stores/toast-store.js';
 import './toasts.css';
 
-/** Bottom-right stack of toasts; errors wait to be dismissed, notices fade. */
+/**
+ * Top-right stack of toasts, under the conversation header, so it never
+ * covers the composer or its buttons. Toasts fade on their own (not while
+ * hovered or focused); repeats show as one with a count.
+ */
 export function ToastViewport() {
   const toasts = useToastStore((s) => s.toasts);
   return (
-    <div className="toast-viewport" aria-label="Notifications">
+    <div className="toast-viewport" role="region" aria-label="Notifications">
       {toasts.map((toast) => (
         <ToastCard key={toast.id} toast={toast} />
       ))}
@@ -16,16 +20,29 @@ export function ToastViewport() {
 
 function ToastCard({ toast }: { readonly toast: Toast }) {
   const dismiss = useToastStore((s) => s.dismiss);
+  const hold = useToastStore((s) => s.hold);
   const Icon = toast.kind === 'error' ? CircleAlert : Info;
   return (
     <div
       className="toast"
       data-testid="toast"
       data-kind={toast.kind}
+      data-count={toast.count}
       role={toast.kind === 'error' ? 'alert' : 'status'}
+      onPointerEnter={() => hold(toast.id, true)}
+      onPointerLeave={() => hold(toast.id, false)}
+      onFocus={() => hold(toast.id, true)}
+      onBlur={() => hold(toast.id, false)}
     >
       <Icon size={16} strokeWidth={2} className="toast-icon" aria-hidden="true" />
-      <p className="toast-message">{toast.message}</p>
+      <p className="toast-message">
+        {toast.message}
+        {toast.count > 1 && (
+          <span className="toast-count" data-testid="toast-count" aria-label={`shown ${toast.count} times`}>
+            ×{toast.count}
+          </span>
+        )}
+      </p>
       {toast.action && (
         <button
           type="button"
