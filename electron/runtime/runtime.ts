@@ -157,8 +157,8 @@ export class Runtime {
     process.on('exit', this.killChildrenOnExit);
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
-    const policy = ExecPolicyEngine.open(this.home);
-    policy.catch((error: unknown) => options.logError?.('exec policy', error));
+    // The shell parser is large: loaded with the first command, not at start-up.
+    let policy: Promise<ExecPolicyEngine> | null = null;
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
@@ -188,7 +188,7 @@ export class Runtime {
       commands: new CommandRunner({
         supervisor: this.supervisor,
         sessions: new ExecSessions(this.supervisor),
-        policy: () => policy,
+        policy: () => (policy ??= ExecPolicyEngine.open(this.home)),
         approvals: this.approvals,
         events: this.events,
         settingsOf: (threadId) => this.commandSettings(threadId),

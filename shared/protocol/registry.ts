@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
-import { approvalMethods, approvalServerRequests, commandNotifications } from './methods/approvals.js';
+import { approvalMethods, approvalNotifications, approvalServerRequests, commandNotifications } from './methods/approvals.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
@@ -40,6 +40,7 @@ export const serverNotifications = {
   ...goalNotifications,
   ...queueNotifications,
   ...commandNotifications,
+  ...approvalNotifications,
   ...mcpNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 

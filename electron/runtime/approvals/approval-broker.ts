@@ -114,8 +114,14 @@ export class ApprovalBroker {
 
   private grant(threadId: string, prefix: readonly string[]): void {
     const grants = this.grants.get(threadId) ?? [];
-    if (!grants.some((grant) => sameWords(grant.prefix, prefix))) grants.push({ threadId, prefix: [...prefix], grantedAtMs: this.deps.now() });
+    if (grants.some((grant) => sameWords(grant.prefix, prefix))) return;
+    grants.push({ threadId, prefix: [...prefix], grantedAtMs: this.deps.now() });
     this.grants.set(threadId, grants);
+    this.grantsChanged(threadId);
+  }
+
+  private grantsChanged(threadId: string): void {
+    this.deps.events.publish('approval/grants/changed', { threadId, grants: this.grantsOf(threadId) }, { threadId, ephemeral: true });
   }
 
   grantsOf(threadId: string): ApprovalGrant[] {
@@ -126,7 +132,9 @@ export class ApprovalBroker {
     const grants = this.grants.get(threadId) ?? [];
     const kept = grants.filter((grant) => !sameWords(grant.prefix, prefix));
     this.grants.set(threadId, kept);
-    return kept.length !== grants.length;
+    if (kept.length === grants.length) return false;
+    this.grantsChanged(threadId);
+    return true;
   }
 
   /** True when every command (argv) starts with a prefix granted for the thread. */

@@ -47,12 +47,8 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
     pending: [],
     grants: {},
     answerCommand: (requestId, decision) => {
-      const request = get().pending.find((known) => known.requestId === requestId);
+      // A new grant arrives as approval/grants/changed.
       settle(requestId, { decision });
-      // Show the new grant's scope at once: asked in the next task, so the answer (sent once the
-      // request handler's promise settles) reaches the runtime first.
-      const threadId = request?.threadId;
-      if (decision === 'acceptForSession' && threadId) setTimeout(() => void get().loadGrants(threadId), 0);
     },
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
     loadGrants: async (threadId) => {
@@ -69,7 +65,6 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
       } catch (error) {
         showRequestError(error);
       }
-      await get().loadGrants(threadId);
     },
   }));
 
@@ -105,6 +100,9 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
       ? (params as { threadId: string }).threadId
       : null;
     return add({ kind: 'other', requestId: String(requestId), threadId, method, params });
+  });
+  client.on('approval/grants/changed', ({ threadId, grants }) => {
+    store.setState((state) => ({ grants: { ...state.grants, [threadId]: grants } }));
   });
   client.on('serverRequest/resolved', ({ requestId }) => {
     answers.delete(String(requestId));

@@ -58,6 +58,14 @@ export type PendingApproval = z.infer<typeof PendingApproval>;
 export const ApprovalGrant = z.object({ threadId: z.string(), prefix: z.array(z.string()), grantedAtMs: z.number().int() });
 export type ApprovalGrant = z.infer<typeof ApprovalGrant>;
 
+/** Wheelhouse's own notifications about approvals. */
+export const approvalNotifications = {
+  'approval/grants/changed': defineNotification(
+    z.object({ threadId: z.string(), grants: z.array(ApprovalGrant) }),
+    'A thread’s "accept for session" grants changed (granted or revoked).',
+  ),
+} as const;
+
 export const approvalMethods = {
   'approval/list': defineMethod(
     z.object({ threadId: z.string().nullable().optional() }),
