@@ -128,7 +128,7 @@ export class CommandItemTracker {
   }
 
   private publishCompleted(): void {
-    this.events.publish('item/completed', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, completedAtMs: this.now() }, this.scope());
+    this.events.publish('item/completed', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, completedAtMs: this.now(), contentTokenCount: null }, this.scope());
   }
 
   private scope() {
