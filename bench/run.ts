@@ -19,6 +19,8 @@ import { queueDrain } from './queue-drain.js';
 import { mcpStartup } from './mcp-startup.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
+import { jobsBench } from './jobs.js';
+import { jobsDashboardBench } from './jobs-dashboard.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -32,6 +34,9 @@ const TARGETS = {
   ptyThroughputRatio: 0.6,
   unackedOutputBytes: 500 * 1024,
   keystrokeEchoP95Ms: 50,
+  jobTransitionsPerSecond: 20_000,
+  jobListFirstPageMs: 50,
+  jobsDashboardMountMs: 50,
 } as const;
 
 async function main(): Promise<void> {
@@ -67,6 +72,8 @@ async function main(): Promise<void> {
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+    const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
+    const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -134,6 +141,18 @@ async function main(): Promise<void> {
           pty.supervisor.logLossless &&
           pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
           pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
+      },
+      // 10,000 jobs paused and resumed at once (each durable before it is answered), then job/list.
+      jobs: {
+        ...jobs,
+        target: `>= ${TARGETS.jobTransitionsPerSecond} transitions/s; job/list first page <= ${TARGETS.jobListFirstPageMs} ms`,
+        meetsTarget: jobs.transitionsPerSecond >= TARGETS.jobTransitionsPerSecond && jobs.listFirstPage.p99Ms <= TARGETS.jobListFirstPageMs,
+      },
+      // Chromium + wheelhouse serve with 10,000 jobs: remount = job page -> list with the data loaded.
+      jobsDashboard: {
+        ...jobsDashboard,
+        target: `remount <= ${TARGETS.jobsDashboardMountMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
+        meetsTarget: jobsDashboard.remountMs <= TARGETS.jobsDashboardMountMs && jobsDashboard.frameIntervalMedianMs <= 17,
       },
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { ProcessSupervisor } from '../exec/index.js';
+import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
-import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
+import { ExecSessions } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
 import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
@@ -12,7 +13,10 @@ import type { AskForApproval, SandboxMode } from './policy/policy-types.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
+import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
+import type { JobClock } from './jobs/job-clock.js';
+import { JobEngine } from './jobs/job-engine.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
@@ -23,6 +27,7 @@ import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+import { initializeHandler, resultsValidatedByDefault } from './initialize-handler.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
@@ -35,6 +40,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
 import { createMcpHandlers } from '../mcp/mcp-handlers.js';
 import { McpManager } from '../mcp/mcp-manager.js';
+import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
@@ -71,12 +77,18 @@ export interface RuntimeOptions {
   readonly logError?: (message: string, error: unknown) => void;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** Command jobs running at once (default: CPU cores). */
+  readonly jobConcurrency?: number;
+  /** Clock and timers of job retry schedules (tests). */
+  readonly jobClock?: JobClock;
+  /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
+  readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
+  /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
+  readonly elicitationTimeoutMs?: number;
   /** Start the configured MCP servers right after construction (default true). */
   readonly startMcpServers?: boolean;
-  /** The owner of the agent's child processes; default: one logging under `<home>/logs/exec`. Disposed with the runtime. */
-  readonly supervisor?: ProcessSupervisor;
 }
 
 /**
@@ -97,18 +109,24 @@ export class Runtime {
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
+  /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
+  readonly methods: MethodHandlers<RequestContext>;
   /** config.toml in the home. */
   readonly config: ConfigService;
   /** Provider API keys. */
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The one owner of child processes. */
+  readonly supervisor: ProcessSupervisor;
+  /** Long-running jobs (job/*). */
+  readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
-  /** The agent's commands (terminals, jobs and hooks later). */
-  readonly supervisor: ProcessSupervisor;
   /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
   readonly approvals: ApprovalBroker;
+  /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
+  readonly elicitations: ElicitationBroker;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -158,7 +176,10 @@ export class Runtime {
     endCommandsOfEarlierRun(this.durable);
     this.approvals = new ApprovalBroker({ events: this.events, now });
     this.approvals.endLeftovers(this.durable);
-    this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(this.home, 'logs', 'exec') });
+    this.supervisor = new ProcessSupervisor({
+      logDir: path.join(homePaths(this.home).logs, 'exec'),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+    });
     process.on('exit', this.killChildrenOnExit);
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
@@ -167,7 +188,13 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
+    this.elicitations = new ElicitationBroker({
+      timeoutMs: options.elicitationTimeoutMs ?? 10 * 60 * 1000,
+      resolved: (threadId, requestId) => this.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, ephemeral: true }),
+      ...(options.logError ? { logWarning: (message: string) => options.logError?.(message, null) } : {}),
+    });
     this.mcp = new McpManager({
+      elicit: (params, signal) => this.elicitations.ask(params, signal),
       processLogDir: path.join(this.home, 'logs', 'mcp'),
       readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
       onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
@@ -220,8 +247,20 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.queue.recoverAfterRestart();
+    this.jobs = new JobEngine({
+      store: this.durable,
+      events: this.events,
+      supervisor: this.supervisor,
+      newId,
+      ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
+      ...(options.jobClock ? { clock: options.jobClock } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+    this.methods = this.handlers();
+    this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
@@ -232,20 +271,7 @@ export class Runtime {
   private handlers(): MethodHandlers<RequestContext> {
     const threads = this.threads;
     return {
-      initialize: (params, ctx) => {
-        ctx.session.clientInfo = params.clientInfo;
-        ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
-        return {
-          // Like Codex's: server/version (details), then the client's own name/version.
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
-          codexHome: this.home,
-          wheelhouseHome: this.home,
-          codexProtocolVersion: CODEX_PROTOCOL_VERSION,
-          platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-          platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
-          serverVersion: WHEELHOUSE_VERSION,
-        };
-      },
+      initialize: initializeHandler(this.home),
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
@@ -319,6 +345,15 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'job/create': (params) => this.jobs.create(params),
+      'job/list': (params) => this.jobs.list(params),
+      'job/read': (params) => this.jobs.read(params.jobId),
+      'job/pause': (params) => this.jobs.pause(params.jobId),
+      'job/resume': (params) => this.jobs.resume(params.jobId),
+      'job/cancel': (params) => this.jobs.cancel(params.jobId),
+      'job/retry': (params) => this.jobs.retry(params.jobId),
+      'job/delete': (params) => this.jobs.delete(params.jobId),
+      'job/log': (params) => this.jobs.log(params),
     };
   }
 
@@ -343,7 +378,9 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
-    await Promise.all([this.mcp.close(), this.supervisor.dispose()]);
+    await this.jobs.shutdown();
+    await this.supervisor.dispose();
+    await this.mcp.close();
     this.close();
   }
 
@@ -359,17 +396,13 @@ export class Runtime {
     this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
+    void this.jobs.shutdown();
     this.supervisor.disposeNow();
+    this.elicitations.close();
     process.off('exit', this.killChildrenOnExit);
     this.events.close();
     this.durable.close();
     this.memory.close();
     this.lock.release();
   }
-}
-
-/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
-function resultsValidatedByDefault(): boolean {
-  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
-  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }

@@ -1,23 +1,39 @@
-import type { Runtime } from '../runtime/runtime.js';
-import type { ConnectionSession } from '../runtime/context.js';
+import type { Dispatcher } from '../../shared/protocol/index.js';
+import type { ElicitationSender } from '../mcp/elicitation-broker.js';
 import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
+import type { ConnectionSession, RequestContext } from '../runtime/context.js';
+import type { NotificationListener } from '../runtime/event-log.js';
+import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
 
 /** An approval waits for the person as long as it takes (setTimeout's longest delay). */
 const APPROVAL_WAIT_MS = 0x7fffffff;
 
+/** The broker times elicitations out itself; a connection's own timer must not fire first. */
+const ELICITATION_WAIT_MS = 0x7fffffff;
+
+/** What connections dispatch into: a Runtime, or one still opening its stores (electron/host/start-runtime.ts). */
+export interface RpcHostTarget {
+  readonly dispatcher: Dispatcher<RequestContext>;
+  readonly events: { subscribe(listener: NotificationListener): () => void };
+  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
+  readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
+}
+
 /**
  * Attaches client connections of every carrier to one runtime and fans each
  * notification out to all of them, serialising it once.
  */
-export class RpcHost {
+export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
   private readonly removeApprovalSender: () => void;
+  private readonly removeElicitationSender: () => void;
   private nextId = 1;
 
-  constructor(readonly runtime: Runtime) {
+  constructor(readonly runtime: Target) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
     });
@@ -30,6 +46,12 @@ export class RpcHost {
     this.removeApprovalSender = runtime.approvals.addSender((pending, signal, answer) => {
       for (const connection of this.connections) this.sendApproval(connection, pending, signal, answer);
     });
+    // MCP elicitations go to every connected client; the first answer wins.
+    this.removeElicitationSender = runtime.elicitations.addSender((...args) => {
+      let reached = 0;
+      for (const connection of this.connections) reached += this.sendElicitation(connection, ...args);
+      return reached;
+    });
   }
 
   private sendApproval(connection: RpcConnection, ...[pending, signal, answer]: Parameters<ApprovalSender>): void {
@@ -41,6 +63,16 @@ export class RpcHost {
       .catch(() => undefined);
   }
 
+  private sendElicitation(connection: RpcConnection, ...[requestId, params, signal, answer]: Parameters<ElicitationSender>): number {
+    if (!connection.isOpen || !connection.isInitialized) return 0;
+    connection
+      .request('mcpServer/elicitation/request', params, { timeoutMs: ELICITATION_WAIT_MS, signal, id: requestId })
+      .then(answer)
+      // Withdrawn (answered elsewhere, timed out), refused or disconnected: the others may still answer.
+      .catch(() => undefined);
+    return 1;
+  }
+
   get connectionCount(): number {
     return this.connections.size;
   }
@@ -48,8 +80,11 @@ export class RpcHost {
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
     const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
     this.connections.add(connection);
-    // A client that connects (or reloads) while approvals wait gets them too.
-    connection.onInitialized = () => this.runtime.approvals.resend((...args) => this.sendApproval(connection, ...args));
+    // A client that connects (or reloads) while approvals or a server's question wait gets them too.
+    connection.onInitialized = () => {
+      this.runtime.approvals.resend((...args) => this.sendApproval(connection, ...args));
+      this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
+    };
     return connection;
   }
 
@@ -64,5 +99,6 @@ export class RpcHost {
     this.unsubscribe();
     this.removeRequester();
     this.removeApprovalSender();
+    this.removeElicitationSender();
   }
 }

@@ -5,6 +5,7 @@ import { DynamicToolStore } from './dynamic-tool-store.js';
 import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
+import { JobStore } from './job-store.js';
 import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
 import { ThreadStore } from './thread-store.js';
@@ -20,6 +21,7 @@ export class StateStore {
   readonly goals: GoalStore;
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
+  readonly jobs: JobStore;
   readonly dynamicTools: DynamicToolStore;
   readonly approvals: ApprovalStore;
 
@@ -32,6 +34,7 @@ export class StateStore {
     this.goals = new GoalStore(db);
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
+    this.jobs = new JobStore(db);
     this.dynamicTools = new DynamicToolStore(db);
     this.approvals = new ApprovalStore(db);
   }

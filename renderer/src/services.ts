@@ -2,7 +2,10 @@ import { createWheelhouseClient } from './client/create-client.js';
 import { createApprovalsStore } from './stores/approvals-store.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
+import { createElicitationStore } from './stores/elicitation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
+import { notifyJobEnded } from './stores/job-notifications.js';
+import { createJobsStore } from './stores/jobs-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
@@ -39,6 +42,9 @@ export const useApprovalsStore = createApprovalsStore(client);
 /** MCP servers: the Connections page and the sidebar badge. */
 export const useMcpStore = createMcpStore(client);
 
+/** MCP servers' questions to the person (mcpServer/elicitation/request). */
+export const useElicitationStore = createElicitationStore(client);
+
 // Choosing a thread shows its conversation again.
 useThreadsStore.subscribe((state, previous) => {
   if (state.selectedId !== previous.selectedId) useMcpStore.getState().setOpen(false);
@@ -48,4 +54,20 @@ useThreadsStore.subscribe((state, previous) => {
 setErrorActions({
   openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
   reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
+});
+
+/** Long-running jobs and the Jobs dashboard; a job that ends notifies the desktop, and the click opens it. */
+export const useJobsStore = createJobsStore(client, (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)));
+
+// A new or other thread shows its conversation instead of the Jobs dashboard.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useJobsStore.getState().hide();
+});
+
+// The Jobs dashboard and the Connections page share the main pane: opening one closes the other.
+useJobsStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) useMcpStore.getState().setOpen(false);
+});
+useMcpStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) useJobsStore.getState().hide();
 });

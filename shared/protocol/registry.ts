@@ -4,7 +4,9 @@ import { approvalMethods, approvalNotifications, approvalServerRequests, command
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { jobMethods, jobNotifications } from './methods/job.js';
 import { mcpMethods, mcpNotifications } from './methods/mcp.js';
+import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
@@ -29,6 +31,7 @@ export const clientMethods = {
   ...eventMethods,
   ...workspaceMethods,
   ...approvalMethods,
+  ...jobMethods,
   ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
 
@@ -41,13 +44,16 @@ export const serverNotifications = {
   ...queueNotifications,
   ...commandNotifications,
   ...approvalNotifications,
+  ...jobNotifications,
   ...mcpNotifications,
+  ...serverRequestNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
 export const serverRequests = {
   ...dynamicToolServerRequests,
   ...approvalServerRequests,
+  ...mcpElicitationServerRequests,
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientMethods;

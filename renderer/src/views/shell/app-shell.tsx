@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { useConnectionStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
+import { ElicitationDialog } from '../common/elicitation-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
@@ -16,7 +17,8 @@ export function AppShell() {
   // While a modal dialog is up, the window behind it can be neither reached by Tab nor read by a screen reader.
   const setupOpen = useSetupStore((s) => s.mode !== 'hidden');
   const confirmOpen = useConfirmStore((s) => s.request !== null);
-  const modal = setupOpen || confirmOpen;
+  const elicitationOpen = useElicitationStore((s) => s.pending.length > 0);
+  const modal = setupOpen || confirmOpen || elicitationOpen;
   if (accessProblem !== null) return <AccessGate />;
   return (
     <div className="app-shell">
@@ -28,6 +30,7 @@ export function AppShell() {
       </div>
       <SetupLayer />
       <ConfirmDialog />
+      <ElicitationDialog />
       <ToastViewport />
     </div>
   );
@@ -42,14 +45,14 @@ const ConnectionsPage = lazy(() =>
   import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
 );
 
+// The Jobs dashboard (virtualised list, terminal) loads when first opened.
+const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
+
 function MainView() {
   const connections = useMcpStore((s) => s.open);
-  if (!connections) return <ConversationPane />;
-  return (
-    <Suspense fallback={null}>
-      <ConnectionsPage />
-    </Suspense>
-  );
+  const jobs = useJobsStore((s) => s.open);
+  if (!connections && !jobs) return <ConversationPane />;
+  return <Suspense fallback={null}>{connections ? <ConnectionsPage /> : <JobsView />}</Suspense>;
 }
 
 function SetupLayer() {
