@@ -33,7 +33,6 @@ export const approvalServerRequests = {
   ),
 } as const;
 
-
 export const commandNotifications = {
   'item/commandExecution/outputDelta': defineNotification(
     z.object({ threadId: z.string(), turnId: z.string(), itemId: z.string(), delta: z.string() }),
