@@ -7,6 +7,7 @@ import {
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
 import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
@@ -25,6 +26,7 @@ export interface StartingRuntime {
   readonly events: { subscribe(listener: NotificationListener): () => void };
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
   /** The runtime if it is open already, else null (nothing can be running yet). */
@@ -107,6 +109,11 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       addSender: (sender) => whenOpen((runtime) => runtime.elicitations.addSender(sender)),
       // Before the runtime is open no MCP server can have asked anything.
       resend: (sender) => opened?.elicitations.resend(sender),
+    },
+    approvals: {
+      addSender: (sender) => whenOpen((runtime) => runtime.approvals.addSender(sender)),
+      // Before the runtime is open no command can be waiting.
+      resend: (sender) => opened?.approvals.resend(sender),
     },
     async shutdown() {
       const runtime = await ready.catch(() => null);

@@ -1,9 +1,13 @@
 import type { Dispatcher } from '../../shared/protocol/index.js';
 import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
+
+/** An approval waits for the person as long as it takes (setTimeout's longest delay). */
+const APPROVAL_WAIT_MS = 0x7fffffff;
 
 /** The broker times elicitations out itself; a connection's own timer must not fire first. */
 const ELICITATION_WAIT_MS = 0x7fffffff;
@@ -14,6 +18,7 @@ export interface RpcHostTarget {
   readonly events: { subscribe(listener: NotificationListener): () => void };
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
 }
 
 /**
@@ -24,6 +29,7 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
+  private readonly removeApprovalSender: () => void;
   private readonly removeElicitationSender: () => void;
   private nextId = 1;
 
@@ -36,12 +42,25 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
       const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
       return owner ? owner.request('item/tool/call', params, options) : null;
     });
+    // Approvals go to every connected client; the first answer wins.
+    this.removeApprovalSender = runtime.approvals.addSender((pending, signal, answer) => {
+      for (const connection of this.connections) this.sendApproval(connection, pending, signal, answer);
+    });
     // MCP elicitations go to every connected client; the first answer wins.
     this.removeElicitationSender = runtime.elicitations.addSender((...args) => {
       let reached = 0;
       for (const connection of this.connections) reached += this.sendElicitation(connection, ...args);
       return reached;
     });
+  }
+
+  private sendApproval(connection: RpcConnection, ...[pending, signal, answer]: Parameters<ApprovalSender>): void {
+    if (!connection.isOpen || !connection.isInitialized) return;
+    connection
+      .request(pending.method, pending.params, { timeoutMs: APPROVAL_WAIT_MS, signal, id: pending.requestId })
+      .then((result) => answer(result.decision))
+      // Withdrawn (answered elsewhere, turn stopped), refused or disconnected: others may still answer.
+      .catch(() => undefined);
   }
 
   private sendElicitation(connection: RpcConnection, ...[requestId, params, signal, answer]: Parameters<ElicitationSender>): number {
@@ -61,8 +80,11 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
     const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
     this.connections.add(connection);
-    // A client that connects (or reloads) while a server's question waits gets it too.
-    connection.onInitialized = () => this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
+    // A client that connects (or reloads) while approvals or a server's question wait gets them too.
+    connection.onInitialized = () => {
+      this.runtime.approvals.resend((...args) => this.sendApproval(connection, ...args));
+      this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
+    };
     return connection;
   }
 
@@ -76,6 +98,7 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
     this.connections.clear();
     this.unsubscribe();
     this.removeRequester();
+    this.removeApprovalSender();
     this.removeElicitationSender();
   }
 }

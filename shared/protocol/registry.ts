@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
+import { approvalMethods, approvalNotifications, approvalServerRequests, commandNotifications } from './methods/approvals.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
@@ -31,6 +32,7 @@ export const clientMethods = {
   ...eventMethods,
   ...workspaceMethods,
   ...hookMethods,
+  ...approvalMethods,
   ...jobMethods,
   ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
@@ -43,6 +45,8 @@ export const serverNotifications = {
   ...goalNotifications,
   ...queueNotifications,
   ...hookNotifications,
+  ...commandNotifications,
+  ...approvalNotifications,
   ...jobNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
@@ -51,6 +55,7 @@ export const serverNotifications = {
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
 export const serverRequests = {
   ...dynamicToolServerRequests,
+  ...approvalServerRequests,
   ...mcpElicitationServerRequests,
 } as const satisfies Record<string, MethodSpec>;
 
