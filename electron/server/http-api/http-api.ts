@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import type { Runtime } from '../../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../../runtime/version.js';
+import { ApprovalRoutes } from './approval-routes.js';
 import { HttpError, httpErrorOf, sendError, sendJson } from './http-errors.js';
 import { DEFAULT_SSE_OPTIONS, streamEvents, type SseOptions } from './sse-stream.js';
 import { callerFor, ThreadRoutes } from './thread-routes.js';
@@ -20,7 +21,7 @@ export interface HttpApiOptions {
 export interface HttpApi {
   /** Answers a request under `/v1/`; `false` for any other path. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** Fails the tool calls still waiting for an HTTP answer. */
+  /** Fails the tool calls still waiting for an HTTP answer; stops announcing approvals. */
   close(): void;
 }
 
@@ -33,6 +34,7 @@ export interface HttpApi {
 export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpApi {
   const routes = new ThreadRoutes(runtime, callerFor(runtime));
   const toolCalls = new HttpToolCalls(runtime);
+  const approvals = new ApprovalRoutes(runtime);
   const sse: SseOptions = { ...DEFAULT_SSE_OPTIONS, ...options.sse };
 
   const route = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
@@ -53,6 +55,14 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
       requireMethod(method, 'GET');
       streamEvents(runtime.events, res, { sinceSeq: sinceSeqOf(req, url) }, sse);
       return;
+    }
+    if (collection === 'approvals' && parts.length === 1) {
+      requireMethod(method, 'GET');
+      return approvals.list(res, url.searchParams);
+    }
+    if (collection === 'approvals' && parts.length === 2) {
+      requireMethod(method, 'POST');
+      return approvals.answer(req, res, parts[1]!);
     }
     if (collection !== 'threads') throw notFound(url);
     if (threadId === undefined) {
@@ -98,7 +108,10 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
       route(req, res, url).catch((error: unknown) => sendError(res, httpErrorOf(error)));
       return true;
     },
-    close: () => toolCalls.close(),
+    close: () => {
+      toolCalls.close();
+      approvals.close();
+    },
   };
 }
 
