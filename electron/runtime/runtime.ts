@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
+import { ProcessSupervisor } from '../exec/index.js';
+import { CommandExecService } from './command-exec/command-exec-service.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
@@ -63,6 +66,8 @@ export interface RuntimeOptions {
   readonly listModels?: ListModels;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
+  /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
+  readonly supervisor?: ProcessSupervisor;
 }
 
 /**
@@ -79,6 +84,10 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
+  /** Every child process (the person's terminals now; agent commands, jobs and hooks too). */
+  readonly supervisor: ProcessSupervisor;
+  /** `command/exec`: the person's terminals and standalone commands; a carrier host installs how to reach its connections. */
+  readonly commandExec: CommandExecService;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -128,6 +137,8 @@ export class Runtime {
       providerIds: () => this.config.providers().map((provider) => provider.id),
     });
     recoverInterruptedTurns(this.durable, this.events, now);
+    this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(parts.home, 'exec-logs') });
+    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
@@ -240,14 +251,20 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'command/exec': (params, ctx) => this.commandExec.exec(params, ctx.session.connectionId),
+      'command/exec/write': (params, ctx) => this.commandExec.write(params, ctx.session.connectionId),
+      'command/exec/resize': (params, ctx) => this.commandExec.resize(params, ctx.session.connectionId),
+      'command/exec/terminate': (params, ctx) => this.commandExec.terminate(params, ctx.session.connectionId),
+      'command/exec/ack': (params, ctx) => this.commandExec.ack(params, ctx.session.connectionId),
     };
   }
 
-  /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
+  /** Stops running turns and every child process, flushes the event log and closes the databases. Safe to call twice. */
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.supervisor.dispose();
     this.close();
   }
 
@@ -262,6 +279,7 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.queue.stop();
     this.turns.abortAll();
+    this.supervisor.disposeNow();
     this.events.close();
     this.durable.close();
     this.memory.close();

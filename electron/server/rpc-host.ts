@@ -10,6 +10,7 @@ export class RpcHost {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
+  private readonly removeExecReach: () => void;
   private nextId = 1;
 
   constructor(readonly runtime: Runtime) {
@@ -21,6 +22,21 @@ export class RpcHost {
       const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
       return owner ? owner.request('item/tool/call', params, options) : null;
     });
+
+    // command/exec output is connection-scoped: only the connection that started the command gets it.
+    this.removeExecReach = runtime.commandExec.addReach({
+      isOpen: (connectionId) => this.find(connectionId) !== undefined,
+      notify: (connectionId, method, params) => {
+        const connection = this.find(connectionId);
+        connection?.sendNotification(method, JSON.stringify({ method, params }));
+        return connection !== undefined && connection.isOpen;
+      },
+    });
+  }
+
+  private find(connectionId: string): RpcConnection | undefined {
+    for (const connection of this.connections) if (connection.session.connectionId === connectionId && connection.isOpen) return connection;
+    return undefined;
   }
 
   get connectionCount(): number {
@@ -36,12 +52,17 @@ export class RpcHost {
   disconnect(connection: RpcConnection): void {
     connection.close();
     this.connections.delete(connection);
+    void this.runtime.commandExec.connectionClosed(connection.session.connectionId);
   }
 
   close(): void {
-    for (const connection of this.connections) connection.close();
+    for (const connection of this.connections) {
+      connection.close();
+      void this.runtime.commandExec.connectionClosed(connection.session.connectionId);
+    }
     this.connections.clear();
     this.unsubscribe();
     this.removeRequester();
+    this.removeExecReach();
   }
 }

@@ -15,4 +15,5 @@ export * from './methods/queue.js';
 export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';
+export * from './methods/command-exec.js';
 export * from './methods/dynamic-tools.js';

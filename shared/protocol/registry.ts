@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
+import { commandExecMethods, commandExecNotifications } from './methods/command-exec.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
@@ -26,6 +27,7 @@ export const clientMethods = {
   ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
+  ...commandExecMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -35,6 +37,7 @@ export const serverNotifications = {
   ...turnNotifications,
   ...goalNotifications,
   ...queueNotifications,
+  ...commandExecNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
