@@ -4,7 +4,9 @@ import { startAppServer, type AppServerProcess } from '../../test-support/app-se
 import { killAllChildren } from '../../test-support/child-process.js';
 import { codexSchemaErrors } from '../../test-support/codex-schema.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
+import { startServe } from '../../test-support/serve-process.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
+import { connectWs } from '../../test-support/ws-peer.js';
 
 const temp = new TempDirs();
 afterAll(async () => {
@@ -121,5 +123,41 @@ describe('command/exec over stdio: the person\'s terminal', () => {
     expect(await exec).toMatchObject({ result: { exitCode: expect.any(Number), stdout: '', stderr: '' } });
     expect(await exited).toEqual({ code: 0, signal: null });
     await waitUntilGone([child, grandchild]);
+  });
+});
+
+describe('command/exec over WebSocket: output and life are scoped to one connection', () => {
+  it('streams only to the connection that started it, and a closed socket kills its tree while the server runs on', async () => {
+    const server = await startServe({ home: temp.make() });
+    try {
+      const owner = await connectWs(server.wsUrl);
+      const other = await connectWs(server.wsUrl);
+      await owner.peer.initialize('owner');
+      await other.peer.initialize('other');
+      void owner.peer.request('command/exec', { command: ['/bin/sh'], processId: 'shared-name', tty: true, cwd: temp.make() }, 30_000).catch(() => undefined);
+      const seen = { text: '' };
+      await owner.peer.call('command/exec/write', {
+        processId: 'shared-name',
+        deltaBase64: base64('sleep 300 & echo "child=$!"; sh -c \'sleep 301 & echo "grandchild=$!"; wait\' &\n'),
+      });
+      const child = Number((await screenUntil(owner.peer, 'shared-name', /child=(\d+)/, seen))[1]);
+      const grandchild = Number((await screenUntil(owner.peer, 'shared-name', /grandchild=(\d+)/, seen))[1]);
+      // Process ids are per connection: the other client neither sees nor reaches this one.
+      const foreign = await other.peer.request('command/exec/write', { processId: 'shared-name', deltaBase64: base64('exit\n') });
+      expect('error' in foreign && foreign.error.message).toMatch(/no running command\/exec/);
+      expect(other.peer.inbox.drainNotifications().filter((n) => n.method === 'command/exec/outputDelta')).toEqual([]);
+
+      owner.socket.close();
+      await owner.closed;
+      await waitUntilGone([child, grandchild]);
+      // The server is still up and serving the other client.
+      expect(await other.peer.call('command/exec', { command: ['/bin/sh', '-c', 'echo still-here'], cwd: temp.make() })).toMatchObject({
+        exitCode: 0,
+        stdout: 'still-here\n',
+      });
+      other.socket.close();
+    } finally {
+      await server.stop();
+    }
   });
 });
