@@ -8,6 +8,7 @@ import { ConversationEmpty } from './conversation-empty.js';
 import { ConversationHeader } from './conversation-header.js';
 import { GoalBanner } from './goal-editor.js';
 import { MessageList } from './message-list.js';
+import { TerminalPanel } from '../terminal/terminal-panel.js';
 import './conversation.css';
 import './messages.css';
 import './markdown.css';
@@ -58,6 +59,7 @@ export function ConversationPane() {
       <ConversationBody thread={thread} />
       <GoalBanner threadId={thread.id} />
       <Composer thread={thread} />
+      <TerminalPanel thread={thread} />
     </section>
   );
 }
