@@ -55,7 +55,7 @@ describe('the person\'s own terminal', () => {
 async function readSttySize(page: WheelhouseApp['page'], notRows?: number): Promise<{ rows: number; cols: number }> {
   const handle = await page.waitForFunction(
     (exclude) => {
-      const lines = [...document.querySelectorAll('[data-testid="terminal-panel"] .xterm-rows > div')].map((row) => row.textContent?.trim() ?? '');
+      const lines = Array.from(document.querySelectorAll('[data-testid="terminal-panel"] .xterm-rows > div')).map((row) => row.textContent?.trim() ?? '');
       const sizes = lines.filter((line) => /^\d+ \d+$/.test(line)).map((line) => line.split(' ').map(Number) as [number, number]);
       const last = sizes.at(-1);
       return last && last[0] !== exclude ? { rows: last[0], cols: last[1] } : null;

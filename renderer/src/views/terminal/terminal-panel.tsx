@@ -14,8 +14,17 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
   const screen = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (!open || !screen.current) return;
-    return terminals.attach(thread.id, thread.cwd, screen.current);
+    const container = screen.current;
+    if (!open || !container) return;
+    let detach: (() => void) | null = null;
+    let unmounted = false;
+    void terminals().then((loaded) => {
+      if (!unmounted) detach = loaded.attach(thread.id, thread.cwd, container);
+    });
+    return () => {
+      unmounted = true;
+      detach?.();
+    };
   }, [open, terminals, thread.id, thread.cwd]);
 
   if (!open) return null;
