@@ -18,6 +18,7 @@ import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
+import { terminalEchoUnderFlood } from './terminal-echo.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+    const terminalEcho = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -125,6 +127,12 @@ async function main(): Promise<void> {
           pty.supervisor.logLossless &&
           pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
           pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
+      },
+      // The person's terminal end to end: app-server over stdio, command/exec tty `cat`, while seq floods on the same connection.
+      terminalEchoOverStdio: {
+        ...terminalEcho,
+        target: `echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
+        meetsTarget: terminalEcho.p95Ms <= TARGETS.keystrokeEchoP95Ms && terminalEcho.floodStillRunning,
       },
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
