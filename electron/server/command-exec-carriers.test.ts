@@ -106,6 +106,50 @@ describe('command/exec over stdio: the person\'s terminal', () => {
     expect(capped.stdout).toBe('0123');
   });
 
+  it('pauses a flood for a client that acknowledges late (outputAck), and loses nothing', async () => {
+    const { peer } = start();
+    await peer.initialize();
+    const lines = 200_000;
+    const exec = peer.request(
+      'command/exec',
+      { command: ['seq', '1', String(lines)], processId: 'flood', tty: true, cwd: temp.make(), disableOutputCap: true, outputAck: true },
+      60_000,
+    );
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const next = async () => {
+      const message = (await peer.inbox.take(
+        (r) => r.kind === 'notification' && r.message.method === 'command/exec/outputDelta',
+        'flood output',
+        30_000,
+      )).message as NotificationMessage;
+      const bytes = Buffer.from((message.params as { deltaBase64: string }).deltaBase64, 'base64');
+      chunks.push(bytes);
+      received += bytes.length;
+      return bytes.length;
+    };
+    while (received < 384 * 1024) await next();
+    // Nothing acknowledged yet: the command must be held, not streamed on (a broken pause delivers megabytes in this time).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (const message of peer.inbox.drainNotifications()) {
+      const bytes = Buffer.from((message.params as { deltaBase64: string }).deltaBase64, 'base64');
+      chunks.push(bytes);
+      received += bytes.length;
+    }
+    expect(received).toBeLessThanOrEqual(500 * 1024);
+    await peer.call('command/exec/ack', { processId: 'flood', bytes: received });
+    const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\r\n`).join('');
+    let acked = received;
+    while (received < expected.length) {
+      const bytes = await next();
+      acked += bytes;
+      void peer.request('command/exec/ack', { processId: 'flood', bytes });
+    }
+    expect(Buffer.concat(chunks).toString('latin1')).toBe(expected);
+    expect(acked).toBe(expected.length);
+    expect(await exec).toMatchObject({ result: { exitCode: 0 } });
+  });
+
   it('kills the whole tree, grandchildren included, when the connection closes', async () => {
     const { peer, endInput, exited } = start();
     await peer.initialize();
