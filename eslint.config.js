@@ -83,7 +83,7 @@ export default tseslint.config(
   },
   {
     // The core and everything a headless host runs: plain Node, no Electron.
-    files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec}/**'],
+    files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec,mcp}/**'],
     rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell] }),
   },
   {

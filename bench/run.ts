@@ -16,6 +16,7 @@ import { sseFanout, sseReplay } from './sse-fanout.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
+import { mcpStartup } from './mcp-startup.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
 import { terminalEchoUnderFlood } from './terminal-echo.js';
@@ -28,6 +29,7 @@ const TARGETS = {
   fanoutCpuPercent: 10,
   resume1000TurnsMs: 500,
   resumeGrowth: 2.2,
+  mcpParallelStartRatio: 1.3,
   ptyThroughputRatio: 0.6,
   unackedOutputBytes: 500 * 1024,
   keystrokeEchoP95Ms: 50,
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
+    const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const terminalEcho = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-') });
     const report = {
@@ -117,6 +120,12 @@ async function main(): Promise<void> {
       sseFanout: { ...sse, meetsTarget: sse.hostEventLoopP99Ms <= TARGETS.eventLoopP99Ms },
       sseReplay: replay,
       markdownStreamingUpdate: await markdownStreamingBench(),
+      // 5 stdio MCP servers (server-everything x3, server-filesystem x2) from node_modules via `wheelhouse app-server`.
+      mcpStartup: {
+        ...mcp,
+        target: `all ready <= ${TARGETS.mcpParallelStartRatio} x slowest alone; initialize before any server is ready`,
+        meetsTarget: mcp.ratio <= TARGETS.mcpParallelStartRatio && mcp.initializeBeforeAnyReady,
+      },
       // seq 1 3000000 through the process supervisor to a flow-controlled consumer vs a raw node-pty drain.
       ptyThroughput: {
         ...pty,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AskForApproval, ProviderId, SandboxMode, WireApi } from '../../shared/protocol/index.js';
 import { BUILTIN_PROVIDERS, isBuiltInProvider } from './builtin-providers.js';
+import { McpServers } from '../mcp/mcp-config.js';
 
 const HttpUrl = z.string().refine((text) => {
   try {
@@ -39,6 +40,7 @@ export const ConfigDocument = z
     approval_policy: AskForApproval.optional(),
     sandbox_mode: SandboxMode.optional(),
     model_providers: z.record(ProviderId, ProviderTable).optional(),
+    mcp_servers: McpServers.optional(),
   })
   .superRefine((doc, ctx) => {
     const tables = doc.model_providers ?? {};

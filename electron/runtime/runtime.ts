@@ -28,6 +28,9 @@ import { probeModel } from '../config/model-probe.js';
 import type { ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { createMcpHandlers } from '../mcp/mcp-handlers.js';
+import { McpManager } from '../mcp/mcp-manager.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
@@ -68,6 +71,8 @@ export interface RuntimeOptions {
   readonly clientToolTimeoutMs?: number;
   /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
   readonly supervisor?: ProcessSupervisor;
+  /** Start the configured MCP servers right after construction (default true). */
+  readonly startMcpServers?: boolean;
 }
 
 /**
@@ -98,6 +103,8 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The configured MCP servers and their tools. */
+  readonly mcp: McpManager;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -142,11 +149,19 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
+    this.mcp = new McpManager({
+      processLogDir: path.join(this.home, 'logs', 'mcp'),
+      readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
+      onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
+      onStartupCompleted: (summary) => this.events.publish('mcpServer/startupStatus/completed', summary, { ephemeral: true }),
+    });
     this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
-    const tools = new ToolRegistry(builtinTools());
+    const builtins = builtinTools();
+    const tools = new ToolRegistry(builtins, [{ specs: () => this.mcp.toolSpecs() }]);
     this.clientTools = new ClientTools({
       storeOf: (threadId) => this.threads.require(threadId).store,
-      reservedNames: new Set(tools.specs().map((spec) => spec.name)),
+      // Client tools may not shadow built-ins.
+      reservedNames: new Set(builtins.map((tool) => tool.spec.name)),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
     });
@@ -156,6 +171,7 @@ export class Runtime {
       goals: this.goals,
       tools,
       clientTools: this.clientTools,
+      mcp: this.mcp,
       bindModel:
         options.bindModel ??
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -181,6 +197,8 @@ export class Runtime {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
+    // Servers start in the background: nothing (initialize, threads, turns) waits for them.
+    if (options.startMcpServers ?? true) setImmediate(() => void this.mcp.reload());
   }
 
   private handlers(): MethodHandlers<RequestContext> {
@@ -246,8 +264,14 @@ export class Runtime {
         secretStore: this.secrets,
         providers: this.providers,
         listModels: this.listModels,
-        notify: (change) => this.events.publish('config/changed', change),
+        notify: (change) => {
+          this.events.publish('config/changed', change);
+          if (change.keyPaths.some((keyPath) => keyPath === 'mcp_servers' || keyPath.startsWith('mcp_servers.'))) {
+            void this.mcp.reload();
+          }
+        },
       }),
+      ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
@@ -265,6 +289,7 @@ export class Runtime {
     this.queue.stop();
     await this.turns.stopAll();
     await this.supervisor.dispose();
+    await this.mcp.close();
     this.close();
   }
 
@@ -277,6 +302,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
     this.supervisor.disposeNow();

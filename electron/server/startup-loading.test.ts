@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 const tracer = path.join(repoRoot, 'test-support', 'module-trace.mjs');
-const PACKAGES = ['openai', '@napi-rs/keyring', 'ws', 'better-sqlite3'] as const;
+const PACKAGES = ['openai', '@napi-rs/keyring', 'ws', 'better-sqlite3', '@modelcontextprotocol/sdk'] as const;
 
 /** Which of PACKAGES the process has resolved so far. */
 function loadedPackages(traceFile: string): string[] {

@@ -55,6 +55,7 @@ function roleOf(item: ThreadItem): string | null {
     case 'agentMessage':
     case 'reasoning':
     case 'toolCall':
+    case 'mcpToolCall':
       return 'assistant';
     case 'forkMarker':
       return 'system';
@@ -72,6 +73,8 @@ function searchableText(item: ThreadItem): string {
       return [...item.summary, ...item.content].join('\n');
     case 'toolCall':
       return item.tool;
+    case 'mcpToolCall':
+      return `${item.server} ${item.tool}`;
     case 'forkMarker':
       return '';
   }

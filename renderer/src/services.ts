@@ -2,6 +2,7 @@ import { createWheelhouseClient } from './client/create-client.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
+import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
@@ -35,6 +36,14 @@ export const useTerminalStore = createTerminalStore(client);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
+
+/** MCP servers: the Connections page and the sidebar badge. */
+export const useMcpStore = createMcpStore(client);
+
+// Choosing a thread shows its conversation again.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useMcpStore.getState().setOpen(false);
+});
 
 // The buttons error toasts offer (see describeRequestError).
 setErrorActions({

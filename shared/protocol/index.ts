@@ -17,3 +17,4 @@ export * from './methods/config.js';
 export * from './methods/workspace.js';
 export * from './methods/command-exec.js';
 export * from './methods/dynamic-tools.js';
+export * from './methods/mcp.js';

@@ -4,6 +4,7 @@ import { commandExecMethods, commandExecNotifications } from './methods/command-
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
@@ -28,6 +29,7 @@ export const clientMethods = {
   ...eventMethods,
   ...workspaceMethods,
   ...commandExecMethods,
+  ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -38,6 +40,7 @@ export const serverNotifications = {
   ...goalNotifications,
   ...queueNotifications,
   ...commandExecNotifications,
+  ...mcpNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */

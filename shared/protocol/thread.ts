@@ -72,6 +72,24 @@ export const ThreadItem = z.discriminatedUnion('type', [
   }),
   z.object({
     ...itemBase,
+    /** A call of an MCP server's tool (Codex McpToolCallThreadItem). */
+    type: z.literal('mcpToolCall'),
+    server: z.string(),
+    tool: z.string(),
+    status: ToolCallStatus,
+    arguments: z.unknown(),
+    /** The server's result: `content` blocks (text, image, resource_link, ...) and `structuredContent`. */
+    result: z.object({ content: z.array(z.unknown()), structuredContent: z.unknown(), _meta: z.unknown() }).nullable(),
+    error: z.object({ message: z.string() }).nullable(),
+    durationMs: z.number().int().nullable(),
+    appContext: z.null(),
+    mcpAppResourceUri: z.null(),
+    mcpAppUi: z.null(),
+    pluginId: z.null(),
+    readOnlyHint: z.boolean().nullable(),
+  }),
+  z.object({
+    ...itemBase,
     type: z.literal('forkMarker'),
     fromThreadId: z.string(),
     fromThreadName: z.string().nullable(),

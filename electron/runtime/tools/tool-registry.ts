@@ -20,6 +20,15 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/**
+ * Tools that come and go while the app runs (MCP servers). `specs()` must
+ * return the same array while nothing changed; their calls are run by the
+ * turn runner, not by the registry.
+ */
+export interface ToolSource {
+  specs(): readonly ModelToolSpec[];
+}
+
 /** What a tool is written as: its JSON schema for the model is derived from `args`, never written by hand. */
 export interface ToolDefinition<S extends z.ZodObject> {
   readonly name: string;
@@ -53,13 +62,25 @@ export const MAX_TOOL_OUTPUT_CHARS = 64 * 1024;
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, Tool>();
+  private readonly builtinSpecs: readonly ModelToolSpec[];
+  private merged: { parts: readonly (readonly ModelToolSpec[])[]; specs: readonly ModelToolSpec[] } | null = null;
 
-  constructor(tools: readonly Tool[]) {
+  constructor(
+    tools: readonly Tool[],
+    private readonly sources: readonly ToolSource[] = [],
+  ) {
     for (const tool of tools) this.byName.set(tool.spec.name, tool);
+    this.builtinSpecs = [...this.byName.values()].map((t) => t.spec);
   }
 
-  specs(): ModelToolSpec[] {
-    return [...this.byName.values()].map((t) => t.spec);
+  /** Built-ins first, then each source's tools; the same array while no source changed. */
+  specs(): readonly ModelToolSpec[] {
+    const parts = this.sources.map((source) => source.specs());
+    const cached = this.merged;
+    if (cached && cached.parts.length === parts.length && cached.parts.every((part, i) => part === parts[i])) return cached.specs;
+    const specs = [...this.builtinSpecs, ...parts.flat()];
+    this.merged = { parts, specs };
+    return specs;
   }
 
   async invoke(name: string, argumentsJson: string, ctx: ToolContext): Promise<ToolResult> {

@@ -1,5 +1,7 @@
 import type { ThreadItem } from '../../../shared/protocol/index.js';
+import { modelToolName } from '../../mcp/tool-names.js';
 import type { ModelMessage, ModelToolCall } from '../../model/types.js';
+import { mcpItemOutput } from './mcp-tool-call.js';
 
 interface AssistantStep {
   reasoning: string;
@@ -60,6 +62,14 @@ export function buildModelHistory(items: readonly ThreadItem[]): ModelMessage[] 
           name: item.tool,
           content: item.output ?? 'The tool did not finish (the turn was stopped).',
         });
+        break;
+      }
+      case 'mcpToolCall': {
+        // The item id stands in for the provider's call id: both halves are rebuilt from this one item.
+        const s = current();
+        const name = modelToolName({ server: item.server, tool: item.tool });
+        s.calls.push({ id: item.id, name, arguments: JSON.stringify(item.arguments ?? {}) });
+        s.results.push({ role: 'tool', toolCallId: item.id, name, content: mcpItemOutput(item) });
         break;
       }
       case 'forkMarker':

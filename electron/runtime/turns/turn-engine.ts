@@ -15,6 +15,7 @@ import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { McpToolCaller } from './mcp-tool-call.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
@@ -37,6 +38,8 @@ export interface TurnEngineDeps {
   readonly knownSecrets?: () => Promise<readonly string[]>;
   /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
   readonly onTurnEnded?: (threadId: string, turnId: string) => void;
+  /** MCP servers' tools for the agent. */
+  readonly mcp?: McpToolCaller;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
+import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
@@ -25,6 +26,8 @@ export interface TurnRunnerDeps {
   readonly now: () => number;
   /** Thread-wide usage before this turn, for `thread/tokenUsage/updated`. */
   readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
+  /** MCP servers' tools (their calls become `mcpToolCall` items). */
+  readonly mcp?: McpToolCaller;
 }
 
 export type TurnOutcome =
@@ -167,6 +170,8 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  const mcpTool = deps.mcp?.resolveTool(call.name);
+  if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
   const startedAtMs = deps.now();
   let parsedArgs: unknown = call.arguments;
   try {

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useConnectionStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -23,7 +23,7 @@ export function AppShell() {
       <div className="app-shell-background" inert={modal}>
         <Sidebar />
         <main className="app-main">
-          <ConversationPane />
+          <MainView />
         </main>
       </div>
       <SetupLayer />
@@ -36,6 +36,21 @@ export function AppShell() {
 // First run and Settings (with their folder browser and import) are a chunk of their own,
 // loaded when first opened: most starts never show them.
 const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+
+// The Connections page is a chunk too: opened from the sidebar, not at start.
+const ConnectionsPage = lazy(() =>
+  import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
+);
+
+function MainView() {
+  const connections = useMcpStore((s) => s.open);
+  if (!connections) return <ConversationPane />;
+  return (
+    <Suspense fallback={null}>
+      <ConnectionsPage />
+    </Suspense>
+  );
+}
 
 function SetupLayer() {
   const open = useSetupStore((s) => s.mode !== 'hidden');

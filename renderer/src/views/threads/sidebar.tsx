@@ -1,5 +1,5 @@
-import { Settings, ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { Plug, Settings, ShipWheel, SquarePen } from 'lucide-react';
+import { useConnectionStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
@@ -10,6 +10,9 @@ export function Sidebar() {
   const connected = useConnectionStore((s) => s.status === 'connected');
   const newThread = useThreadsStore((s) => s.newThread);
   const openSettings = useSetupStore((s) => s.openSettings);
+  const connectionsOpen = useMcpStore((s) => s.open);
+  const setConnectionsOpen = useMcpStore((s) => s.setOpen);
+  const failedServers = useMcpStore((s) => s.servers.filter((server) => server.runtimeStatus === 'failed').length);
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -35,6 +38,19 @@ export function Sidebar() {
       <ThreadList />
       <footer className="sidebar-footer">
         <ConnectionIndicator />
+        <button
+          type="button"
+          className="icon-button sidebar-connections"
+          data-testid="open-connections"
+          aria-label={failedServers > 0 ? `Connections (${failedServers} failed)` : 'Connections'}
+          aria-pressed={connectionsOpen}
+          title={failedServers > 0 ? `Connections: ${failedServers} MCP server(s) failed` : 'Connections'}
+          onClick={() => setConnectionsOpen(!connectionsOpen)}
+          disabled={!connected}
+        >
+          <Plug size={15} strokeWidth={1.9} aria-hidden="true" />
+          {failedServers > 0 && <span className="sidebar-connections-badge" data-testid="connections-badge" />}
+        </button>
         <button
           type="button"
           className="icon-button sidebar-settings"

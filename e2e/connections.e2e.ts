@@ -1,0 +1,83 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { everythingServerScript } from '../test-support/mcp-servers.js';
+import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+
+/**
+ * Connections: a person adds MCP servers from the UI (no file editing), sees
+ * one come up with its tools and a broken one fail with its reason and a
+ * sidebar badge, and sees the agent's MCP tool call as a card.
+ */
+describe('MCP connections', () => {
+  let mock: MockModelServer;
+  let app: WheelhouseApp;
+  let folder: string;
+  const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
+
+  beforeAll(async () => {
+    mock = await startMockModelServer({ models: ['mock-coder'] });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
+    await writeFile(path.join(folder, 'README.md'), '# A project\n');
+    app = await launchWheelhouse();
+    await waitForConnected(app.page);
+    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
+    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
+  });
+  afterEach(async () => {
+    await app?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('adds servers from the UI, shows ready and failed states, and draws the agent’s MCP call as a card', async () => {
+    const { page } = app;
+    await page.getByTestId('open-connections').click();
+    await page.getByTestId('connections-page').waitFor();
+
+    await page.getByTestId('mcp-add').click();
+    const form = page.getByTestId('mcp-form');
+    await form.getByLabel('Name').fill('everything');
+    await form.getByLabel('Command (stdio)').fill(process.execPath);
+    await form.getByLabel('Arguments, one per line').fill(everythingServerScript);
+    await form.getByRole('button', { name: 'Add' }).click();
+    const ready = page.locator('[data-testid="mcp-server"][data-name="everything"][data-state="ok"]');
+    await ready.waitFor({ timeout: 30_000 });
+    await expect(ready.getByText('echo', { exact: true }).count()).resolves.toBe(1);
+
+    await page.getByTestId('mcp-add').click();
+    await form.getByLabel('Name').fill('broken');
+    await form.getByLabel('Command (stdio)').fill('/nonexistent/mcp-server');
+    await form.getByRole('button', { name: 'Add' }).click();
+    const failed = page.locator('[data-testid="mcp-server"][data-name="broken"][data-state="failed"]');
+    await failed.waitFor({ timeout: 30_000 });
+    await expect(failed.getByTestId('mcp-server-error').textContent()).resolves.toContain('command not found');
+    await page.getByTestId('connections-badge').waitFor();
+    if (shots) await page.screenshot({ path: path.join(shots, 'connections.png') });
+
+    await failed.getByRole('button', { name: 'Disable' }).click();
+    await page.locator('[data-testid="mcp-server"][data-name="broken"][data-state="off"]').waitFor();
+    await page.getByTestId('connections-badge').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Close Connections' }).click();
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__get-tiny-image', arguments: '{}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Here is the image.' }, { type: 'finish' }],
+    );
+    await sendMessage(page, 'show me an image');
+    const card = page.locator('[data-testid="mcp-tool-call"][data-status="completed"]');
+    await card.waitFor({ timeout: 30_000 });
+    await card.locator('.tool-call-head').click();
+    await card.locator('img.mcp-image').waitFor();
+    await page.getByText('Here is the image.').waitFor();
+    if (shots) await page.screenshot({ path: path.join(shots, 'mcp-tool-call.png') });
+    expect(app.errors).toEqual([]);
+  });
+});

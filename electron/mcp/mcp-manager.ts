@@ -1,0 +1,345 @@
+import type {
+  McpServerStartupCompleted,
+  McpServerStartupStatusUpdated,
+} from '../../shared/protocol/index.js';
+import type { ModelToolSpec } from '../model/types.js';
+import { authorizeToolCall } from './authorize-tool-call.js';
+import type { McpServerConfig } from './mcp-config.js';
+import type { CallOptions, McpConnection } from './mcp-connection.js';
+import { assignModelToolNames, type McpToolRef } from './tool-names.js';
+import { isToolAllowed } from './mcp-config.js';
+
+export type McpSlotState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
+
+/** What the manager knows of one configured server. */
+export interface McpServerSlot {
+  config: McpServerConfig;
+  state: McpSlotState;
+  error: string | null;
+  connection: McpConnection | null;
+  generation: number;
+  abort: AbortController | null;
+  restartTimer: ReturnType<typeof setTimeout> | null;
+  restartAttempts: number;
+  readyAtMs: number;
+}
+
+export interface McpManagerOptions {
+  /** The `[mcp_servers]` of config.toml as it is now. */
+  readonly readConfigs: () => readonly McpServerConfig[];
+  readonly onStatus: (update: McpServerStartupStatusUpdated) => void;
+  readonly onStartupCompleted: (summary: McpServerStartupCompleted) => void;
+  /** Where the process supervisor of stdio servers writes each server's log. */
+  readonly processLogDir: string;
+  /**
+   * The environment stdio servers start from (their `env` is laid over it).
+   * Default: the app's own environment, at once; asking a login shell can
+   * take seconds (or hang on a broken rc file), and start-up must not wait.
+   */
+  readonly environment?: () => Promise<LoginEnvironment>;
+  /** Delay before restart attempt n (0-based) of a server that died. Default 1 s doubling to 30 s. */
+  readonly restartDelayMs?: (attempt: number) => number;
+  readonly now?: () => number;
+}
+
+/** A call that could not be made or did not finish (unknown server, not ready, turned off, timeout, crash). */
+export class McpCallError extends Error {}
+
+/** A server that stayed up this long is restarted without the backoff it had built up. */
+const STABLE_UPTIME_MS = 60_000;
+
+type ConnectionModule = typeof import('./mcp-connection.js');
+let connectionModule: Promise<ConnectionModule> | undefined;
+/** The SDK is loaded only when a server is configured, so start-up without MCP pays nothing for it. */
+const loadConnectionModule = () => (connectionModule ??= import('./mcp-connection.js'));
+type Supervisor = import('../exec/index.js').ProcessSupervisor;
+type LoginEnvironment = import('../exec/index.js').LoginEnvironment;
+
+/**
+ * Runs the configured MCP servers: starts every enabled one in parallel (a
+ * slow or broken one never holds up the others), reports each state change,
+ * restarts a server that dies with backoff, offers the ready servers' tools to
+ * the model under stable names, and stops every process on close.
+ */
+export class McpManager {
+  private readonly slots = new Map<string, McpServerSlot>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private toolCache: { specs: ModelToolSpec[]; byName: Map<string, McpToolRef> } | null = null;
+  private closed = false;
+  private readonly now: () => number;
+  /** Runs the stdio servers' processes; made (and node-pty loaded) at the first stdio start. */
+  private supervisor: Supervisor | null = null;
+  private supervisorLoading: Promise<Supervisor> | null = null;
+
+  constructor(private readonly options: McpManagerOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Matches the running servers to config: starts new and changed ones (and
+   * ones that had failed), stops removed and disabled ones. Resolves with the
+   * summary of the servers it started, once each is ready, failed or cancelled.
+   */
+  reload(): Promise<McpServerStartupCompleted> {
+    if (this.closed) return Promise.resolve({ ready: [], failed: [], cancelled: [] });
+    const configs = this.options.readConfigs();
+    const wanted = new Map(configs.map((config) => [config.name, config]));
+    for (const [name, slot] of this.slots) {
+      if (!wanted.has(name)) {
+        this.stop(slot);
+        this.slots.delete(name);
+      }
+    }
+    const toStart: McpServerSlot[] = [];
+    for (const config of configs) {
+      let slot = this.slots.get(config.name);
+      if (!slot) {
+        slot = { config, state: 'disabled', error: null, connection: null, generation: 0, abort: null, restartTimer: null, restartAttempts: 0, readyAtMs: 0 };
+        this.slots.set(config.name, slot);
+      }
+      const mustRestart = needsRestart(slot.config, config) || slot.state === 'failed' || slot.state === 'cancelled' || slot.state === 'disabled';
+      slot.config = config;
+      if (!config.enabled) {
+        this.stop(slot);
+        slot.state = 'disabled';
+        slot.error = null;
+      } else if (mustRestart) {
+        toStart.push(slot);
+      }
+    }
+    this.toolCache = null;
+    return this.round(toStart);
+  }
+
+  /** Stops and starts one server again (the Connections page's restart). */
+  async restart(name: string): Promise<McpServerStartupCompleted> {
+    const slot = this.slots.get(name);
+    if (!slot) throw new McpCallError(`no MCP server named "${name}" in config.toml`);
+    if (!slot.config.enabled) throw new McpCallError(`MCP server "${name}" is disabled; enable it first`);
+    return this.round([slot]);
+  }
+
+  servers(): readonly McpServerSlot[] {
+    return [...this.slots.values()];
+  }
+
+  /**
+   * The ready servers' allowed tools, sorted by model name. The same array is
+   * returned until a server's state or tools change, so requests stay
+   * byte-identical and provider prompt caches keep hitting.
+   */
+  toolSpecs(): readonly ModelToolSpec[] {
+    return this.tools().specs;
+  }
+
+  /** Which server tool a model-facing name stands for. */
+  resolveTool(modelName: string): McpToolRef | null {
+    return this.tools().byName.get(modelName) ?? null;
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown>, options: Omit<CallOptions, 'timeoutMs'>) {
+    const slot = this.slots.get(server);
+    if (!slot) throw new McpCallError(`no MCP server named "${server}" in config.toml`);
+    const decision = authorizeToolCall(slot.config, tool);
+    if (!decision.allowed) throw new McpCallError(decision.reason);
+    const connection = slot.connection;
+    if (slot.state !== 'ready' || !connection) {
+      throw new McpCallError(`MCP server "${server}" is not ready (${slot.state}${slot.error ? `: ${slot.error}` : ''})`);
+    }
+    try {
+      return await connection.callTool(tool, args, { ...options, timeoutMs: slot.config.toolTimeoutMs });
+    } catch (error) {
+      throw new McpCallError(describeCallFailure(slot, error));
+    }
+  }
+
+  async readResource(server: string, uri: string, signal: AbortSignal) {
+    const slot = this.slots.get(server);
+    if (!slot) throw new McpCallError(`no MCP server named "${server}" in config.toml`);
+    if (slot.state !== 'ready' || !slot.connection) throw new McpCallError(`MCP server "${server}" is not ready (${slot.state})`);
+    try {
+      return await slot.connection.readResource(uri, signal);
+    } catch (error) {
+      throw new McpCallError(`reading ${uri} from "${server}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Stops every server and waits until their processes are gone. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const slot of this.slots.values()) this.stop(slot);
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    // Anything a server started in its session goes too.
+    await this.supervisor?.dispose();
+  }
+
+  /** For a synchronous exit: signals every server process at once. */
+  killNow(): void {
+    this.closed = true;
+    for (const slot of this.slots.values()) {
+      if (slot.restartTimer) clearTimeout(slot.restartTimer);
+      slot.abort?.abort();
+      slot.connection?.killNow();
+      slot.connection = null;
+    }
+    this.supervisor?.disposeNow();
+  }
+
+  private loadSupervisor(): Promise<Supervisor> {
+    this.supervisorLoading ??= import('../exec/index.js').then((exec) => {
+      const appEnvironment = async (): Promise<LoginEnvironment> => ({
+        // Electron's own switches never reach a child (ELECTRON_RUN_AS_NODE turns a node-based server into something else).
+        env: Object.fromEntries(
+          Object.entries(process.env).filter(
+            (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('ELECTRON_'),
+          ),
+        ),
+        shell: exec.userShell(),
+        source: 'process',
+        note: 'MCP servers start from the app environment',
+      });
+      this.supervisor = new exec.ProcessSupervisor({
+        logDir: this.options.processLogDir,
+        loginEnvironment: this.options.environment ?? appEnvironment,
+      });
+      if (this.closed) this.supervisor.disposeNow();
+      return this.supervisor;
+    });
+    return this.supervisorLoading;
+  }
+
+  private round(slots: readonly McpServerSlot[]): Promise<McpServerStartupCompleted> {
+    const outcomes = slots.map((slot) => this.start(slot).then((state) => ({ slot, state })));
+    return Promise.all(outcomes).then((settled) => {
+      const summary: McpServerStartupCompleted = { ready: [], failed: [], cancelled: [] };
+      for (const { slot, state } of settled) {
+        if (state === 'ready') summary.ready.push(slot.config.name);
+        else if (state === 'failed') summary.failed.push({ name: slot.config.name, error: slot.error ?? 'failed' });
+        else if (state === 'cancelled') summary.cancelled.push(slot.config.name);
+      }
+      if (slots.length > 0) this.options.onStartupCompleted(summary);
+      return summary;
+    });
+  }
+
+  /** Starts one server; resolves with how that start ended ('superseded' when a newer start took over). */
+  private start(slot: McpServerSlot): Promise<McpSlotState | 'superseded'> {
+    this.stop(slot);
+    const generation = ++slot.generation;
+    const abort = new AbortController();
+    slot.abort = abort;
+    this.setState(slot, 'starting', null);
+    const attempt = (async (): Promise<McpSlotState | 'superseded'> => {
+      let connection: McpConnection;
+      try {
+        const { McpConnection } = await loadConnectionModule();
+        connection = await McpConnection.open(slot.config, () => this.loadSupervisor(), abort.signal, (reason) =>
+          this.lost(slot, connection, reason),
+        );
+      } catch (error) {
+        if (generation !== slot.generation) return 'superseded';
+        if (this.closed || abort.signal.aborted) return this.setState(slot, 'cancelled', null);
+        return this.setState(slot, 'failed', error instanceof Error ? error.message : String(error));
+      }
+      if (generation !== slot.generation || this.closed) {
+        await connection.close();
+        if (generation !== slot.generation) return 'superseded';
+        return this.setState(slot, 'cancelled', null);
+      }
+      slot.connection = connection;
+      slot.readyAtMs = this.now();
+      this.toolCache = null;
+      return this.setState(slot, 'ready', null);
+    })();
+    return this.track(attempt);
+  }
+
+  private lost(slot: McpServerSlot, connection: McpConnection, reason: string): void {
+    if (slot.connection !== connection || this.closed) return;
+    slot.connection = null;
+    this.toolCache = null;
+    if (this.now() - slot.readyAtMs >= STABLE_UPTIME_MS) slot.restartAttempts = 0;
+    const delay = (this.options.restartDelayMs ?? defaultRestartDelay)(slot.restartAttempts++);
+    this.setState(slot, 'failed', `${reason}; restarting in ${Math.round(delay / 100) / 10} s`);
+    slot.restartTimer = setTimeout(() => {
+      slot.restartTimer = null;
+      if (!this.closed && slot.config.enabled && slot.state === 'failed') void this.start(slot);
+    }, delay);
+    slot.restartTimer.unref?.();
+  }
+
+  /** Ends whatever the slot has running or starting; the process is stopped in the background (tracked for close). */
+  private stop(slot: McpServerSlot): void {
+    if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    slot.restartTimer = null;
+    slot.generation++;
+    slot.abort?.abort();
+    slot.abort = null;
+    const connection = slot.connection;
+    slot.connection = null;
+    this.toolCache = null;
+    if (connection) void this.track(connection.close());
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    void promise.finally(() => this.pending.delete(promise)).catch(() => undefined);
+    return promise;
+  }
+
+  private setState(slot: McpServerSlot, state: McpSlotState, error: string | null): McpSlotState {
+    slot.state = state;
+    slot.error = error;
+    if (state !== 'disabled') {
+      this.options.onStatus({ name: slot.config.name, status: state, error, failureReason: null, threadId: null });
+    }
+    return state;
+  }
+
+  private tools(): NonNullable<McpManager['toolCache']> {
+    if (this.toolCache) return this.toolCache;
+    const refs: McpToolRef[] = [];
+    const described = new Map<string, { description: string; parameters: Record<string, unknown> }>();
+    for (const slot of this.slots.values()) {
+      if (slot.state !== 'ready' || !slot.connection) continue;
+      for (const tool of slot.connection.catalog.tools) {
+        if (!isToolAllowed(slot.config, tool.name)) continue;
+        refs.push({ server: slot.config.name, tool: tool.name });
+        described.set(`${slot.config.name}\u0000${tool.name}`, {
+          description: tool.description ?? tool.title ?? `${tool.name} (MCP server ${slot.config.name})`,
+          parameters: modelParameters(tool.inputSchema),
+        });
+      }
+    }
+    const byName = assignModelToolNames(refs);
+    const specs = [...byName.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, ref]) => ({ name, ...described.get(`${ref.server}\u0000${ref.tool}`)! }));
+    this.toolCache = { specs, byName };
+    return this.toolCache;
+  }
+}
+
+function defaultRestartDelay(attempt: number): number {
+  return Math.min(30_000, 1_000 * 2 ** attempt);
+}
+
+/** Only transport and start-up settings need a new process; tool filters and timeouts apply live. */
+function needsRestart(before: McpServerConfig, after: McpServerConfig): boolean {
+  return JSON.stringify([before.transport, before.startupTimeoutMs]) !== JSON.stringify([after.transport, after.startupTimeoutMs]);
+}
+
+/** The tool's JSON Schema as a provider takes it: an object schema without `$schema`. */
+function modelParameters(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return { ...rest, type: 'object', properties: (rest.properties as Record<string, unknown> | undefined) ?? {} };
+}
+
+function describeCallFailure(slot: McpServerSlot, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  // -32001 is the SDK's RequestTimeout.
+  if (code === -32001) return `the MCP tool did not answer within ${slot.config.toolTimeoutMs / 1000} s (tool_timeout_sec)`;
+  if (code === -32000 && /closed/i.test(message)) return `MCP server "${slot.config.name}" stopped during the call`;
+  return message;
+}

@@ -1,0 +1,334 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyNotification, ClientMethod, ParamsOf, Turn } from '../../shared/protocol/index.js';
+import { createModelClient } from '../model/create-model-client.js';
+import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { mockProvider } from '../../test-support/mock-model/model-test-kit.js';
+import { killAllChildren, spawnTracked } from '../../test-support/child-process.js';
+import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
+import type { RequestContext } from '../runtime/context.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { createTestRuntime } from '../../test-support/test-runtime.js';
+
+/**
+ * MCP servers through the runtime, against the real reference servers from
+ * npm (server-everything, server-filesystem) and a mock model: what a
+ * client sees in notifications, status lists and the conversation.
+ */
+const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+
+let mock: MockModelServer;
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  await killAllChildren();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function app(configToml: string) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-'));
+  fs.writeFileSync(path.join(home, 'config.toml'), configToml);
+  const provider = mockProvider(mock, 'chat');
+  const runtime = createTestRuntime({
+    home,
+    validateResults: true,
+    defaults: { cwd: home },
+    bindModel: async () => ({ client: createModelClient(provider), model: 'deepseek-chat', contextWindow: 128_000 }),
+  });
+  cleanups.push(async () => {
+    await runtime.shutdown();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  const seen: AnyNotification[] = [];
+  runtime.events.subscribe((n) => seen.push(n));
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
+  /** Resolves with the first notification (already seen or future) that matches. */
+  const waitFor = (match: (n: AnyNotification) => boolean, after = 0) =>
+    new Promise<AnyNotification>((resolve) => {
+      const found = seen.slice(after).find(match);
+      if (found) return resolve(found);
+      const off = runtime.events.subscribe((n) => {
+        if (match(n)) {
+          off();
+          resolve(n);
+        }
+      });
+    });
+  const status = (name: string, state: string, after = 0) =>
+    waitFor((n) => n.method === 'mcpServer/startupStatus/updated' && n.params.name === name && n.params.status === state, after);
+  const startupDone = () => waitFor((n) => n.method === 'mcpServer/startupStatus/completed');
+  const turnDone = (after: number) => waitFor((n) => n.method === 'turn/completed', after).then((n) => (n.params as { turn: Turn }).turn);
+  return { runtime, home, seen, call, waitFor, status, startupDone, turnDone };
+}
+
+const pidsOf = (runtime: Runtime) =>
+  runtime.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
+
+describe('MCP servers in the runtime', () => {
+  it('starts every server in parallel; a bad command fails clearly while the others come up; initialize does not wait', async () => {
+    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-files-'));
+    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    const a = app(
+      stdioServerToml('everything', everythingServerScript) +
+        stdioServerToml('files', filesystemServerScript, [files]) +
+        '[mcp_servers.broken]\ncommand = "/nonexistent/wheelhouse-no-such-server"\n',
+    );
+    const init = await a.call('initialize', { clientInfo: { name: 'test', version: '1' } });
+    expect(init.serverVersion).toBeTruthy();
+    expect(a.seen.some((n) => n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'ready')).toBe(false);
+
+    const summary = await a.startupDone();
+    expect(summary.params).toEqual({
+      ready: ['everything', 'files'],
+      failed: [{ name: 'broken', error: expect.stringContaining('command not found: "/nonexistent/wheelhouse-no-such-server"') }],
+      cancelled: [],
+    });
+    for (const name of ['everything', 'files', 'broken']) await a.status(name, 'starting');
+    const failed = await a.status('broken', 'failed');
+    expect(failed.method === 'mcpServer/startupStatus/updated' && failed.params.error).toContain('command not found');
+
+    const list = await a.call('mcpServerStatus/list', {});
+    const byName = (name: string) => list.data.find((s) => s.name === name)!;
+    expect(byName('everything').runtimeStatus).toBe('connected');
+    expect(Object.keys(byName('everything').tools)).toContain('echo');
+    expect(byName('everything').serverInfo?.name).toBeTruthy();
+    expect(Object.keys(byName('files').tools)).toContain('read_text_file');
+    expect(byName('broken')).toMatchObject({ runtimeStatus: 'failed', toolsError: expect.stringContaining('command not found'), tools: {} });
+  });
+
+  it('offers allowed tools to the model under stable names, byte-identical across requests, and runs a call as an mcpToolCall item', async () => {
+    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-files-'));
+    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(files, 'notes.txt'), 'remember the milk');
+    const a = app(
+      stdioServerToml('everything', everythingServerScript, [], 'disabled_tools = ["get-sum"]') +
+        stdioServerToml('files', filesystemServerScript, [files], 'enabled_tools = ["read_text_file"]'),
+    );
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue(
+      [
+        {
+          type: 'toolCalls',
+          calls: [
+            { id: 'c1', name: 'mcp__everything__echo', arguments: '{"message":"hello mcp"}' },
+            { id: 'c2', name: 'mcp__files__read_text_file', arguments: JSON.stringify({ path: path.join(files, 'notes.txt') }) },
+            { id: 'c3', name: 'mcp__everything__get-tiny-image', arguments: '{}' },
+          ],
+        },
+        { type: 'finish' },
+      ],
+      [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const mark = a.seen.length;
+    await a.call('turn/start', { threadId: thread.id, input: text('use the tools') });
+    const turn = await a.turnDone(mark);
+    expect(turn.status).toBe('completed');
+
+    const [first, second] = mock.requests.slice(before).map((r) => r.body as { tools: { function: { name: string } }[]; messages: unknown[] });
+    const names = first!.tools.map((t) => t.function.name);
+    expect(names).toContain('mcp__everything__echo');
+    expect(names).toContain('mcp__files__read_text_file');
+    expect(names).not.toContain('mcp__everything__get-sum');
+    expect(names).not.toContain('mcp__files__write_file');
+    expect(names.every((n) => /^[a-zA-Z0-9_-]{1,64}$/.test(n))).toBe(true);
+    expect(JSON.stringify(second!.tools)).toBe(JSON.stringify(first!.tools));
+
+    const { thread: read } = await a.call('thread/read', { threadId: thread.id, includeTurns: true });
+    const items = read.turns[0]!.items.flatMap((i) => (i.type === 'mcpToolCall' ? [i] : []));
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatchObject({ server: 'everything', tool: 'echo', status: 'completed', arguments: { message: 'hello mcp' }, error: null });
+    const content = (index: number) => (items[index]!.result?.content ?? []) as { type: string; text?: string; mimeType?: string }[];
+    expect(content(0)).toEqual([{ type: 'text', text: 'Echo: hello mcp' }]);
+    expect(content(1)[0]?.text).toContain('remember the milk');
+    expect(content(2).some((b) => b.type === 'image' && b.mimeType === 'image/png')).toBe(true);
+    const history = JSON.stringify(second!.messages);
+    expect(history).toContain('Echo: hello mcp');
+    expect(history).toContain('remember the milk');
+    expect(a.seen.some((n) => n.method === 'item/started' && n.params.item.type === 'mcpToolCall')).toBe(true);
+  });
+
+  it('fails a call cleanly when its server is killed mid-call, then restarts the server', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript));
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: '{"duration":60,"steps":60}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'It broke.' }, { type: 'finish' }],
+    );
+    const mark = a.seen.length;
+    await a.call('turn/start', { threadId: thread.id, input: text('run it') });
+    await a.waitFor((n) => n.method === 'item/mcpToolCall/progress', mark);
+    const [pid] = pidsOf(a.runtime);
+    process.kill(pid!, 'SIGKILL');
+    const turn = await a.turnDone(mark);
+    expect(turn.status).toBe('completed');
+    const done = await a.waitFor((n) => n.method === 'item/completed' && n.params.item.type === 'mcpToolCall', mark);
+    const item = done.method === 'item/completed' && done.params.item.type === 'mcpToolCall' ? done.params.item : null;
+    expect(item).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/stopped/) } });
+    const failed = await a.status('everything', 'failed', mark);
+    expect(failed.method === 'mcpServer/startupStatus/updated' && failed.params.error).toMatch(/stopped unexpectedly.*restarting/);
+    await a.status('everything', 'ready', a.seen.indexOf(failed));
+    const [newPid] = pidsOf(a.runtime);
+    expect(newPid).not.toBe(pid);
+  });
+
+  it('lets a person interrupt a turn stuck in a slow MCP call; the server stays up', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript));
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue([
+      { type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: '{"duration":120,"steps":120}' }] },
+      { type: 'finish' },
+    ]);
+    const mark = a.seen.length;
+    const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('run it') });
+    await a.waitFor((n) => n.method === 'item/mcpToolCall/progress', mark);
+    await a.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    expect((await a.turnDone(mark)).status).toBe('interrupted');
+    const done = await a.waitFor((n) => n.method === 'item/completed' && n.params.item.type === 'mcpToolCall', mark);
+    expect(done.method === 'item/completed' && done.params.item.type === 'mcpToolCall' && done.params.item.status).toBe('failed');
+    const echo = await a.call('mcpServer/tool/call', { threadId: thread.id, server: 'everything', tool: 'echo', arguments: { message: 'still here' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: still here' }]);
+  });
+
+  it('honours tool_timeout_sec', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript, [], 'tool_timeout_sec = 1'));
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    await expect(
+      a.call('mcpServer/tool/call', { threadId: thread.id, server: 'everything', tool: 'trigger-long-running-operation', arguments: { duration: 30, steps: 2 } }),
+    ).rejects.toThrow(/did not answer within 1 s/);
+    const echo = await a.call('mcpServer/tool/call', { threadId: thread.id, server: 'everything', tool: 'echo', arguments: { message: 'x' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: x' }]);
+  });
+
+  it('reads resources and refuses turned-off tools and unknown servers with clear errors', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript, [], 'disabled_tools = ["get-sum"]'));
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    await expect(
+      a.call('mcpServer/tool/call', { threadId: thread.id, server: 'everything', tool: 'get-sum', arguments: { a: 1, b: 2 } }),
+    ).rejects.toThrow(/turned off/);
+    await expect(a.call('mcpServer/tool/call', { threadId: thread.id, server: 'nope', tool: 'echo' })).rejects.toThrow(/no MCP server named "nope"/);
+    const [status] = (await a.call('mcpServerStatus/list', { serverName: 'everything' })).data;
+    expect(status?.tools['get-sum']).toBeUndefined();
+    const resource = status?.resources[0];
+    expect(resource).toBeDefined();
+    const read = await a.call('mcpServer/resource/read', { server: 'everything', uri: resource!.uri });
+    expect(read.contents[0]?.uri).toBe(resource!.uri);
+  });
+
+  it('adds, disables and removes a server through config writes; a bad table changes nothing', async () => {
+    const a = app('');
+    await expect(a.call('config/value/write', { keyPath: 'mcp_servers.x', value: { args: ['a'] } })).rejects.toThrow(/mcp_servers\.x\.command/);
+    expect(fs.readFileSync(path.join(a.home, 'config.toml'), 'utf8')).toBe('');
+    const mark = a.seen.length;
+    await a.call('config/value/write', { keyPath: 'mcp_servers.everything', value: { command: process.execPath, args: [everythingServerScript] } });
+    await a.status('everything', 'ready', mark);
+    const [pid] = pidsOf(a.runtime);
+    await a.call('config/value/write', { keyPath: 'mcp_servers.everything.enabled', value: false });
+    expect((await a.call('mcpServerStatus/list', {})).data[0]?.runtimeStatus).toBe('disabled');
+    await expect.poll(() => isAlive(pid!), { timeout: 15_000 }).toBe(false);
+    await a.call('config/value/write', { keyPath: 'mcp_servers.everything', value: null });
+    expect((await a.call('mcpServerStatus/list', {})).data).toEqual([]);
+  });
+
+  it('restarts one server on request and picks up a hand edit of config.toml on reload', async () => {
+    const a = app(stdioServerToml('everything', everythingServerScript));
+    await a.startupDone();
+    const [before] = pidsOf(a.runtime);
+    await expect(a.call('mcpServer/restart', { name: 'nope' })).rejects.toThrow(/no MCP server named "nope"/);
+    let mark = a.seen.length;
+    await a.call('mcpServer/restart', { name: 'everything' });
+    await a.status('everything', 'ready', mark);
+    const [after] = pidsOf(a.runtime);
+    expect(after).not.toBe(before);
+    await expect.poll(() => isAlive(before!), { timeout: 15_000 }).toBe(false);
+
+    fs.appendFileSync(path.join(a.home, 'config.toml'), stdioServerToml('second', everythingServerScript));
+    mark = a.seen.length;
+    await a.call('config/mcpServer/reload', {});
+    const summary = await a.waitFor((n) => n.method === 'mcpServer/startupStatus/completed', mark);
+    // Only the new server starts; the running one is left alone.
+    expect(summary.params).toEqual({ ready: ['second'], failed: [], cancelled: [] });
+    expect(pidsOf(a.runtime)).toContain(after);
+  });
+
+  it('leaves no server process behind on shutdown, nor on an immediate close', async () => {
+    const config = stdioServerToml('one', everythingServerScript) + stdioServerToml('two', everythingServerScript);
+    const a = app(config);
+    await a.startupDone();
+    const pids = pidsOf(a.runtime);
+    expect(pids).toHaveLength(2);
+    await a.runtime.shutdown();
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+
+    const b = app(config);
+    await b.startupDone();
+    const more = pidsOf(b.runtime);
+    b.runtime.close();
+    for (const pid of more) await expect.poll(() => isAlive(pid), { timeout: 15_000 }).toBe(false);
+  });
+
+  it.skipIf(process.platform !== 'linux')('stops a launcher’s grandchild too (a server started through a shell, as npx does)', async () => {
+    // `; :` keeps the shell alive as the parent, so the server is its child, not the shell itself.
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(everythingServerScript)}; :`;
+    const a = app(`[mcp_servers.wrapped]\ncommand = "/bin/sh"\nargs = ["-c", ${JSON.stringify(script)}]\n`);
+    expect((await a.startupDone()).params).toMatchObject({ ready: ['wrapped'] });
+    const [shell] = pidsOf(a.runtime);
+    const grandchildren = fs.readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    expect(grandchildren).toHaveLength(1);
+    await a.runtime.shutdown();
+    for (const pid of [shell!, ...grandchildren]) expect(isAlive(pid)).toBe(false);
+  });
+
+  it('connects to a streamable HTTP server by url, with a bearer token from the environment', async () => {
+    const port = await freePort();
+    const server = spawnTracked(process.execPath, [everythingServerScript, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await expect.poll(() => server.stderr(), { timeout: 30_000 }).toContain('listening on port');
+    process.env.WHEELHOUSE_TEST_MCP_TOKEN = 'test-token';
+    cleanups.push(() => {
+      delete process.env.WHEELHOUSE_TEST_MCP_TOKEN;
+    });
+    const a = app(
+      `[mcp_servers.remote]\nurl = "http://127.0.0.1:${port}/mcp"\nbearer_token_env_var = "WHEELHOUSE_TEST_MCP_TOKEN"\n` +
+        `[mcp_servers.unset]\nurl = "http://127.0.0.1:${port}/mcp"\nbearer_token_env_var = "WHEELHOUSE_TEST_MCP_UNSET"\n`,
+    );
+    const summary = await a.startupDone();
+    expect(summary.params).toEqual({
+      ready: ['remote'],
+      failed: [{ name: 'unset', error: expect.stringContaining('WHEELHOUSE_TEST_MCP_UNSET (bearer_token_env_var) is not set') }],
+      cancelled: [],
+    });
+    const [status] = (await a.call('mcpServerStatus/list', { serverName: 'remote' })).data;
+    expect(status).toMatchObject({ runtimeStatus: 'connected', authStatus: 'bearerToken', httpOrigin: `http://127.0.0.1:${port}` });
+    const { thread } = await a.call('thread/start', {});
+    const echo = await a.call('mcpServer/tool/call', { threadId: thread.id, server: 'remote', tool: 'echo', arguments: { message: 'over http' } });
+    expect(echo.content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
+  });
+});
