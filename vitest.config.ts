@@ -17,5 +17,7 @@ export default defineConfig({
     teardownTimeout: 15_000,
     // Carrier tests run the built CLI; build dist/node/cli.js when missing or stale.
     globalSetup: ['test-support/global-setup.ts'],
+    // Every message the stdio and WebSocket carrier tests exchange is checked against Codex's schema.
+    setupFiles: ['test-support/wire-conformance-setup.ts'],
   },
 });

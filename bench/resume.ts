@@ -14,6 +14,7 @@ import { cliBin, repoRoot } from '../test-support/paths.js';
 import { createTestRuntime } from '../test-support/test-runtime.js';
 import { requester, stdioChannel } from './raw-channel.js';
 import { ms, quantile } from './stats.js';
+import { ITEM_CODEX_NULLS } from '../shared/protocol/index.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
@@ -29,14 +30,15 @@ export function seedThread(runtime: Runtime, turns: number): string {
         usage: { totalTokens: 100, inputTokens: 80, cachedInputTokens: 40, outputTokens: 20, reasoningOutputTokens: 5 },
         startedAtMs: now, completedAtMs: now + 1000,
       });
-      const base = { turnId, createdAtMs: now };
-      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'userMessage', content: [{ type: 'text', text: `Question ${t}: what does module ${t} do?` }] });
+      const base = { turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now };
+      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'userMessage', content: [{ type: 'text', text: `Question ${t}: what does module ${t} do?` }], ...ITEM_CODEX_NULLS.userMessage });
       store.items.append(thread.id, { ...base, id: randomUUID(), type: 'reasoning', summary: [], content: ['Let me look at the file first. '.repeat(4)] });
       store.items.append(thread.id, {
-        ...base, id: randomUUID(), type: 'toolCall', tool: 'read_file', callId: `c${t}`, arguments: { path: `src/m${t}.ts` },
-        status: 'completed', output: 'export const x = 1;\n'.repeat(10), success: true, durationMs: 3,
+        ...base, id: randomUUID(), type: 'dynamicToolCall', namespace: null, tool: 'read_file', callId: `c${t}`, arguments: { path: `src/m${t}.ts` },
+        status: 'completed', contentItems: [{ type: 'inputText', text: 'export const x = 1;\n'.repeat(10) }],
+        output: 'export const x = 1;\n'.repeat(10), success: true, durationMs: 3,
       });
-      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'agentMessage', text: `Module ${t} exports a constant. `.repeat(8) });
+      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'agentMessage', text: `Module ${t} exports a constant. `.repeat(8), ...ITEM_CODEX_NULLS.agentMessage });
     }
   });
   return thread.id;

@@ -32,8 +32,12 @@ export class MessageInbox {
   readonly garbage: string[] = [];
   private closedReason: string | undefined;
 
+  /** `observe` sees every text before it is classified (the conformance checks). */
+  constructor(private readonly observe?: (text: string) => void) {}
+
   /** Feeds one line/frame of text received from the server. */
   push(text: string): void {
+    this.observe?.(text);
     let value: unknown;
     try {
       value = JSON.parse(text);

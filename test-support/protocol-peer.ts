@@ -7,6 +7,7 @@ import {
   type ResultOf,
 } from '../shared/protocol/index.js';
 import { MessageInbox } from './message-inbox.js';
+import { wireTap } from './wire-conformance.js';
 
 /** Where a peer writes one message of text (a stdio line, a WebSocket frame). */
 export interface PeerSink {
@@ -18,10 +19,16 @@ export interface PeerSink {
  * test can send malformed input and see exactly what came back.
  */
 export class ProtocolPeer {
-  readonly inbox = new MessageInbox();
+  readonly inbox: MessageInbox;
   private nextId = 1;
+  private readonly sink: PeerSink;
 
-  constructor(private readonly sink: PeerSink) {}
+  constructor(sink: PeerSink) {
+    // Under the unit tests every message both ways is checked against Codex's schema.
+    const tap = wireTap();
+    this.sink = tap ? { send: (text) => (tap.sent(text), sink.send(text)) } : sink;
+    this.inbox = new MessageInbox(tap ? (text) => tap.received(text) : undefined);
+  }
 
   /** Sends text exactly as given. */
   sendRaw(text: string): void {

@@ -164,7 +164,12 @@ describe('config/value/write and config/batchWrite', () => {
       ],
     });
     const written = await call('config/value/write', { keyPath: 'model', value: 'qwen3:8b' });
-    expect(written).toEqual({ status: 'ok', filePath: homePaths(home).config });
+    expect(written).toEqual({
+      status: 'ok',
+      filePath: homePaths(home).config,
+      version: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      overriddenMetadata: null,
+    });
     const config = await call('config/read', {});
     expect(config).toMatchObject({ model: 'qwen3:8b', modelProvider: 'local', approvalPolicy: 'on-request' });
     expect(config.providers.at(-1)).toMatchObject({ id: 'local', name: 'My box', builtIn: false, wireApi: 'chat' });
@@ -271,8 +276,9 @@ describe('API keys', () => {
     expect(local).toMatchObject({ hasApiKey: true, keySource: 'keychain', requiresApiKey: true });
 
     const models = await call('model/list', { providerId: 'local' });
-    expect(models).toEqual({
+    expect(models).toMatchObject({
       providerId: 'local',
+      nextCursor: null,
       source: 'provider',
       error: null,
       data: [

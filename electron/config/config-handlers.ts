@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import {
+  CONFIG_CODEX_NULLS,
   ErrorCode,
   RpcError,
   type ConfigChangedNotification,
@@ -72,7 +75,7 @@ export function createConfigHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
       }),
     'model/list': (params) =>
       guard(async () => {
-        const provider = providers.require(params.providerId ?? configService.modelProvider());
+        const provider = providers.require(params.providerId ?? params.modelProvider ?? configService.modelProvider());
         const resolved = await providers.resolve(provider.id);
         const configured = { modelProvider: configService.modelProvider(), model: configService.model() };
         return listProviderModels(provider, resolved, configured, deps.listModels);
@@ -103,12 +106,24 @@ async function readConfig(deps: ConfigHandlerDeps): Promise<ResultOf<'config/rea
     }),
   );
   const description = deps.secretStore.describe();
+  const model = deps.configService.model();
+  const approvalPolicy = snapshot.config.approval_policy ?? null;
+  const sandboxMode = snapshot.config.sandbox_mode ?? null;
   return {
+    config: {
+      model,
+      model_provider: deps.configService.modelProvider(),
+      approval_policy: approvalPolicy === 'on-failure' ? 'on-request' : approvalPolicy,
+      sandbox_mode: sandboxMode,
+      ...CONFIG_CODEX_NULLS,
+    },
+    origins: {},
+    layers: null,
     filePath: snapshot.filePath,
-    model: deps.configService.model(),
+    model,
     modelProvider: deps.configService.modelProvider(),
-    approvalPolicy: snapshot.config.approval_policy ?? null,
-    sandboxMode: snapshot.config.sandbox_mode ?? null,
+    approvalPolicy,
+    sandboxMode,
     providers: summaries,
     loadError: snapshot.error?.toLoadError() ?? null,
     secretStorage: {
@@ -122,7 +137,18 @@ async function readConfig(deps: ConfigHandlerDeps): Promise<ResultOf<'config/rea
 function write(deps: ConfigHandlerDeps, edits: readonly ConfigEdit[]): ResultOf<'config/value/write'> {
   const keyPaths = deps.configService.applyEdits(edits);
   deps.notify({ reason: 'write', keyPaths, providerId: null });
-  return { status: 'ok', filePath: deps.configService.filePath };
+  return { status: 'ok', filePath: deps.configService.filePath, version: fileVersion(deps.configService.filePath), overriddenMetadata: null };
+}
+
+/** Codex's config version: a digest of the file as written (empty when there is none). */
+function fileVersion(filePath: string): string {
+  let text = '';
+  try {
+    text = fs.readFileSync(filePath, 'utf8');
+  } catch {
+    // no file yet: the version of an empty config
+  }
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 async function keyState(deps: ConfigHandlerDeps, providerId: string): Promise<ResultOf<'config/provider/setApiKey'>> {

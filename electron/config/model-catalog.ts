@@ -1,4 +1,4 @@
-import type { ModelListResult } from '../../shared/protocol/index.js';
+import { MODEL_CODEX_NULLS, type ModelListResult } from '../../shared/protocol/index.js';
 import type { ModelInfo, ResolvedProvider } from '../model/types.js';
 import { modelInfo, type ProviderConfig } from './builtin-providers.js';
 
@@ -71,11 +71,19 @@ export async function listProviderModels(
     providerId: provider.id,
     data: models.map((model) => ({
       id: model.id,
+      model: model.id,
       displayName: model.displayName,
+      description: '',
+      hidden: false,
+      isDefault: model.id === defaultId,
+      // Wheelhouse does not choose reasoning effort; the provider's default applies.
+      defaultReasoningEffort: model.reasoning ? 'medium' : 'none',
+      supportedReasoningEfforts: [],
+      ...MODEL_CODEX_NULLS,
       contextWindow: model.contextWindow,
       reasoning: model.reasoning,
-      isDefault: model.id === defaultId,
     })),
+    nextCursor: null,
     source,
     error,
   };

@@ -139,15 +139,21 @@ describe('model resolution', () => {
       { id: 'deepseek-chat', displayName: 'deepseek-chat', contextWindow: null, reasoning: false },
     ];
     const result = await listProviderModels(deepseek, asResolved(deepseek), { modelProvider: 'deepseek', model: null }, lister(answer));
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       providerId: 'deepseek',
       source: 'provider',
       error: null,
+      nextCursor: null,
       data: [
         { id: 'deepseek-reasoner', displayName: 'DeepSeek-V3.2 (thinking)', contextWindow: 128_000, reasoning: true, isDefault: false },
         { id: 'deepseek-chat', displayName: 'DeepSeek-V3.2 (chat)', contextWindow: 128_000, reasoning: false, isDefault: true },
       ],
     });
+    // Codex's Model fields: the model name, and the effort Codex clients show as the default.
+    expect(result.data.map((m) => [m.model, m.defaultReasoningEffort, m.hidden])).toEqual([
+      ['deepseek-reasoner', 'medium', false],
+      ['deepseek-chat', 'none', false],
+    ]);
   });
 
   it('offers the known models, with the reason, when the provider is unreachable or too slow', async () => {

@@ -1,4 +1,4 @@
-import type { TurnError } from '../../shared/protocol/index.js';
+import type { TurnFailure } from '../../shared/protocol/index.js';
 import { ModelError, type ModelClient, type ModelStreamEvent } from './types.js';
 
 /**
@@ -58,8 +58,8 @@ export function redactModelError(error: ModelError, knownSecrets: Iterable<strin
   );
 }
 
-/** A TurnError whose message and details carry no secrets. */
-export function redactTurnError(error: TurnError, knownSecrets: Iterable<string | null | undefined> = []): TurnError {
+/** A TurnFailure whose message and details carry no secrets. */
+export function redactTurnError(error: TurnFailure, knownSecrets: Iterable<string | null | undefined> = []): TurnFailure {
   const secrets = [...knownSecrets];
   return {
     ...error,

@@ -1,4 +1,4 @@
-import type { TokenUsageBreakdown, TurnError } from '../../shared/protocol/index.js';
+import type { TokenUsageBreakdown, TurnFailure } from '../../shared/protocol/index.js';
 
 /**
  * The provider-neutral model interface the turn engine talks to. Chat
@@ -84,7 +84,7 @@ export interface ModelInfo {
 /** A failure a person can understand; `kind` drives the message in the conversation. */
 export class ModelError extends Error {
   constructor(
-    readonly kind: TurnError['kind'],
+    readonly kind: TurnFailure['kind'],
     message: string,
     readonly httpStatus: number | null = null,
     readonly details: string | null = null,
@@ -93,7 +93,7 @@ export class ModelError extends Error {
     this.name = 'ModelError';
   }
 
-  toTurnError(): TurnError {
+  toTurnError(): TurnFailure {
     return { kind: this.kind, message: this.message, httpStatus: this.httpStatus, additionalDetails: this.details };
   }
 }

@@ -60,10 +60,11 @@ export class GoalManager {
 
   clear(threadId: string): ResultOf<'thread/goal/clear'> {
     const { record, store } = this.deps.threads.requireUnarchived(threadId, 'thread/goal/clear');
-    if (store.goals.delete(record.id)) {
+    const cleared = store.goals.delete(record.id);
+    if (cleared) {
       this.deps.events.publish('thread/goal/cleared', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });
     }
-    return {};
+    return { cleared };
   }
 
   /** Throws when the goal's budget is spent, so no new work starts. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { ProcessSupervisor } from '../exec/index.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
@@ -25,7 +25,7 @@ import { createConfigHandlers } from '../config/config-handlers.js';
 import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { probeModel } from '../config/model-probe.js';
-import type { ListModels } from '../config/model-catalog.js';
+import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
@@ -139,6 +139,11 @@ export class Runtime {
       events: this.events,
       version: WHEELHOUSE_VERSION,
       defaults,
+      defaultModelOf: (modelProvider) => {
+        const provider = this.config.provider(modelProvider);
+        const configured = { modelProvider: this.config.modelProvider(), model: this.config.model() };
+        return provider ? pickDefaultModel(provider, configured, []) : null;
+      },
       newId,
       now,
       providerIds: () => this.config.providers().map((provider) => provider.id),
@@ -208,8 +213,11 @@ export class Runtime {
         ctx.session.clientInfo = params.clientInfo;
         ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
         return {
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (${os.platform()} ${os.release()}; ${os.arch()})`,
+          // Like Codex's: server/version (details), then the client's own name/version.
+          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
+          codexHome: this.home,
           wheelhouseHome: this.home,
+          codexProtocolVersion: CODEX_PROTOCOL_VERSION,
           platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
           platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
           serverVersion: WHEELHOUSE_VERSION,

@@ -1,8 +1,10 @@
 import {
   RpcError,
   type HandlerParamsOf,
+  THREAD_LOAD_CODEX_NULLS,
+  type ConversationItem,
+  type ForkMarkerItem,
   type ResultOf,
-  type ThreadItem,
 } from '../../shared/protocol/index.js';
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
@@ -87,13 +89,15 @@ export class ThreadHistory {
       store.threads.upsert(child);
       for (const turn of keptTurns) store.turns.upsert({ ...turn, id: turnIds.get(turn.id)!, threadId: child.id });
       for (const item of parentItems) {
-        store.items.append(child.id, { ...item, id: this.deps.newId(), turnId: turnIds.get(item.turnId!)! } as ThreadItem);
+        store.items.append(child.id, { ...item, id: this.deps.newId(), turnId: turnIds.get(item.turnId!)! } as ConversationItem);
       }
-      const marker: ThreadItem = {
+      const marker: ForkMarkerItem = {
         type: 'forkMarker',
         id: this.deps.newId(),
         turnId: null,
         createdAtMs: now,
+        startedAtMs: now,
+        completedAtMs: now,
         fromThreadId: parent.record.id,
         fromThreadName: parent.record.name,
       };
@@ -142,14 +146,6 @@ export class ThreadHistory {
 
   private loadResult(threadId: string): ResultOf<'thread/resume'> {
     const { thread, items } = this.deps.threads.read({ threadId, includeTurns: true }, false);
-    return {
-      thread,
-      items,
-      model: thread.model,
-      modelProvider: thread.modelProvider,
-      cwd: thread.cwd,
-      approvalPolicy: thread.approvalPolicy,
-      sandbox: thread.sandbox,
-    };
+    return { ...this.deps.threads.startResult(thread), ...THREAD_LOAD_CODEX_NULLS, items };
   }
 }

@@ -74,7 +74,14 @@ describe('thread/start', () => {
       status: { type: 'idle' },
       turns: [],
     });
-    expect(started).toMatchObject({ model: 'deepseek-chat', cwd: home, sandbox: 'read-only', approvalPolicy: null });
+    // Codex's effective settings: a sandbox policy object, and `never` (Wheelhouse's tools ask nothing) when no policy was set.
+    expect(started).toMatchObject({
+      model: 'deepseek-chat',
+      cwd: home,
+      sandbox: { type: 'readOnly', networkAccess: false },
+      approvalPolicy: 'never',
+      approvalsReviewer: 'user',
+    });
     expect(idsInFile(home)).toEqual([thread.id]);
     expect(notifications).toEqual([{ method: 'thread/started', params: { thread }, seq: expect.any(Number) }]);
   });
@@ -159,14 +166,19 @@ describe('thread/list', () => {
     expect(secondPage.nextCursor).toBeNull();
   });
 
-  it('rejects a cursor it did not hand out, and out-of-range limits, with -32602', async () => {
+  it('rejects a cursor it did not hand out and negative limits with -32602; serves any Codex limit in pages of at most 500', async () => {
     const { call } = startRuntime();
     await expect(call('thread/list', { cursor: 'not-a-cursor' })).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining('cursor'),
     });
-    await expect(call('thread/list', { limit: 0 })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
-    await expect(call('thread/list', { limit: 10_000 })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(call('thread/list', { limit: -1 })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(call('thread/list', { limit: 1.5 })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    // Codex's limit is any uint32: 0 and huge values are served, clamped to 1..500.
+    await call('thread/start', {});
+    await call('thread/start', {});
+    expect((await call('thread/list', { limit: 0 })).data).toHaveLength(1);
+    expect((await call('thread/list', { limit: 10_000 })).data).toHaveLength(2);
   });
 });
 
@@ -175,7 +187,7 @@ describe('thread/read', () => {
     const { call, runtime } = startRuntime();
     const { thread } = await call('thread/start', {});
     const empty = await call('thread/read', { threadId: thread.id });
-    expect(empty).toEqual({ thread, items: [], checkpoint: null });
+    expect(empty).toEqual({ thread, readState: null, items: [], checkpoint: null });
 
     const items = [userMessage('i1', 'hello', 1), userMessage('i2', 'again', 2)];
     for (const item of items) runtime.durable.items.append(thread.id, item);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   RpcError,
+  THREAD_START_CODEX_NULLS,
   type Checkpoint,
   type HandlerParamsOf,
   type ResultOf,
@@ -14,7 +15,7 @@ import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import { readGitInfo } from './git-info.js';
 import { requireDirectory } from './working-directory.js';
-import { toWireThread, toWireTurn } from './thread-mapper.js';
+import { effectiveApprovalPolicy, sandboxPolicyOf, toWireThread, toWireTurn } from './thread-mapper.js';
 
 export interface ThreadDefaults {
   readonly modelProvider: string;
@@ -28,6 +29,8 @@ export interface ThreadManagerDeps {
   readonly events: EventLog;
   readonly version: string;
   readonly defaults: () => ThreadDefaults;
+  /** The model a thread's turns use when it names none (its provider's default); '' when none is known. */
+  readonly defaultModelOf?: (modelProvider: string) => string | null;
   readonly newId: () => string;
   readonly now: () => number;
   /** Ids of the model providers that exist (built in or configured); a thread naming another is refused. */
@@ -87,13 +90,20 @@ export class ThreadManager {
     this.loaded.set(record.id, { activeTurnId: null });
     const thread = this.toWire(record);
     this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
+    return this.startResult(thread);
+  }
+
+  /** The effective settings of a thread, as Codex answers thread/start, resume and fork. */
+  startResult(thread: Thread): ResultOf<'thread/start'> {
     return {
       thread,
-      model: record.model,
-      modelProvider: record.modelProvider,
-      cwd: record.cwd,
-      approvalPolicy: params.approvalPolicy ?? null,
-      sandbox: params.sandbox ?? null,
+      model: thread.model ?? this.deps.defaultModelOf?.(thread.modelProvider) ?? '',
+      modelProvider: thread.modelProvider,
+      cwd: thread.cwd,
+      approvalPolicy: effectiveApprovalPolicy(thread.approvalPolicy),
+      approvalsReviewer: 'user',
+      sandbox: sandboxPolicyOf(thread.sandbox, thread.cwd),
+      ...THREAD_START_CODEX_NULLS,
     };
   }
 
@@ -109,6 +119,8 @@ export class ThreadManager {
     return {
       data: page.map((r) => this.toWire(r)),
       nextCursor: merged.length > limit && last ? encodeCursor(last) : null,
+      backwardsCursor: null,
+      readStates: null,
     };
   }
 
@@ -123,7 +135,8 @@ export class ThreadManager {
     const byTurn = new Map<string, ThreadItem[]>();
     if (params.includeTurns && turnItems) {
       for (const item of items) {
-        if (item.turnId === null) continue;
+        // Fork markers are Wheelhouse's own: they stay in the flat list, never in a Codex turn.
+        if (item.turnId === null || item.type === 'forkMarker') continue;
         const list = byTurn.get(item.turnId) ?? [];
         list.push(item);
         byTurn.set(item.turnId, list);
@@ -133,6 +146,7 @@ export class ThreadManager {
     const checkpoint = store.checkpoints.load(record.id);
     return {
       thread: this.toWire(record, turns),
+      readState: null,
       items,
       checkpoint: checkpoint
         ? {

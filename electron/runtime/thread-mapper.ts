@@ -1,12 +1,16 @@
-import type {
-  AskForApproval,
-  SandboxMode,
-  SessionSource,
-  Thread,
-  ThreadLifecycle,
-  ThreadStatus,
-  Turn,
-  ThreadItem,
+import {
+  THREAD_CODEX_NULLS,
+  toTurnError,
+  type AskForApproval,
+  type CodexAskForApproval,
+  type SandboxMode,
+  type SandboxPolicy,
+  type SessionSource,
+  type Thread,
+  type ThreadLifecycle,
+  type ThreadStatus,
+  type Turn,
+  type ThreadItem,
 } from '../../shared/protocol/index.js';
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { TurnRecord } from '../store/turn-store.js';
@@ -17,6 +21,8 @@ const toSeconds = (ms: number): number => Math.floor(ms / 1000);
 export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: Turn[] = []): Thread {
   return {
     id: record.id,
+    sessionId: record.id,
+    ...THREAD_CODEX_NULLS,
     forkedFromId: record.forkedFromId,
     preview: record.preview,
     ephemeral: record.ephemeral,
@@ -29,7 +35,8 @@ export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: 
     path: record.path,
     cwd: record.cwd,
     cliVersion: record.cliVersion,
-    source: record.source as SessionSource,
+    source: record.source === 'unknown' ? 'unknown' : 'appServer',
+    origin: record.source as SessionSource,
     gitInfo:
       record.gitSha || record.gitBranch || record.gitOriginUrl
         ? { sha: record.gitSha, branch: record.gitBranch, originUrl: record.gitOriginUrl }
@@ -48,7 +55,7 @@ export function toWireTurn(record: TurnRecord, items: ThreadItem[] = []): Turn {
   return {
     id: record.id,
     status: record.status,
-    error: record.error,
+    error: record.error ? toTurnError(record.error) : null,
     model: record.model,
     startedAt: record.startedAtMs === null ? null : toSeconds(record.startedAtMs),
     completedAt: record.completedAtMs === null ? null : toSeconds(record.completedAtMs),
@@ -57,8 +64,36 @@ export function toWireTurn(record: TurnRecord, items: ThreadItem[] = []): Turn {
         ? record.completedAtMs - record.startedAtMs
         : null,
     usage: record.usage,
+    rootTurnId: null,
     items,
   };
+}
+
+/** The approval policy a Codex client sees: the thread's, or `never` (Wheelhouse's tools ask for nothing). */
+export function effectiveApprovalPolicy(policy: AskForApproval | null): CodexAskForApproval {
+  if (policy === null) return 'never';
+  return policy === 'on-failure' ? 'on-request' : policy;
+}
+
+/**
+ * The sandbox as Codex's policy object. Wheelhouse's built-in tools only
+ * read, so a thread without a sandbox mode is effectively read-only.
+ */
+export function sandboxPolicyOf(mode: SandboxMode | null, cwd: string): SandboxPolicy {
+  switch (mode) {
+    case 'danger-full-access':
+      return { type: 'dangerFullAccess' };
+    case 'workspace-write':
+      return {
+        type: 'workspaceWrite',
+        writableRoots: [cwd],
+        networkAccess: false,
+        excludeTmpdirEnvVar: false,
+        excludeSlashTmp: false,
+      };
+    default:
+      return { type: 'readOnly', networkAccess: false };
+  }
 }
 
 /** Preview text: the first line of a message, trimmed to 120 characters (seed 000). */

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RuntimeEventEnvelope, ThreadItem, Turn } from '../../shared/protocol/index.js';
+import type { RuntimeEventEnvelope, ConversationItem, Turn } from '../../shared/protocol/index.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import { CrashObserver, seededRandom } from '../../test-support/crash-observer.js';
@@ -135,7 +135,7 @@ describe('kill -9 at random points', () => {
       }
       for (const threadId of threads) {
         const read = await app.peer.call('thread/read', { threadId, includeTurns: true });
-        const items = new Map<string, ThreadItem>(read.items.map((item) => [item.id, item]));
+        const items = new Map<string, ConversationItem>(read.items.map((item) => [item.id, item]));
         for (const [itemId, owner] of observer.acknowledged) {
           if (owner === threadId) expect(items.has(itemId), why(`acknowledged item ${itemId} of thread ${threadId} is lost`)).toBe(true);
         }

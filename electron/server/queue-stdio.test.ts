@@ -54,7 +54,8 @@ function queueTurn(server: AppServerProcess, threadId: string, t: string) {
 
 async function queueTurnId(server: AppServerProcess, threadId: string, t: string): Promise<string> {
   const result = await queueTurn(server, threadId, t);
-  if (!('queuedTurn' in result)) throw new Error('seed-shaped add must answer with queuedTurn');
+  if (!result.queuedTurn) throw new Error('seed-shaped add must answer with queuedTurn');
+  expect(result.queuedSubmission).toEqual(result.queuedTurn);
   return result.queuedTurn.id;
 }
 
@@ -85,7 +86,7 @@ describe('thread/queue over stdio (seed 003)', () => {
     const { server, home } = await startServer();
     const thread = await startThread(server, home);
     const added = await queueTurn(server, thread.id, 'queued serialized input');
-    expect('queuedTurn' in added && added.queuedTurn.status).toEqual({ type: 'pending' });
+    expect(added.queuedTurn?.status).toEqual({ type: 'pending' });
     const queued = (added as { queuedTurn: QueuedTurn }).queuedTurn;
     expect(queued.turnStartParams).toEqual({ threadId: thread.id, input: text('queued serialized input') });
 

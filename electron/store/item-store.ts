@@ -1,4 +1,10 @@
-import type { ThreadItem } from '../../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, type ConversationItem, type ThreadItem } from '../../shared/protocol/index.js';
+
+/** Item rows written before items took Codex's shapes (`toolCall`, since renamed `dynamicToolCall`). */
+interface LegacyToolCallItem {
+  readonly type: 'toolCall';
+  readonly output: string | null;
+}
 import type { Db } from './database.js';
 
 /** Conversation items, kept in thread order; each row stores the item as JSON. */
@@ -23,7 +29,7 @@ export class ItemStore {
   }
 
   /** Appends an item at the end of its thread. */
-  append(threadId: string, item: ThreadItem): void {
+  append(threadId: string, item: ConversationItem): void {
     const ordinal = this.nextOrdinalStmt.get(threadId)!.next;
     this.insertStmt.run({
       id: item.id,
@@ -43,18 +49,43 @@ export class ItemStore {
     this.updateStmt.run({ id: item.id, content: searchableText(item), item: JSON.stringify(item) });
   }
 
-  list(threadId: string): ThreadItem[] {
-    return this.listStmt.all(threadId).map((text) => JSON.parse(text) as ThreadItem);
+  list(threadId: string): ConversationItem[] {
+    return this.listStmt.all(threadId).map((text) => upgradeItem(JSON.parse(text) as ConversationItem | LegacyToolCallItem));
   }
 }
 
-function roleOf(item: ThreadItem): string | null {
+/** Rows stored before items carried Codex's start/completion times: a stored item is complete. */
+function withTimes<T extends { readonly type: string }>(item: T): T {
+  const createdAtMs = (item as unknown as { createdAtMs: number }).createdAtMs;
+  return { ...item, startedAtMs: createdAtMs, completedAtMs: createdAtMs };
+}
+
+/** Reads rows stored by earlier versions in today's shapes. */
+function upgradeItem(stored: ConversationItem | LegacyToolCallItem): ConversationItem {
+  const item = 'startedAtMs' in stored ? stored : withTimes(stored);
+  if (item.type !== 'toolCall') {
+    // Rows from before Codex's null fields were added lack them; `in` checks the stored JSON, not the type.
+    const stored: Record<string, unknown> = item;
+    if (item.type === 'userMessage' && !('clientId' in stored)) return { ...item, ...ITEM_CODEX_NULLS.userMessage };
+    if (item.type === 'agentMessage' && !('phase' in stored)) return { ...item, ...ITEM_CODEX_NULLS.agentMessage };
+    return item;
+  }
+  const output = item.output;
+  return {
+    ...(item as unknown as Omit<Extract<ThreadItem, { type: 'dynamicToolCall' }>, 'type'>),
+    type: 'dynamicToolCall',
+    namespace: null,
+    contentItems: output === null ? null : [{ type: 'inputText', text: output }],
+  };
+}
+
+function roleOf(item: ConversationItem): string | null {
   switch (item.type) {
     case 'userMessage':
       return 'user';
     case 'agentMessage':
     case 'reasoning':
-    case 'toolCall':
+    case 'dynamicToolCall':
     case 'mcpToolCall':
       return 'assistant';
     case 'forkMarker':
@@ -63,7 +94,7 @@ function roleOf(item: ThreadItem): string | null {
 }
 
 /** Plain text of an item, kept in its own column for search and previews. */
-function searchableText(item: ThreadItem): string {
+function searchableText(item: ConversationItem): string {
   switch (item.type) {
     case 'userMessage':
       return item.content.map((c) => c.text).join('\n');
@@ -71,7 +102,7 @@ function searchableText(item: ThreadItem): string {
       return item.text;
     case 'reasoning':
       return [...item.summary, ...item.content].join('\n');
-    case 'toolCall':
+    case 'dynamicToolCall':
       return item.tool;
     case 'mcpToolCall':
       return `${item.server} ${item.tool}`;

@@ -1,4 +1,4 @@
-import type { HandlerParamsOf, TurnError } from '../../shared/protocol/index.js';
+import type { HandlerParamsOf, TurnFailure } from '../../shared/protocol/index.js';
 import type { Db } from './database.js';
 
 export type QueuedTurnState = 'pending' | 'dispatching' | 'failed';
@@ -13,7 +13,7 @@ export interface QueuedTurnRecord {
   readonly queueOrder: number;
   readonly state: QueuedTurnState;
   readonly dispatchTurnId: string | null;
-  readonly failure: TurnError | null;
+  readonly failure: TurnFailure | null;
   readonly createdAtMs: number;
   readonly updatedAtMs: number;
 }
@@ -199,12 +199,12 @@ export class QueueStore {
   }
 
   /** A claimed row whose turn could not start becomes visible again as failed. */
-  markFailed(queuedTurnId: string, failure: TurnError, nowMs: number): boolean {
+  markFailed(queuedTurnId: string, failure: TurnFailure, nowMs: number): boolean {
     return this.markFailedStmt.run(JSON.stringify(failure), nowMs, queuedTurnId).changes > 0;
   }
 
   /** After a restart, every row left dispatching becomes failed; returns the threads touched. */
-  recoverDispatching(failure: TurnError, nowMs: number): string[] {
+  recoverDispatching(failure: TurnFailure, nowMs: number): string[] {
     const rows = this.recoverStmt.all(JSON.stringify(failure), nowMs);
     return [...new Set(rows.map((r) => r.thread_id))];
   }
@@ -238,7 +238,7 @@ function fromRow(row: QueuedTurnRow): QueuedTurnRecord {
     queueOrder: row.queue_order,
     state: row.state as QueuedTurnState,
     dispatchTurnId: row.dispatch_turn_id,
-    failure: row.failure ? (JSON.parse(row.failure) as TurnError) : null,
+    failure: row.failure ? (JSON.parse(row.failure) as TurnFailure) : null,
     createdAtMs: row.created_at_ms,
     updatedAtMs: row.updated_at_ms,
   };

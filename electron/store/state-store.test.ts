@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ThreadItem } from '../../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, type ConversationItem } from '../../shared/protocol/index.js';
 import { threadRecord, userMessage } from '../../test-support/records.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { StateStore } from './state-store.js';
@@ -93,24 +93,28 @@ describe('items', () => {
   it('keeps items in append order and round-trips every item type', () => {
     const { store, file } = openStore();
     store.threads.upsert(threadRecord('t'));
-    const items: ThreadItem[] = [
+    const items: ConversationItem[] = [
       userMessage('u1', 'first line\nsecond line', 1),
-      { id: 'a1', turnId: null, createdAtMs: 2, type: 'agentMessage', text: 'héllo ✓ 🚀' },
-      { id: 'r1', turnId: null, createdAtMs: 3, type: 'reasoning', summary: ['s'], content: ['c1', 'c2'] },
+      { id: 'a1', turnId: null, createdAtMs: 2, startedAtMs: 2, completedAtMs: 2, type: 'agentMessage', text: 'héllo ✓ 🚀', ...ITEM_CODEX_NULLS.agentMessage },
+      { id: 'r1', turnId: null, createdAtMs: 3, startedAtMs: 3, completedAtMs: 3, type: 'reasoning', summary: ['s'], content: ['c1', 'c2'] },
       {
         id: 'tc1',
         turnId: null,
         createdAtMs: 4,
-        type: 'toolCall',
+        startedAtMs: 4,
+        completedAtMs: 4,
+        type: 'dynamicToolCall',
+        namespace: null,
         tool: 'shell',
         callId: 'call-1',
         arguments: { command: ['ls', '-la'], nested: { ok: true } },
         status: 'completed',
+        contentItems: [{ type: 'inputText', text: 'total 0' }],
         output: 'total 0',
         success: true,
-        durationMs: 12.5,
+        durationMs: 12,
       },
-      { id: 'f1', turnId: null, createdAtMs: 5, type: 'forkMarker', fromThreadId: 'x', fromThreadName: null },
+      { id: 'f1', turnId: null, createdAtMs: 5, startedAtMs: 5, completedAtMs: 5, type: 'forkMarker', fromThreadId: 'x', fromThreadName: null },
     ];
     for (const item of items) store.items.append('t', item);
     store.close();
@@ -122,9 +126,9 @@ describe('items', () => {
   it('replaces an item in place with its completed form', () => {
     const { store } = openStore();
     store.threads.upsert(threadRecord('t'));
-    store.items.append('t', { id: 'a', turnId: null, createdAtMs: 1, type: 'agentMessage', text: '' });
+    store.items.append('t', { id: 'a', turnId: null, createdAtMs: 1, startedAtMs: 1, completedAtMs: 1, type: 'agentMessage', text: '', ...ITEM_CODEX_NULLS.agentMessage });
     store.items.append('t', userMessage('b', 'after'));
-    store.items.replace({ id: 'a', turnId: null, createdAtMs: 1, type: 'agentMessage', text: 'done' });
+    store.items.replace({ id: 'a', turnId: null, createdAtMs: 1, startedAtMs: 1, completedAtMs: 1, type: 'agentMessage', text: 'done', ...ITEM_CODEX_NULLS.agentMessage });
     expect(store.items.list('t').map((i) => i.id)).toEqual(['a', 'b']);
     expect(store.items.list('t')[0]).toMatchObject({ text: 'done' });
   });

@@ -1,4 +1,4 @@
-import type { TokenUsageBreakdown, TurnError, TurnStatus } from '../../shared/protocol/index.js';
+import type { TokenUsageBreakdown, TurnFailure, TurnStatus } from '../../shared/protocol/index.js';
 import type { Db } from './database.js';
 
 export interface TurnRecord {
@@ -7,7 +7,7 @@ export interface TurnRecord {
   ordinal: number;
   status: TurnStatus;
   model: string | null;
-  error: TurnError | null;
+  error: TurnFailure | null;
   usage: TokenUsageBreakdown | null;
   startedAtMs: number | null;
   completedAtMs: number | null;
@@ -87,7 +87,7 @@ function fromRow(row: TurnRow): TurnRecord {
     ordinal: row.ordinal,
     status: row.status as TurnStatus,
     model: row.model,
-    error: row.error ? (JSON.parse(row.error) as TurnError) : null,
+    error: row.error ? (JSON.parse(row.error) as TurnFailure) : null,
     usage: row.usage ? (JSON.parse(row.usage) as TokenUsageBreakdown) : null,
     startedAtMs: row.started_at_ms,
     completedAtMs: row.completed_at_ms,

@@ -69,7 +69,7 @@ describe('RpcClient over an in-memory transport pair', () => {
     client.onNotification((n) => all.push(n));
     const archived: Array<{ threadId: string; seq: number | undefined }> = [];
     const stop = client.on('thread/archived', (params, seq) => archived.push({ threadId: params.threadId, seq }));
-    const renamed = new Promise<string | undefined>((resolve) => {
+    const renamed = new Promise<string | null>((resolve) => {
       client.on('thread/name/updated', (params) => resolve(params.threadName));
     });
 

@@ -24,7 +24,7 @@ function expectError(response: ResponseMessage): ErrorResponse['error'] {
   return response.error;
 }
 
-const emptyList = { data: [], nextCursor: null };
+const emptyList = { data: [], nextCursor: null, backwardsCursor: null, readStates: null };
 
 describe('Dispatcher', () => {
   it('routes a request to its handler with parsed params and the context', async () => {
@@ -178,7 +178,7 @@ describe('Dispatcher', () => {
   it('call() validates like a carrier and throws the RpcError', async () => {
     const dispatcher = new Dispatcher<Ctx>(handlers({ 'thread/list': () => emptyList }));
     await expect(dispatcher.call('thread/list', {}, ctx)).resolves.toEqual(emptyList);
-    await expect(dispatcher.call('thread/list', { limit: 0 }, ctx)).rejects.toMatchObject({
+    await expect(dispatcher.call('thread/list', { limit: -1 }, ctx)).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
     });
     await expect(dispatcher.call('no/such', {}, ctx)).rejects.toBeInstanceOf(RpcError);

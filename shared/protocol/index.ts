@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './codex.js';
 export * from './wire.js';
 export * from './define.js';
 export * from './thread.js';

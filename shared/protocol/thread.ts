@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  CodexErrorInfo,
+  CodexSessionSource,
+  DynamicToolCallOutputContentItem,
+  nullFields,
+  ThreadActiveFlag,
+} from './codex.js';
 
 /** Where a thread came from (seed 001 SessionSource). */
 export const SessionSource = z.enum(['interactive', 'resume', 'fork', 'api', 'unknown']);
@@ -13,7 +20,7 @@ export const ThreadStatus = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notLoaded') }),
   z.object({ type: z.literal('idle') }),
   z.object({ type: z.literal('systemError') }),
-  z.object({ type: z.literal('active'), activeFlags: z.array(z.string()) }),
+  z.object({ type: z.literal('active'), activeFlags: z.array(ThreadActiveFlag) }),
 ]);
 export type ThreadStatus = z.infer<typeof ThreadStatus>;
 
@@ -38,18 +45,34 @@ export type UserInput = z.infer<typeof UserInput>;
 
 export const ToolCallStatus = z.enum(['inProgress', 'completed', 'failed']);
 
-/** Items of a conversation; each belongs to a turn, or to the thread itself (turnId null). */
+/**
+ * Items of a conversation in Codex's `ThreadItem` shapes; each belongs to a
+ * turn. Wheelhouse adds `turnId` and `createdAtMs` to every item.
+ */
 const itemBase = {
   id: z.string(),
   turnId: z.string().nullable(),
   createdAtMs: z.number().int(),
+  /** Codex: Unix ms when the item started and completed (null until it has). */
+  startedAtMs: z.number().int().nullable(),
+  completedAtMs: z.number().int().nullable(),
 };
+const userMessageNulls = nullFields('clientId');
+const agentMessageNulls = nullFields('delivery', 'memoryCitation', 'moderation', 'phase', 'questions');
+/** The Codex fields of items Wheelhouse has no value for, sent as null (spread them when building an item). */
+export const ITEM_CODEX_NULLS = {
+  userMessage: userMessageNulls.values,
+  agentMessage: agentMessageNulls.values,
+  dynamicToolCall: { namespace: null },
+} as const;
+
 export const ThreadItem = z.discriminatedUnion('type', [
-  z.object({ ...itemBase, type: z.literal('userMessage'), content: z.array(UserInput) }),
+  z.object({ ...itemBase, type: z.literal('userMessage'), content: z.array(UserInput), ...userMessageNulls.shape }),
   z.object({
     ...itemBase,
     type: z.literal('agentMessage'),
     text: z.string(),
+    ...agentMessageNulls.shape,
     /** True when the reply was cut off (stopped, failed, or Wheelhouse stopped mid-stream): `text` is what had arrived. */
     incomplete: z.boolean().optional(),
   }),
@@ -59,16 +82,23 @@ export const ThreadItem = z.discriminatedUnion('type', [
     summary: z.array(z.string()),
     content: z.array(z.string()),
   }),
+  /**
+   * A call of one of Wheelhouse's own (read-only) tools: Codex's
+   * `dynamicToolCall`. `contentItems` carries the output for Codex clients;
+   * `callId` and `output` (the same text) are Wheelhouse's.
+   */
   z.object({
     ...itemBase,
-    type: z.literal('toolCall'),
+    type: z.literal('dynamicToolCall'),
     tool: z.string(),
+    namespace: z.null(),
     callId: z.string(),
     arguments: z.unknown(),
     status: ToolCallStatus,
+    contentItems: z.array(DynamicToolCallOutputContentItem).nullable(),
     output: z.string().nullable(),
     success: z.boolean().nullable(),
-    durationMs: z.number().nullable(),
+    durationMs: z.number().int().nullable(),
   }),
   z.object({
     ...itemBase,
@@ -88,15 +118,27 @@ export const ThreadItem = z.discriminatedUnion('type', [
     pluginId: z.null(),
     readOnlyHint: z.boolean().nullable(),
   }),
-  z.object({
-    ...itemBase,
-    type: z.literal('forkMarker'),
-    fromThreadId: z.string(),
-    fromThreadName: z.string().nullable(),
-  }),
 ]);
 export type ThreadItem = z.infer<typeof ThreadItem>;
-export type ThreadItemType = ThreadItem['type'];
+
+/**
+ * Where a fork begins, shown in the conversation. Codex has no such item, so
+ * it never travels in `turn.items` or item notifications: only in the flat
+ * `items` list Wheelhouse adds to thread/read, resume and fork (Codex clients
+ * read `thread.forkedFromId`).
+ */
+export const ForkMarkerItem = z.object({
+  ...itemBase,
+  type: z.literal('forkMarker'),
+  fromThreadId: z.string(),
+  fromThreadName: z.string().nullable(),
+});
+export type ForkMarkerItem = z.infer<typeof ForkMarkerItem>;
+
+/** Everything a thread stores and the flat `items` lists carry: Codex items plus the fork marker. */
+export const ConversationItem = z.discriminatedUnion('type', [...ThreadItem.options, ForkMarkerItem]);
+export type ConversationItem = z.infer<typeof ConversationItem>;
+export type ThreadItemType = ConversationItem['type'];
 
 export const TokenUsageBreakdown = z.object({
   totalTokens: z.number().int(),
@@ -129,31 +171,87 @@ export const TurnErrorKind = z.enum([
   'configuration',
   'other',
 ]);
-export const TurnError = z.object({
+export type TurnErrorKind = z.infer<typeof TurnErrorKind>;
+
+/** A turn's failure as Wheelhouse records it. */
+export const TurnFailure = z.object({
   message: z.string(),
   kind: TurnErrorKind,
   httpStatus: z.number().int().nullable(),
   additionalDetails: z.string().nullable(),
 });
+export type TurnFailure = z.infer<typeof TurnFailure>;
+
+/** Codex's `TurnError`: the failure plus Codex's classification (`kind` and `httpStatus` are Wheelhouse's). */
+export const TurnError = TurnFailure.extend({
+  codexErrorInfo: CodexErrorInfo.nullable(),
+  misalignment: z.null(),
+});
 export type TurnError = z.infer<typeof TurnError>;
+
+const CODEX_ERROR_INFO: Readonly<Record<TurnErrorKind, CodexErrorInfo | null>> = {
+  unauthorized: 'unauthorized',
+  rateLimited: 'rateLimitExceeded',
+  serverError: 'internalServerError',
+  timeout: null,
+  streamInterrupted: null,
+  badResponse: 'other',
+  budgetExhausted: 'usageLimitExceeded',
+  configuration: 'badRequest',
+  other: 'other',
+};
+
+/** A recorded failure in Codex's shape. */
+export function toTurnError(failure: TurnFailure): TurnError {
+  return { ...failure, codexErrorInfo: CODEX_ERROR_INFO[failure.kind], misalignment: null };
+}
 
 export const Turn = z.object({
   id: z.string(),
   status: TurnStatus,
   error: TurnError.nullable(),
   model: z.string().nullable(),
-  startedAt: z.number().nullable(),
-  completedAt: z.number().nullable(),
-  durationMs: z.number().nullable(),
+  /** Unix seconds. */
+  startedAt: z.number().int().nullable(),
+  completedAt: z.number().int().nullable(),
+  durationMs: z.number().int().nullable(),
+  rootTurnId: z.null(),
   usage: TokenUsageBreakdown.nullable(),
   /** Filled only where a response says so (thread/read with includeTurns). */
   items: z.array(ThreadItem),
 });
 export type Turn = z.infer<typeof Turn>;
 
-/** A conversation with an agent; timestamps are Unix seconds (Codex v2). */
+const threadNulls = nullFields(
+  'projectId',
+  'agentNickname',
+  'agentRole',
+  'attachedToThreadId',
+  'canAcceptDirectInput',
+  'daybreakEnabled',
+  'environments',
+  'extra',
+  'originator',
+  'parentThreadId',
+  'reasoningEffort',
+  'recencyAt',
+  'section',
+  'sectionEnteredAt',
+  'threadSource',
+);
+/** The Codex Thread fields Wheelhouse has no value for, sent as null. */
+export const THREAD_CODEX_NULLS = threadNulls.values;
+
+/**
+ * A conversation with an agent; timestamps are Unix seconds (Codex v2).
+ * Wheelhouse adds `origin`, `lifecycle`, `approvalPolicy`, `sandbox`,
+ * `memoryMode`, `archived` and `archivedAt`.
+ */
 export const Thread = z.object({
   id: z.string(),
+  /** Codex: the session id; a Wheelhouse thread is its own session. */
+  sessionId: z.string(),
+  ...threadNulls.shape,
   forkedFromId: z.string().nullable(),
   preview: z.string(),
   ephemeral: z.boolean(),
@@ -166,7 +264,10 @@ export const Thread = z.object({
   path: z.string().nullable(),
   cwd: z.string(),
   cliVersion: z.string(),
-  source: SessionSource,
+  /** Codex's session source: Wheelhouse threads are made through its app-server. */
+  source: CodexSessionSource,
+  /** How the thread came to be (Wheelhouse's own, finer than `source`). */
+  origin: SessionSource,
   gitInfo: GitInfo.nullable(),
   name: z.string().nullable(),
   approvalPolicy: AskForApproval.nullable(),

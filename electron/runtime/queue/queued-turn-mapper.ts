@@ -1,10 +1,10 @@
-import type { QueuedTurn, TurnError } from '../../../shared/protocol/index.js';
+import { toTurnError, type QueuedTurn, type TurnFailure } from '../../../shared/protocol/index.js';
 import type { QueuedTurnRecord } from '../../store/queue-store.js';
 
 /** The message a row left dispatching by a crash is recovered with (seed 003). */
 export const INTERRUPTED_DISPATCH_MESSAGE = 'queued turn dispatch was interrupted while app-server restarted';
 
-export function queueError(message: string): TurnError {
+export function queueError(message: string): TurnFailure {
   return { message, kind: 'other', httpStatus: null, additionalDetails: null };
 }
 
@@ -15,7 +15,7 @@ export function toWireQueuedTurn(record: QueuedTurnRecord): QueuedTurn {
     turnStartParams: record.turnStartParams,
     status:
       record.state === 'failed'
-        ? { type: 'failed', error: record.failure ?? queueError('queued turn dispatch failed') }
+        ? { type: 'failed', error: toTurnError(record.failure ?? queueError('queued turn dispatch failed')) }
         : { type: 'pending' },
     clientUserMessageId: record.clientUserMessageId ?? record.id,
     input: record.turnStartParams.input,

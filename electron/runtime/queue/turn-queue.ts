@@ -61,7 +61,7 @@ export class TurnQueue {
     const queued = toWireQueuedTurn(record);
     this.emitChanged(params.threadId);
     this.drain(params.threadId);
-    return params.turnStartParams ? { queuedTurn: queued } : { queuedSubmission: queued };
+    return params.turnStartParams ? { queuedSubmission: queued, queuedTurn: queued } : { queuedSubmission: queued };
   }
 
   list(params: HandlerParamsOf<'thread/queue/list'>): ResultOf<'thread/queue/list'> {

@@ -101,7 +101,7 @@ describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) =
     expect((await a.completed()).status).toBe('completed');
     expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain('heron');
     const { items } = await a.call('thread/read', { threadId: thread.id });
-    expect(items.find((i: { type: string }) => i.type === 'toolCall')).toMatchObject({ tool: 'read_file', status: 'completed', success: true });
+    expect(items.find((i: { type: string }) => i.type === 'dynamicToolCall')).toMatchObject({ tool: 'read_file', status: 'completed', success: true });
   });
 
   it('steers the running turn: the steer text reaches the next model request', async () => {

@@ -45,6 +45,8 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     id: deps.newId(),
     turnId: turn.id,
     createdAtMs: startedAtMs,
+    startedAtMs,
+    completedAtMs: null,
     server: ref.server,
     tool: ref.tool,
     status: 'inProgress',
@@ -83,9 +85,9 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     }
   }
   const completedAtMs = deps.now();
-  completed = { ...completed, durationMs: completedAtMs - startedAtMs };
+  completed = { ...completed, durationMs: completedAtMs - startedAtMs, completedAtMs };
   turn.store.items.append(turn.threadId, completed);
-  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
+  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
 
 /** The text the model reads back for a finished MCP call item. */

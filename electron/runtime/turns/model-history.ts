@@ -1,4 +1,4 @@
-import type { ThreadItem } from '../../../shared/protocol/index.js';
+import type { ConversationItem } from '../../../shared/protocol/index.js';
 import { modelToolName } from '../../mcp/tool-names.js';
 import type { ModelMessage, ModelToolCall } from '../../model/types.js';
 import { mcpItemOutput } from './mcp-tool-call.js';
@@ -16,7 +16,7 @@ interface AssistantStep {
  * results; a step's reasoning is kept so DeepSeek thinking models get their
  * `reasoning_content` back on tool-calling messages.
  */
-export function buildModelHistory(items: readonly ThreadItem[]): ModelMessage[] {
+export function buildModelHistory(items: readonly ConversationItem[]): ModelMessage[] {
   const messages: ModelMessage[] = [];
   const state: { step: AssistantStep | null } = { step: null };
 
@@ -52,7 +52,7 @@ export function buildModelHistory(items: readonly ThreadItem[]): ModelMessage[] 
         if (replyAfterTools()) flush();
         current().text += item.text;
         break;
-      case 'toolCall': {
+      case 'dynamicToolCall': {
         const s = current();
         const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
         s.calls.push({ id: item.callId, name: item.tool, arguments: args });

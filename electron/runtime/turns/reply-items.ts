@@ -1,4 +1,4 @@
-import type { ThreadItem } from '../../../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, type ThreadItem } from '../../../shared/protocol/index.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from './active-turn.js';
 
@@ -38,7 +38,17 @@ export class ReplyItems {
     if (delta.length === 0) return;
     if (this.message) this.completeMessage();
     if (!this.reasoning) {
-      this.reasoning = { type: 'reasoning', id: this.newId(), turnId: this.turn.id, createdAtMs: this.now(), summary: [], content: [] };
+      const at = this.now();
+      this.reasoning = {
+        type: 'reasoning',
+        id: this.newId(),
+        turnId: this.turn.id,
+        createdAtMs: at,
+        startedAtMs: at,
+        completedAtMs: null,
+        summary: [],
+        content: [],
+      };
       this.started(this.reasoning);
     }
     this.reasoningText += delta;
@@ -53,7 +63,17 @@ export class ReplyItems {
     if (delta.length === 0) return;
     if (this.reasoning) this.completeReasoning();
     if (!this.message) {
-      this.message = { type: 'agentMessage', id: this.newId(), turnId: this.turn.id, createdAtMs: this.now(), text: '' };
+      const at = this.now();
+      this.message = {
+        type: 'agentMessage',
+        id: this.newId(),
+        turnId: this.turn.id,
+        createdAtMs: at,
+        startedAtMs: at,
+        completedAtMs: null,
+        text: '',
+        ...ITEM_CODEX_NULLS.agentMessage,
+      };
       this.started(this.message);
     }
     this.messageText += delta;
@@ -87,7 +107,7 @@ export class ReplyItems {
 
   private completeReasoning(): void {
     if (!this.reasoning) return;
-    const item: Reasoning = { ...this.reasoning, content: [this.reasoningText] };
+    const item: Reasoning = { ...this.reasoning, content: [this.reasoningText], completedAtMs: this.now() };
     this.reasoning = null;
     this.reasoningText = '';
     this.completed(item);
@@ -97,7 +117,12 @@ export class ReplyItems {
     if (!this.message) return;
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
-    const item: AgentMessage = { ...this.message, text: this.messageText, ...(cutOff ? { incomplete: true } : {}) };
+    const item: AgentMessage = {
+      ...this.message,
+      text: this.messageText,
+      completedAtMs: this.now(),
+      ...(cutOff ? { incomplete: true } : {}),
+    };
     this.message = null;
     this.messageText = '';
     this.completed(item);
@@ -119,7 +144,7 @@ export class ReplyItems {
     });
     this.events.publish(
       'item/completed',
-      { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now() },
+      { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now(), contentTokenCount: null },
       this.scope(item.id),
     );
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AnyNotification, ClientMethod, ParamsOf, ThreadItem, Turn } from '../../../shared/protocol/index.js';
+import type { AnyNotification, ClientMethod, ParamsOf, ConversationItem, Turn } from '../../../shared/protocol/index.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
 import type { Runtime } from '../runtime.js';
@@ -85,7 +85,7 @@ describe('after a crash', () => {
 
     const second = start(model, first.home);
     const { items } = await second.call('thread/read', { threadId: thread.id });
-    const users = items.filter((i: ThreadItem) => i.type === 'userMessage').map((i: Extract<ThreadItem, { type: 'userMessage' }>) => i.content[0]!.text);
+    const users = items.filter((i: ConversationItem) => i.type === 'userMessage').map((i: Extract<ConversationItem, { type: 'userMessage' }>) => i.content[0]!.text);
     expect(users).toEqual(['build it', 'use Python']);
     await second.call('turn/start', { threadId: thread.id, input: text('go on') });
     await second.waitFor((n) => n.method === 'turn/completed');
@@ -112,7 +112,7 @@ describe('after a crash', () => {
 
     const second = start(model, first.home);
     const { items } = await second.call('thread/read', { threadId: thread.id });
-    expect(items.map((i: ThreadItem) => i.type)).toEqual(['userMessage', 'agentMessage', 'userMessage']);
+    expect(items.map((i: ConversationItem) => i.type)).toEqual(['userMessage', 'agentMessage', 'userMessage']);
     expect(items[1]).toMatchObject({ text: 'First part, second part', incomplete: true, turnId: turn.id });
   });
 
@@ -151,7 +151,7 @@ describe('after a crash', () => {
     await waitFor((n) => n.method === 'item/agentMessage/delta' && (n.params as { turnId: string }).turnId === turn.id);
     await call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
     const { items } = await call('thread/read', { threadId: thread.id });
-    const replies = items.filter((i: ThreadItem) => i.type === 'agentMessage');
+    const replies = items.filter((i: ConversationItem) => i.type === 'agentMessage');
     expect(replies[0]).toMatchObject({ text: 'All done..' });
     expect(replies[0]).not.toHaveProperty('incomplete');
     expect(replies[1]).toMatchObject({ text: 'Half', incomplete: true });

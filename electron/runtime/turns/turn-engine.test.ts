@@ -202,7 +202,7 @@ describe('turn engine', () => {
       await first.waitFor((n) => n.method === 'turn/completed' && first.seen.filter((x) => x.method === 'turn/completed').length === (word === 'a' ? 1 : 2));
     }
     const fork = await first.call('thread/fork', { threadId: thread.id });
-    expect(fork.thread).toMatchObject({ source: 'fork', forkedFromId: thread.id });
+    expect(fork.thread).toMatchObject({ source: 'appServer', origin: 'fork', forkedFromId: thread.id });
     expect(fork.thread.turns).toHaveLength(2);
     expect(fork.items.at(-1)?.type).toBe('forkMarker');
     const rolled = await first.call('thread/rollback', { threadId: thread.id, numTurns: 1 });
@@ -259,7 +259,7 @@ describe('steering', () => {
     expect(roles).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(model.requests[1]!.messages[1]).toMatchObject({ reasoningContent: 'look first' });
     const { items } = await call('thread/read', { threadId: thread.id });
-    expect(items.map((i: { type: string }) => i.type)).toEqual(['userMessage', 'reasoning', 'toolCall', 'userMessage', 'agentMessage']);
+    expect(items.map((i: { type: string }) => i.type)).toEqual(['userMessage', 'reasoning', 'dynamicToolCall', 'userMessage', 'agentMessage']);
   });
 
   it('refuses a steer once the turn is stopping, and keeps unseen steer input when a turn is stopped', async () => {

@@ -1,11 +1,12 @@
 import {
+  ITEM_CODEX_NULLS,
   RpcError,
   type HandlerParamsOf,
   type ResultOf,
   type ThreadItem,
   type TokenUsageBreakdown,
   type Turn,
-  type TurnError,
+  type TurnFailure,
 } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { TurnRecord } from '../../store/turn-store.js';
@@ -78,7 +79,7 @@ export class TurnEngine {
       startedAtMs: now,
       completedAtMs: null,
     };
-    const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, content: params.input };
+    const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now, content: params.input, ...ITEM_CODEX_NULLS.userMessage };
     store.transaction(() => {
       store.turns.upsert(turnRecord);
       store.items.append(record.id, userItem);
@@ -136,7 +137,17 @@ export class TurnEngine {
     if (turn.controller.signal.aborted) {
       throw RpcError.invalidRequest(`turn ${turn.id} is stopping; send the message as a new turn`);
     }
-    const item: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId: turn.id, createdAtMs: this.deps.now(), content: params.input };
+    const at = this.deps.now();
+    const item: ThreadItem = {
+      type: 'userMessage',
+      id: this.deps.newId(),
+      turnId: turn.id,
+      createdAtMs: at,
+      startedAtMs: at,
+      completedAtMs: at,
+      content: params.input,
+      ...ITEM_CODEX_NULLS.userMessage,
+    };
     // Durable before it is acknowledged: a crash must not lose what the client was told was taken.
     turn.store.pending.save('steer', turn.threadId, item);
     turn.pendingInput.push(item);
@@ -221,7 +232,7 @@ export class TurnEngine {
 
   private finish(turn: ActiveTurn, outcome: TurnOutcome): void {
     const now = this.deps.now();
-    const error: TurnError | null = outcome.status === 'completed' ? null : outcome.error;
+    const error: TurnFailure | null = outcome.status === 'completed' ? null : outcome.error;
     const record: TurnRecord = {
       id: turn.id,
       threadId: turn.threadId,
@@ -252,7 +263,7 @@ export class TurnEngine {
     this.active.delete(turn.threadId);
     this.deps.threads.setActiveTurn(turn.threadId, null);
     const scope = { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral };
-    const items = turn.store.items.list(turn.threadId).filter((i) => i.turnId === turn.id);
+    const items = turn.store.items.list(turn.threadId).filter((i): i is ThreadItem => i.turnId === turn.id && i.type !== 'forkMarker');
     const wireTurn: Turn = toWireTurn(record, items);
     this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
@@ -263,6 +274,6 @@ export class TurnEngine {
     const scope = { threadId: turn.threadId, turnId: turn.id, itemId: item.id, ephemeral: turn.ephemeral };
     const at = this.deps.now();
     this.deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item, startedAtMs: at }, scope);
-    this.deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item, completedAtMs: at }, scope);
+    this.deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item, completedAtMs: at, contentTokenCount: null }, scope);
   }
 }

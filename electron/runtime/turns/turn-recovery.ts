@@ -1,9 +1,9 @@
-import type { TurnError } from '../../../shared/protocol/index.js';
+import type { ThreadItem, TurnFailure } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { toWireTurn } from '../thread-mapper.js';
 
-const STOPPED: TurnError = {
+const STOPPED: TurnFailure = {
   kind: 'other',
   message: 'Wheelhouse stopped while this turn was running.',
   httpStatus: null,
@@ -35,7 +35,7 @@ export function recoverInterruptedTurns(store: StateStore, events: EventLog, now
     store.db.prepare("UPDATE threads SET status = 'idle' WHERE status = 'running'").run();
     for (const { id } of stopped) {
       const turn = store.turns.get(id)!;
-      const items = store.items.list(turn.threadId).filter((item) => item.turnId === id);
+      const items = store.items.list(turn.threadId).filter((item): item is ThreadItem => item.turnId === id && item.type !== 'forkMarker');
       const scope = { threadId: turn.threadId, turnId: id };
       events.publish('turn/completed', { threadId: turn.threadId, turn: toWireTurn(turn, items) }, scope);
       events.publish('thread/status/changed', { threadId: turn.threadId, status: { type: 'notLoaded' } }, scope);

@@ -1,4 +1,4 @@
-import type { ThreadItem, TurnError } from '../../../shared/protocol/index.js';
+import type { ThreadItem, TurnFailure } from '../../../shared/protocol/index.js';
 import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
@@ -32,8 +32,8 @@ export interface TurnRunnerDeps {
 
 export type TurnOutcome =
   | { readonly status: 'completed' }
-  | { readonly status: 'interrupted'; readonly error: TurnError | null }
-  | { readonly status: 'failed'; readonly error: TurnError };
+  | { readonly status: 'interrupted'; readonly error: TurnFailure | null }
+  | { readonly status: 'failed'; readonly error: TurnFailure };
 
 /**
  * The agent loop of one turn: history + tools -> streamed reply -> tool calls
@@ -180,16 +180,26 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     // shown as the raw text
   }
   const base = {
-    type: 'toolCall' as const,
+    type: 'dynamicToolCall' as const,
+    namespace: null,
     id: deps.newId(),
     turnId: turn.id,
     createdAtMs: startedAtMs,
+    startedAtMs,
     tool: call.name,
     callId: call.id,
     arguments: parsedArgs,
   };
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: base.id, ephemeral: turn.ephemeral };
-  const started: ThreadItem = { ...base, status: 'inProgress', output: null, success: null, durationMs: null };
+  const started: ThreadItem = {
+    ...base,
+    status: 'inProgress',
+    completedAtMs: null,
+    contentItems: null,
+    output: null,
+    success: null,
+    durationMs: null,
+  };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
   // A client may take minutes to answer; if the runtime dies meanwhile, the restart records the
   // call as failed instead of losing it (turn-recovery moves pending items into the thread).
@@ -205,6 +215,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const completed: ThreadItem = {
     ...base,
     status: result.success ? 'completed' : 'failed',
+    completedAtMs,
+    contentItems: [{ type: 'inputText', text: result.output }],
     output: result.output,
     success: result.success,
     durationMs: completedAtMs - startedAtMs,
@@ -213,5 +225,5 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     turn.store.items.append(turn.threadId, completed);
     turn.store.pending.delete(completed.id);
   });
-  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs }, scope);
+  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }

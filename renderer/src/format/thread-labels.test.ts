@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Thread } from '../../../shared/protocol/thread.js';
+import { THREAD_CODEX_NULLS, type Thread } from '../../../shared/protocol/thread.js';
 import { folderName, isUntitled, threadTitle } from './thread-labels.js';
 
 const base: Thread = {
   id: 't1',
+  sessionId: 't1',
+  ...THREAD_CODEX_NULLS,
   forkedFromId: null,
   preview: '',
   ephemeral: false,
@@ -16,7 +18,8 @@ const base: Thread = {
   path: null,
   cwd: '/home/ada/projects/wheelhouse',
   cliVersion: '0.1.0',
-  source: 'interactive',
+  source: 'appServer',
+  origin: 'interactive',
   gitInfo: null,
   name: null,
   approvalPolicy: null,

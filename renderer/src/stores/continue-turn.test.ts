@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TurnError } from '../../../shared/protocol/thread.js';
+import { toTurnError, type TurnError } from '../../../shared/protocol/thread.js';
 import { emptyConversation, type TurnSummary } from './conversation-model.js';
 import { canContinue, newestTurnId } from './conversation-store.js';
 
@@ -9,7 +9,7 @@ function withTurns(...turns: Array<Pick<TurnSummary, 'id' | 'status'> & { error?
     data.turns.set(turn.id, {
       id: turn.id,
       status: turn.status,
-      error: turn.error ? { kind: turn.error, message: 'why', httpStatus: null, additionalDetails: null } : null,
+      error: turn.error ? toTurnError({ kind: turn.error, message: 'why', httpStatus: null, additionalDetails: null }) : null,
       usage: null,
       model: null,
       durationMs: null,

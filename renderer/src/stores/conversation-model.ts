@@ -1,5 +1,5 @@
 import type { NotificationParamsOf } from '../../../shared/protocol/registry.js';
-import type { ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnStatus } from '../../../shared/protocol/thread.js';
+import type { ConversationItem as StoredItem, ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnStatus } from '../../../shared/protocol/thread.js';
 
 /**
  * The conversation of one thread as the view shows it, and the pure rules
@@ -9,7 +9,8 @@ import type { ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnStatus } fro
  */
 
 /** An item, and whether it is still streaming. */
-export type ConversationItem = ThreadItem & { readonly streaming: boolean };
+/** An item as shown: Codex items plus Wheelhouse's fork marker, and whether it is still streaming. */
+export type ConversationItem = StoredItem & { readonly streaming: boolean };
 
 /** A turn as far as the conversation needs it. */
 export interface TurnSummary {
@@ -64,7 +65,7 @@ export function emptyConversation(): ConversationData {
 }
 
 /** The conversation from a thread/read (or resume) answer: every listed item is finished. */
-export function conversationFrom(items: readonly ThreadItem[], turns: readonly Turn[]): ConversationData {
+export function conversationFrom(items: readonly StoredItem[], turns: readonly Turn[]): ConversationData {
   const data = emptyConversation();
   for (const item of items) {
     if (data.items.has(item.id)) continue;
@@ -128,7 +129,21 @@ export function applyEvent(data: ConversationData, event: ConversationEvent): Ch
       const item = data.items.get(itemId);
       if (!item) {
         // Joined mid-reply (opened while it streamed): show what arrives from here on.
-        data.items.set(itemId, { type: 'agentMessage', id: itemId, turnId, createdAtMs: Date.now(), text: delta, streaming: true });
+        data.items.set(itemId, {
+          type: 'agentMessage',
+          id: itemId,
+          turnId,
+          createdAtMs: Date.now(),
+          startedAtMs: null,
+          completedAtMs: null,
+          text: delta,
+          delivery: null,
+          memoryCitation: null,
+          moderation: null,
+          phase: null,
+          questions: null,
+          streaming: true,
+        });
         data.order.push(itemId);
         return 'structure';
       }
@@ -145,6 +160,8 @@ export function applyEvent(data: ConversationData, event: ConversationEvent): Ch
           id: itemId,
           turnId,
           createdAtMs: Date.now(),
+          startedAtMs: null,
+          completedAtMs: null,
           summary: [],
           content: [delta],
           streaming: true,

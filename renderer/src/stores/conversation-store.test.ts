@@ -231,4 +231,25 @@ describe('the conversation store', () => {
     expect(agentText()).toBe('One.');
     expect(store.getState().data.turns.size).toBe(1);
   });
+  it('shows a tool call (a Codex dynamicToolCall item) with its output, and a fork with its marker', async () => {
+    const { client, store, until, connected, agentText } = setup();
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    await store.getState().open(thread.id);
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{}' }] }, { type: 'finish', reason: 'tool_calls' }],
+      [{ type: 'text', text: 'Listed.' }, { type: 'finish' }],
+    );
+    await store.getState().send('what is here?');
+    await until(() => agentText() === 'Listed.' && store.getState().activeTurnId === null, 'tool turn');
+    const items = () => store.getState().data.order.map((id) => store.getState().data.items.get(id)!);
+    const tool = items().find((item) => item.type === 'dynamicToolCall');
+    expect(tool).toMatchObject({ tool: 'list_directory', status: 'completed', success: true, streaming: false });
+    expect(tool?.type === 'dynamicToolCall' && tool.contentItems?.[0]?.text).toBe(tool?.type === 'dynamicToolCall' && tool.output);
+
+    const fork = await client.request('thread/fork', { threadId: thread.id });
+    await store.getState().open(fork.thread.id);
+    expect(items().map((item) => item.type)).toEqual(['userMessage', 'dynamicToolCall', 'agentMessage', 'forkMarker']);
+    expect(items().at(-1)).toMatchObject({ fromThreadId: thread.id });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfigReadResult, ProviderSummary } from '../../../shared/protocol/methods/config.js';
+import { CONFIG_CODEX_NULLS, type ConfigReadResult, type ProviderSummary } from '../../../shared/protocol/methods/config.js';
 import {
   configEditsFor,
   formForProvider,
@@ -27,6 +27,9 @@ const provider = (id: string, patch: Partial<ProviderSummary> = {}): ProviderSum
 });
 
 const config = (modelProvider: string, providers: ProviderSummary[]): ConfigReadResult => ({
+  config: { model: null, model_provider: modelProvider, approval_policy: null, sandbox_mode: null, ...CONFIG_CODEX_NULLS },
+  origins: {},
+  layers: null,
   filePath: '/home/ada/.wheelhouse/config.toml',
   model: null,
   modelProvider,

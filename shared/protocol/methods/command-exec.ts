@@ -26,16 +26,16 @@ export const CommandExecParams = z.object({
   /** Overrides on the login-shell environment; null unsets a variable. */
   env: z.record(z.string(), z.string().nullable()).nullable().optional(),
   /** A pseudo-terminal; implies streamStdin and streamStdoutStderr. */
-  tty: z.boolean().optional(),
-  streamStdin: z.boolean().optional(),
-  streamStdoutStderr: z.boolean().optional(),
+  tty: z.boolean().nullable().optional(),
+  streamStdin: z.boolean().nullable().optional(),
+  streamStdoutStderr: z.boolean().nullable().optional(),
   /** Initial terminal size; only with tty. */
   size: CommandExecTerminalSize.nullable().optional(),
   timeoutMs: z.number().int().min(1).nullable().optional(),
-  disableTimeout: z.boolean().optional(),
+  disableTimeout: z.boolean().nullable().optional(),
   /** Per-stream capture cap in bytes. */
   outputBytesCap: z.number().int().min(0).nullable().optional(),
-  disableOutputCap: z.boolean().optional(),
+  disableOutputCap: z.boolean().nullable().optional(),
   /** Codex accepts these; Wheelhouse runs `command/exec` unsandboxed (the person's own commands) and refuses them. */
   sandboxPolicy: z.unknown().optional(),
   permissionProfile: z.string().nullable().optional(),
@@ -45,13 +45,13 @@ export const CommandExecParams = z.object({
    * is paused instead of its output piling up. Without it, output counts as
    * consumed once handed to the carrier.
    */
-  outputAck: z.boolean().optional(),
+  outputAck: z.boolean().nullable().optional(),
   /**
    * Wheelhouse extension: run the person's interactive login shell (`$SHELL -l`
    * as the login environment names it) instead of `command` — a client cannot
    * know which shell that is. Requires tty.
    */
-  loginShell: z.boolean().optional(),
+  loginShell: z.boolean().nullable().optional(),
 });
 export type CommandExecParams = z.infer<typeof CommandExecParams>;
 
@@ -66,7 +66,7 @@ export type CommandExecResult = z.infer<typeof CommandExecResult>;
 export const CommandExecWriteParams = z.object({
   processId: ProcessId,
   deltaBase64: z.base64().nullable().optional(),
-  closeStdin: z.boolean().optional(),
+  closeStdin: z.boolean().nullable().optional(),
 });
 
 export const CommandExecResizeParams = z.object({ processId: ProcessId, size: CommandExecTerminalSize });

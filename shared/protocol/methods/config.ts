@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
+import { CodexAskForApproval, nullFields } from '../codex.js';
 import { AskForApproval, SandboxMode, TurnErrorKind } from '../thread.js';
 
 /**
@@ -60,9 +61,56 @@ export const SecretStorageInfo = z.object({
 });
 export type SecretStorageInfo = z.infer<typeof SecretStorageInfo>;
 
+/** Codex's `cwd` and `includeLayers` are accepted; Wheelhouse has one config layer (config.toml). */
 export const ConfigReadParams = z.object({});
 
+const configNulls = nullFields(
+  'analytics',
+  'approvals_reviewer',
+  'apps',
+  'browser_use',
+  'client_search_provider',
+  'compact_prompt',
+  'computer_use',
+  'desktop',
+  'developer_instructions',
+  'forced_chatgpt_workspace_id',
+  'forced_login_method',
+  'instructions',
+  'model_auto_compact_token_limit',
+  'model_auto_compact_token_limit_scope',
+  'model_context_window',
+  'model_reasoning_effort',
+  'model_reasoning_summary',
+  'model_verbosity',
+  'review_model',
+  'sandbox_workspace_write',
+  'service_tier',
+  'tools',
+  'web_search',
+);
+/** The Codex config keys Wheelhouse does not use, sent as null. */
+export const CONFIG_CODEX_NULLS = configNulls.values;
+
+/** Codex's `Config`: the effective settings under their config.toml names. */
+export const CodexConfig = z.object({
+  model: z.string().nullable(),
+  model_provider: z.string().nullable(),
+  approval_policy: CodexAskForApproval.nullable(),
+  sandbox_mode: SandboxMode.nullable(),
+  ...configNulls.shape,
+});
+export type CodexConfig = z.infer<typeof CodexConfig>;
+
+/**
+ * `config`, `origins` and `layers` are Codex's; the rest is Wheelhouse's view
+ * for Settings (providers, key state, load errors).
+ */
 export const ConfigReadResult = z.object({
+  config: CodexConfig,
+  /** Codex: where each key's value came from; Wheelhouse reports none. */
+  origins: z.record(z.string(), z.unknown()),
+  layers: z.null(),
   filePath: z.string(),
   /** The configured model (null: the provider's default model is used). */
   model: z.string().nullable(),
@@ -83,7 +131,7 @@ export type ConfigMergeStrategy = z.infer<typeof ConfigMergeStrategy>;
 export const ConfigEdit = z.object({
   keyPath: z.string().min(1).max(300),
   value: z.json(),
-  mergeStrategy: ConfigMergeStrategy.optional(),
+  mergeStrategy: ConfigMergeStrategy.nullable().optional(),
 });
 export type ConfigEdit = z.infer<typeof ConfigEdit>;
 
@@ -94,6 +142,9 @@ export const ConfigBatchWriteParams = z.object({
 export const ConfigWriteResult = z.object({
   status: z.literal('ok'),
   filePath: z.string(),
+  /** Codex: a version of the file after the write (`sha256:<hex>` of its text). */
+  version: z.string(),
+  overriddenMetadata: z.null(),
 });
 
 export const ProviderApiKeyParams = z.object({
@@ -140,20 +191,48 @@ export type ConfigImportCodeWhaleResult = z.infer<typeof ConfigImportCodeWhaleRe
 export const ModelListParams = z.object({
   /** Defaults to the configured `model_provider`. */
   providerId: ProviderId.nullable().optional(),
+  /** Codex's name for `providerId` (used when `providerId` is absent). */
+  modelProvider: ProviderId.nullable().optional(),
+  /** Codex's paging and hidden-model switches: every model fits one page, none is hidden. */
+  cursor: z.string().nullable().optional(),
+  limit: z.number().int().min(0).nullable().optional(),
+  includeHidden: z.boolean().nullable().optional(),
 });
 
+const modelNulls = nullFields(
+  'availabilityNux',
+  'availableAccessPrograms',
+  'defaultServiceTier',
+  'modelSpecialty',
+  'multiAgentVersion',
+  'upgrade',
+  'upgradeInfo',
+);
+/** The Codex model fields Wheelhouse has no value for. */
+export const MODEL_CODEX_NULLS = modelNulls.values;
+
+/** Codex's `Model` plus Wheelhouse's `contextWindow` and `reasoning`. */
 export const ModelListEntry = z.object({
   id: z.string(),
+  /** Codex: the model name sent to the provider (the same as `id`). */
+  model: z.string(),
   displayName: z.string(),
+  description: z.string(),
+  hidden: z.boolean(),
+  isDefault: z.boolean(),
+  /** Codex: the effort used when none is chosen (`medium`; `none` for models without reasoning). */
+  defaultReasoningEffort: z.string().min(1),
+  supportedReasoningEfforts: z.array(z.object({ reasoningEffort: z.string().min(1), description: z.string() })),
+  ...modelNulls.shape,
   contextWindow: z.number().int().nullable(),
   reasoning: z.boolean(),
-  isDefault: z.boolean(),
 });
 export type ModelListEntry = z.infer<typeof ModelListEntry>;
 
 export const ModelListResult = z.object({
   providerId: z.string(),
   data: z.array(ModelListEntry),
+  nextCursor: z.null(),
   /** `provider`: the provider's own list; `known`: Wheelhouse's list, because the provider was unreachable. */
   source: z.enum(['provider', 'known']),
   /** Why the provider's list could not be fetched (when `source` is `known`). */

@@ -23,7 +23,12 @@ export const goalMethods = {
     z.object({ goal: ThreadGoal.nullable() }),
     'The thread goal, if any.',
   ),
-  'thread/goal/clear': defineMethod(z.object({ threadId: ThreadId }), z.object({}), 'Remove the thread goal.'),
+  'thread/goal/clear': defineMethod(
+    z.object({ threadId: ThreadId }),
+    /** Codex: whether there was a goal to remove. */
+    z.object({ cleared: z.boolean() }),
+    'Remove the thread goal.',
+  ),
 } as const;
 
 export const goalNotifications = {

@@ -13,18 +13,29 @@ export const InitializeParams = z.object({
   capabilities: z
     .object({
       /** Notification methods this client does not want to receive. */
-      optOutNotificationMethods: z.array(z.string().max(256)).max(256).optional(),
+      optOutNotificationMethods: z.array(z.string().max(256)).max(256).nullable().optional(),
     })
     .nullable()
     .optional(),
 });
 
 export const InitializeResult = z.object({
+  /**
+   * `wheelhouse/<version> (codex-app-server <codex version>; <os> <release>; <arch>) <client>/<version>`:
+   * says truthfully which server this is and which Codex protocol it speaks (Codex's
+   * own is `<originator>/<version> (<os>; <arch>) <client>/<version>`).
+   */
   userAgent: z.string(),
-  /** Absolute path of the Wheelhouse home (the Codex `codexHome` field). */
+  /** Codex: absolute path of the server's home (the Wheelhouse home). */
+  codexHome: z.string(),
+  /** The same path under Wheelhouse's own name. */
   wheelhouseHome: z.string(),
+  /** `unix` or `windows`. */
   platformFamily: z.string(),
+  /** `linux`, `macos` or `windows`, as Codex names them. */
   platformOs: z.string(),
+  /** The Codex app-server protocol version these messages follow. */
+  codexProtocolVersion: z.string(),
   serverVersion: z.string(),
 });
 export type InitializeResult = z.infer<typeof InitializeResult>;

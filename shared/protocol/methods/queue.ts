@@ -45,31 +45,36 @@ export type QueuedTurn = z.infer<typeof QueuedTurn>;
 export const ThreadQueueAddParams = z
   .object({
     threadId: ThreadId,
-    turnStartParams: TurnStartParams.optional(),
-    input: TurnInput.optional(),
-    clientUserMessageId: z.string().min(1).max(200).optional(),
+    // Null means "not given" for every optional field (Codex clients send null).
+    turnStartParams: TurnStartParams.nullable().optional(),
+    input: TurnInput.nullable().optional(),
+    clientUserMessageId: z.string().min(1).max(200).nullable().optional(),
     responsesapiClientMetadata: ClientMetadata.nullable().optional(),
   })
   .superRefine((p, ctx) => {
-    if (p.turnStartParams !== undefined) {
-      if (p.input !== undefined || p.clientUserMessageId !== undefined) {
+    if (p.turnStartParams != null) {
+      if (p.input != null || p.clientUserMessageId != null) {
         ctx.addIssue({ code: 'custom', path: ['input'], message: 'give either turnStartParams or input, not both' });
       }
       return;
     }
-    if (p.input === undefined) {
+    if (p.input == null) {
       ctx.addIssue({ code: 'custom', path: ['turnStartParams'], message: 'turnStartParams (or input with clientUserMessageId) is required' });
     }
-    if (p.clientUserMessageId === undefined) {
+    if (p.clientUserMessageId == null) {
       ctx.addIssue({ code: 'custom', path: ['clientUserMessageId'], message: 'clientUserMessageId is required with input' });
     }
   });
 export type ThreadQueueAddParams = z.output<typeof ThreadQueueAddParams>;
 
-export const ThreadQueueAddResult = z.union([
-  z.object({ queuedTurn: QueuedTurn }),
-  z.object({ queuedSubmission: QueuedTurn }),
-]);
+/**
+ * Codex's `queuedSubmission` is always sent (a Codex client reads nothing else); a request in
+ * the seed vocabulary also gets the same row as `queuedTurn`.
+ */
+export const ThreadQueueAddResult = z.object({
+  queuedSubmission: QueuedTurn,
+  queuedTurn: QueuedTurn.optional(),
+});
 
 export const ThreadQueueListParams = z.object({
   threadId: ThreadId,
@@ -79,7 +84,7 @@ export const ThreadQueueListParams = z.object({
 });
 
 /** A queued row named by the seed's `queuedTurnId` or Codex 0.169's `queuedSubmissionId`. */
-function oneQueuedId<T extends { queuedTurnId?: string | undefined; queuedSubmissionId?: string | null | undefined }>(
+function oneQueuedId<T extends { queuedTurnId?: string | null | undefined; queuedSubmissionId?: string | null | undefined }>(
   p: T,
   ctx: z.RefinementCtx,
 ): void {
@@ -89,14 +94,14 @@ function oneQueuedId<T extends { queuedTurnId?: string | undefined; queuedSubmis
 }
 
 export const ThreadQueueDeleteParams = z
-  .object({ threadId: ThreadId, queuedTurnId: QueuedTurnId.optional(), queuedSubmissionId: QueuedTurnId.optional() })
+  .object({ threadId: ThreadId, queuedTurnId: QueuedTurnId.nullable().optional(), queuedSubmissionId: QueuedTurnId.nullable().optional() })
   .superRefine(oneQueuedId);
 
 export const ThreadQueueReorderParams = z
   .object({
     threadId: ThreadId,
-    queuedTurnIds: z.array(QueuedTurnId).max(10_000).optional(),
-    queuedSubmissionIds: z.array(QueuedTurnId).max(10_000).optional(),
+    queuedTurnIds: z.array(QueuedTurnId).max(10_000).nullable().optional(),
+    queuedSubmissionIds: z.array(QueuedTurnId).max(10_000).nullable().optional(),
   })
   .superRefine((p, ctx) => {
     if (!p.queuedTurnIds && !p.queuedSubmissionIds) {
@@ -108,8 +113,8 @@ export const ThreadQueueReorderParams = z
 export const ThreadQueueUpdateParams = z
   .object({
     threadId: ThreadId,
-    queuedSubmissionId: QueuedTurnId.optional(),
-    queuedTurnId: QueuedTurnId.optional(),
+    queuedSubmissionId: QueuedTurnId.nullable().optional(),
+    queuedTurnId: QueuedTurnId.nullable().optional(),
     input: TurnInput,
     /** Non-empty metadata replaces the row's metadata; omitted or empty keeps it. */
     responsesapiClientMetadata: ClientMetadata.nullable().optional(),

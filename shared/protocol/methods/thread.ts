@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
+import { ApprovalsReviewer, CodexAskForApproval, nullFields, SandboxPolicy } from '../codex.js';
 import { DynamicToolSpec } from './dynamic-tools.js';
 import {
   AskForApproval,
@@ -7,7 +8,7 @@ import {
   MAX_THREAD_NAME_LENGTH,
   SandboxMode,
   Thread,
-  ThreadItem,
+  ConversationItem,
 } from '../thread.js';
 
 const ThreadId = z.string().min(1).max(200);
@@ -25,37 +26,63 @@ export const ThreadStartParams = z.object({
   dynamicTools: z.array(DynamicToolSpec).max(128).nullable().optional(),
 });
 
+/** A page size as Codex sends it (any uint32); Wheelhouse serves at most `max` per page. */
+const PageLimit = (max: number) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .transform((n) => Math.min(Math.max(n, 1), max))
+    .nullable()
+    .optional();
+
+const startNulls = nullFields('activePermissionProfile', 'reasoningEffort', 'serviceTier');
+
+/**
+ * Codex's answer to thread/start (and the base of resume and fork): the
+ * effective settings. Wheelhouse's tools only read, so the effective sandbox
+ * is read-only unless the thread asked for more.
+ */
 export const ThreadStartResult = z.object({
   thread: Thread,
-  model: z.string().nullable(),
+  /** The model turns will use (the provider's default when none was chosen). */
+  model: z.string(),
   modelProvider: z.string(),
   cwd: z.string(),
-  approvalPolicy: AskForApproval.nullable(),
-  sandbox: SandboxMode.nullable(),
+  approvalPolicy: CodexAskForApproval,
+  approvalsReviewer: ApprovalsReviewer,
+  sandbox: SandboxPolicy,
+  ...startNulls.shape,
 });
+/** The Codex start/resume/fork result fields Wheelhouse has no value for. */
+export const THREAD_START_CODEX_NULLS = startNulls.values;
 
 export const ThreadListParams = z.object({
   /** Include archived threads (Codex: `archived`); archived-only when `archived` is true. */
-  includeArchived: z.boolean().optional(),
+  includeArchived: z.boolean().nullable().optional(),
   archived: z.boolean().nullable().optional(),
   cursor: z.string().max(500).nullable().optional(),
-  limit: z.number().int().min(1).max(500).nullable().optional(),
+  limit: PageLimit(500),
 });
 
 export const ThreadListResult = z.object({
   data: z.array(Thread),
   nextCursor: z.string().nullable(),
+  backwardsCursor: z.null(),
+  readStates: z.null(),
 });
 
 export const ThreadReadParams = z.object({
   threadId: ThreadId,
   /** Fill `thread.turns` (with their items). The flat `items` list is always returned. */
-  includeTurns: z.boolean().optional(),
+  includeTurns: z.boolean().nullable().optional(),
 });
 
 export const ThreadReadResult = z.object({
   thread: Thread,
-  items: z.array(ThreadItem),
+  readState: z.null(),
+  /** Wheelhouse: every item of the thread once, in order (fork markers included). */
+  items: z.array(ConversationItem),
   checkpoint: Checkpoint.nullable(),
 });
 
@@ -73,7 +100,7 @@ export const ThreadResult = z.object({ thread: Thread });
 
 export const ThreadLoadedListParams = z.object({
   cursor: z.string().max(500).nullable().optional(),
-  limit: z.number().int().min(1).max(1000).nullable().optional(),
+  limit: PageLimit(1000),
 });
 export const ThreadLoadedListResult = z.object({
   data: z.array(z.string()),
@@ -107,7 +134,18 @@ export const ThreadRollbackParams = z.object({
  * Resume and fork answer like start, plus the thread's turns (summaries:
  * status, error, usage) and every item once in the flat `items` list.
  */
-export const ThreadLoadResult = ThreadStartResult.extend({ items: z.array(ThreadItem) });
+export const ThreadLoadResult = ThreadStartResult.extend({
+  ...nullFields('collaborationMode', 'initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,
+  items: z.array(ConversationItem),
+});
+/** The Codex resume result fields Wheelhouse has no value for. */
+export const THREAD_LOAD_CODEX_NULLS = {
+  ...THREAD_START_CODEX_NULLS,
+  collaborationMode: null,
+  initialTurnsPage: null,
+  itemsBackwardsCursor: null,
+  turnsBackwardsCursor: null,
+} as const;
 
 export const threadMethods = {
   'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
@@ -134,7 +172,7 @@ export const threadNotifications = {
     'A thread was restored from the archive.',
   ),
   'thread/name/updated': defineNotification(
-    z.object({ threadId: z.string(), threadName: z.string().optional() }),
+    z.object({ threadId: z.string(), threadName: z.string().nullable() }),
     'A thread was renamed.',
   ),
 } as const;

@@ -57,11 +57,11 @@ export const turnNotifications = {
     'A turn ended (completed, interrupted or failed).',
   ),
   'item/started': defineNotification(
-    z.object({ ...ItemScope, item: ThreadItem, startedAtMs: z.number() }),
+    z.object({ ...ItemScope, item: ThreadItem, startedAtMs: z.number().int() }),
     'An item began streaming.',
   ),
   'item/completed': defineNotification(
-    z.object({ ...ItemScope, item: ThreadItem, completedAtMs: z.number() }),
+    z.object({ ...ItemScope, item: ThreadItem, completedAtMs: z.number().int(), contentTokenCount: z.null() }),
     'An item is final and persisted.',
   ),
   'item/agentMessage/delta': defineNotification(

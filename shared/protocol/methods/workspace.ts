@@ -13,7 +13,7 @@ export const WorkspaceDirectoryListParams = z.object({
   /** Absolute path, or `~`-relative; defaults to the home folder. Relative paths resolve against home. */
   path: z.string().min(1).max(4096).nullable().optional(),
   /** Include folders whose name starts with a dot. */
-  showHidden: z.boolean().optional(),
+  showHidden: z.boolean().nullable().optional(),
 });
 
 export const DirectoryEntry = z.object({

@@ -19,7 +19,7 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
       return <AgentMessage item={item} />;
     case 'reasoning':
       return <Reasoning item={item} />;
-    case 'toolCall':
+    case 'dynamicToolCall':
       return <ToolCallCard item={item} />;
     case 'mcpToolCall':
       return <McpToolCallCard item={item} />;

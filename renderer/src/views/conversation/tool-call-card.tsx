@@ -4,7 +4,7 @@ import type { ConversationItem } from '../../stores/conversation-model.js';
 import { formatArguments, labelToolCall } from '../../format/tool-calls.js';
 import { formatDuration } from '../../format/usage.js';
 
-type ToolCall = Extract<ConversationItem, { type: 'toolCall' }>;
+type ToolCall = Extract<ConversationItem, { type: 'dynamicToolCall' }>;
 
 const ICONS: Readonly<Record<string, LucideIcon>> = {
   read_file: FileText,
