@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { blocking, runAxe } from './axe.js';
 import { launchWheelhouse, type WheelhouseApp } from './harness.js';
 import { createThread, skipSetup, waitForConnected } from './page-actions.js';
 
@@ -44,6 +45,8 @@ describe('the person\'s own terminal', () => {
     expect(secondSize.cols).toBe(firstSize.cols);
 
     await page.screenshot({ path: '/tmp/wheelhouse-terminal.png' });
+    // The open panel adds no serious or critical accessibility problem.
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await page.getByTestId('terminal-close').click();
     await panel.waitFor({ state: 'detached' });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
