@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type NotificationMessage, type ResponseMessage } from '../../shared/protocol/index.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
@@ -38,6 +40,16 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+async function waitForPid(file: string): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+    if (/^\d+$/.test(text)) return Number(text);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no pid in ${file}`);
 }
 
 async function waitUntilGone(pids: number[]): Promise<void> {
@@ -186,9 +198,16 @@ describe('command/exec over WebSocket: output and life are scoped to one connect
       expect('error' in foreign && foreign.error.message).toMatch(/no running command\/exec/);
       expect(other.peer.inbox.drainNotifications().filter((n) => n.method === 'command/exec/outputDelta')).toEqual([]);
 
+      // A buffered command (no processId, no timeout) belongs to the connection as well.
+      const pidFile = path.join(temp.make(), 'buffered.pid');
+      void owner.peer
+        .request('command/exec', { command: ['/bin/sh', '-c', `echo $$ > ${pidFile}; exec sleep 302`], cwd: temp.make(), disableTimeout: true }, 30_000)
+        .catch(() => undefined);
+      const buffered = await waitForPid(pidFile);
+
       owner.socket.close();
       await owner.closed;
-      await waitUntilGone([child, grandchild]);
+      await waitUntilGone([child, grandchild, buffered]);
       // The server is still up and serving the other client.
       expect(await other.peer.call('command/exec', { command: ['/bin/sh', '-c', 'echo still-here'], cwd: temp.make() })).toMatchObject({
         exitCode: 0,

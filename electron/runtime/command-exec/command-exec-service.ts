@@ -62,6 +62,8 @@ interface ExecSession {
  */
 export class CommandExecService {
   private readonly sessions = new Map<string, ExecSession>();
+  /** Buffered commands without a processId: unreachable by follow-ups, but they die with their connection too. */
+  private readonly anonymous = new Set<ExecSession>();
   private readonly reaches = new Set<ConnectionReach>();
 
   constructor(private readonly options: CommandExecServiceOptions) {}
@@ -95,11 +97,13 @@ export class CommandExecService {
       streamStdin,
     };
     if (sessionKey) this.sessions.set(sessionKey, session);
+    else this.anonymous.add(session);
     try {
       return await this.run(params, { connectionId, processId, tty, streaming, cap, timeoutMs, cwd }, markStarted);
     } finally {
       markStarted(null);
       if (sessionKey && this.sessions.get(sessionKey) === session) this.sessions.delete(sessionKey);
+      this.anonymous.delete(session);
     }
   }
 
@@ -209,7 +213,7 @@ export class CommandExecService {
 
   /** The connection is gone: its commands go with it, whole trees (Codex does the same). */
   async connectionClosed(connectionId: string): Promise<void> {
-    const mine = [...this.sessions.values()].filter((s) => s.connectionId === connectionId);
+    const mine = [...this.sessions.values(), ...this.anonymous].filter((s) => s.connectionId === connectionId);
     await Promise.all(mine.map(async (s) => (await s.started)?.child.terminate()));
   }
 
