@@ -1,8 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type {
   CallToolResult,
+  ElicitRequest,
+  ElicitResult,
   Implementation,
   ReadResourceResult,
   Resource,
@@ -26,6 +29,9 @@ export interface McpCatalog {
   readonly serverInfo: Implementation | null;
   readonly capabilities: ServerCapabilities | null;
 }
+
+/** Asks the person on the server's behalf; `signal` aborts when the server withdraws the request. */
+export type ElicitHandler = (request: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 
 export interface CallOptions {
   readonly timeoutMs: number;
@@ -63,9 +69,12 @@ export class McpConnection {
     supervisor: () => Promise<ProcessSupervisor>,
     signal: AbortSignal,
     onLost: (reason: string) => void,
+    onElicit: ElicitHandler,
   ): Promise<McpConnection> {
     const { transport, stderrTail } = await createTransport(config, supervisor);
-    const client = new Client({ name: 'wheelhouse', version: WHEELHOUSE_VERSION }, { capabilities: {} });
+    // Form elicitation only: URL mode would send the person to a web page Wheelhouse cannot vouch for.
+    const client = new Client({ name: 'wheelhouse', version: WHEELHOUSE_VERSION }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request.params, extra.signal));
     let connection: McpConnection | null = null;
     client.onclose = () => {
       if (connection && !connection.closing) {

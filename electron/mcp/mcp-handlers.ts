@@ -47,6 +47,7 @@ export function createMcpHandlers(manager: McpManager, requireThread: (threadId:
       try {
         const result = await manager.callTool(params.server, params.tool, args as Record<string, unknown>, {
           signal: AbortSignal.timeout(24 * 60 * 60 * 1000),
+          context: { threadId: params.threadId, turnId: null },
         });
         return {
           content: result.content,

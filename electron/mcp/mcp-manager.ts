@@ -1,11 +1,15 @@
-import type {
-  McpServerStartupCompleted,
-  McpServerStartupStatusUpdated,
+import {
+  McpElicitationSchema,
+  type McpServerElicitationRequestParams,
+  type McpServerStartupCompleted,
+  type McpServerStartupStatusUpdated,
 } from '../../shared/protocol/index.js';
 import type { ModelToolSpec } from '../model/types.js';
 import { authorizeToolCall } from './authorize-tool-call.js';
+import { CallClock } from './call-clock.js';
 import type { McpServerConfig } from './mcp-config.js';
-import type { CallOptions, McpConnection } from './mcp-connection.js';
+import type { CallOptions, ElicitHandler, McpConnection } from './mcp-connection.js';
+import type { ElicitationAnswer } from './elicitation-broker.js';
 import { assignModelToolNames, type McpToolRef } from './tool-names.js';
 import { isToolAllowed } from './mcp-config.js';
 
@@ -40,10 +44,21 @@ export interface McpManagerOptions {
   /** Delay before restart attempt n (0-based) of a server that died. Default 1 s doubling to 30 s. */
   readonly restartDelayMs?: (attempt: number) => number;
   readonly now?: () => number;
+  /** Asks the person for a server's elicitation (every client; first answer wins). Without it, servers get `cancel`. */
+  readonly elicit?: (params: McpServerElicitationRequestParams, signal: AbortSignal) => Promise<ElicitationAnswer>;
+}
+
+/** The thread (and turn) a tool call runs for: an elicitation during the call is shown there. */
+export interface McpCallContext {
+  readonly threadId: string;
+  readonly turnId: string | null;
 }
 
 /** A call that could not be made or did not finish (unknown server, not ready, turned off, timeout, crash). */
 export class McpCallError extends Error {}
+
+/** setTimeout's longest delay: the SDK's own call timer, which CallClock makes moot. */
+const MAX_TIMER_MS = 0x7fffffff;
 
 /** A server that stayed up this long is restarted without the backoff it had built up. */
 const STABLE_UPTIME_MS = 60_000;
@@ -70,6 +85,8 @@ export class McpManager {
   /** Runs the stdio servers' processes; made (and node-pty loaded) at the first stdio start. */
   private supervisor: Supervisor | null = null;
   private supervisorLoading: Promise<Supervisor> | null = null;
+  /** Calls in flight per server, newest last: an elicitation belongs to the newest one's thread. */
+  private readonly callsInFlight = new Map<string, Array<{ readonly context: McpCallContext; readonly clock: CallClock }>>();
 
   constructor(private readonly options: McpManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -119,6 +136,44 @@ export class McpManager {
     return this.round([slot]);
   }
 
+  /**
+   * A server's elicitations go to the person in the thread of its newest call
+   * in flight; one that arrives outside any call has no thread to appear in
+   * and is cancelled with the reason.
+   */
+  private elicitHandler(serverName: string): ElicitHandler {
+    return async (request, signal) => {
+      const call = this.callsInFlight.get(serverName)?.at(-1);
+      const context = call?.context;
+      const elicit = this.options.elicit;
+      if (!call || !context || !elicit) {
+        const why = !context ? 'no tool call of this server is running, so there is no thread to ask in' : 'elicitation is not available';
+        return { action: 'cancel', _meta: { 'wheelhouse/reason': why } };
+      }
+      if (request.mode === 'url') return { action: 'decline', _meta: { 'wheelhouse/reason': 'Wheelhouse does not open URL elicitations' } };
+      const schema = McpElicitationSchema.safeParse(request.requestedSchema);
+      if (!schema.success) {
+        return { action: 'decline', _meta: { 'wheelhouse/reason': `the requested form is not a flat MCP elicitation schema: ${schema.error.issues[0]?.message ?? ''}` } };
+      }
+      const params: McpServerElicitationRequestParams = {
+        serverName,
+        threadId: context.threadId,
+        turnId: context.turnId,
+        mode: 'form',
+        message: request.message,
+        requestedSchema: schema.data,
+        ...(request._meta ? { _meta: request._meta } : {}),
+      };
+      // The person's time to answer does not count against the call's tool_timeout_sec.
+      call.clock.pause();
+      try {
+        return await elicit(params, signal);
+      } finally {
+        call.clock.resume();
+      }
+    };
+  }
+
   servers(): readonly McpServerSlot[] {
     return [...this.slots.values()];
   }
@@ -137,7 +192,12 @@ export class McpManager {
     return this.tools().byName.get(modelName) ?? null;
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, options: Omit<CallOptions, 'timeoutMs'>) {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: Omit<CallOptions, 'timeoutMs'> & { readonly context: McpCallContext },
+  ) {
     const slot = this.slots.get(server);
     if (!slot) throw new McpCallError(`no MCP server named "${server}" in config.toml`);
     const decision = authorizeToolCall(slot.config, tool);
@@ -146,10 +206,20 @@ export class McpManager {
     if (slot.state !== 'ready' || !connection) {
       throw new McpCallError(`MCP server "${server}" is not ready (${slot.state}${slot.error ? `: ${slot.error}` : ''})`);
     }
+    const calls = this.callsInFlight.get(server) ?? [];
+    this.callsInFlight.set(server, calls);
+    const call = { context: options.context, clock: new CallClock(slot.config.toolTimeoutMs, this.now) };
+    calls.push(call);
     try {
-      return await connection.callTool(tool, args, { ...options, timeoutMs: slot.config.toolTimeoutMs });
+      // The clock, not the SDK's own timer, enforces tool_timeout_sec: it stands still while the server waits for the person.
+      const signal = AbortSignal.any([options.signal, call.clock.signal]);
+      return await connection.callTool(tool, args, { ...options, signal, timeoutMs: MAX_TIMER_MS });
     } catch (error) {
+      if (call.clock.expired) throw new McpCallError(`the MCP tool did not answer within ${slot.config.toolTimeoutMs / 1000} s (tool_timeout_sec)`);
       throw new McpCallError(describeCallFailure(slot, error));
+    } finally {
+      call.clock.stop();
+      calls.splice(calls.indexOf(call), 1);
     }
   }
 
@@ -233,8 +303,12 @@ export class McpManager {
       let connection: McpConnection;
       try {
         const { McpConnection } = await loadConnectionModule();
-        connection = await McpConnection.open(slot.config, () => this.loadSupervisor(), abort.signal, (reason) =>
-          this.lost(slot, connection, reason),
+        connection = await McpConnection.open(
+          slot.config,
+          () => this.loadSupervisor(),
+          abort.signal,
+          (reason) => this.lost(slot, connection, reason),
+          this.elicitHandler(slot.config.name),
         );
       } catch (error) {
         if (generation !== slot.generation) return 'superseded';
@@ -338,8 +412,6 @@ function modelParameters(schema: Record<string, unknown>): Record<string, unknow
 function describeCallFailure(slot: McpServerSlot, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
-  // -32001 is the SDK's RequestTimeout.
-  if (code === -32001) return `the MCP tool did not answer within ${slot.config.toolTimeoutMs / 1000} s (tool_timeout_sec)`;
   if (code === -32000 && /closed/i.test(message)) return `MCP server "${slot.config.name}" stopped during the call`;
   return message;
 }

@@ -31,6 +31,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
 import { createMcpHandlers } from '../mcp/mcp-handlers.js';
 import { McpManager } from '../mcp/mcp-manager.js';
+import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 
@@ -71,6 +72,8 @@ export interface RuntimeOptions {
   readonly clientToolTimeoutMs?: number;
   /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
   readonly supervisor?: ProcessSupervisor;
+  /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
+  readonly elicitationTimeoutMs?: number;
   /** Start the configured MCP servers right after construction (default true). */
   readonly startMcpServers?: boolean;
 }
@@ -105,6 +108,8 @@ export class Runtime {
   readonly providers: ProviderResolver;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
+  /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
+  readonly elicitations: ElicitationBroker;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -154,7 +159,13 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
+    this.elicitations = new ElicitationBroker({
+      timeoutMs: options.elicitationTimeoutMs ?? 10 * 60 * 1000,
+      resolved: (threadId, requestId) => this.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, ephemeral: true }),
+      ...(options.logError ? { logWarning: (message: string) => options.logError?.(message, null) } : {}),
+    });
     this.mcp = new McpManager({
+      elicit: (params, signal) => this.elicitations.ask(params, signal),
       processLogDir: path.join(this.home, 'logs', 'mcp'),
       readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
       onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
@@ -314,6 +325,7 @@ export class Runtime {
     this.queue.stop();
     this.turns.abortAll();
     this.supervisor.disposeNow();
+    this.elicitations.close();
     this.events.close();
     this.durable.close();
     this.memory.close();

@@ -25,6 +25,8 @@ export interface ServerRequestOptions {
   readonly timeoutMs: number;
   /** Aborting fails the request with reason `canceled` (e.g. the turn was interrupted). */
   readonly signal?: AbortSignal;
+  /** A request id shared by every client the request goes to (approvals), so one `serverRequest/resolved` names it for all. */
+  readonly id?: string;
 }
 
 interface PendingServerRequest {
@@ -46,6 +48,8 @@ export class RpcConnection {
   private closed = false;
   private nextServerRequestId = 1;
   private readonly serverRequestsPending = new Map<string, PendingServerRequest>();
+  /** Called once the handshake succeeded (the host re-sends what waits for an answer). */
+  onInitialized: (() => void) | null = null;
 
   constructor(
     id: string,
@@ -117,6 +121,7 @@ export class RpcConnection {
       this.initialized = 'result' in response;
       this.initializing = null;
       this.reply(response);
+      if (this.initialized) this.onInitialized?.();
       return;
     }
     this.reply(await pending);
@@ -142,7 +147,7 @@ export class RpcConnection {
     if (this.closed || !this.initialized) {
       return Promise.reject(new ServerRequestError('closed', `${method}: the client connection is not open`));
     }
-    const id = `s${this.nextServerRequestId++}`;
+    const id = options.id ?? `s${this.nextServerRequestId++}`;
     return new Promise<ServerRequestResultOf<M>>((resolve, reject) => {
       const onAbort = () => finish(new ServerRequestError('canceled', `${method} was canceled`));
       const timer = setTimeout(

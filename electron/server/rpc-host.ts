@@ -1,6 +1,10 @@
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConnectionSession } from '../runtime/context.js';
+import type { ElicitationSender } from '../mcp/elicitation-broker.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
+
+/** The broker times elicitations out itself; a connection's own timer must not fire first. */
+const ELICITATION_WAIT_MS = 0x7fffffff;
 
 /**
  * Attaches client connections of every carrier to one runtime and fans each
@@ -11,6 +15,7 @@ export class RpcHost {
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
   private readonly removeExecReach: () => void;
+  private readonly removeElicitationSender: () => void;
   private nextId = 1;
 
   constructor(readonly runtime: Runtime) {
@@ -22,7 +27,12 @@ export class RpcHost {
       const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
       return owner ? owner.request('item/tool/call', params, options) : null;
     });
-
+    // MCP elicitations go to every connected client; the first answer wins.
+    this.removeElicitationSender = runtime.elicitations.addSender((...args) => {
+      let reached = 0;
+      for (const connection of this.connections) reached += this.sendElicitation(connection, ...args);
+      return reached;
+    });
     // command/exec output is connection-scoped: only the connection that started the command gets it.
     this.removeExecReach = runtime.commandExec.addReach({
       isOpen: (connectionId) => this.find(connectionId) !== undefined,
@@ -39,6 +49,16 @@ export class RpcHost {
     return undefined;
   }
 
+  private sendElicitation(connection: RpcConnection, ...[requestId, params, signal, answer]: Parameters<ElicitationSender>): number {
+    if (!connection.isOpen || !connection.isInitialized) return 0;
+    connection
+      .request('mcpServer/elicitation/request', params, { timeoutMs: ELICITATION_WAIT_MS, signal, id: requestId })
+      .then(answer)
+      // Withdrawn (answered elsewhere, timed out), refused or disconnected: the others may still answer.
+      .catch(() => undefined);
+    return 1;
+  }
+
   get connectionCount(): number {
     return this.connections.size;
   }
@@ -46,6 +66,8 @@ export class RpcHost {
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
     const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
     this.connections.add(connection);
+    // A client that connects (or reloads) while a server's question waits gets it too.
+    connection.onInitialized = () => this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
     return connection;
   }
 
@@ -64,5 +86,6 @@ export class RpcHost {
     this.unsubscribe();
     this.removeRequester();
     this.removeExecReach();
+    this.removeElicitationSender();
   }
 }

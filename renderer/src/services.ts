@@ -1,6 +1,7 @@
 import { createWheelhouseClient } from './client/create-client.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
+import { createElicitationStore } from './stores/elicitation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
@@ -39,6 +40,9 @@ export const useSetupStore = createSetupStore(client, window.localStorage);
 
 /** MCP servers: the Connections page and the sidebar badge. */
 export const useMcpStore = createMcpStore(client);
+
+/** MCP servers' questions to the person (mcpServer/elicitation/request). */
+export const useElicitationStore = createElicitationStore(client);
 
 // Choosing a thread shows its conversation again.
 useThreadsStore.subscribe((state, previous) => {

@@ -30,6 +30,8 @@ type NotificationListener = (notification: AnyNotification) => void;
 /** Answers one server request (e.g. runs a client-side tool); throw an RpcError to refuse it. */
 export type ServerRequestHandler<M extends ServerRequestMethod> = (
   params: ServerRequestParamsOf<M>,
+  /** The request's id: `serverRequest/resolved` names it when another client answered first. */
+  context: { readonly requestId: RequestId },
 ) => ServerRequestResultOf<M> | Promise<ServerRequestResultOf<M>>;
 
 export interface RpcClientOptions {
@@ -51,7 +53,7 @@ export class RpcClient {
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly listeners = new Set<NotificationListener>();
-  private readonly requestHandlers = new Map<ServerRequestMethod, (params: unknown) => unknown>();
+  private readonly requestHandlers = new Map<ServerRequestMethod, (params: unknown, context: { readonly requestId: RequestId }) => unknown>();
   private readonly disposers: Array<() => void> = [];
   private closedReason: string | undefined;
 
@@ -102,7 +104,7 @@ export class RpcClient {
    * -32601, so the server never waits for an answer that cannot come.
    */
   handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): () => void {
-    this.requestHandlers.set(method, handler as (params: unknown) => unknown);
+    this.requestHandlers.set(method, handler as (params: unknown, context: { readonly requestId: RequestId }) => unknown);
     return () => {
       if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
     };
@@ -158,7 +160,7 @@ export class RpcClient {
         throw new RpcError(ErrorCode.MethodNotFound, `this client does not handle ${method}`);
       }
       const spec = serverRequests[method];
-      const result = await handler(parseParams(spec.params, method, request.params));
+      const result = await handler(parseParams(spec.params, method, request.params), { requestId: request.id });
       const checked = spec.result.safeParse(result);
       if (!checked.success) throw RpcError.internal(`the client's answer to ${method} broke its schema: ${describeIssues(checked.error)}`);
       response = { id: request.id, result: checked.data };

@@ -19,3 +19,4 @@ export * from './methods/workspace.js';
 export * from './methods/command-exec.js';
 export * from './methods/dynamic-tools.js';
 export * from './methods/mcp.js';
+export * from './methods/mcp-elicitation.js';

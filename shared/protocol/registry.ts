@@ -5,6 +5,7 @@ import { configMethods, configNotifications, modelProbeMethods } from './methods
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
 import { mcpMethods, mcpNotifications } from './methods/mcp.js';
+import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
@@ -41,11 +42,13 @@ export const serverNotifications = {
   ...queueNotifications,
   ...commandExecNotifications,
   ...mcpNotifications,
+  ...serverRequestNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
 export const serverRequests = {
   ...dynamicToolServerRequests,
+  ...mcpElicitationServerRequests,
 } as const satisfies Record<string, MethodSpec>;
 
 export type ClientMethod = keyof typeof clientMethods;

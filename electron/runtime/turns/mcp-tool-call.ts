@@ -1,6 +1,7 @@
 import type { ThreadItem } from '../../../shared/protocol/index.js';
 import { mcpResultText } from '../../mcp/mcp-result-text.js';
 import type { McpToolRef } from '../../mcp/tool-names.js';
+import type { McpCallContext } from '../../mcp/mcp-manager.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from './active-turn.js';
@@ -14,7 +15,7 @@ export interface McpToolCaller {
     server: string,
     tool: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal; onProgress?: (message: string) => void },
+    options: { signal: AbortSignal; context: McpCallContext; onProgress?: (message: string) => void },
   ): Promise<{ content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: unknown }>;
 }
 
@@ -69,6 +70,7 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     try {
       const result = await deps.mcp.callTool(ref.server, ref.tool, args as Record<string, unknown>, {
         signal: turn.controller.signal,
+        context: { threadId: turn.threadId, turnId: turn.id },
         onProgress: (message) =>
           deps.events.publish(
             'item/mcpToolCall/progress',

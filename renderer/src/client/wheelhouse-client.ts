@@ -1,4 +1,5 @@
-import { RpcClient } from '../../../shared/protocol/client.js';
+import { RpcClient, type ServerRequestHandler } from '../../../shared/protocol/client.js';
+import type { ServerRequestMethod } from '../../../shared/protocol/registry.js';
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
 import type { InitializeResult } from '../../../shared/protocol/methods/initialize.js';
 import type {
@@ -60,6 +61,7 @@ export class WheelhouseClient {
   private readonly statusListeners = new Set<(snapshot: ConnectionSnapshot) => void>();
   private readonly readyListeners = new Set<(server: InitializeResult) => void>();
   private readonly notificationListeners = new Set<NotificationListener>();
+  private readonly requestHandlers = new Map<ServerRequestMethod, ServerRequestHandler<ServerRequestMethod>>();
 
   constructor(private readonly options: WheelhouseClientOptions) {}
 
@@ -123,6 +125,12 @@ export class WheelhouseClient {
     return () => this.notificationListeners.delete(wrapped);
   }
 
+  /** Answers a server request method on every present and future connection. */
+  handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): void {
+    this.requestHandlers.set(method, handler as unknown as ServerRequestHandler<ServerRequestMethod>);
+    this.rpc?.handle(method, handler);
+  }
+
   /** Listens to connection status changes. */
   onStatus(listener: (snapshot: ConnectionSnapshot) => void): () => void {
     this.statusListeners.add(listener);
@@ -174,6 +182,7 @@ export class WheelhouseClient {
     const rpc = new RpcClient(transport, { validateResults: import.meta.env.DEV });
     this.transport = transport;
     this.rpc = rpc;
+    for (const [method, handler] of this.requestHandlers) rpc.handle(method, handler);
     rpc.onNotification((n) => {
       for (const listener of this.notificationListeners) listener(n);
     });

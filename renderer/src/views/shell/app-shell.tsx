@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { useConnectionStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useElicitationStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
+import { ElicitationDialog } from '../common/elicitation-dialog.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
@@ -16,7 +17,8 @@ export function AppShell() {
   // While a modal dialog is up, the window behind it can be neither reached by Tab nor read by a screen reader.
   const setupOpen = useSetupStore((s) => s.mode !== 'hidden');
   const confirmOpen = useConfirmStore((s) => s.request !== null);
-  const modal = setupOpen || confirmOpen;
+  const elicitationOpen = useElicitationStore((s) => s.pending.length > 0);
+  const modal = setupOpen || confirmOpen || elicitationOpen;
   if (accessProblem !== null) return <AccessGate />;
   return (
     <div className="app-shell">
@@ -28,6 +30,7 @@ export function AppShell() {
       </div>
       <SetupLayer />
       <ConfirmDialog />
+      <ElicitationDialog />
       <ToastViewport />
     </div>
   );

@@ -1,0 +1,103 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { everythingServerScript } from '../test-support/mcp-servers.js';
+import { blocking, runAxe } from './axe.js';
+import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+
+/**
+ * MCP elicitation as a person sees it: the agent calls server-everything's
+ * `trigger-elicitation-request`, a form built from the server's schema asks
+ * for input, and what the person fills in reaches the server (its tool
+ * result shows it). A second window sees the same question and loses it
+ * when the first one answers.
+ */
+describe('MCP elicitation', () => {
+  let mock: MockModelServer;
+  let app: WheelhouseApp;
+  let folder: string;
+  const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
+
+  beforeAll(async () => {
+    mock = await startMockModelServer({ models: ['mock-coder'] });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
+    await writeFile(path.join(folder, 'README.md'), '# A project\n');
+    app = await launchWheelhouse();
+    await waitForConnected(app.page);
+    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
+    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
+  });
+  afterEach(async () => {
+    await app?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('asks with a form built from the server’s schema; the answer reaches the server', async () => {
+    const { page } = app;
+    await page.getByTestId('open-connections').click();
+    await page.getByTestId('mcp-add').click();
+    const form = page.getByTestId('mcp-form');
+    await form.getByLabel('Name').fill('everything');
+    await form.getByLabel('Command (stdio)').fill(process.execPath);
+    await form.getByLabel('Arguments, one per line').fill(everythingServerScript);
+    await form.getByRole('button', { name: 'Add' }).click();
+    await page.locator('[data-testid="mcp-server"][data-name="everything"][data-state="ok"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Close Connections' }).click();
+
+    const second = app.openSecondClient ? await app.openSecondClient() : null;
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__trigger-elicitation-request', arguments: '{}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Thanks for the details.' }, { type: 'finish' }],
+    );
+    await sendMessage(page, 'ask me for my details');
+
+    const dialog = page.getByTestId('elicitation-dialog');
+    await dialog.waitFor({ timeout: 30_000 });
+    await expect(dialog.getByRole('heading').textContent()).resolves.toBe('everything asks');
+    await expect(dialog.textContent()).resolves.toContain('Please provide inputs for the following fields');
+    // Defaults from the schema are filled in; descriptions describe their fields.
+    await expect(dialog.getByLabel('Integer (optional)', { exact: true }).inputValue()).resolves.toBe('42');
+    await expect(dialog.locator('[data-field="titledSingleSelectEnum"]').inputValue()).resolves.toBe('hero-1');
+    await expect(dialog.getByLabel('String', { exact: true }).getAttribute('aria-describedby')).resolves.toBeTruthy();
+    if (second) await second.getByTestId('elicitation-dialog').waitFor({ timeout: 30_000 });
+
+    const violations = blocking(await runAxe(page));
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+
+    // Focus starts in the form and Tab stays in it (the page behind is inert).
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate(() => !!document.activeElement?.closest('[data-testid="elicitation-dialog"]'))).resolves.toBe(true);
+    }
+
+    // The required name is missing: Accept shows why and sends nothing.
+    await dialog.getByTestId('elicitation-accept').click();
+    await expect(dialog.getByText('Required.').count()).resolves.toBe(1);
+    await dialog.getByLabel('String', { exact: true }).fill('Ada Lovelace');
+    await expect(dialog.getByText('Required.').count()).resolves.toBe(0);
+    await dialog.getByLabel('Boolean (optional)', { exact: true }).check();
+    await dialog.getByLabel('Integer (optional)', { exact: true }).fill('7');
+    if (shots) await page.screenshot({ path: path.join(shots, 'elicitation.png') });
+    await dialog.getByLabel('Integer (optional)', { exact: true }).press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    // The other window's copy is withdrawn (serverRequest/resolved).
+    if (second) await second.getByTestId('elicitation-dialog').waitFor({ state: 'detached', timeout: 30_000 });
+
+    const card = page.locator('[data-testid="mcp-tool-call"][data-status="completed"]');
+    await card.waitFor({ timeout: 30_000 });
+    await page.getByText('Thanks for the details.').waitFor();
+    await card.locator('.tool-call-head').click();
+    await expect(card.textContent()).resolves.toContain('- Name: Ada Lovelace');
+    await expect(card.textContent()).resolves.toContain('- Favorite Integer: 7');
+    await expect(card.textContent()).resolves.toContain('- Agreed to terms: true');
+    expect(app.errors).toEqual([]);
+  });
+});
