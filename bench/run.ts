@@ -20,6 +20,8 @@ import { mcpStartup } from './mcp-startup.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
 import { terminalEchoUnderFlood } from './terminal-echo.js';
+import { jobsBench } from './jobs.js';
+import { jobsDashboardBench } from './jobs-dashboard.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -33,6 +35,9 @@ const TARGETS = {
   ptyThroughputRatio: 0.6,
   unackedOutputBytes: 500 * 1024,
   keystrokeEchoP95Ms: 50,
+  jobTransitionsPerSecond: 20_000,
+  jobListFirstPageMs: 50,
+  jobsDashboardMountMs: 50,
 } as const;
 
 async function main(): Promise<void> {
@@ -69,6 +74,8 @@ async function main(): Promise<void> {
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const terminalEcho = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-') });
+    const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
+    const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -142,6 +149,18 @@ async function main(): Promise<void> {
         ...terminalEcho,
         target: `echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
         meetsTarget: terminalEcho.p95Ms <= TARGETS.keystrokeEchoP95Ms && terminalEcho.floodStillRunning,
+      },
+      // 10,000 jobs paused and resumed at once (each durable before it is answered), then job/list.
+      jobs: {
+        ...jobs,
+        target: `>= ${TARGETS.jobTransitionsPerSecond} transitions/s; job/list first page <= ${TARGETS.jobListFirstPageMs} ms`,
+        meetsTarget: jobs.transitionsPerSecond >= TARGETS.jobTransitionsPerSecond && jobs.listFirstPage.p99Ms <= TARGETS.jobListFirstPageMs,
+      },
+      // Chromium + wheelhouse serve with 10,000 jobs: remount = job page -> list with the data loaded.
+      jobsDashboard: {
+        ...jobsDashboard,
+        target: `remount <= ${TARGETS.jobsDashboardMountMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
+        meetsTarget: jobsDashboard.remountMs <= TARGETS.jobsDashboardMountMs && jobsDashboard.frameIntervalMedianMs <= 17,
       },
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),

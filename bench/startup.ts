@@ -89,15 +89,29 @@ function summarise(samples: readonly StartupSample[]): StartupSummary {
   };
 }
 
-async function timeProcesses(runs: number, once: () => Promise<StartupSample>): Promise<StartupSummary> {
-  await once(); // warms the OS file cache (and V8's compile cache where the runtime keeps one)
-  const samples: StartupSample[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await once());
-  return summarise(samples);
+/**
+ * Times each series over fresh processes, taking turns (one process of each
+ * per round) so that load from other work on the machine falls on all of them
+ * alike. One warm-up round first (the OS file cache, V8's compile cache).
+ */
+async function timeInTurns(runs: number, series: Record<string, () => Promise<StartupSample>>): Promise<Record<string, StartupSummary>> {
+  const names = Object.keys(series);
+  for (const name of names) await series[name]!();
+  const samples = new Map<string, StartupSample[]>(names.map((name) => [name, []]));
+  for (let i = 0; i < runs; i++) for (const name of names) samples.get(name)!.push(await series[name]!());
+  return Object.fromEntries(names.map((name) => [name, summarise(samples.get(name)!)]));
 }
 
-/** The `codex` executable on PATH, if any (comparison only; never needed). */
+/**
+ * The Codex executable to compare with, if any (never needed, never in CI):
+ * $CODEX_BIN, else `codex` on PATH. npm's `codex` on PATH is a Node launcher
+ * that starts the native binary, so it measures two process starts; point
+ * CODEX_BIN at the native binary (in @openai/codex-<platform>/vendor/) to
+ * compare with what Codex clients spawn.
+ */
 function findCodex(): string | undefined {
+  const fromEnv = process.env['CODEX_BIN'];
+  if (fromEnv) return fromEnv;
   const found = spawnSync(process.platform === 'win32' ? 'where' : 'which', ['codex'], { encoding: 'utf8' });
   const first = found.status === 0 ? found.stdout.split(/\r?\n/)[0]?.trim() : undefined;
   return first ? first : undefined;
@@ -107,31 +121,39 @@ function findCodex(): string | undefined {
 export async function startupTimes(options: { readonly runs: number }): Promise<Record<string, unknown>> {
   const homes = fs.mkdtempSync(path.join(os.tmpdir(), 'wheelhouse-bench-startup-'));
   try {
-    const existingHome = path.join(homes, 'existing');
     const wheelhouse = (home: string) => () =>
       spawnToFirstLine(process.execPath, [cliBin, 'app-server', '--home', home], process.env, INITIALIZE);
     let fresh = 0;
-    const newHome = () => wheelhouse(path.join(homes, `new-${fresh++}`))();
-    const existing = await timeProcesses(options.runs, wheelhouse(existingHome));
-    const firstRun = await timeProcesses(options.runs, newHome);
-    const nodeAlone = await timeProcesses(options.runs, () =>
-      spawnToFirstLine(process.execPath, ['-e', 'process.stdout.write("\\n")'], process.env, ''),
-    );
+    const series: Record<string, () => Promise<StartupSample>> = {
+      wheelhouseExistingHome: wheelhouse(path.join(homes, 'existing')),
+      wheelhouseNewHome: () => wheelhouse(path.join(homes, `new-${fresh++}`))(),
+      // The floor no Node program can go under on this machine.
+      nodeEmptyProgram: () => spawnToFirstLine(process.execPath, ['-e', 'process.stdout.write("\\n")'], process.env, ''),
+    };
+    // Another build of the CLI (e.g. main's) to compare with, taken in the same turns.
+    const baselineCli = process.env['WHEELHOUSE_BASELINE_CLI'];
+    if (baselineCli) {
+      let baselineFresh = 0;
+      series['baselineExistingHome'] = () =>
+        spawnToFirstLine(process.execPath, [baselineCli, 'app-server', '--home', path.join(homes, 'baseline')], process.env, INITIALIZE);
+      series['baselineNewHome'] = () =>
+        spawnToFirstLine(process.execPath, [baselineCli, 'app-server', '--home', path.join(homes, `baseline-new-${baselineFresh++}`)], process.env, INITIALIZE);
+    }
     const codexPath = findCodex();
-    let codex: StartupSummary | string = 'not installed (no `codex` on PATH)';
     if (codexPath) {
       const codexHome = path.join(homes, 'codex');
       fs.mkdirSync(codexHome);
       const env = { ...process.env, CODEX_HOME: codexHome };
-      codex = await timeProcesses(options.runs, () => spawnToFirstLine(codexPath, ['app-server'], env, INITIALIZE));
+      series['codex'] = () => spawnToFirstLine(codexPath, ['app-server'], env, INITIALIZE);
     }
+    const times = await timeInTurns(options.runs, series);
     return {
-      includes: 'spawn -> initialize response line on stdout; process start, module loading, opening the home and answering',
-      wheelhouseExistingHome: existing,
-      wheelhouseNewHome: firstRun,
-      codex,
-      // The floor no Node program can go under on this machine.
-      nodeEmptyProgram: nodeAlone,
+      includes:
+        'spawn -> initialize response line on stdout: process start, loading the program, taking the home lock and answering; series taken in turns',
+      loadAverageAtEnd: os.loadavg().map((load) => Math.round(load * 10) / 10),
+      ...times,
+      codex: times['codex'] ?? 'not installed (no CODEX_BIN, no `codex` on PATH)',
+      ...(codexPath ? { codexBinary: codexPath } : {}),
     };
   } finally {
     fs.rmSync(homes, { recursive: true, force: true });

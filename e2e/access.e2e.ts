@@ -58,7 +58,6 @@ describe('a page without a usable access token', () => {
 
     const gate = page.locator('[data-testid="access-gate"][data-problem="no-token"]');
     await gate.waitFor();
-    await page.screenshot({ path: '/tmp/ux-shots/access-no-token.png' });
     const text = await gate.innerText();
     expect(text).toContain('wheelhouse serve');
     expect(text).toContain('Paste that link into this tab');
@@ -97,7 +96,6 @@ describe('a page without a usable access token', () => {
     const rotated = newToken();
     await serve(home, port, rotated);
     await page.locator('[data-testid="access-gate"][data-problem="token-refused"]').waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: '/tmp/ux-shots/access-token-refused.png' });
     expect(await page.getByTestId('access-gate').innerText()).toContain('refused this page’s access token');
 
     await pasteToken(page, rotated);

@@ -49,7 +49,6 @@ describe('conversation and sidebar', () => {
     expect((await message.boundingBox())!.height).toBeLessThan(450);
     const toggle = page.getByTestId('user-message-toggle');
     expect(await toggle.innerText()).toMatch(/^Show all \(2,600 lines/);
-    await page.screenshot({ path: '/tmp/ux-shots/long-message.png' });
     await toggle.click();
     expect(await message.getAttribute('data-folded')).toBeNull();
     expect(await toggle.innerText()).toBe('Show less');

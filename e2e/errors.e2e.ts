@@ -43,7 +43,6 @@ describe('errors in the conversation', () => {
     await sendMessage(page, 'Go');
     const banner = page.getByTestId('goal-banner');
     await banner.waitFor();
-    await page.screenshot({ path: '/tmp/ux-shots/budget-spent.png' });
 
     // One place for the budget state: the banner; the turn only says why it stopped.
     expect(await page.getByTestId('turn-error').count()).toBe(0);
@@ -72,7 +71,6 @@ describe('errors in the conversation', () => {
     expect(await toast.getAttribute('data-kind')).toBe('error');
     expect(await toast.locator('.toast-message').innerText()).toContain('does not exist any more. Choose another project folder in Settings.');
     await toast.getByRole('button', { name: 'Open Settings' }).waitFor();
-    await page.screenshot({ path: '/tmp/ux-shots/toast.png' });
 
     const toastBox = (await toast.boundingBox())!;
     const composerBox = (await page.locator('.composer-dock').boundingBox())!;

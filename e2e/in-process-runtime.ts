@@ -11,7 +11,7 @@ import { startWebServer, type RunningWebServer } from '../electron/server/web-se
  */
 export class InProcessRuntime {
   private readonly runtime: Runtime;
-  private readonly host: RpcHost;
+  private readonly host: RpcHost<Runtime>;
   private server: RunningWebServer | null = null;
 
   constructor(home: string) {

@@ -1,10 +1,10 @@
 import { ConfigService } from '../config/config-service.js';
 import { homePaths } from '../runtime/home.js';
-import { HomeLock } from '../runtime/home-lock.js';
+import type { HomeLock } from '../runtime/home-lock.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import type { EnvKeyLookup, SecretStore } from '../secrets/secret-store.js';
-import { ensurePrivateDir } from '../store/private-files.js';
 import { StateStore } from '../store/state-store.js';
+import { lockHome } from './lock-home.js';
 
 export interface HostRuntimeOptions extends RuntimeOptions {
   /** The Wheelhouse home folder (state database, config). */
@@ -25,10 +25,17 @@ export interface HostRuntimeOptions extends RuntimeOptions {
  * On any failure what was opened is closed again and the lock released.
  */
 export function createRuntime(options: HostRuntimeOptions): Runtime {
+  return createRuntimeHolding(lockHome(options.home), options);
+}
+
+/**
+ * Builds the runtime on a home whose lock the caller already holds (see
+ * lock-home.ts); the runtime owns the lock from then on. On failure what was
+ * opened is closed again and the lock released.
+ */
+export function createRuntimeHolding(lock: HomeLock, options: HostRuntimeOptions): Runtime {
   const { home, nativeBinding, secretStore, ...runtimeOptions } = options;
   const paths = homePaths(home);
-  ensurePrivateDir(paths.home);
-  const lock = HomeLock.acquire(paths.home);
   const opened: StateStore[] = [];
   try {
     const config = new ConfigService(paths.config);

@@ -13,8 +13,7 @@ import {
   type Session,
   type WebContents,
 } from 'electron';
-import { createRuntime } from '../host/create-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import { startRuntime, type StartingRuntime } from '../host/start-runtime.js';
 import { RpcHost } from '../server/rpc-host.js';
 import { appLayout, desktopHome } from './app-paths.js';
 import { APP_SCHEME_PRIVILEGES, serveAppRequest } from './app-protocol.js';
@@ -34,7 +33,8 @@ import {
 import { mainWindowOptions } from './window-options.js';
 
 interface Services {
-  readonly runtime: Runtime;
+  /** Opens its stores while the window loads; the renderer's requests wait for them. */
+  readonly runtime: StartingRuntime;
   readonly host: RpcHost;
   readonly carrier: IpcCarrier;
 }
@@ -104,8 +104,15 @@ function startApp(): void {
     .whenReady()
     .then(() => {
       secureSession(session.defaultSession, layout.rendererRoot);
-      services = startServices(() => (window && !window.isDestroyed() ? window.webContents.id : null));
-      window = openWindow(services.carrier);
+      // The window is created and starts loading first; the runtime's modules and SQLite open after it,
+      // in this process while the renderer process starts (its first requests wait for the runtime).
+      const started = startServices(() => (window && !window.isDestroyed() ? window.webContents.id : null));
+      services = started;
+      window = openWindow(started.carrier);
+      started.runtime.ready.catch((error: unknown) => {
+        dialog.showErrorBox('Wheelhouse could not start', error instanceof Error ? error.message : String(error));
+        void shutdown().finally(() => app.exit(1));
+      });
     })
     .catch((error: unknown) => {
       dialog.showErrorBox('Wheelhouse could not start', error instanceof Error ? error.message : String(error));
@@ -122,17 +129,21 @@ function startServices(trustedWebContentsId: () => number | null): Services {
     arch: process.arch,
   });
   const home = desktopHome(app.getPath('userData'));
-  let runtime: Runtime;
+  const explain = (error: unknown) => new Error(explainStartupError(error, nativeBinding, app.isPackaged));
+  let started: StartingRuntime;
   try {
-    runtime = createRuntime({
+    // Takes the home lock now (a home in use fails here); the stores open on the next tick.
+    started = startRuntime({
       home,
       nativeBinding,
       logError,
       secretStore: (envKeyFor) => safeStorageSecretStore(home, envKeyFor),
     });
   } catch (error) {
-    throw new Error(explainStartupError(error, nativeBinding, app.isPackaged));
+    throw explain(error);
   }
+  const runtime: StartingRuntime = { ...started, ready: started.ready.catch((error: unknown) => Promise.reject(explain(error))) };
+  runtime.ready.catch(() => undefined); // reported by the caller's dialog
   const host = new RpcHost(runtime);
   return { runtime, host, carrier: new IpcCarrier(host, trustedWebContentsId, logError) };
 }

@@ -131,11 +131,13 @@ describe('requests and permissions', () => {
     }
   });
 
-  it('denies permissions except clipboard writes from the app', () => {
+  it('denies permissions except clipboard writes and notifications from the app', () => {
     expect(isPermissionGranted('clipboard-sanitized-write', 'app://wheelhouse/index.html')).toBe(true);
+    expect(isPermissionGranted('notifications', 'app://wheelhouse/index.html')).toBe(true);
+    expect(isPermissionGranted('notifications', 'https://example.com/')).toBe(false);
     expect(isPermissionGranted('clipboard-sanitized-write', 'app://wheelhouse')).toBe(true);
     expect(isPermissionGranted('clipboard-sanitized-write', 'https://example.com/')).toBe(false);
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown']) {
+    for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen', 'unknown']) {
       expect(isPermissionGranted(permission, 'app://wheelhouse/index.html'), permission).toBe(false);
     }
   });

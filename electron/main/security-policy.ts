@@ -115,10 +115,10 @@ export function isAllowedRequest(url: string): boolean {
 
 /**
  * Permission requests and checks: denied, except writing sanitized text to the
- * clipboard from the app itself (the UI's copy buttons).
+ * clipboard (the UI's copy buttons) and desktop notifications (jobs), from the app itself.
  */
 export function isPermissionGranted(permission: string, requestingUrl: string): boolean {
-  return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl);
+  return (permission === 'clipboard-sanitized-write' || permission === 'notifications') && isAppUrl(requestingUrl);
 }
 
 /** The parts of an IPC event that decide whether its sender is trusted. */

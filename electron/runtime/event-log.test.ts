@@ -83,6 +83,19 @@ describe('EventLog', () => {
     log.close();
   });
 
+  it('sends unlogged events (job output, kept in its own log file) to listeners without storing them', () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    const seen: string[] = [];
+    log.subscribe((n) => seen.push(n.method));
+    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, delta: 'hello' }, { unlogged: true });
+    log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
+    expect(seen).toEqual(['job/output/delta', 'thread/archived']);
+    expect(log.replay(0, 10).events.map((e) => [e.seq, e.event])).toEqual([[2, 'thread/archived']]);
+    expect(memory.events.listAfter(0, 10)).toEqual([]);
+    log.close();
+  });
+
   it('flushes on close and continues numbering after a restart', () => {
     const { durable, memory, file } = openStores();
     const log = new EventLog(durable, memory, { flushDelayMs: 60_000 });

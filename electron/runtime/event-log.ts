@@ -14,6 +14,11 @@ export interface EventScope {
   readonly itemId?: string | null;
   /** Ephemeral threads log to the in-memory store only. */
   readonly ephemeral?: boolean;
+  /**
+   * Sent to clients and never logged: for output that has its own durable copy
+   * (a job's log file), which would otherwise pile up in the in-memory log.
+   */
+  readonly unlogged?: boolean;
 }
 
 /**
@@ -118,10 +123,12 @@ export class EventLog {
       createdAtMs: this.now(),
       payloadJson,
     };
-    const queue = scope.ephemeral ? this.memoryQueue : this.durableQueue;
-    queue.push(event);
-    if (queue.length >= this.maxBatch) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.flushDelayMs);
+    if (!scope.unlogged) {
+      const queue = scope.ephemeral ? this.memoryQueue : this.durableQueue;
+      queue.push(event);
+      if (queue.length >= this.maxBatch) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.flushDelayMs);
+    }
     if (this.listeners.size > 0) {
       const notification = { method, params, seq } as AnyNotification;
       const text = `{"method":${JSON.stringify(method)},"params":${payloadJson},"seq":${seq}}`;

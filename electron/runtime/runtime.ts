@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { CODEX_PROTOCOL_VERSION, Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { ProcessSupervisor } from '../exec/index.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
+import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
+import type { JobClock } from './jobs/job-clock.js';
+import { JobEngine } from './jobs/job-engine.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
@@ -19,6 +22,7 @@ import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
+import { initializeHandler, resultsValidatedByDefault } from './initialize-handler.js';
 import { listDirectory } from './workspace-browser.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
@@ -68,9 +72,15 @@ export interface RuntimeOptions {
   readonly logError?: (message: string, error: unknown) => void;
   /** Asks a provider for its models (model/list); default: its model client's GET /models. */
   readonly listModels?: ListModels;
+  /** Command jobs running at once (default: CPU cores). */
+  readonly jobConcurrency?: number;
+  /** Clock and timers of job retry schedules (tests). */
+  readonly jobClock?: JobClock;
+  /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
+  readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
-  /** The one owner of child processes; default: one logging under `<home>/exec-logs`. Disposed with the runtime. */
+  /** The one owner of child processes; default: one logging under `<home>/logs/exec`. Disposed with the runtime. */
   readonly supervisor?: ProcessSupervisor;
   /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
   readonly elicitationTimeoutMs?: number;
@@ -92,20 +102,24 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
-  /** Every child process (the person's terminals now; agent commands, jobs and hooks too). */
-  readonly supervisor: ProcessSupervisor;
   /** `command/exec`: the person's terminals and standalone commands; a carrier host installs how to reach its connections. */
   readonly commandExec: CommandExecService;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
   readonly dispatcher: Dispatcher<RequestContext>;
+  /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
+  readonly methods: MethodHandlers<RequestContext>;
   /** config.toml in the home. */
   readonly config: ConfigService;
   /** Provider API keys. */
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
+  /** The one owner of child processes (jobs, the person's terminals; agent commands and hooks too). */
+  readonly supervisor: ProcessSupervisor;
+  /** Long-running jobs (job/*). */
+  readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
   /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
@@ -154,8 +168,6 @@ export class Runtime {
       providerIds: () => this.config.providers().map((provider) => provider.id),
     });
     recoverInterruptedTurns(this.durable, this.events, now);
-    this.supervisor = options.supervisor ?? new ProcessSupervisor({ logDir: path.join(parts.home, 'exec-logs') });
-    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
@@ -208,8 +220,27 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.queue.recoverAfterRestart();
+    this.supervisor =
+      options.supervisor ??
+      new ProcessSupervisor({
+        logDir: path.join(homePaths(this.home).logs, 'exec'),
+        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      });
+    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
+    this.jobs = new JobEngine({
+      store: this.durable,
+      events: this.events,
+      supervisor: this.supervisor,
+      newId,
+      ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
+      ...(options.jobClock ? { clock: options.jobClock } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
-    this.dispatcher = new Dispatcher<RequestContext>(this.handlers(), {
+    this.methods = this.handlers();
+    this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
@@ -220,20 +251,7 @@ export class Runtime {
   private handlers(): MethodHandlers<RequestContext> {
     const threads = this.threads;
     return {
-      initialize: (params, ctx) => {
-        ctx.session.clientInfo = params.clientInfo;
-        ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
-        return {
-          // Like Codex's: server/version (details), then the client's own name/version.
-          userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
-          codexHome: this.home,
-          wheelhouseHome: this.home,
-          codexProtocolVersion: CODEX_PROTOCOL_VERSION,
-          platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-          platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
-          serverVersion: WHEELHOUSE_VERSION,
-        };
-      },
+      initialize: initializeHandler(this.home),
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
@@ -299,6 +317,15 @@ export class Runtime {
       'command/exec/resize': (params, ctx) => this.commandExec.resize(params, ctx.session.connectionId),
       'command/exec/terminate': (params, ctx) => this.commandExec.terminate(params, ctx.session.connectionId),
       'command/exec/ack': (params, ctx) => this.commandExec.ack(params, ctx.session.connectionId),
+      'job/create': (params) => this.jobs.create(params),
+      'job/list': (params) => this.jobs.list(params),
+      'job/read': (params) => this.jobs.read(params.jobId),
+      'job/pause': (params) => this.jobs.pause(params.jobId),
+      'job/resume': (params) => this.jobs.resume(params.jobId),
+      'job/cancel': (params) => this.jobs.cancel(params.jobId),
+      'job/retry': (params) => this.jobs.retry(params.jobId),
+      'job/delete': (params) => this.jobs.delete(params.jobId),
+      'job/log': (params) => this.jobs.log(params),
     };
   }
 
@@ -307,6 +334,7 @@ export class Runtime {
     if (this.closed) return;
     this.queue.stop();
     await this.turns.stopAll();
+    await this.jobs.shutdown();
     await this.supervisor.dispose();
     await this.mcp.close();
     this.close();
@@ -324,6 +352,7 @@ export class Runtime {
     this.mcp.killNow();
     this.queue.stop();
     this.turns.abortAll();
+    void this.jobs.shutdown();
     this.supervisor.disposeNow();
     this.elicitations.close();
     this.events.close();
@@ -331,10 +360,4 @@ export class Runtime {
     this.memory.close();
     this.lock.release();
   }
-}
-
-/** Results are checked against their schemas everywhere but production builds (and always under vitest). */
-function resultsValidatedByDefault(): boolean {
-  // `npm run dist` builds with NODE_ENV defined as 'production' (scripts/build.mjs --production).
-  return process.env['VITEST'] !== undefined || process.env.NODE_ENV !== 'production';
 }

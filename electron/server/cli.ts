@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../runtime/home.js';
-import { createRuntime } from '../host/create-runtime.js';
+import type { HostRuntimeOptions } from '../host/create-runtime.js';
+import { startRuntime, type StartingRuntime } from '../host/start-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
@@ -83,16 +84,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** What both commands build their runtime with. */
+function runtimeOptions(home: string, logError: (m: string, e: unknown) => void): HostRuntimeOptions {
+  const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
+  return {
+    home,
+    logError,
+    secretStore: createDefaultSecretStore,
+    ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
+  };
+}
+
 /** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
-function openRuntime(home: string, logError: (m: string, e: unknown) => void): Runtime | undefined {
+async function openRuntime(home: string, logError: (m: string, e: unknown) => void): Promise<Runtime | undefined> {
+  // Loaded here, not at start-up: `app-server` answers its first request before it needs these modules.
+  const { createRuntime } = await import('../host/create-runtime.js');
   try {
-    const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
-    return createRuntime({
-      home,
-      logError,
-      secretStore: createDefaultSecretStore,
-      ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
-    });
+    return createRuntime(runtimeOptions(home, logError));
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return undefined;
@@ -100,22 +108,42 @@ function openRuntime(home: string, logError: (m: string, e: unknown) => void): R
 }
 
 async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: string, e: unknown) => void): Promise<number> {
-  const runtime = openRuntime(home, logError);
-  if (!runtime) return 1;
-  const host = new RpcHost(runtime);
+  let starting: StartingRuntime;
+  try {
+    // Takes the home lock now; the stores open once the first input has been read (and `initialize` in it answered).
+    const firstInput = () =>
+      new Promise<void>((resolve) => {
+        process.stdin.once('data', () => resolve());
+        process.stdin.once('end', () => resolve());
+        process.stdin.once('close', () => resolve());
+      });
+    starting = startRuntime(runtimeOptions(home, logError), firstInput);
+  } catch (error) {
+    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  let openFailed = false;
+  starting.ready.catch((error: unknown) => {
+    // Requests already read get the reason as their error; then the server stops reading and exits 1.
+    openFailed = true;
+    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stdin.destroy();
+  });
+  const host = new RpcHost(starting);
   // Running turns end first, so the client still hears their turn/completed.
-  const stop = () => void runtime.turns.stopAll().finally(() => process.stdin.destroy());
+  // A runtime still opening has no turns yet; closing stdin lets it finish opening and shut down.
+  const stop = () => void (starting.current()?.turns.stopAll() ?? Promise.resolve()).finally(() => process.stdin.destroy());
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
   if (end.dropped) process.stderr.write(`wheelhouse: ${end.reason}\n`);
   host.close();
-  await runtime.shutdown();
+  await starting.shutdown();
   if (end.dropped) {
     // stdout still holds what the client never read; waiting for it would hang forever.
     process.exit(1);
   }
-  return 0;
+  return openFailed ? 1 : 0;
 }
 
 /** Running turns get this long to end cleanly on Ctrl+C before the server goes anyway. */
@@ -127,7 +155,7 @@ async function runServe(
   rotateToken: boolean,
   logError: (m: string, e: unknown) => void,
 ): Promise<number> {
-  const runtime = openRuntime(home, logError);
+  const runtime = await openRuntime(home, logError);
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
   const staticRoot = rendererRoot();

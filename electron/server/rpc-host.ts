@@ -1,16 +1,28 @@
-import type { Runtime } from '../runtime/runtime.js';
-import type { ConnectionSession } from '../runtime/context.js';
+import type { Dispatcher } from '../../shared/protocol/index.js';
 import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { ConnectionSession, RequestContext } from '../runtime/context.js';
+import type { NotificationListener } from '../runtime/event-log.js';
+import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
+import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
 
 /** The broker times elicitations out itself; a connection's own timer must not fire first. */
 const ELICITATION_WAIT_MS = 0x7fffffff;
 
+/** What connections dispatch into: a Runtime, or one still opening its stores (electron/host/start-runtime.ts). */
+export interface RpcHostTarget {
+  readonly dispatcher: Dispatcher<RequestContext>;
+  readonly events: { subscribe(listener: NotificationListener): () => void };
+  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
+  readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
+}
+
 /**
  * Attaches client connections of every carrier to one runtime and fans each
  * notification out to all of them, serialising it once.
  */
-export class RpcHost {
+export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
@@ -18,7 +30,7 @@ export class RpcHost {
   private readonly removeElicitationSender: () => void;
   private nextId = 1;
 
-  constructor(readonly runtime: Runtime) {
+  constructor(readonly runtime: Target) {
     this.unsubscribe = runtime.events.subscribe((notification, text) => {
       for (const connection of this.connections) connection.sendNotification(notification.method, text);
     });

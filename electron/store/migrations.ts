@@ -180,4 +180,47 @@ export const migrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    name: 'jobs and their runs',
+    // Seed 000's jobs: \`detail\` holds the persisted detail JSON (schema_version, status, retry,
+    // history); the other columns are what listing, the scheduler and a fallback need.
+    sql: `
+      CREATE TABLE jobs (
+        id               TEXT PRIMARY KEY,
+        kind             TEXT NOT NULL CHECK (kind IN ('command', 'agent')),
+        name             TEXT NOT NULL,
+        status           TEXT NOT NULL,
+        progress         INTEGER,
+        message          TEXT,
+        attempt          INTEGER NOT NULL,
+        max_attempts     INTEGER NOT NULL,
+        next_retry_at_ms INTEGER,
+        exit_code        INTEGER,
+        thread_id        TEXT,
+        command          TEXT,
+        cwd              TEXT NOT NULL,
+        runs             INTEGER NOT NULL DEFAULT 0,
+        active_ms        INTEGER NOT NULL DEFAULT 0,
+        eta_ms           INTEGER,
+        queue_order      INTEGER NOT NULL,
+        spec             TEXT NOT NULL,
+        detail           TEXT,
+        created_at_ms    INTEGER NOT NULL,
+        updated_at_ms    INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX jobs_by_recency ON jobs (updated_at_ms DESC, id DESC);
+
+      -- One row per run: where its output log is, and how it ended (null while running).
+      CREATE TABLE job_runs (
+        job_id          TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        run             INTEGER NOT NULL,
+        log_path        TEXT NOT NULL,
+        started_at_ms   INTEGER NOT NULL,
+        ended_at_ms     INTEGER,
+        outcome         TEXT,
+        PRIMARY KEY (job_id, run)
+      ) STRICT;
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import { DynamicToolStore } from './dynamic-tool-store.js';
 import { EventStore } from './event-store.js';
 import { GoalStore } from './goal-store.js';
 import { ItemStore } from './item-store.js';
+import { JobStore } from './job-store.js';
 import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
 import { ThreadStore } from './thread-store.js';
@@ -19,6 +20,7 @@ export class StateStore {
   readonly goals: GoalStore;
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
+  readonly jobs: JobStore;
   readonly dynamicTools: DynamicToolStore;
 
   private constructor(readonly db: Db) {
@@ -30,6 +32,7 @@ export class StateStore {
     this.goals = new GoalStore(db);
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
+    this.jobs = new JobStore(db);
     this.dynamicTools = new DynamicToolStore(db);
   }
 

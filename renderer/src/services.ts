@@ -3,6 +3,8 @@ import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createElicitationStore } from './stores/elicitation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
+import { notifyJobEnded } from './stores/job-notifications.js';
+import { createJobsStore } from './stores/jobs-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
@@ -53,4 +55,20 @@ useThreadsStore.subscribe((state, previous) => {
 setErrorActions({
   openSettings: { label: 'Open Settings', run: () => useSetupStore.getState().openSettings() },
   reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
+});
+
+/** Long-running jobs and the Jobs dashboard; a job that ends notifies the desktop, and the click opens it. */
+export const useJobsStore = createJobsStore(client, (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)));
+
+// A new or other thread shows its conversation instead of the Jobs dashboard.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useJobsStore.getState().hide();
+});
+
+// The Jobs dashboard and the Connections page share the main pane: opening one closes the other.
+useJobsStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) useMcpStore.getState().setOpen(false);
+});
+useMcpStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) useJobsStore.getState().hide();
 });

@@ -17,6 +17,7 @@ export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';
 export * from './methods/command-exec.js';
+export * from './methods/job.js';
 export * from './methods/dynamic-tools.js';
 export * from './methods/mcp.js';
 export * from './methods/mcp-elicitation.js';

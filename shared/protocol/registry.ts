@@ -4,6 +4,7 @@ import { commandExecMethods, commandExecNotifications } from './methods/command-
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { jobMethods, jobNotifications } from './methods/job.js';
 import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
 import { eventMethods } from './methods/events.js';
@@ -30,6 +31,7 @@ export const clientMethods = {
   ...eventMethods,
   ...workspaceMethods,
   ...commandExecMethods,
+  ...jobMethods,
   ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
 
@@ -41,6 +43,7 @@ export const serverNotifications = {
   ...goalNotifications,
   ...queueNotifications,
   ...commandExecNotifications,
+  ...jobNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
 } as const satisfies Record<string, NotificationSpec>;

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useConnectionStore, useElicitationStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -45,14 +45,14 @@ const ConnectionsPage = lazy(() =>
   import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
 );
 
+// The Jobs dashboard (virtualised list, terminal) loads when first opened.
+const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
+
 function MainView() {
   const connections = useMcpStore((s) => s.open);
-  if (!connections) return <ConversationPane />;
-  return (
-    <Suspense fallback={null}>
-      <ConnectionsPage />
-    </Suspense>
-  );
+  const jobs = useJobsStore((s) => s.open);
+  if (!connections && !jobs) return <ConversationPane />;
+  return <Suspense fallback={null}>{connections ? <ConnectionsPage /> : <JobsView />}</Suspense>;
 }
 
 function SetupLayer() {

@@ -1,5 +1,5 @@
-import { Plug, Settings, ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { ListChecks, Plug, Settings, ShipWheel, SquarePen } from 'lucide-react';
+import { useConnectionStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
@@ -13,6 +13,13 @@ export function Sidebar() {
   const connectionsOpen = useMcpStore((s) => s.open);
   const setConnectionsOpen = useMcpStore((s) => s.setOpen);
   const failedServers = useMcpStore((s) => s.servers.filter((server) => server.runtimeStatus === 'failed').length);
+  const jobsOpen = useJobsStore((s) => s.open);
+  const showJobs = useJobsStore((s) => s.show);
+  const runningJobs = useJobsStore((s) => {
+    let n = 0;
+    for (const job of s.jobs.values()) if (job.status === 'running') n += 1;
+    return n;
+  });
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -33,6 +40,22 @@ export function Sidebar() {
         >
           <SquarePen size={15} strokeWidth={1.9} aria-hidden="true" />
           <span>New thread</span>
+        </button>
+        <button
+          type="button"
+          className="sidebar-new-thread sidebar-jobs"
+          data-testid="open-jobs"
+          aria-current={jobsOpen ? 'page' : undefined}
+          onClick={() => showJobs(null)}
+          disabled={!connected}
+        >
+          <ListChecks size={15} strokeWidth={1.9} aria-hidden="true" />
+          <span>Jobs</span>
+          {runningJobs > 0 ? (
+            <span className="sidebar-jobs-count" title={`${runningJobs} running`}>
+              {runningJobs}
+            </span>
+          ) : null}
         </button>
       </div>
       <ThreadList />

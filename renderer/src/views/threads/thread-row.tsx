@@ -1,7 +1,7 @@
 import { Folder, GitFork } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useQueueStore, useThreadsStore } from '../../services.js';
+import { useConnectionStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.js';
 import { RenameField } from './rename-field.js';
@@ -49,7 +49,10 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
             ref={mainButton}
             className="thread-row-main"
             aria-current={selected ? 'page' : undefined}
-            onClick={() => select(thread.id)}
+            onClick={() => {
+              select(thread.id);
+              useJobsStore.getState().hide();
+            }}
           >
             <span className="thread-row-line">
               {thread.archived && <span className="visually-hidden">Archived: </span>}

@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { skipSetup, waitForConnected } from './page-actions.js';
+
+/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
+async function snap(page: Page, name: string): Promise<void> {
+  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
+  if (folder) await page.screenshot({ path: path.join(folder, `${name}.png`) });
+}
+
+const progressOf = async (page: Page) => Number((await page.getByTestId('job-progress-label').first().textContent())?.match(/(\d+)%/)?.[1] ?? -1);
+const terminalText = (page: Page) => page.locator('[data-testid="job-terminal"] .xterm-rows').innerText();
+
+/**
+ * A person who does not use a terminal starts a long command from the
+ * dashboard, watches its progress move, pauses it, resumes it and cancels it.
+ */
+describe('jobs dashboard', () => {
+  let app: WheelhouseApp;
+  let folder: string;
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-jobs-'));
+    app = await launchWheelhouse();
+    await waitForConnected(app.page);
+    await skipSetup(app.page);
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('creates a job from the dialog, shows progress moving, pauses, resumes and cancels it', async () => {
+    const { page } = app;
+    await page.getByTestId('open-jobs').click();
+    await page.getByTestId('jobs-view').waitFor();
+    await page.getByTestId('new-job').click();
+    const dialog = page.getByTestId('new-job-dialog');
+    await dialog.getByTestId('job-name').fill('Slow counter');
+    await dialog.getByTestId('folder-input').fill(folder);
+    await dialog.getByTestId('job-command').fill(`for i in $(seq 1 200); do printf '\\033]9;4;1;%d\\007' $((i / 2)); echo "step $i"; sleep 0.15; done`);
+    await dialog.getByTestId('job-retries').fill('1');
+    await dialog.getByTestId('job-timeout').fill('10');
+    await snap(page, '1-new-job-dialog');
+    await dialog.getByTestId('job-submit').click();
+
+    const jobPage = page.getByTestId('job-page');
+    await jobPage.and(page.locator('[data-status="running"]')).waitFor();
+    await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    const first = await progressOf(page);
+    await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThan(first);
+    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toContain('step 10');
+    await snap(page, '2-job-running');
+
+    await page.getByTestId('job-pause').click();
+    await jobPage.and(page.locator('[data-status="paused"]')).waitFor();
+    const pausedAt = await progressOf(page);
+    await expect.poll(() => page.getByTestId('job-timeline').innerText()).toContain('Paused');
+    await snap(page, '3-job-paused');
+
+    await page.getByTestId('job-resume').click();
+    await jobPage.and(page.locator('[data-status="running"]')).waitFor();
+    await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThan(pausedAt);
+
+    await page.getByTestId('job-cancel').click();
+    await jobPage.and(page.locator('[data-status="cancelled"]')).waitFor();
+    await expect.poll(() => page.getByTestId('job-timeline').innerText()).toContain('Cancelled');
+    await page.getByTestId('job-retry').waitFor();
+
+    await page.getByTestId('job-back').click();
+    const row = page.getByTestId('job-row');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getByTestId('job-status').textContent()).toBe('Cancelled');
+    await page.getByTestId('job-filter-running').click();
+    await expect.poll(() => row.count()).toBe(0);
+    await page.getByTestId('job-filter-all').click();
+    await page.getByTestId('job-search').fill('counter');
+    await expect.poll(() => row.count()).toBe(1);
+    await snap(page, '4-jobs-list');
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,123 @@
+import {
+  clientMethods,
+  Dispatcher,
+  ErrorCode,
+  RpcError,
+  type ClientMethod,
+  type MethodHandlers,
+} from '../../shared/protocol/index.js';
+import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { RequestContext } from '../runtime/context.js';
+import type { NotificationListener } from '../runtime/event-log.js';
+import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
+import type { HostRuntimeOptions } from './create-runtime.js';
+import { lockHome } from './lock-home.js';
+import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
+
+/**
+ * A runtime whose home is locked but whose stores are still opening. Carriers
+ * attach to it at once (RpcHost takes it as it takes a Runtime): `initialize`
+ * is answered straight away, every other request waits for `ready`.
+ */
+export interface StartingRuntime {
+  readonly dispatcher: Dispatcher<RequestContext>;
+  readonly events: { subscribe(listener: NotificationListener): () => void };
+  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
+  readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
+  /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
+  readonly ready: Promise<Runtime>;
+  /** The runtime if it is open already, else null (nothing can be running yet). */
+  current(): Runtime | null;
+  /** Stops running turns and closes the runtime once it is open; nothing to do if it never opened. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Takes the home lock now (a home in use fails here, before any request is
+ * read), then opens the rest once the promise `openAfter()` returns has
+ * settled and the tick after it, so a carrier can let the first input be read and `initialize` answered
+ * before the runtime modules load and SQLite opens and migrates. If opening fails, the lock is released, and every
+ * request waiting for the runtime, and every later one, gets a -32603 error
+ * saying why.
+ */
+export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promise<unknown> = () => Promise.resolve()): StartingRuntime {
+  const lock = lockHome(options.home);
+  const ready = openAfter().then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(async () => {
+    try {
+      // The runtime's modules (stores, better-sqlite3, turn engine, tools) load off the first response's path.
+      const { createRuntimeHolding } = await import('./create-runtime.js');
+      return createRuntimeHolding(lock, options);
+    } catch (error) {
+      lock.release(); // createRuntimeHolding released it already when it got that far; releasing twice is harmless
+      throw error;
+    }
+  });
+  let opened: Runtime | null = null;
+  // A failure is reported through `ready` and through the requests; it is never unhandled.
+  ready.then(
+    (runtime) => (opened = runtime),
+    () => undefined,
+  );
+
+  const unavailable = (error: unknown) =>
+    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+  const waitForRuntime = <M extends ClientMethod>(method: M) =>
+    (async (params: unknown, ctx: RequestContext) => {
+      const runtime = await ready.catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      return (runtime.methods[method] as (p: unknown, c: RequestContext) => unknown)(params, ctx);
+    }) as unknown as MethodHandlers<RequestContext>[M];
+  const handlers = Object.fromEntries(
+    (Object.keys(clientMethods) as ClientMethod[]).map((method) => [method, method === 'initialize' ? initializeHandler(options.home) : waitForRuntime(method)]),
+  ) as unknown as MethodHandlers<RequestContext>;
+  const dispatcher = new Dispatcher<RequestContext>(handlers, {
+    validateResults: options.validateResults ?? resultsValidatedByDefault(),
+    onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
+  });
+
+  /**
+   * Attaches to the runtime once it is open; returns the detach. Attached
+   * before any waiting request runs: those continue after `ready` too, and
+   * were queued later.
+   */
+  const whenOpen = (attach: (runtime: Runtime) => () => void): (() => void) => {
+    let detach: (() => void) | null = null;
+    let cancelled = false;
+    void ready.then(
+      (runtime) => {
+        if (!cancelled) detach = attach(runtime);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+      detach?.();
+    };
+  };
+
+  return {
+    dispatcher,
+    ready,
+    current: () => opened,
+    events: { subscribe: (listener) => whenOpen((runtime) => runtime.events.subscribe(listener)) },
+    clientTools: { addRequester: (requester) => whenOpen((runtime) => runtime.clientTools.addRequester(requester)) },
+    elicitations: {
+      addSender: (sender) => whenOpen((runtime) => runtime.elicitations.addSender(sender)),
+      // Before the runtime is open no MCP server can have asked anything.
+      resend: (sender) => opened?.elicitations.resend(sender),
+    },
+    commandExec: {
+      addReach: (reach) => whenOpen((runtime) => runtime.commandExec.addReach(reach)),
+      // Before the runtime is open no command can have started.
+      connectionClosed: async (connectionId) => opened?.commandExec.connectionClosed(connectionId),
+    },
+    async shutdown() {
+      const runtime = await ready.catch(() => null);
+      await runtime?.shutdown();
+    },
+  };
+}

@@ -1,0 +1,367 @@
+import os from 'node:os';
+import {
+  JOB_LIST_DEFAULT_LIMIT,
+  RpcError,
+  type HandlerParamsOf,
+  type Job,
+  type JobCreateParams,
+  type ResultOf,
+} from '../../../shared/protocol/index.js';
+import type { ProcessSupervisor } from '../../exec/index.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { EventLog } from '../event-log.js';
+import { systemClock, type JobClock } from './job-clock.js';
+import { JobCommits } from './job-commits.js';
+import { commandSpecOf, entryOf, jobOf, rowOf, type JobEntry } from './job-entry.js';
+import { JobLogs } from './job-logs.js';
+import { CommandRunner } from './command-runner.js';
+import * as machine from './job-state.js';
+
+export interface JobEngineOptions {
+  readonly store: StateStore;
+  readonly events: EventLog;
+  readonly supervisor: ProcessSupervisor;
+  /** Jobs running at once; default the number of CPU cores. */
+  readonly concurrency?: number;
+  readonly clock?: JobClock;
+  readonly newId: () => string;
+  /** SIGTERM → SIGKILL grace when a job is cancelled. */
+  readonly killGraceMs?: number;
+  readonly onError?: (message: string, error: unknown) => void;
+}
+
+const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
+const refuse = (entry: JobEntry, action: string, why: string) =>
+  new RpcError(-32600, `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
+
+/**
+ * Seed 000's JobManager with the parts the seed left out: retries that run at
+ * their time (also after a restart), a concurrency limit with a FIFO queue,
+ * real processes through the supervisor, and batched, durable-first commits.
+ * Jobs with somewhere to go are held in memory; finished ones live in the store.
+ */
+export class JobEngine {
+  private readonly entries = new Map<string, JobEntry>();
+  private readonly clock: JobClock;
+  private readonly commits: JobCommits;
+  private readonly runner: CommandRunner;
+  readonly logs: JobLogs;
+  private readonly concurrency: number;
+  private nextQueueOrder: number;
+  private stopped = false;
+  /** Runs started and not yet ended (each holds a slot, paused ones too). */
+  private liveRuns = 0;
+  private dispatchScheduled: ReturnType<typeof setImmediate> | null = null;
+
+  constructor(private readonly options: JobEngineOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.concurrency = options.concurrency ?? os.availableParallelism();
+    const onError = options.onError ?? (() => undefined);
+    this.commits = new JobCommits(options.store.jobs, () => this.clock.now(), (job) => this.announce(job), onError);
+    this.logs = new JobLogs(options.store.jobs);
+    this.runner = new CommandRunner({
+      supervisor: options.supervisor,
+      events: options.events,
+      clock: this.clock,
+      commits: this.commits,
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      onRunEnded: (entry) => this.afterRun(entry),
+      onError,
+    });
+    this.nextQueueOrder = options.store.jobs.maxQueueOrder() + 1;
+  }
+
+  /**
+   * After a restart: jobs that were queued or running go back to the queue
+   * (phase `queued_after_resume`), a run cut short is marked interrupted in
+   * its log, and scheduled retries are armed again.
+   */
+  recover(): void {
+    const now = this.clock.now();
+    for (const row of this.options.store.jobs.unfinished()) {
+      const entry = entryOf(row);
+      this.entries.set(entry.state.id, entry);
+      const interruptedRun = entry.state.status === 'running' || entry.state.status === 'paused' ? this.logs.markInterrupted(entry.state.id) : null;
+      if (interruptedRun !== null) {
+        this.commits.runEnded({ jobId: entry.state.id, run: interruptedRun, endedAtMs: now, outcome: 'interrupted' });
+      }
+      if (entry.state.status === 'paused' && interruptedRun !== null) {
+        // Its process is gone: resuming runs it again from the start.
+        entry.state.detail = `interrupted: Wheelhouse stopped during run ${interruptedRun}; resume runs it again`;
+        entry.state.updatedAt = now;
+        machine.pushHistory(entry.state, 'interrupted');
+        this.commits.mark(entry);
+      }
+      machine.resumePending([entry.state], now, () =>
+        interruptedRun !== null ? `interrupted: Wheelhouse stopped during run ${interruptedRun}` : null,
+      );
+      if (entry.state.status === 'queued') this.commits.mark(entry);
+      if (entry.state.status === 'failed') this.armRetry(entry);
+    }
+    this.commits.flush();
+    this.dispatch();
+  }
+
+  async create(params: JobCreateParams): Promise<ResultOf<'job/create'>> {
+    if (params.kind === 'agent') {
+      throw new RpcError(-32600, 'agent jobs are not supported yet: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+    }
+    const spec = commandSpecOf(params);
+    this.runner.validate(spec);
+    const id = `job-${this.options.newId()}`;
+    const state = machine.enqueue(id, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
+    const entry: JobEntry = {
+      state,
+      kind: 'command',
+      spec,
+      threadId: null,
+      exitCode: null,
+      runs: 0,
+      queueOrder: this.nextQueueOrder++,
+      activeMs: 0,
+      activeSince: null,
+      etaMs: null,
+      live: null,
+      retryTimer: null,
+      lastCommitAt: -Infinity,
+    };
+    this.entries.set(id, entry);
+    this.commits.mark(entry);
+    await this.commits.committed();
+    // What was made durable; starting it is the next change.
+    const job = this.jobNow(entry);
+    this.dispatch();
+    return { job };
+  }
+
+  list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {
+    const limit = params.limit ?? JOB_LIST_DEFAULT_LIMIT;
+    const statuses = params.status == null ? undefined : Array.isArray(params.status) ? params.status : [params.status];
+    const search = params.search?.trim().toLowerCase() || undefined;
+    const after = params.cursor ? decodeCursor(params.cursor) : undefined;
+    const rows = this.options.store.jobs.list({ ...(statuses ? { statuses } : {}), ...(search ? { search } : {}), ...(after ? { after } : {}), limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map(jobOf),
+      nextCursor: rows.length > limit && last ? Buffer.from(JSON.stringify([last.updatedAtMs, last.id])).toString('base64url') : null,
+    };
+  }
+
+  async read(jobId: string): Promise<ResultOf<'job/read'>> {
+    // What is answered must be durable: a change made a moment ago is written first.
+    await this.commits.committed();
+    const entry = this.lookup(jobId);
+    return { job: this.jobNow(entry), history: entry.state.history.map((h) => ({ ...h, retry: { ...h.retry } })), logTail: this.logs.tail(jobId) };
+  }
+
+  log(params: HandlerParamsOf<'job/log'>): ResultOf<'job/log'> {
+    const entry = this.lookup(params.jobId);
+    return this.logs.read(entry, params.attempt, params.offset ?? 0, params.limit ?? 64 * 1024);
+  }
+
+  async pause(jobId: string): Promise<ResultOf<'job/pause'>> {
+    const entry = this.lookup(jobId);
+    const now = this.clock.now();
+    const { status } = entry.state;
+    if (status === 'queued') {
+      machine.pause(entry.state, 'paused before it started', now);
+    } else if (status === 'running') {
+      if (!entry.live?.process) throw refuse(entry, 'pause', 'it is still starting; try again in a moment');
+      try {
+        entry.live.process.pause();
+      } catch {
+        throw refuse(entry, 'pause', 'its process has just ended');
+      }
+      this.stopClock(entry, now);
+      machine.pause(entry.state, null, now);
+    } else {
+      throw refuse(entry, 'pause', `it is ${status}`);
+    }
+    return this.commit(entry);
+  }
+
+  async resume(jobId: string): Promise<ResultOf<'job/resume'>> {
+    const entry = this.lookup(jobId);
+    if (entry.state.status !== 'paused') throw refuse(entry, 'resume', `it is ${entry.state.status}, not paused`);
+    const now = this.clock.now();
+    const process = entry.live?.process;
+    if (process && process.state === 'paused') {
+      try {
+        process.resume();
+      } catch {
+        throw refuse(entry, 'resume', 'its process has just ended');
+      }
+      entry.activeSince = now;
+      machine.resume(entry.state, null, now);
+    } else {
+      machine.requeue(entry.state, 'resumed', null, now);
+      entry.queueOrder = this.nextQueueOrder++;
+    }
+    const result = await this.commit(entry);
+    this.dispatch();
+    return result;
+  }
+
+  async cancel(jobId: string): Promise<ResultOf<'job/cancel'>> {
+    const entry = this.lookup(jobId);
+    const { status } = entry.state;
+    const scheduledRetry = status === 'failed' && entry.state.retry.nextRetryAt !== null;
+    if (status === 'completed' || status === 'cancelled' || (status === 'failed' && !scheduledRetry)) {
+      throw refuse(entry, 'cancel', `it has already ended (${status})`);
+    }
+    if (entry.live) {
+      // The run's exit completes the transition (cancelled) once the whole tree is gone.
+      await this.runner.cancel(entry);
+      await this.commits.committed();
+      return { job: this.jobNow(entry) };
+    }
+    this.disarmRetry(entry);
+    machine.cancel(entry.state, this.clock.now(), scheduledRetry ? 'cancelled before its retry' : 'cancelled before it started');
+    const result = await this.commit(entry);
+    this.settle(entry);
+    return result;
+  }
+
+  async retry(jobId: string): Promise<ResultOf<'job/retry'>> {
+    const entry = this.lookup(jobId);
+    const { status } = entry.state;
+    if (status !== 'failed' && status !== 'cancelled') throw refuse(entry, 'retry', `it is ${status}; only a failed or cancelled job can be retried`);
+    this.disarmRetry(entry);
+    machine.requeue(entry.state, 'retry_requested', null, this.clock.now());
+    entry.queueOrder = this.nextQueueOrder++;
+    this.entries.set(jobId, entry);
+    const result = await this.commit(entry);
+    this.dispatch();
+    return result;
+  }
+
+  async delete(jobId: string): Promise<ResultOf<'job/delete'>> {
+    const entry = this.lookup(jobId);
+    if (entry.live) throw refuse(entry, 'delete', `it is ${entry.state.status}; cancel it first`);
+    this.disarmRetry(entry);
+    await this.commits.committed();
+    this.commits.forget(jobId);
+    this.entries.delete(jobId);
+    this.logs.deleteAll(jobId);
+    this.options.store.jobs.delete(jobId);
+    return { deleted: true };
+  }
+
+  /** App quit: no new runs; running trees are ended and stay `running` in the store, to be re-queued at the next start. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
+    for (const entry of this.entries.values()) this.disarmRetry(entry);
+    this.runner.stop();
+    this.commits.close();
+  }
+
+  /** A consistent wire object for an entry as it is now. */
+  private jobNow(entry: JobEntry): Job {
+    return jobOf(rowOf(entry, this.clock.now()));
+  }
+
+  private async commit(entry: JobEntry): Promise<{ job: Job }> {
+    this.commits.mark(entry);
+    await this.commits.committed();
+    return { job: this.jobNow(entry) };
+  }
+
+  private lookup(jobId: string): JobEntry {
+    const live = this.entries.get(jobId);
+    if (live) return live;
+    const row = this.options.store.jobs.get(jobId);
+    if (!row) throw notFound(jobId);
+    return entryOf(row);
+  }
+
+  private stopClock(entry: JobEntry, now: number): void {
+    if (entry.activeSince !== null) entry.activeMs += Math.max(0, now - entry.activeSince);
+    entry.activeSince = null;
+  }
+
+  /** Starts queued jobs soon (once per turn of the event loop, however many changes asked). */
+  private dispatch(): void {
+    if (this.stopped || this.dispatchScheduled || this.liveRuns >= this.concurrency) return;
+    this.dispatchScheduled = setImmediate(() => {
+      this.dispatchScheduled = null;
+      this.dispatchNow();
+    });
+  }
+
+  /** Starts queued jobs, oldest in the queue first, while slots are free. */
+  private dispatchNow(): void {
+    if (this.stopped || this.liveRuns >= this.concurrency) return;
+    const queued: JobEntry[] = [];
+    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued') queued.push(entry);
+    queued.sort((a, b) => a.queueOrder - b.queueOrder);
+    for (const entry of queued.slice(0, this.concurrency - this.liveRuns)) {
+      const now = this.clock.now();
+      entry.runs += 1;
+      entry.activeMs = 0;
+      entry.activeSince = now;
+      entry.etaMs = null;
+      entry.exitCode = null;
+      entry.state.progress = null;
+      machine.setRunning(entry.state, now);
+      this.commits.mark(entry);
+      this.liveRuns += 1;
+      this.runner.start(entry);
+    }
+  }
+
+  /** A run ended (its transition is made): arm a retry, free the slot, start the next. */
+  private afterRun(entry: JobEntry): void {
+    this.liveRuns -= 1;
+    this.stopClock(entry, this.clock.now());
+    if (this.stopped) return;
+    if (entry.state.status === 'failed') this.armRetry(entry);
+    this.settle(entry);
+    this.dispatch();
+  }
+
+  /** Finished jobs leave memory; the store has them. */
+  private settle(entry: JobEntry): void {
+    const { status } = entry.state;
+    const done = status === 'completed' || status === 'cancelled' || (status === 'failed' && entry.state.retry.nextRetryAt === null);
+    if (done && !entry.live) this.entries.delete(entry.state.id);
+  }
+
+  private armRetry(entry: JobEntry): void {
+    this.disarmRetry(entry);
+    const at = entry.state.retry.nextRetryAt;
+    if (at === null || this.stopped) return;
+    entry.retryTimer = this.clock.setTimeout(() => {
+      entry.retryTimer = null;
+      if (this.stopped || entry.state.status !== 'failed') return;
+      const attempt = entry.state.retry.attempt;
+      machine.requeue(entry.state, 'retrying', `retry ${attempt} of ${entry.state.retry.maxAttempts}`, this.clock.now());
+      // The retry goes back to the seed's attempt count; requeue cleared only the schedule.
+      entry.queueOrder = this.nextQueueOrder++;
+      this.commits.mark(entry);
+      this.dispatch();
+    }, Math.max(0, at - this.clock.now()));
+  }
+
+  private disarmRetry(entry: JobEntry): void {
+    if (entry.retryTimer !== null) this.clock.clearTimeout(entry.retryTimer);
+    entry.retryTimer = null;
+  }
+
+  private announce(job: Job): void {
+    // The jobs table is the durable record (job/list after a restart); the event itself need
+    // only outlive a reconnect, which the in-memory log covers.
+    this.options.events.publish('job/updated', { job }, { ephemeral: true });
+  }
+}
+
+function decodeCursor(cursor: string): { updatedAtMs: number; id: string } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') return { updatedAtMs: value[0], id: value[1] };
+  } catch {
+    // Reported below.
+  }
+  throw RpcError.invalidParams('invalid params for job/list: cursor: not a cursor returned by job/list');
+}

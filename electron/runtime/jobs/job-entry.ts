@@ -1,0 +1,144 @@
+import type { Job, JobCreateCommandParams, JobKind } from '../../../shared/protocol/index.js';
+import type { SupervisedProcess } from '../../exec/index.js';
+import type { JobRow } from '../../store/job-store.js';
+import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
+import type { EtaEstimator, OutputProgressParser } from './output-progress.js';
+
+/** What a command job runs, as stored in the `spec` column. */
+export interface CommandSpec {
+  readonly command: string;
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly progressFromOutput?: boolean;
+}
+
+export function commandSpecOf(params: JobCreateCommandParams): CommandSpec {
+  return {
+    command: params.command,
+    cwd: params.cwd,
+    ...(params.env ? { env: params.env } : {}),
+    ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}),
+    ...(params.progressFromOutput ? { progressFromOutput: true } : {}),
+  };
+}
+
+/** The live part of a run in this process. */
+export interface LiveRun {
+  readonly run: number;
+  process: SupervisedProcess | null;
+  cancelRequested: boolean;
+  readonly outputParser: OutputProgressParser | null;
+  readonly eta: EtaEstimator;
+  /** Progress waiting for the job's next commit slot. */
+  pendingProgress: number | null | undefined;
+  progressTimer: ReturnType<typeof setTimeout> | null;
+}
+
+/** One job as the engine holds it: the seed's record plus the columns around it. */
+export interface JobEntry {
+  readonly state: JobStateRecord;
+  readonly kind: JobKind;
+  readonly spec: CommandSpec;
+  readonly threadId: string | null;
+  exitCode: number | null;
+  runs: number;
+  queueOrder: number;
+  /** Running time of the current or last run before `activeSince`. */
+  activeMs: number;
+  /** When the run last started or resumed (ms epoch); null while not running. */
+  activeSince: number | null;
+  etaMs: number | null;
+  live: LiveRun | null;
+  retryTimer: unknown;
+  /** performance.now() of the last commit, for the per-job commit rate. */
+  lastCommitAt: number;
+}
+
+export function activeMsAt(entry: JobEntry, now: number): number {
+  return Math.round(entry.activeMs + (entry.activeSince === null ? 0 : Math.max(0, now - entry.activeSince)));
+}
+
+export function rowOf(entry: JobEntry, now: number): JobRow {
+  const { state } = entry;
+  return {
+    id: state.id,
+    kind: entry.kind,
+    name: state.name,
+    status: state.status,
+    progress: state.progress,
+    message: state.detail,
+    attempt: state.retry.attempt,
+    maxAttempts: state.retry.maxAttempts,
+    nextRetryAtMs: state.retry.nextRetryAt,
+    exitCode: entry.exitCode,
+    threadId: entry.threadId,
+    command: entry.spec.command,
+    cwd: entry.spec.cwd,
+    runs: entry.runs,
+    activeMs: activeMsAt(entry, now),
+    etaMs: entry.etaMs,
+    queueOrder: entry.queueOrder,
+    spec: JSON.stringify(entry.spec),
+    detail: encodePersistedDetail(state),
+    createdAtMs: state.createdAt,
+    updatedAtMs: state.updatedAt,
+  };
+}
+
+export function entryOf(row: JobRow): JobEntry {
+  const state = fromStored({
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    progress: row.progress,
+    detail: row.detail,
+    createdAt: row.createdAtMs,
+    updatedAt: row.updatedAtMs,
+  });
+  let spec: CommandSpec;
+  try {
+    spec = JSON.parse(row.spec) as CommandSpec;
+  } catch {
+    spec = { command: row.command ?? '', cwd: row.cwd };
+  }
+  return {
+    state,
+    kind: row.kind,
+    spec,
+    threadId: row.threadId,
+    exitCode: row.exitCode,
+    runs: row.runs,
+    queueOrder: row.queueOrder,
+    activeMs: row.activeMs,
+    activeSince: null,
+    etaMs: row.etaMs,
+    live: null,
+    retryTimer: null,
+    lastCommitAt: -Infinity,
+  };
+}
+
+/** The wire object; built from a row so a listing and a notification always agree. */
+export function jobOf(row: JobRow): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    status: row.status,
+    progress: row.progress,
+    detail: row.message,
+    attempt: row.attempt,
+    maxAttempts: row.maxAttempts,
+    nextRetryAt: row.nextRetryAtMs,
+    exitCode: row.exitCode,
+    threadId: row.threadId,
+    createdAt: row.createdAtMs,
+    updatedAt: row.updatedAtMs,
+    command: row.command,
+    cwd: row.cwd,
+    runs: row.runs,
+    activeMs: row.activeMs,
+    etaMs: row.etaMs,
+  };
+}

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { ManualClock } from '../../../test-support/manual-clock.js';
+
+/** Retry schedules on a manual clock (time is what is tested); the runs themselves are real processes. */
+const kits: JobTestKit[] = [];
+const homes: string[] = [];
+afterEach(async () => {
+  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
+  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+});
+function kit(home: string, clock: ManualClock): JobTestKit {
+  const k = new JobTestKit(home, { jobClock: clock });
+  kits.push(k);
+  return k;
+}
+function newHome(): string {
+  const home = JobTestKit.home();
+  homes.push(home);
+  return home;
+}
+
+describe('automatic retries', () => {
+  it('run 500 ms then 1000 ms after each failure, and stop when none are left', async () => {
+    const clock = new ManualClock();
+    const home = newHome();
+    const k = kit(home, clock);
+    const t0 = clock.now();
+    const { job } = await k.call('job/create', { kind: 'command', command: 'echo "run failing"; exit 3', cwd: home, maxAttempts: 2 });
+    const first = await k.untilJob(job.id, 'first failure', (j) => j.status === 'failed');
+    expect(first).toMatchObject({ attempt: 1, maxAttempts: 2, exitCode: 3, nextRetryAt: t0 + 500, runs: 1, detail: 'exited with code 3' });
+
+    clock.advance(499);
+    expect((await k.call('job/read', { jobId: job.id })).job).toMatchObject({ status: 'failed', runs: 1 });
+    clock.advance(1);
+    const second = await k.untilJob(job.id, 'second failure', (j) => j.status === 'failed' && j.runs === 2);
+    expect(second).toMatchObject({ attempt: 2, nextRetryAt: t0 + 500 + 1000 });
+
+    clock.advance(1000);
+    const last = await k.untilJob(job.id, 'third failure', (j) => j.status === 'failed' && j.runs === 3);
+    expect(last).toMatchObject({ attempt: 2, nextRetryAt: null });
+    expect(clock.pending).toBe(0);
+
+    const { history } = await k.call('job/read', { jobId: job.id });
+    expect(history.map((h) => h.phase)).toEqual(['created', 'running', 'failed', 'retrying', 'running', 'failed', 'retrying', 'running', 'failed']);
+    for (const attempt of [1, 2, 3]) expect((await k.call('job/log', { jobId: job.id, attempt })).data).toContain('run failing');
+    await expect(k.call('job/log', { jobId: job.id, attempt: 4 })).rejects.toMatchObject({ code: -32600 });
+  });
+
+  it('are armed again after a restart, and "retry now" runs at once', async () => {
+    const clock = new ManualClock();
+    const home = newHome();
+    const first = kit(home, clock);
+    const { job } = await first.call('job/create', { kind: 'command', command: 'exit 1', cwd: home, maxAttempts: 1 });
+    await first.untilJob(job.id, 'failed', (j) => j.status === 'failed');
+    await first.runtime.shutdown();
+    kits.splice(kits.indexOf(first), 1);
+
+    const second = kit(home, clock);
+    expect(clock.pending).toBe(1);
+    clock.advance(500);
+    const retried = await second.untilJob(job.id, 'retried after restart', (j) => j.status === 'failed' && j.runs === 2);
+    expect(retried).toMatchObject({ attempt: 1, nextRetryAt: null });
+
+    const { job: again } = await second.call('job/retry', { jobId: job.id });
+    expect(['queued', 'running']).toContain(again.status);
+    await second.untilJob(job.id, 'manual retry ran', (j) => j.status === 'failed' && j.runs === 3);
+  });
+
+  it('a job running when the app stopped is re-queued as queued_after_resume, its log marked and kept', async () => {
+    const clock = new ManualClock();
+    const home = newHome();
+    const first = kit(home, clock);
+    const { job } = await first.call('job/create', { kind: 'command', command: 'echo before-crash; sleep 300', cwd: home });
+    await first.until('output', () => first.output(job.id).includes('before-crash'));
+    // close() is what a crash leaves: processes killed, nothing more written about them.
+    first.runtime.close();
+    kits.splice(kits.indexOf(first), 1);
+
+    const second = kit(home, clock);
+    const { job: resumed, history } = await second.call('job/read', { jobId: job.id });
+    expect(history.map((h) => h.phase)).toContain('queued_after_resume');
+    expect(history.find((h) => h.phase === 'queued_after_resume')!.detail).toMatch(/interrupted/);
+    expect(['queued', 'running']).toContain(resumed.status);
+    const log = await second.call('job/log', { jobId: job.id, attempt: 1 });
+    expect(log.data).toContain('before-crash');
+    expect(log.data).toContain('interrupted');
+    await second.until('run 2 output', () => second.output(job.id, 2).includes('before-crash'));
+    await second.call('job/cancel', { jobId: job.id });
+  });
+});

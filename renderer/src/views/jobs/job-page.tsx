@@ -1,0 +1,127 @@
+import { ArrowLeft, Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react';
+import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
+import { attemptLabel, formatDuration, jobDurationMs, retryCountdown, STATUS_LABELS } from '../../format/job-format.js';
+import { useJobsStore } from '../../services.js';
+import { allowedActions, type JobAction } from '../../stores/jobs-store.js';
+import { JobProgress } from './job-progress.js';
+import { JobTerminal } from './job-terminal.js';
+import { useSecond } from './use-second.js';
+
+const ACTIONS: ReadonlyArray<{ action: JobAction; label: string; icon: typeof Pause; danger?: boolean }> = [
+  { action: 'pause', label: 'Pause', icon: Pause },
+  { action: 'resume', label: 'Resume', icon: Play },
+  { action: 'retry', label: 'Retry now', icon: RotateCcw },
+  { action: 'cancel', label: 'Cancel', icon: Square, danger: true },
+  { action: 'delete', label: 'Delete', icon: Trash2, danger: true },
+];
+
+const PHASES: Readonly<Record<string, string>> = {
+  created: 'Created',
+  running: 'Started',
+  progress_updated: 'Progress',
+  paused: 'Paused',
+  resumed: 'Resumed',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  retrying: 'Retry started',
+  retry_requested: 'Retry requested',
+  queued_after_resume: 'Re-queued after restart',
+  interrupted: 'Interrupted',
+};
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** One job: what it runs, its state and controls, the live terminal and the transition timeline. */
+export function JobPage({ job }: { readonly job: Job }) {
+  const act = useJobsStore((s) => s.act);
+  const show = useJobsStore((s) => s.show);
+  const history = useJobsStore((s) => s.details[job.id]?.history);
+  const now = useSecond(job.status === 'running' || job.nextRetryAt !== null);
+  const allowed = allowedActions(job);
+  const countdown = retryCountdown(job, now);
+
+  return (
+    <section className="job-page" aria-label={`Job ${job.name}`} data-testid="job-page" data-status={job.status}>
+      <header className="job-page-head">
+        <button type="button" className="icon-button" aria-label="All jobs" title="All jobs" data-testid="job-back" onClick={() => show(null)}>
+          <ArrowLeft size={16} aria-hidden="true" />
+        </button>
+        <h1 className="job-page-title">{job.name}</h1>
+        <span className="job-status" data-status={job.status} data-testid="job-page-status">
+          {STATUS_LABELS[job.status]}
+        </span>
+        <div className="job-actions">
+          {ACTIONS.filter(({ action }) => allowed.has(action)).map(({ action, label, icon: Icon, danger }) => (
+            <button
+              key={action}
+              type="button"
+              className={`button ${danger ? 'button-secondary job-action-danger' : 'button-secondary'}`}
+              data-testid={`job-${action}`}
+              onClick={() => void act(job.id, action)}
+            >
+              <Icon size={14} aria-hidden="true" />
+              {label}
+            </button>
+          ))}
+        </div>
+      </header>
+      <div className="job-summary">
+        <JobProgress job={job} now={now} />
+        <dl className="job-facts">
+          <dt>Command</dt>
+          <dd className="job-mono">{job.command}</dd>
+          <dt>Folder</dt>
+          <dd className="job-mono">{job.cwd}</dd>
+          <dt>Runs</dt>
+          <dd>
+            {attemptLabel(job)}
+            {countdown ? ` · ${countdown}` : ''}
+          </dd>
+          <dt>Running time</dt>
+          <dd>{job.runs > 0 ? formatDuration(jobDurationMs(job, now)) : 'not started'}</dd>
+          {job.exitCode !== null && (
+            <>
+              <dt>Exit code</dt>
+              <dd>{job.exitCode}</dd>
+            </>
+          )}
+          {job.detail && (
+            <>
+              <dt>Detail</dt>
+              <dd data-testid="job-detail">{job.detail}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+      <div className="job-body">
+        <div className="job-output">
+          <h2 className="job-section-title">Output{job.runs > 1 ? ` · run ${job.runs}` : ''}</h2>
+          {job.runs > 0 ? <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} /> : <p className="job-waiting">Waiting for a free slot to start.</p>}
+        </div>
+        <aside className="job-timeline" aria-label="Timeline">
+          <h2 className="job-section-title">Timeline</h2>
+          <ol data-testid="job-timeline">
+            {[...(history ?? [])].reverse().map((entry, index) => (
+              <TimelineEntry key={`${entry.at}-${index}`} entry={entry} />
+            ))}
+          </ol>
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+function TimelineEntry({ entry }: { readonly entry: JobHistoryEntry }) {
+  return (
+    <li className="job-timeline-entry" data-status={entry.status}>
+      <span className="job-timeline-dot" aria-hidden="true" />
+      <span className="job-timeline-phase">{PHASES[entry.phase] ?? entry.phase}</span>
+      <time className="job-timeline-time" dateTime={new Date(entry.at).toISOString()}>
+        {timeFormat.format(entry.at)}
+      </time>
+      {entry.phase === 'progress_updated' && entry.progress !== null ? <span className="job-timeline-detail">{entry.progress}%</span> : null}
+      {entry.detail && entry.phase !== 'progress_updated' ? <span className="job-timeline-detail">{entry.detail}</span> : null}
+    </li>
+  );
+}

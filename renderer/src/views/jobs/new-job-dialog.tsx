@@ -1,0 +1,133 @@
+import { X } from 'lucide-react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useJobsStore, useThreadsStore } from '../../services.js';
+import { askNotificationPermission } from '../../stores/job-notifications.js';
+import { FolderField } from '../setup/folder-field.js';
+
+/** Whole numbers only, within bounds; null when the text is not one. */
+function wholeNumber(text: string, min: number, max: number): number | null {
+  if (!/^\d+$/.test(text.trim())) return null;
+  const value = Number(text.trim());
+  return value >= min && value <= max ? value : null;
+}
+
+/**
+ * "New job", for someone who does not live in a terminal: a name, a folder
+ * (typed or browsed), the command, how often to retry and an optional time limit.
+ */
+export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
+  const titleId = useId();
+  const projectFolder = useThreadsStore((s) => s.projectFolder);
+  const create = useJobsStore((s) => s.create);
+  const creating = useJobsStore((s) => s.creating);
+  const show = useJobsStore((s) => s.show);
+  const [name, setName] = useState('');
+  const [cwd, setCwd] = useState(projectFolder ?? '');
+  const [command, setCommand] = useState('');
+  const [retries, setRetries] = useState('3');
+  const [timeoutMinutes, setTimeoutMinutes] = useState('');
+  const [progressFromOutput, setProgressFromOutput] = useState(true);
+  const [tried, setTried] = useState(false);
+
+  const retriesValue = wholeNumber(retries, 0, 100);
+  const timeoutValue = timeoutMinutes.trim() === '' ? undefined : wholeNumber(timeoutMinutes, 1, 43_200);
+  const errors = {
+    cwd: cwd.trim() === '' ? 'Choose the folder the command runs in.' : null,
+    command: command.trim() === '' ? 'Type the command to run.' : null,
+    retries: retriesValue === null ? 'A whole number from 0 to 100.' : null,
+    timeout: timeoutValue === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
+  };
+  const valid = Object.values(errors).every((e) => e === null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!valid) return;
+    askNotificationPermission();
+    const job = await create({
+      kind: 'command',
+      command: command.trim(),
+      cwd: cwd.trim(),
+      maxAttempts: retriesValue ?? 3,
+      progressFromOutput,
+      ...(name.trim() ? { name: name.trim() } : {}),
+      ...(timeoutValue !== undefined && timeoutValue !== null ? { timeoutMs: timeoutValue * 60_000 } : {}),
+    });
+    if (job) {
+      onClose();
+      show(job.id);
+    }
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) onClose();
+  };
+  const shown = (error: string | null) => (tried ? error : null);
+
+  return (
+    <div className="dialog-backdrop" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
+      <form className="dialog new-job-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="new-job-dialog" onKeyDown={onKeyDown} onSubmit={(e) => void submit(e)}>
+        <div className="dialog-head">
+          <h2 id={titleId} className="dialog-title">
+            New job
+          </h2>
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <X size={15} strokeWidth={2} aria-hidden="true" />
+          </button>
+        </div>
+        <div className="new-job-body">
+          <label className="field">
+            <span className="field-label">
+              Name <span className="field-optional">optional</span>
+            </span>
+            <input className="field-input" data-testid="job-name" placeholder="Nightly build" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+          </label>
+          <div className="field">
+            <span className="field-label">Folder</span>
+            <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
+          </div>
+          <label className="field">
+            <span className="field-label">Command</span>
+            <textarea
+              className="field-input field-mono new-job-command"
+              data-testid="job-command"
+              placeholder="npm test"
+              spellCheck={false}
+              rows={3}
+              value={command}
+              aria-invalid={shown(errors.command) !== null}
+              onChange={(e) => setCommand(e.target.value)}
+            />
+            <span className="field-hint">Runs in your login shell, like typing it in a terminal in that folder.</span>
+            {shown(errors.command) && <span className="field-error">{errors.command}</span>}
+          </label>
+          <div className="new-job-row">
+            <label className="field">
+              <span className="field-label">Retries if it fails</span>
+              <input className="field-input" data-testid="job-retries" inputMode="numeric" value={retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => setRetries(e.target.value)} />
+              {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
+            </label>
+            <label className="field">
+              <span className="field-label">
+                Time limit, minutes <span className="field-optional">optional</span>
+              </span>
+              <input className="field-input" data-testid="job-timeout" inputMode="numeric" placeholder="no limit" value={timeoutMinutes} aria-invalid={shown(errors.timeout) !== null} onChange={(e) => setTimeoutMinutes(e.target.value)} />
+              {shown(errors.timeout) && <span className="field-error">{errors.timeout}</span>}
+            </label>
+          </div>
+          <label className="new-job-check">
+            <input type="checkbox" checked={progressFromOutput} onChange={(e) => setProgressFromOutput(e.target.checked)} />
+            Show progress from percentages and counts (like “42%” or “3/10”) in the output
+          </label>
+        </div>
+        <div className="dialog-actions">
+          <button type="button" className="button-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" data-testid="job-submit" disabled={creating}>
+            Start job
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { defineMethod, defineNotification } from '../define.js';
+
+/**
+ * Long-running jobs (seed 000's JobManager, with retries that really run).
+ * Wheelhouse's own namespace: Codex has no job methods.
+ */
+
+export const JOB_STATUSES = ['queued', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
+export const JobStatus = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof JobStatus>;
+
+export const JobKind = z.enum(['command', 'agent']);
+export type JobKind = z.infer<typeof JobKind>;
+
+/** Default and largest page of job/list. */
+export const JOB_LIST_DEFAULT_LIMIT = 50;
+export const JOB_LIST_MAX_LIMIT = 500;
+/** Largest slice of a log one job/log returns. */
+export const JOB_LOG_MAX_LIMIT = 1024 * 1024;
+
+const JobId = z.string().min(1).max(200);
+const JobRequest = z.object({ jobId: JobId });
+
+export const Job = z.object({
+  id: z.string(),
+  kind: JobKind,
+  name: z.string(),
+  status: JobStatus,
+  /** 0–100, or null while the job cannot tell (indeterminate). */
+  progress: z.number().int().min(0).max(100).nullable(),
+  detail: z.string().nullable(),
+  /** Seed 000: retries used so far (0 on the first run). */
+  attempt: z.number().int().min(0),
+  /** Seed 000: automatic retries allowed after a failure. */
+  maxAttempts: z.number().int().min(0),
+  /** When the next automatic retry runs (ms epoch); null when none is scheduled. */
+  nextRetryAt: z.number().nullable(),
+  exitCode: z.number().int().nullable(),
+  threadId: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  // Beyond the issue's shape, for the dashboard:
+  /** The shell command of a `command` job. */
+  command: z.string().nullable(),
+  cwd: z.string(),
+  /** Runs started so far (numbered from 1; `job/log` and `job/output/delta` use this number). */
+  runs: z.number().int().min(0),
+  /** Time spent running (not paused) in the current or last run, as of `updatedAt`. */
+  activeMs: z.number().min(0),
+  /** Estimated time left from the rate of progress; null when unknown. */
+  etaMs: z.number().min(0).nullable(),
+});
+export type Job = z.infer<typeof Job>;
+
+export const JobRetry = z.object({
+  attempt: z.number().int(),
+  maxAttempts: z.number().int(),
+  backoffBaseMs: z.number(),
+  nextBackoffMs: z.number(),
+  nextRetryAt: z.number().nullable(),
+});
+
+export const JobHistoryEntry = z.object({
+  at: z.number(),
+  phase: z.string(),
+  status: JobStatus,
+  progress: z.number().int().nullable(),
+  detail: z.string().nullable(),
+  retry: JobRetry,
+});
+export type JobHistoryEntry = z.infer<typeof JobHistoryEntry>;
+
+const Env = z.record(z.string().min(1).max(200).regex(/^[^=\0]+$/, 'an environment variable name has no = or NUL'), z.string().max(32_768));
+
+export const JobCreateCommandParams = z.object({
+  kind: z.literal('command'),
+  name: z.string().trim().max(200).optional(),
+  /** Run by the user's login shell, in a pseudo-terminal. */
+  command: z.string().trim().min(1, 'command must not be blank').max(100_000),
+  /** Absolute working folder. */
+  cwd: z.string().min(1).max(4096),
+  env: Env.optional(),
+  timeoutMs: z.number().int().min(1).max(30 * 24 * 3600 * 1000).optional(),
+  maxAttempts: z.number().int().min(0).max(100).optional(),
+  /** Also read progress from percentages ("42%") and counts ("3/10") in the output. */
+  progressFromOutput: z.boolean().optional(),
+});
+
+export const JobCreateAgentParams = z.object({
+  kind: z.literal('agent'),
+  name: z.string().trim().max(200).optional(),
+  cwd: z.string().min(1).max(4096),
+  objective: z.string().trim().min(1).max(4000),
+  tokenBudget: z.number().int().min(1).optional(),
+  timeBudgetMs: z.number().int().min(1).optional(),
+  approvalPolicy: z.string().max(100).optional(),
+});
+
+export const JobCreateParams = z.discriminatedUnion('kind', [JobCreateCommandParams, JobCreateAgentParams]);
+export type JobCreateParams = z.output<typeof JobCreateParams>;
+export type JobCreateCommandParams = z.output<typeof JobCreateCommandParams>;
+
+export const JobListParams = z.object({
+  status: z.union([JobStatus, z.array(JobStatus).max(JOB_STATUSES.length)]).nullable().optional(),
+  /** Case-insensitive match on name and command. */
+  search: z.string().max(500).nullable().optional(),
+  limit: z.number().int().min(1).max(JOB_LIST_MAX_LIMIT).nullable().optional(),
+  /** From a previous page's `nextCursor`. */
+  cursor: z.string().max(400).nullable().optional(),
+});
+export type JobListParams = z.output<typeof JobListParams>;
+
+export const JobLogParams = z.object({
+  jobId: JobId,
+  /** The run (from 1); default the newest. */
+  attempt: z.number().int().min(1).optional(),
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(JOB_LOG_MAX_LIMIT).optional(),
+});
+
+const JobResult = z.object({ job: Job });
+
+export const jobMethods = {
+  'job/create': defineMethod(JobCreateParams, JobResult, 'Create a job; it runs when a slot is free.'),
+  'job/list': defineMethod(
+    JobListParams,
+    z.object({ data: z.array(Job), nextCursor: z.string().nullable() }),
+    'Jobs, most recently updated first.',
+  ),
+  'job/read': defineMethod(
+    JobRequest,
+    z.object({ job: Job, history: z.array(JobHistoryEntry), logTail: z.string() }),
+    'One job with its transition history and the end of its newest log.',
+  ),
+  'job/pause': defineMethod(JobRequest, JobResult, 'Pause a queued or running job (a running one is stopped with SIGSTOP).'),
+  'job/resume': defineMethod(JobRequest, JobResult, 'Resume a paused job.'),
+  'job/cancel': defineMethod(JobRequest, JobResult, 'Cancel a job; a running one is terminated with its whole process tree.'),
+  'job/retry': defineMethod(JobRequest, JobResult, 'Run a failed or cancelled job again now.'),
+  'job/delete': defineMethod(JobRequest, z.object({ deleted: z.literal(true) }), 'Delete a job that is not running, with its logs.'),
+  'job/log': defineMethod(
+    JobLogParams,
+    z.object({
+      attempt: z.number().int(),
+      offset: z.number().int(),
+      /** The bytes, as UTF-8 text (a terminal replays it). */
+      data: z.string(),
+      /** Bytes in the log now. */
+      size: z.number().int(),
+      eof: z.boolean(),
+    }),
+    'Bytes of one run’s output log.',
+  ),
+} as const;
+
+export const jobNotifications = {
+  'job/updated': defineNotification(z.object({ job: Job }), 'A job changed (status, progress, retry schedule); already durable.'),
+  'job/output/delta': defineNotification(
+    z.object({ jobId: z.string(), attempt: z.number().int(), delta: z.string() }),
+    'Output of a running job.',
+  ),
+} as const;
