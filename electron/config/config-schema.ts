@@ -32,6 +32,46 @@ export const ProviderTable = z.looseObject({
 });
 export type ProviderTable = z.infer<typeof ProviderTable>;
 
+/** Events a `[[hooks.<Event>]]` group may name (Codex's config keys for its HookEventName values). */
+export const HOOK_CONFIG_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Stop'] as const;
+export type HookConfigEvent = (typeof HOOK_CONFIG_EVENTS)[number];
+
+/** One `[[hooks.<Event>.hooks]]` command (Codex's command handler, plus `name` for messages). */
+export const HookCommandTable = z.object({
+  type: z.literal('command').default('command'),
+  /** A string runs through the user's shell; an array is argv. */
+  command: z.union([z.string().min(1).max(10_000), z.array(z.string().max(10_000)).min(1).max(256)]),
+  name: z.string().min(1).max(200).optional(),
+  timeout_sec: z.number().int('must be a whole number').min(1).max(3_600).optional(),
+  status_message: z.string().max(500).optional(),
+});
+export type HookCommandTable = z.infer<typeof HookCommandTable>;
+
+/** An array whose dropped entries (holes left by salvageConfigDocument) are skipped, so one bad hook does not cost its neighbours. */
+function salvageableArray<T extends z.ZodType>(item: T, max: number) {
+  return z.preprocess((value) => (Array.isArray(value) ? value.filter(() => true) : value), z.array(item).max(max));
+}
+
+/** One `[[hooks.<Event>]]` group: a matcher (a regular expression over the tool name, for tool events) and its commands. */
+export const HookMatcherGroup = z.object({
+  matcher: z
+    .string()
+    .max(1_000)
+    .refine((text) => {
+      try {
+        new RegExp(text);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a regular expression')
+    .optional(),
+  hooks: salvageableArray(HookCommandTable, 64),
+});
+export type HookMatcherGroup = z.infer<typeof HookMatcherGroup>;
+
+export const HooksTable = z.partialRecord(z.enum(HOOK_CONFIG_EVENTS), salvageableArray(HookMatcherGroup, 64));
+
 /** The keys of config.toml Wheelhouse reads. Everything else is kept as written. */
 export const ConfigDocument = z
   .looseObject({
@@ -40,6 +80,7 @@ export const ConfigDocument = z
     approval_policy: AskForApproval.optional(),
     sandbox_mode: SandboxMode.optional(),
     model_providers: z.record(ProviderId, ProviderTable).optional(),
+    hooks: HooksTable.optional(),
     mcp_servers: McpServers.optional(),
   })
   .superRefine((doc, ctx) => {

@@ -5,6 +5,8 @@ import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js'
 import type { StateStore } from '../store/state-store.js';
 import { ProcessSupervisor } from '../exec/index.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
+import { HookDispatcher } from './hooks/hook-dispatcher.js';
+import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
@@ -104,6 +106,10 @@ export class Runtime {
   readonly clientTools: ClientTools;
   /** `command/exec`: the person's terminals and standalone commands; a carrier host installs how to reach its connections. */
   readonly commandExec: CommandExecService;
+  /** The one owner of child processes (hooks, jobs, the person's terminals; agent commands next). */
+  readonly supervisor: ProcessSupervisor;
+  /** Commands from config.toml run at points of a session (hooks/list, hook/started|completed). */
+  readonly hooks: HookDispatcher;
   /** Queued turns (thread/queue/*). */
   readonly queue: TurnQueue;
   readonly history: ThreadHistory;
@@ -116,8 +122,6 @@ export class Runtime {
   readonly secrets: SecretStore;
   /** Providers with their keys, for model clients. */
   readonly providers: ProviderResolver;
-  /** The one owner of child processes (jobs, the person's terminals; agent commands and hooks too). */
-  readonly supervisor: ProcessSupervisor;
   /** Long-running jobs (job/*). */
   readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
@@ -128,6 +132,10 @@ export class Runtime {
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
   private closed = false;
+  /** What thread/start uses when its params leave something out (read per call: Settings may change it). */
+  private readonly threadDefaults: () => ThreadDefaults;
+  /** An exit nobody planned (process.exit elsewhere) still takes every child process along. */
+  private readonly killChildrenOnExit = () => this.supervisor.disposeNow();
 
   constructor(parts: RuntimeParts, options: RuntimeOptions = {}) {
     this.home = parts.home;
@@ -151,6 +159,7 @@ export class Runtime {
       model: options.defaults?.model ?? this.config.model(),
       cwd,
     });
+    this.threadDefaults = defaults;
     const newId = options.newId ?? randomUUID;
     this.threads = new ThreadManager({
       durable: this.durable,
@@ -171,6 +180,22 @@ export class Runtime {
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
+    this.supervisor =
+      options.supervisor ??
+      new ProcessSupervisor({
+        logDir: path.join(homePaths(this.home).logs, 'exec'),
+        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      });
+    process.on('exit', this.killChildrenOnExit);
+    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
+    this.hooks = new HookDispatcher({
+      supervisor: this.supervisor,
+      config: () => this.config.current(),
+      events: this.events,
+      newId,
+      now,
+      ...(options.logError ? { onInternalError: options.logError } : {}),
+    });
     this.elicitations = new ElicitationBroker({
       timeoutMs: options.elicitationTimeoutMs ?? 10 * 60 * 1000,
       resolved: (threadId, requestId) => this.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, ephemeral: true }),
@@ -209,6 +234,7 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
       // The queue is built next; a turn cannot end before the constructor returns.
       onTurnEnded: (threadId) => this.queue.drain(threadId),
+      hooks: this.hooks,
     });
     this.queue = new TurnQueue({
       threads: this.threads,
@@ -220,13 +246,6 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.queue.recoverAfterRestart();
-    this.supervisor =
-      options.supervisor ??
-      new ProcessSupervisor({
-        logDir: path.join(homePaths(this.home).logs, 'exec'),
-        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-      });
-    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
     this.jobs = new JobEngine({
       store: this.durable,
       events: this.events,
@@ -255,9 +274,8 @@ export class Runtime {
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
-        const started = threads.start(
-          params,
-          ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api',
+        const started = await startWithSessionHooks(this.hooks, params, this.threadDefaults(), (hooked) =>
+          threads.start(hooked, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
         );
         this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
         return started;
@@ -268,8 +286,9 @@ export class Runtime {
       'thread/archive': (params) => threads.archive(params),
       'thread/unarchive': (params) => threads.unarchive(params),
       'thread/loaded/list': (params) => threads.loadedList(params),
-      'thread/resume': (params, ctx) => {
-        const resumed = this.history.resume(params);
+      'thread/resume': async (params, ctx) => {
+        const { record } = threads.require(params.threadId);
+        const resumed = await resumeWithSessionHooks(this.hooks, params, record, (hooked) => this.history.resume(hooked));
         this.clientTools.claim(resumed.thread.id, ctx.session.connectionId);
         this.queue.afterResume(resumed.thread.id);
         return resumed;
@@ -317,6 +336,10 @@ export class Runtime {
       'command/exec/resize': (params, ctx) => this.commandExec.resize(params, ctx.session.connectionId),
       'command/exec/terminate': (params, ctx) => this.commandExec.terminate(params, ctx.session.connectionId),
       'command/exec/ack': (params, ctx) => this.commandExec.ack(params, ctx.session.connectionId),
+      'hooks/list': (params) => {
+        const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
+        return { data: this.hooks.list(cwds) };
+      },
       'job/create': (params) => this.jobs.create(params),
       'job/list': (params) => this.jobs.list(params),
       'job/read': (params) => this.jobs.read(params.jobId),
@@ -354,6 +377,7 @@ export class Runtime {
     this.turns.abortAll();
     void this.jobs.shutdown();
     this.supervisor.disposeNow();
+    process.off('exit', this.killChildrenOnExit);
     this.elicitations.close();
     this.events.close();
     this.durable.close();

@@ -19,5 +19,6 @@ export * from './methods/workspace.js';
 export * from './methods/command-exec.js';
 export * from './methods/job.js';
 export * from './methods/dynamic-tools.js';
+export * from './methods/hooks.js';
 export * from './methods/mcp.js';
 export * from './methods/mcp-elicitation.js';

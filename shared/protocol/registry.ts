@@ -9,6 +9,7 @@ import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
 import { eventMethods } from './methods/events.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
+import { hookMethods, hookNotifications } from './methods/hooks.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
@@ -31,6 +32,7 @@ export const clientMethods = {
   ...eventMethods,
   ...workspaceMethods,
   ...commandExecMethods,
+  ...hookMethods,
   ...jobMethods,
   ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
@@ -43,6 +45,7 @@ export const serverNotifications = {
   ...goalNotifications,
   ...queueNotifications,
   ...commandExecNotifications,
+  ...hookNotifications,
   ...jobNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,

@@ -5,6 +5,8 @@ import type { McpCallContext } from '../../mcp/mcp-manager.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from './active-turn.js';
+import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
+import { hookContextOf } from '../hooks/turn-hooks.js';
 
 type McpToolCallItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
 
@@ -24,6 +26,7 @@ export interface McpCallDeps {
   readonly newId: () => string;
   readonly now: () => number;
   readonly mcp: McpToolCaller;
+  readonly hooks: HookDispatcher;
 }
 
 /**
@@ -64,8 +67,12 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: started.id, ephemeral: turn.ephemeral };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
   let completed: McpToolCallItem;
+  const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
+  const blocked = argsError === null ? await deps.hooks.preToolUse(hookContextOf(turn), hookCall) : null;
   if (argsError !== null) {
     completed = { ...started, status: 'failed', error: { message: argsError } };
+  } else if (blocked) {
+    completed = { ...started, status: 'failed', error: { message: blockedText(blocked) } };
   } else {
     try {
       const result = await deps.mcp.callTool(ref.server, ref.tool, args as Record<string, unknown>, {
@@ -88,6 +95,9 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
   }
   const completedAtMs = deps.now();
   completed = { ...completed, durationMs: completedAtMs - startedAtMs, completedAtMs };
+  if (argsError === null && !blocked) {
+    await deps.hooks.postToolUse(hookContextOf(turn), hookCall, { success: completed.status === 'completed', output: mcpItemOutput(completed) });
+  }
   turn.store.items.append(turn.threadId, completed);
   deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }

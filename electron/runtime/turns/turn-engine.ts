@@ -22,6 +22,8 @@ import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
 import { redactTurnError } from '../../model/secret-redaction.js';
+import { hookContextOf } from '../hooks/turn-hooks.js';
+import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 
 export interface TurnEngineDeps {
   readonly threads: ThreadManager;
@@ -39,6 +41,8 @@ export interface TurnEngineDeps {
   readonly knownSecrets?: () => Promise<readonly string[]>;
   /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
   readonly onTurnEnded?: (threadId: string, turnId: string) => void;
+  /** Configured hooks: turn start and end here, tool use in the runner. */
+  readonly hooks: HookDispatcher;
   /** MCP servers' tools for the agent. */
   readonly mcp?: McpToolCaller;
 }
@@ -120,7 +124,7 @@ export class TurnEngine {
     this.deps.events.publish('thread/status/changed', { threadId: record.id, status: this.deps.threads.statusOf(record.id) }, scope);
     this.deps.events.publish('turn/started', { threadId: record.id, turn: wireTurn }, scope);
     this.publishUserItem(turn, userItem);
-    turn.done = this.run(turn);
+    turn.done = this.run(turn, userText);
     return { turn: wireTurn };
   }
 
@@ -206,15 +210,21 @@ export class TurnEngine {
     return total;
   }
 
-  private async run(turn: ActiveTurn): Promise<void> {
+  private async run(turn: ActiveTurn, prompt: string): Promise<void> {
     // Let turn/start's response go out before the first notification of the run.
     await Promise.resolve();
     try {
+      await this.deps.hooks.turnStarted(hookContextOf(turn), prompt);
       const outcome: TurnOutcome = await runTurn(turn, {
         ...this.deps,
         threadUsage: (threadId) => this.threadUsage(threadId),
       });
-      this.finish(turn, await this.withoutSecrets(outcome));
+      const ended = await this.withoutSecrets(outcome);
+      this.finish(turn, ended);
+      // After turn/completed: a slow Stop hook must not hold the turn open.
+      void this.deps.hooks
+        .turnEnded(hookContextOf(turn), ended.status)
+        .catch((error: unknown) => this.deps.onInternalError?.(`Stop hooks of turn ${turn.id} failed`, error));
     } catch (error) {
       // Only reachable when the store was closed under a running turn (a hard
       // shutdown); the next start marks the turn interrupted.

@@ -11,6 +11,8 @@ import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
 import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
+import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
+import { hookContextOf } from '../hooks/turn-hooks.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
 export const MAX_MODEL_REQUESTS_PER_TURN = 64;
@@ -26,6 +28,8 @@ export interface TurnRunnerDeps {
   readonly now: () => number;
   /** Thread-wide usage before this turn, for `thread/tokenUsage/updated`. */
   readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
+  /** PreToolUse / PostToolUse hooks around each tool call. */
+  readonly hooks: HookDispatcher;
   /** MCP servers' tools (their calls become `mcpToolCall` items). */
   readonly mcp?: McpToolCaller;
 }
@@ -205,12 +209,15 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   // call as failed instead of losing it (turn-recovery moves pending items into the thread).
   turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
   const signal = turn.controller.signal;
-  const result = (await deps.clientTools.has(turn.threadId, call.name))
-    ? await deps.clientTools.invoke(
-        { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
-        signal,
-      )
-    : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal });
+  const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
+  const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
+    (await deps.clientTools.has(turn.threadId, call.name))
+      ? await deps.clientTools.invoke(
+          { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
+          signal,
+        )
+      : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal }),
+  );
   const completedAtMs = deps.now();
   const completed: ThreadItem = {
     ...base,

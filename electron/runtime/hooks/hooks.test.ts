@@ -1,0 +1,384 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyNotification, ClientMethod, HookRunNotification, ParamsOf, Turn } from '../../../shared/protocol/index.js';
+import { createModelClient } from '../../model/create-model-client.js';
+import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
+import { CodexSchema } from '../../../test-support/codex-schema.js';
+import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { everythingServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
+import type { RequestContext } from '../context.js';
+
+/**
+ * Hooks as a user configures them: real shell scripts named in config.toml,
+ * run through the process supervisor at session start, around tool calls and
+ * at turn start and end. Every hook message is checked against Codex's schema.
+ */
+const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+const text = (t: string) => [{ type: 'text' as const, text: t }];
+
+let mock: MockModelServer;
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface HookSpec {
+  readonly event: 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PermissionRequest' | 'Stop';
+  readonly name: string;
+  /** Body of a /bin/sh script; `$OUT` is a folder the test reads. */
+  readonly script: string;
+  readonly matcher?: string;
+  readonly timeoutSec?: number;
+}
+
+/** A runtime whose config.toml names these hooks, each a real script in a temp folder. */
+function hooked(hooks: readonly HookSpec[], extraToml = '') {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-hooks-'));
+  const out = path.join(home, 'out');
+  fs.mkdirSync(out);
+  const toml = hooks
+    .map((hook, index) => {
+      const script = path.join(home, `hook-${index}.sh`);
+      fs.writeFileSync(script, `#!/bin/sh\nOUT=${JSON.stringify(out)}\n${hook.script}\n`, { mode: 0o755 });
+      return [
+        `[[hooks.${hook.event}]]`,
+        ...(hook.matcher ? [`matcher = ${JSON.stringify(hook.matcher)}`] : []),
+        `[[hooks.${hook.event}.hooks]]`,
+        `name = ${JSON.stringify(hook.name)}`,
+        `command = ["/bin/sh", ${JSON.stringify(script)}]`,
+        ...(hook.timeoutSec ? [`timeout_sec = ${hook.timeoutSec}`] : []),
+      ].join('\n');
+    })
+    .join('\n\n');
+  fs.writeFileSync(path.join(home, 'config.toml'), `${toml}\n${extraToml}`);
+  const boundModels: Array<string | null> = [];
+  const provider = mockProvider(mock, 'chat');
+  const runtime = createTestRuntime({
+    home,
+    validateResults: true,
+    defaults: { cwd: home },
+    bindModel: async ({ model }) => {
+      boundModels.push(model);
+      return { client: createModelClient(provider), model: model ?? 'deepseek-chat', contextWindow: 128_000 };
+    },
+  });
+  cleanups.push(async () => {
+    await runtime.shutdown();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  const seen: AnyNotification[] = [];
+  runtime.events.subscribe((n) => seen.push(n));
+  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
+  const waitFor = <T>(find: () => T | undefined) =>
+    new Promise<T>((resolve) => {
+      const found = find();
+      if (found !== undefined) return resolve(found);
+      const off = runtime.events.subscribe(() => {
+        const later = find();
+        if (later !== undefined) {
+          off();
+          resolve(later);
+        }
+      });
+    });
+  const hookRuns = (method: 'hook/started' | 'hook/completed') =>
+    seen.filter((n) => n.method === method).map((n) => n.params as HookRunNotification);
+  const completedRun = (eventName: string) => waitFor(() => hookRuns('hook/completed').find((n) => n.run.eventName === eventName));
+  const turnCompleted = () =>
+    waitFor(() => seen.find((n) => n.method === 'turn/completed')).then((n) => (n.params as { turn: Turn }).turn);
+  return { runtime, home, out, seen, call, hookRuns, completedRun, turnCompleted, boundModels };
+}
+
+let codex: CodexSchema | undefined;
+/** `value` conforms to Codex's `v2/<type>`, every nullable field present as Codex sends it. */
+function expectCodex(type: string, value: unknown) {
+  codex ??= CodexSchema.load();
+  expect(codex.check(`#/definitions/v2/${type}`, value, { complete: true })).toBeUndefined();
+}
+
+/** Every hook notification seen conforms to Codex's HookStarted/HookCompletedNotification. */
+function expectCodexShapes(runs: { started: HookRunNotification[]; completed: HookRunNotification[] }) {
+  expect(runs.completed.length).toBeGreaterThan(0);
+  for (const n of runs.started) expectCodex('HookStartedNotification', n);
+  for (const n of runs.completed) expectCodex('HookCompletedNotification', n);
+}
+
+describe('session start hooks', () => {
+  it('a blocking hook refuses thread/start with seed 002 text, and no thread is created', async () => {
+    const h = hooked([{ event: 'SessionStart', name: 'gatekeeper', script: `cat >/dev/null\necho '{"decision":"block","reason":"no new sessions today"}'` }]);
+    await expect(h.call('thread/start', {})).rejects.toThrow(/^blocked by hook 'gatekeeper' at PreSessionStart: no new sessions today$/);
+    expect((await h.call('thread/list', {})).data).toEqual([]);
+  });
+
+  it('a hook that exits 2 refuses thread/resume with its stderr; a startup-only matcher lets start through', async () => {
+    const h = hooked([
+      { event: 'SessionStart', name: 'no-resume', matcher: '^resume$', script: `cat >/dev/null\necho 'resuming is off' >&2\nexit 2` },
+    ]);
+    const { thread } = await h.call('thread/start', {});
+    await expect(h.call('thread/resume', { threadId: thread.id })).rejects.toThrow(
+      /^blocked by hook 'no-resume' at PreSessionStart: resuming is off$/,
+    );
+    const blocked = h.hookRuns('hook/completed').find((n) => n.run.status === 'blocked');
+    expect(blocked?.threadId).toBe(thread.id);
+    expect(blocked?.run.entries).toEqual([{ kind: 'stop', text: 'resuming is off' }]);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('a hook changes the model and adds metadata that later hooks receive', async () => {
+    const h = hooked([
+      { event: 'SessionStart', name: 'pick-model', script: `cat > "$OUT/session.json"\necho '{"model":"mock-hooked","metadata":{"ticket":"WH-1"}}'` },
+      { event: 'UserPromptSubmit', name: 'prompt-log', script: `cat > "$OUT/prompt.json"` },
+    ]);
+    mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
+    const started = await h.call('thread/start', { model: 'asked-for' });
+    expect(started.model).toBe('mock-hooked');
+    const session = JSON.parse(fs.readFileSync(path.join(h.out, 'session.json'), 'utf8')) as Record<string, unknown>;
+    expect(session).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', model: 'asked-for', cwd: h.home });
+    await h.call('turn/start', { threadId: started.thread.id, input: text('hi there') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(h.boundModels).toEqual(['mock-hooked']);
+    const prompt = JSON.parse(fs.readFileSync(path.join(h.out, 'prompt.json'), 'utf8')) as Record<string, unknown>;
+    expect(prompt).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'hi there', thread_id: started.thread.id, metadata: { ticket: 'WH-1' } });
+    // Session-start runs are reported once the thread exists.
+    const sessionRun = h.hookRuns('hook/completed').find((n) => n.run.eventName === 'sessionStart');
+    expect(sessionRun).toMatchObject({ threadId: started.thread.id, turnId: null, run: { status: 'completed', handlerType: 'command' } });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+});
+
+describe('hooks that go wrong are reported and change nothing', () => {
+  it('a crashing hook: the thread starts, hook/completed says failed with the exit code and stderr', async () => {
+    const h = hooked([{ event: 'SessionStart', name: 'crasher', script: `echo 'boom: missing config' >&2\nexit 3` }]);
+    const { thread, model } = await h.call('thread/start', {});
+    expect(model).toBe('deepseek-chat');
+    const run = h.hookRuns('hook/completed')[0]!;
+    expect(run.threadId).toBe(thread.id);
+    expect(run.run.status).toBe('failed');
+    expect(run.run.statusMessage).toBe("hook 'crasher' exited with code 3: boom: missing config");
+    expect(run.run.entries[0]?.kind).toBe('error');
+    expect((await h.call('thread/list', {})).data.map((t) => t.id)).toEqual([thread.id]);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('a hook printing garbage: failed, quoted, and its output is not taken as an answer', async () => {
+    const h = hooked([{ event: 'SessionStart', name: 'chatty', script: `cat >/dev/null\necho 'model=evil, not json'` }]);
+    const { model } = await h.call('thread/start', {});
+    expect(model).toBe('deepseek-chat');
+    const run = h.hookRuns('hook/completed')[0]!.run;
+    expect(run.status).toBe('failed');
+    expect(run.statusMessage).toBe("hook 'chatty' printed something that is not JSON: model=evil, not json");
+  });
+
+  it('a slow hook is killed at its timeout and reported; the tool call goes on', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'sleepy', timeoutSec: 1, script: `echo $$ > "$OUT/pid"\nsleep 60` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', {});
+    const startedAt = Date.now();
+    await h.call('turn/start', { threadId: thread.id, input: text('read it') });
+    const run = (await h.completedRun('preToolUse')).run;
+    expect(run.status).toBe('failed');
+    expect(run.statusMessage).toBe("hook 'sleepy' timed out after 1 s and was stopped");
+    expect(Date.now() - startedAt).toBeLessThan(30_000);
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow();
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.find((i) => i.type === 'dynamicToolCall')).toMatchObject({ status: 'completed', success: true });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
+});
+
+describe('interrupts and approvals', () => {
+  it('interrupting a turn stops its running hook (status stopped); the Stop hook still hears "interrupted"', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'slow-check', timeoutSec: 120, script: `echo $$ > "$OUT/pid"\nsleep 60` },
+      { event: 'Stop', name: 'ended', script: `cat > "$OUT/stop.json"` },
+    ]);
+    mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{"path":"."}' }] }, { type: 'finish' }]);
+    const { thread } = await h.call('thread/start', {});
+    const { turn } = await h.call('turn/start', { threadId: thread.id, input: text('look around') });
+    await new Promise<void>((resolve) => {
+      const check = () => fs.existsSync(path.join(h.out, 'pid'));
+      if (check()) return resolve();
+      const timer = setInterval(() => check() && (clearInterval(timer), resolve()), 20);
+    });
+    await h.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    expect((await h.turnCompleted()).status).toBe('interrupted');
+    const run = (await h.completedRun('preToolUse')).run;
+    expect(run.status).toBe('stopped');
+    expect(run.statusMessage).toBe("hook 'slow-check' was stopped: the turn was interrupted");
+    const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow();
+    await h.completedRun('stop');
+    expect(JSON.parse(fs.readFileSync(path.join(h.out, 'stop.json'), 'utf8'))).toMatchObject({ status: 'interrupted' });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
+
+  it('approval hooks (for the approvals code): a PermissionRequest hook may decline a request and hears the answer', async () => {
+    const h = hooked([
+      {
+        event: 'PermissionRequest',
+        name: 'no-rm',
+        script: `input=$(cat)\necho "$input" >> "$OUT/permission.jsonl"\ncase "$input" in *'"phase":"requested"'*'rm -rf'*) echo '{"decision":"block","reason":"never rm -rf"}';; esac`,
+      },
+    ]);
+    const { thread } = await h.call('thread/start', {});
+    const context = { threadId: thread.id, turnId: null, cwd: h.home, ephemeral: false };
+    const risky = { requestId: 'r1', toolName: 'exec_command', command: 'rm -rf build', reason: 'deletes files' };
+    expect(await h.runtime.hooks.approvalRequested(context, risky)).toEqual({ hookName: 'no-rm', phase: 'PermissionRequest', message: 'never rm -rf' });
+    expect(await h.runtime.hooks.approvalRequested(context, { ...risky, requestId: 'r2', command: 'ls' })).toBeNull();
+    await h.runtime.hooks.approvalAnswered(context, { ...risky, requestId: 'r2', command: 'ls' }, 'accept');
+    const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['phase'], l['request_id'], l['decision'] ?? null])).toEqual([
+      ['requested', 'r1', null],
+      ['requested', 'r2', null],
+      ['answered', 'r2', 'accept'],
+    ]);
+    expect(h.hookRuns('hook/completed').map((n) => [n.run.eventName, n.run.status])).toEqual([
+      ['permissionRequest', 'blocked'],
+      ['permissionRequest', 'completed'],
+      ['permissionRequest', 'completed'],
+    ]);
+  });
+});
+
+describe('tool and turn hooks', () => {
+  it('a PreToolUse block reaches the model as the tool result; PostToolUse does not run for it', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'guard', matcher: '^read_file$', script: `cat > "$OUT/pre.json"\necho '{"decision":"block","reason":"secrets live here"}'` },
+      { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'I may not read it.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const secondRequest = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(secondRequest).toContain("blocked by hook 'guard' at PreToolUse: secrets live here");
+    expect(secondRequest).not.toContain('heron');
+    const pre = JSON.parse(fs.readFileSync(path.join(h.out, 'pre.json'), 'utf8')) as Record<string, unknown>;
+    expect(pre).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'read_file', tool_use_id: 'call_1', tool_input: { path: 'notes.txt' } });
+    expect(fs.existsSync(path.join(h.out, 'post.json'))).toBe(false);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.find((i) => i.type === 'dynamicToolCall')).toMatchObject({ status: 'failed', success: false });
+    const blocked = h.hookRuns('hook/completed').find((n) => n.run.eventName === 'preToolUse')!;
+    expect(blocked.run.status).toBe('blocked');
+    expect(blocked.turnId).not.toBeNull();
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('PostToolUse sees the result; Stop hears how the turn ended; a Stop hook cannot block', async () => {
+    const h = hooked([
+      { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },
+      { event: 'Stop', name: 'ended', script: `cat > "$OUT/stop.json"\necho '{"decision":"block","reason":"keep going"}'` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Heron.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_response: { success: boolean; output: string } };
+    expect(post.tool_response.success).toBe(true);
+    expect(post.tool_response.output).toContain('heron');
+    const stopRun = (await h.completedRun('stop')).run;
+    expect(stopRun.status).toBe('completed');
+    expect(stopRun.entries).toEqual([{ kind: 'warning', text: 'Stop hooks cannot block; ignored: keep going' }]);
+    expect(JSON.parse(fs.readFileSync(path.join(h.out, 'stop.json'), 'utf8'))).toMatchObject({ hook_event_name: 'Stop', status: 'completed' });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+});
+
+describe('MCP tool calls', () => {
+  it('a PreToolUse hook blocks one MCP tool by its model name; PostToolUse sees another one complete', async () => {
+    const h = hooked(
+      [
+        { event: 'PreToolUse', name: 'no-echo', matcher: '^mcp__everything__echo$', script: `cat >/dev/null\necho '{"decision":"block","reason":"echo is off"}'` },
+        { event: 'PostToolUse', name: 'after', matcher: '^mcp__', script: `cat > "$OUT/post.json"` },
+      ],
+      stdioServerToml('everything', everythingServerScript),
+    );
+    await new Promise<void>((resolve) => {
+      const off = h.runtime.events.subscribe((n) => {
+        if (n.method === 'mcpServer/startupStatus/completed') {
+          off();
+          resolve();
+        }
+      });
+    });
+    mock.enqueue(
+      [
+        {
+          type: 'toolCalls',
+          calls: [
+            { id: 'c1', name: 'mcp__everything__echo', arguments: '{"message":"hello"}' },
+            { id: 'c2', name: 'mcp__everything__get-sum', arguments: '{"a":1,"b":2}' },
+          ],
+        },
+        { type: 'finish' },
+      ],
+      [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('use the tools') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-echo' at PreToolUse: echo is off");
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    const calls = items.flatMap((i) => (i.type === 'mcpToolCall' ? [i] : []));
+    expect(calls.map((c) => [c.tool, c.status])).toEqual([
+      ['echo', 'failed'],
+      ['get-sum', 'completed'],
+    ]);
+    const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_name: string; tool_response: { success: boolean; output: string } };
+    expect(post.tool_name).toBe('mcp__everything__get-sum');
+    expect(post.tool_response).toMatchObject({ success: true, output: expect.stringContaining('3') });
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
+});
+
+describe('hooks/list', () => {
+  it('lists the configured hooks in Codex shape and names the rejected ones', async () => {
+    const h = hooked(
+      [
+        { event: 'PreToolUse', name: 'guard', matcher: '^read_file$', timeoutSec: 5, script: 'exit 0' },
+        { event: 'Stop', name: 'ended', script: 'exit 0' },
+      ],
+      '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ncommand = 42\n',
+    );
+    const result = await h.call('hooks/list', { cwds: [h.home] });
+    expectCodex('HooksListResponse', result);
+    const [entry] = result.data;
+    expect(entry?.cwd).toBe(h.home);
+    expect(entry?.hooks.map((hook) => [hook.eventName, hook.matcher, hook.timeoutSec])).toEqual([
+      ['preToolUse', '^read_file$', 5],
+      ['stop', null, 60],
+    ]);
+    expect(entry?.errors).toEqual([{ path: 'hooks.Stop.1.hooks.0.command', message: expect.any(String) }]);
+    const { thread } = await h.call('thread/start', {});
+    const forThread = await h.call('hooks/list', { threadId: thread.id });
+    expect(forThread.data[0]?.cwd).toBe(h.home);
+    expect(forThread.data[0]?.hooks).toHaveLength(2);
+  });
+});
