@@ -50,8 +50,10 @@ export class ExecSessions {
     this.maxOutputBytes = options.maxOutputBytes ?? 16 * 1024;
   }
 
-  async start(spec: SpawnSpec, options: { yieldMs: number }): Promise<ExecYield> {
+  /** `onSpawned` sees the process before any output, e.g. to stream it or to stop it on an interrupt. */
+  async start(spec: SpawnSpec, options: { yieldMs: number; onSpawned?: (child: SupervisedProcess) => void }): Promise<ExecYield> {
     const child = await this.supervisor.spawn(spec);
+    options.onSpawned?.(child);
     const unread = new HeadTailBuffer(Math.ceil(this.maxOutputBytes / 2), Math.floor(this.maxOutputBytes / 2));
     child.subscribe((event) => {
       if (event.type === 'output') unread.push(event.data);

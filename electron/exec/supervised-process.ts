@@ -67,6 +67,11 @@ export class SupervisedProcess {
     return this.description.id;
   }
 
+  /** The capped log of everything the process wrote (mode 0600). */
+  get logPath(): string {
+    return this.description.logPath;
+  }
+
   /** The OS process id of the leader (bubblewrap's, when sandboxed). */
   get pid(): number {
     return this.backend.pid;

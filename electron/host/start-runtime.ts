@@ -7,6 +7,7 @@ import {
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
 import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
@@ -27,6 +28,7 @@ export interface StartingRuntime {
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
   readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
+  readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
   /** The runtime if it is open already, else null (nothing can be running yet). */
@@ -114,6 +116,11 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       addReach: (reach) => whenOpen((runtime) => runtime.commandExec.addReach(reach)),
       // Before the runtime is open no command can have started.
       connectionClosed: async (connectionId) => opened?.commandExec.connectionClosed(connectionId),
+    },
+    approvals: {
+      addSender: (sender) => whenOpen((runtime) => runtime.approvals.addSender(sender)),
+      // Before the runtime is open no command can be waiting.
+      resend: (sender) => opened?.approvals.resend(sender),
     },
     async shutdown() {
       const runtime = await ready.catch(() => null);

@@ -3,10 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
-import { ProcessSupervisor } from '../exec/index.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
+import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
+import { ApprovalBroker } from './approvals/approval-broker.js';
+import { CommandRunner } from './commands/command-runner.js';
+import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
 import { HookDispatcher } from './hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
+import { ExecPolicyEngine } from './policy/exec-policy-engine.js';
+import type { AskForApproval, SandboxMode } from './policy/policy-types.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
@@ -126,6 +131,8 @@ export class Runtime {
   readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
+  /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
+  readonly approvals: ApprovalBroker;
   /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
   readonly elicitations: ElicitationBroker;
   private readonly listModels: ListModels;
@@ -177,9 +184,10 @@ export class Runtime {
       providerIds: () => this.config.providers().map((provider) => provider.id),
     });
     recoverInterruptedTurns(this.durable, this.events, now);
-    this.events.prune();
-    this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
-    this.pruneTimer.unref();
+    endCommandsOfEarlierRun(this.durable);
+    this.approvals = new ApprovalBroker({ events: this.events, now });
+    this.approvals.endLeftovers(this.durable);
+    // The one supervisor of every child process: agent commands, hooks, jobs, the person's terminals.
     this.supervisor =
       options.supervisor ??
       new ProcessSupervisor({
@@ -188,6 +196,13 @@ export class Runtime {
       });
     process.on('exit', this.killChildrenOnExit);
     this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
+    // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
+    void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
+    // The shell parser is large: loaded with the first command, not at start-up.
+    let policy: Promise<ExecPolicyEngine> | null = null;
+    this.events.prune();
+    this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
+    this.pruneTimer.unref();
     this.hooks = new HookDispatcher({
       supervisor: this.supervisor,
       config: () => this.config.current(),
@@ -225,6 +240,16 @@ export class Runtime {
       tools,
       clientTools: this.clientTools,
       mcp: this.mcp,
+      commands: new CommandRunner({
+        supervisor: this.supervisor,
+        sessions: new ExecSessions(this.supervisor),
+        policy: () => (policy ??= ExecPolicyEngine.open(this.home)),
+        approvals: this.approvals,
+        events: this.events,
+        settingsOf: (threadId) => this.commandSettings(threadId),
+        newId,
+        now,
+      }),
       bindModel:
         options.bindModel ??
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -327,6 +352,19 @@ export class Runtime {
           }
         },
       }),
+      'approval/list': (params) => ({ data: this.approvals.list(params.threadId) }),
+      'approval/answer': (params) => {
+        this.approvals.answer(params.requestId, params.decision);
+        return {};
+      },
+      'approval/grants/list': (params) => {
+        threads.require(params.threadId);
+        return { data: this.approvals.grantsOf(params.threadId) };
+      },
+      'approval/grants/revoke': (params) => {
+        threads.require(params.threadId);
+        return { revoked: this.approvals.revoke(params.threadId, params.prefix) };
+      },
       ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
@@ -350,6 +388,22 @@ export class Runtime {
       'job/delete': (params) => this.jobs.delete(params.jobId),
       'job/log': (params) => this.jobs.log(params),
     };
+  }
+
+  /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
+  /**
+   * The thread's approval policy and sandbox (thread/start), or the defaults:
+   * workspace-write where the sandbox works, and "untrusted" (ask before
+   * anything not known to only read), so nothing runs unconfined or
+   * unreviewed without the person's yes.
+   */
+  private async commandSettings(threadId: string): Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }> {
+    const { record } = this.threads.require(threadId);
+    const chosenSandbox = record.sandboxPolicy as SandboxMode | null;
+    const sandboxWorks = (await this.supervisor.sandboxStatus()).available;
+    const sandbox: SandboxMode = chosenSandbox ?? (sandboxWorks ? 'workspace-write' : 'danger-full-access');
+    const approvalPolicy = (record.approvalMode as AskForApproval | null) ?? 'untrusted';
+    return { approvalPolicy, sandbox };
   }
 
   /** Stops running turns and every child process, flushes the event log and closes the databases. Safe to call twice. */

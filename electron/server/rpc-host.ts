@@ -1,10 +1,14 @@
 import type { Dispatcher } from '../../shared/protocol/index.js';
 import type { ElicitationSender } from '../mcp/elicitation-broker.js';
+import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
 import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
+
+/** An approval waits for the person as long as it takes (setTimeout's longest delay). */
+const APPROVAL_WAIT_MS = 0x7fffffff;
 
 /** The broker times elicitations out itself; a connection's own timer must not fire first. */
 const ELICITATION_WAIT_MS = 0x7fffffff;
@@ -16,6 +20,7 @@ export interface RpcHostTarget {
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
   readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
+  readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
 }
 
 /**
@@ -27,6 +32,7 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
   private readonly removeExecReach: () => void;
+  private readonly removeApprovalSender: () => void;
   private readonly removeElicitationSender: () => void;
   private nextId = 1;
 
@@ -38,6 +44,10 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
     this.removeRequester = runtime.clientTools.addRequester((ownerId, params, options) => {
       const owner = [...this.connections].find((c) => c.session.connectionId === ownerId && c.isOpen && c.isInitialized);
       return owner ? owner.request('item/tool/call', params, options) : null;
+    });
+    // Approvals go to every connected client; the first answer wins.
+    this.removeApprovalSender = runtime.approvals.addSender((pending, signal, answer) => {
+      for (const connection of this.connections) this.sendApproval(connection, pending, signal, answer);
     });
     // MCP elicitations go to every connected client; the first answer wins.
     this.removeElicitationSender = runtime.elicitations.addSender((...args) => {
@@ -61,6 +71,15 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
     return undefined;
   }
 
+  private sendApproval(connection: RpcConnection, ...[pending, signal, answer]: Parameters<ApprovalSender>): void {
+    if (!connection.isOpen || !connection.isInitialized) return;
+    connection
+      .request(pending.method, pending.params, { timeoutMs: APPROVAL_WAIT_MS, signal, id: pending.requestId })
+      .then((result) => answer(result.decision))
+      // Withdrawn (answered elsewhere, turn stopped), refused or disconnected: others may still answer.
+      .catch(() => undefined);
+  }
+
   private sendElicitation(connection: RpcConnection, ...[requestId, params, signal, answer]: Parameters<ElicitationSender>): number {
     if (!connection.isOpen || !connection.isInitialized) return 0;
     connection
@@ -78,8 +97,11 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {
     const connection = new RpcConnection(`${carrier}-${this.nextId++}`, carrier, sink, this.runtime.dispatcher);
     this.connections.add(connection);
-    // A client that connects (or reloads) while a server's question waits gets it too.
-    connection.onInitialized = () => this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
+    // A client that connects (or reloads) while approvals or a server's question wait gets them too.
+    connection.onInitialized = () => {
+      this.runtime.approvals.resend((...args) => this.sendApproval(connection, ...args));
+      this.runtime.elicitations.resend((...args) => this.sendElicitation(connection, ...args));
+    };
     return connection;
   }
 
@@ -98,6 +120,7 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
     this.unsubscribe();
     this.removeRequester();
     this.removeExecReach();
+    this.removeApprovalSender();
     this.removeElicitationSender();
   }
 }

@@ -86,6 +86,7 @@ function roleOf(item: ConversationItem): string | null {
     case 'agentMessage':
     case 'reasoning':
     case 'dynamicToolCall':
+    case 'commandExecution':
     case 'mcpToolCall':
       return 'assistant';
     case 'forkMarker':
@@ -104,6 +105,8 @@ function searchableText(item: ConversationItem): string {
       return [...item.summary, ...item.content].join('\n');
     case 'dynamicToolCall':
       return item.tool;
+    case 'commandExecution':
+      return item.command;
     case 'mcpToolCall':
       return `${item.server} ${item.tool}`;
     case 'forkMarker':

@@ -223,4 +223,25 @@ export const migrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 8,
+    name: 'pending approvals',
+    // Server requests waiting for the person (item/commandExecution/requestApproval), so a
+    // reload re-sends them and a restart ends them clearly instead of leaving them hanging.
+    sql: `
+      CREATE TABLE pending_approvals (
+        request_id     TEXT PRIMARY KEY NOT NULL,
+        thread_id      TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        turn_id        TEXT NOT NULL,
+        item_id        TEXT NOT NULL,
+        method         TEXT NOT NULL,
+        params         TEXT NOT NULL,
+        state          TEXT NOT NULL CHECK (state IN ('pending', 'answered', 'ended')),
+        decision       TEXT,
+        created_at_ms  INTEGER NOT NULL,
+        resolved_at_ms INTEGER
+      ) STRICT;
+      CREATE INDEX pending_approvals_state ON pending_approvals (state, created_at_ms);
+    `,
+  },
 ];

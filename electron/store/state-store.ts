@@ -1,3 +1,4 @@
+import { ApprovalStore } from './approval-store.js';
 import { CheckpointStore } from './checkpoint-store.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { DynamicToolStore } from './dynamic-tool-store.js';
@@ -22,6 +23,7 @@ export class StateStore {
   readonly queue: QueueStore;
   readonly jobs: JobStore;
   readonly dynamicTools: DynamicToolStore;
+  readonly approvals: ApprovalStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -34,6 +36,7 @@ export class StateStore {
     this.queue = new QueueStore(db);
     this.jobs = new JobStore(db);
     this.dynamicTools = new DynamicToolStore(db);
+    this.approvals = new ApprovalStore(db);
   }
 
   /** Opens the durable store at `file`. */

@@ -1,4 +1,5 @@
 import { createWheelhouseClient } from './client/create-client.js';
+import { createApprovalsStore } from './stores/approvals-store.js';
 import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createElicitationStore } from './stores/elicitation-store.js';
@@ -40,6 +41,8 @@ export const useTerminalStore = createTerminalStore(client);
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
 
+/** Commands (and other requests) waiting for the person, across threads. */
+export const useApprovalsStore = createApprovalsStore(client);
 /** MCP servers: the Connections page and the sidebar badge. */
 export const useMcpStore = createMcpStore(client);
 

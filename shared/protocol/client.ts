@@ -34,6 +34,13 @@ export type ServerRequestHandler<M extends ServerRequestMethod> = (
   context: { readonly requestId: RequestId },
 ) => ServerRequestResultOf<M> | Promise<ServerRequestResultOf<M>>;
 
+/**
+ * Answers a server request that has no handler (a method this client does
+ * not know, or one it registered nothing for), e.g. by showing a generic
+ * prompt. Its result is checked against the method's schema when the method is declared.
+ */
+export type FallbackRequestHandler = (request: { readonly method: string; readonly params: unknown; readonly requestId: RequestId }) => unknown;
+
 export interface RpcClientOptions {
   /**
    * Check every result against its method's schema and reject the request
@@ -54,6 +61,7 @@ export class RpcClient {
   private readonly pending = new Map<RequestId, Pending>();
   private readonly listeners = new Set<NotificationListener>();
   private readonly requestHandlers = new Map<ServerRequestMethod, (params: unknown, context: { readonly requestId: RequestId }) => unknown>();
+  private fallbackHandler: FallbackRequestHandler | null = null;
   private readonly disposers: Array<() => void> = [];
   private closedReason: string | undefined;
 
@@ -110,6 +118,11 @@ export class RpcClient {
     };
   }
 
+  /** Answers requests no handler takes (see FallbackRequestHandler); null restores -32601. */
+  handleOthers(handler: FallbackRequestHandler | null): void {
+    this.fallbackHandler = handler;
+  }
+
   dispose(): void {
     for (const dispose of this.disposers.splice(0)) dispose();
     this.fail('client disposed');
@@ -156,14 +169,20 @@ export class RpcClient {
     try {
       const method = request.method;
       const handler = isServerRequestMethod(method) ? this.requestHandlers.get(method) : undefined;
-      if (!isServerRequestMethod(method) || !handler) {
-        throw new RpcError(ErrorCode.MethodNotFound, `this client does not handle ${method}`);
-      }
-      const spec = serverRequests[method];
-      const result = await handler(parseParams(spec.params, method, request.params), { requestId: request.id });
+      const context = { requestId: request.id };
+      if (!handler) {
+        if (!this.fallbackHandler) throw new RpcError(ErrorCode.MethodNotFound, `this client does not handle ${method}`);
+        const answer = await this.fallbackHandler({ method, params: request.params, requestId: request.id });
+        const declared = isServerRequestMethod(method) ? serverRequests[method].result.safeParse(answer) : null;
+        if (declared && !declared.success) throw RpcError.internal(`the client's answer to ${method} broke its schema: ${describeIssues(declared.error)}`);
+        response = { id: request.id, result: declared ? declared.data : answer };
+      } else {
+      const spec = serverRequests[method as ServerRequestMethod];
+      const result = await handler(parseParams(spec.params, method, request.params), context);
       const checked = spec.result.safeParse(result);
       if (!checked.success) throw RpcError.internal(`the client's answer to ${method} broke its schema: ${describeIssues(checked.error)}`);
       response = { id: request.id, result: checked.data };
+      }
     } catch (error) {
       const rpcError = error instanceof RpcError ? error : RpcError.internal(error instanceof Error ? error.message : String(error));
       response = { id: request.id, error: rpcError.toJSON() };

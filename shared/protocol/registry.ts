@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
 import { commandExecMethods, commandExecNotifications } from './methods/command-exec.js';
+import { approvalMethods, approvalNotifications, approvalServerRequests, commandNotifications } from './methods/approvals.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
@@ -33,6 +34,7 @@ export const clientMethods = {
   ...workspaceMethods,
   ...commandExecMethods,
   ...hookMethods,
+  ...approvalMethods,
   ...jobMethods,
   ...mcpMethods,
 } as const satisfies Record<string, MethodSpec>;
@@ -46,6 +48,8 @@ export const serverNotifications = {
   ...queueNotifications,
   ...commandExecNotifications,
   ...hookNotifications,
+  ...commandNotifications,
+  ...approvalNotifications,
   ...jobNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
@@ -54,6 +58,7 @@ export const serverNotifications = {
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */
 export const serverRequests = {
   ...dynamicToolServerRequests,
+  ...approvalServerRequests,
   ...mcpElicitationServerRequests,
 } as const satisfies Record<string, MethodSpec>;
 

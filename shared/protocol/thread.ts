@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commandExecutionFields } from './command-execution.js';
 import {
   CodexErrorInfo,
   CodexSessionSource,
@@ -100,6 +101,7 @@ export const ThreadItem = z.discriminatedUnion('type', [
     success: z.boolean().nullable(),
     durationMs: z.number().int().nullable(),
   }),
+  z.object({ ...itemBase, ...commandExecutionFields }),
   z.object({
     ...itemBase,
     /** A call of an MCP server's tool (Codex McpToolCallThreadItem). */

@@ -64,6 +64,18 @@ export function buildModelHistory(items: readonly ConversationItem[]): ModelMess
         });
         break;
       }
+      case 'commandExecution': {
+        const s = current();
+        const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+        s.calls.push({ id: item.callId, name: 'exec_command', arguments: args });
+        s.results.push({
+          role: 'tool',
+          toolCallId: item.callId,
+          name: 'exec_command',
+          content: item.modelOutput ?? 'The command did not finish (the turn was stopped).',
+        });
+        break;
+      }
       case 'mcpToolCall': {
         // The item id stands in for the provider's call id: both halves are rebuilt from this one item.
         const s = current();

@@ -14,6 +14,7 @@ import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
+import type { CommandRunner } from '../commands/command-runner.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { McpToolCaller } from './mcp-tool-call.js';
@@ -31,6 +32,7 @@ export interface TurnEngineDeps {
   readonly goals: GoalManager;
   readonly tools: ToolRegistry;
   readonly clientTools: ClientTools;
+  readonly commands: CommandRunner;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;

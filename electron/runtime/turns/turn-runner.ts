@@ -3,6 +3,8 @@ import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
+import type { CommandRunner } from '../commands/command-runner.js';
+import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command-tool-specs.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
@@ -11,7 +13,7 @@ import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
 import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
-import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
+import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
@@ -23,6 +25,8 @@ export interface TurnRunnerDeps {
   readonly goals: GoalManager;
   readonly tools: ToolRegistry;
   readonly clientTools: ClientTools;
+  /** exec_command / write_stdin. */
+  readonly commands: CommandRunner;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
@@ -51,7 +55,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = [...deps.tools.specs(), ...(await deps.clientTools.specsFor(turn.threadId))];
+    const tools = [...deps.tools.specs(), ...commandToolSpecs, ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -174,6 +178,12 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  // A command is its own item (commandExecution), not a generic tool call.
+  if (call.name === EXEC_COMMAND) {
+    const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
+    const blocked = await deps.hooks.preToolUse(hookContextOf(turn), hookCall);
+    return deps.commands.execCommand(turn, call, blocked ? blockedText(blocked) : null);
+  }
   const mcpTool = deps.mcp?.resolveTool(call.name);
   if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
   const startedAtMs = deps.now();
@@ -211,12 +221,14 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const signal = turn.controller.signal;
   const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
   const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
-    (await deps.clientTools.has(turn.threadId, call.name))
-      ? await deps.clientTools.invoke(
-          { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
-          signal,
-        )
-      : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal }),
+    call.name === WRITE_STDIN
+      ? await deps.commands.writeStdin(call.arguments)
+      : (await deps.clientTools.has(turn.threadId, call.name))
+        ? await deps.clientTools.invoke(
+            { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
+            signal,
+          )
+        : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal }),
   );
   const completedAtMs = deps.now();
   const completed: ThreadItem = {

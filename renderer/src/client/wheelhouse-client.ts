@@ -1,4 +1,4 @@
-import { RpcClient, type ServerRequestHandler } from '../../../shared/protocol/client.js';
+import { RpcClient, type FallbackRequestHandler, type ServerRequestHandler } from '../../../shared/protocol/client.js';
 import type { ServerRequestMethod } from '../../../shared/protocol/registry.js';
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
 import type { InitializeResult } from '../../../shared/protocol/methods/initialize.js';
@@ -62,6 +62,7 @@ export class WheelhouseClient {
   private readonly readyListeners = new Set<(server: InitializeResult) => void>();
   private readonly notificationListeners = new Set<NotificationListener>();
   private readonly requestHandlers = new Map<ServerRequestMethod, ServerRequestHandler<ServerRequestMethod>>();
+  private fallbackHandler: FallbackRequestHandler | null = null;
 
   constructor(private readonly options: WheelhouseClientOptions) {}
 
@@ -125,10 +126,16 @@ export class WheelhouseClient {
     return () => this.notificationListeners.delete(wrapped);
   }
 
-  /** Answers a server request method on every present and future connection. */
+  /** Answers a server request method on every present and future connection (the runtime re-sends what waits after a reconnect). */
   handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): void {
     this.requestHandlers.set(method, handler as unknown as ServerRequestHandler<ServerRequestMethod>);
     this.rpc?.handle(method, handler);
+  }
+
+  /** Answers server requests no handler takes (shown as a generic prompt). */
+  handleOthers(handler: FallbackRequestHandler): void {
+    this.fallbackHandler = handler;
+    this.rpc?.handleOthers(handler);
   }
 
   /** Listens to connection status changes. */
@@ -183,6 +190,7 @@ export class WheelhouseClient {
     this.transport = transport;
     this.rpc = rpc;
     for (const [method, handler] of this.requestHandlers) rpc.handle(method, handler);
+    rpc.handleOthers(this.fallbackHandler);
     rpc.onNotification((n) => {
       for (const listener of this.notificationListeners) listener(n);
     });

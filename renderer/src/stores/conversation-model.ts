@@ -42,7 +42,11 @@ export const CONVERSATION_METHODS = [
   'item/completed',
   'item/agentMessage/delta',
   'item/reasoning/textDelta',
+  'item/commandExecution/outputDelta',
 ] as const;
+
+/** Live command output kept per card; older output is on disk (the item's log). */
+const MAX_LIVE_OUTPUT_CHARS = 256 * 1024;
 export type ConversationMethod = (typeof CONVERSATION_METHODS)[number];
 
 /**
@@ -173,6 +177,15 @@ export function applyEvent(data: ConversationData, event: ConversationEvent): Ch
       data.items.set(itemId, { ...item, content: [`${item.content.join('')}${delta}`] });
       return 'content';
     }
+    case 'item/commandExecution/outputDelta': {
+      const { itemId, delta } = event.params;
+      const item = data.items.get(itemId);
+      // A command may outlive its turn: its output keeps coming while it is in progress.
+      if (!item || item.type !== 'commandExecution' || item.status !== 'inProgress') return 'none';
+      const text = (item.aggregatedOutput ?? '') + delta;
+      data.items.set(itemId, { ...item, aggregatedOutput: text.length > MAX_LIVE_OUTPUT_CHARS ? text.slice(-MAX_LIVE_OUTPUT_CHARS) : text });
+      return 'content';
+    }
     default:
       return assertNever(event);
   }
@@ -229,6 +242,11 @@ function summarize(turn: Turn): TurnSummary {
 
 function upsertFinished(data: ConversationData, item: ThreadItem, final: boolean): void {
   const known = data.items.get(item.id);
+  if (known?.type === 'commandExecution' && item.type === 'commandExecution' && item.status === 'inProgress') {
+    // Stored while still running (its call returned): keep the output streamed so far.
+    data.items.set(item.id, { ...item, aggregatedOutput: known.aggregatedOutput, streaming: false });
+    return;
+  }
   if (known && !known.streaming) return;
   data.items.set(item.id, { ...item, streaming: !final && item.type !== 'userMessage' });
   if (!known) data.order.push(item.id);

@@ -122,7 +122,7 @@ export const mcpElicitationServerRequests = {
   ),
 } as const;
 
-/** Codex ServerRequestResolvedNotification. */
+/** Codex ServerRequestResolvedNotification: ends any server request (approvals, elicitations, tool calls) on every client. */
 export const serverRequestNotifications = {
   'serverRequest/resolved': defineNotification(
     z.object({ threadId: z.string(), requestId: z.union([z.string(), z.number().int()]) }),

@@ -1,7 +1,9 @@
 import { CircleAlert, ShipWheel, SquarePen } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
+import { OtherRequestCard } from './approval-card.js';
+import { SessionGrants } from './session-grants.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
 import { Composer } from './composer.js';
 import { ConversationEmpty } from './conversation-empty.js';
@@ -14,6 +16,7 @@ import './messages.css';
 import './markdown.css';
 import './composer.css';
 import './goal.css';
+import './commands.css';
 
 /** The right side: the selected thread's header, conversation and composer, or a welcome when none is selected. */
 export function ConversationPane() {
@@ -58,6 +61,8 @@ export function ConversationPane() {
       <ConversationHeader thread={thread} />
       <ConversationBody thread={thread} />
       <GoalBanner threadId={thread.id} />
+      <OtherRequests threadId={thread.id} />
+      <SessionGrants threadId={thread.id} />
       <Composer thread={thread} />
       <TerminalPanel thread={thread} />
     </section>
@@ -88,4 +93,16 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
     return load === 'ready' ? <ConversationEmpty thread={thread} /> : <div className="conversation-body" aria-busy="true" />;
   }
   return <MessageList key={thread.id} />;
+}
+
+/** Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left waiting unseen. */
+function OtherRequests({ threadId }: { readonly threadId: string }) {
+  const pending = useApprovalsStore((s) => s.pending);
+  const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
+  if (others.length === 0) return null;
+  return (
+    <div className="pending-requests">
+      {others.map((request) => request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />)}
+    </div>
+  );
 }

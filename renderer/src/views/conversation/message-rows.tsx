@@ -5,6 +5,7 @@ import type { ConversationItem } from '../../stores/conversation-model.js';
 import { foldLongText } from '../../format/long-text.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { MarkdownView } from './markdown-view.js';
+import { CommandCard } from './command-card.js';
 import { McpToolCallCard } from './mcp-tool-call-card.js';
 import { ToolCallCard } from './tool-call-card.js';
 
@@ -21,6 +22,8 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
       return <Reasoning item={item} />;
     case 'dynamicToolCall':
       return <ToolCallCard item={item} />;
+    case 'commandExecution':
+      return <CommandCard item={item} />;
     case 'mcpToolCall':
       return <McpToolCallCard item={item} />;
     case 'forkMarker':

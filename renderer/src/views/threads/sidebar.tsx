@@ -1,5 +1,5 @@
-import { ListChecks, Plug, Settings, ShipWheel, SquarePen } from 'lucide-react';
-import { useConnectionStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { ListChecks, Plug, Settings, ShieldQuestion, ShipWheel, SquarePen } from 'lucide-react';
+import { useApprovalsStore, useConnectionStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
@@ -28,6 +28,7 @@ export function Sidebar() {
           <ShipWheel size={15} strokeWidth={2} />
         </span>
         <span className="sidebar-brand-name">Wheelhouse</span>
+        <ApprovalsBadge />
       </header>
       <div className="sidebar-actions">
         <button
@@ -87,5 +88,26 @@ export function Sidebar() {
         </button>
       </footer>
     </aside>
+  );
+}
+
+/** How many requests wait for the person across all threads; opens the thread of the oldest. */
+function ApprovalsBadge() {
+  const pending = useApprovalsStore((s) => s.pending);
+  const select = useThreadsStore((s) => s.select);
+  if (pending.length === 0) return null;
+  const oldest = pending.find((request) => request.threadId !== null);
+  return (
+    <button
+      type="button"
+      className="sidebar-approvals"
+      data-testid="approvals-badge"
+      title={`${pending.length} waiting for your approval`}
+      onClick={() => oldest?.threadId && select(oldest.threadId)}
+    >
+      <ShieldQuestion size={13} strokeWidth={2} aria-hidden="true" />
+      {pending.length}
+      <span className="visually-hidden"> waiting for approval</span>
+    </button>
   );
 }

@@ -1,7 +1,7 @@
 import { Folder, GitFork } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.js';
 import { RenameField } from './rename-field.js';
@@ -14,6 +14,7 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
   const select = useThreadsStore((s) => s.select);
   const now = useNow();
   const queued = useQueueStore((s) => s.queues[thread.id]?.length);
+  const waiting = useApprovalsStore((s) => s.pending.filter((request) => request.threadId === thread.id).length);
   const loadQueue = useQueueStore((s) => s.load);
   const connected = useConnectionStore((s) => s.status === 'connected');
   useEffect(() => {
@@ -65,6 +66,12 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
               <span className="thread-row-title" data-untitled={isUntitled(thread) || undefined}>
                 {title}
               </span>
+              {waiting > 0 && (
+                <span className="thread-row-approvals" data-testid="thread-approvals-count" title={`${waiting} waiting for your approval`}>
+                  {waiting}
+                  <span className="visually-hidden"> waiting for approval</span>
+                </span>
+              )}
               {queued ? (
                 <span className="thread-row-queued" data-testid="thread-queued-count" title={`${queued} queued ${queued === 1 ? 'message' : 'messages'}`}>
                   {queued}

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+
+function execCall(id: string, cmd: string) {
+  return [
+    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd }) }] },
+    { type: 'finish' as const, reason: 'tool_calls' as const },
+  ];
+}
+
+/** The agent asks to run commands; the person approves one (its output appears live) and denies another. */
+describe('commands with the person in control', () => {
+  let mock: MockModelServer;
+  let app: WheelhouseApp;
+  let folder: string;
+
+  beforeAll(async () => {
+    mock = await startMockModelServer({ models: ['mock-coder'] });
+  });
+
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  beforeEach(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-commands-'));
+    app = await launchWheelhouse();
+    await waitForConnected(app.page);
+    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
+    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('approves a command and watches its output live; a denied one shows as declined', async () => {
+    const { page } = app;
+    await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
+    // Prints one line, then waits for the test to create `go` before the second: the first must show while it runs.
+    const script = 'echo first-line; while [ ! -e go ]; do sleep 0.1; done; echo second-line; touch approved.txt';
+    mock.enqueue(execCall('call_run', script), [{ type: 'text', text: 'The command ran.' }, { type: 'finish' }]);
+    await sendMessage(page, 'Run the script');
+
+    const card = page.getByTestId('command-card').filter({ hasText: 'first-line; while' });
+    await card.getByTestId('approval-card').waitFor();
+    expect(await card.getAttribute('data-status')).toBe('waiting');
+    expect(await page.getByTestId('approvals-badge').textContent()).toContain('1');
+    expect(existsSync(path.join(folder, 'approved.txt'))).toBe(false);
+
+    await card.getByTestId('approval-accept').click();
+    await card.getByTestId('command-output').filter({ hasText: 'first-line' }).waitFor();
+    expect(await card.getAttribute('data-status')).toBe('inProgress');
+    expect(await card.getByTestId('command-output').textContent()).not.toContain('second-line');
+    expect(await page.getByTestId('approvals-badge').count()).toBe(0);
+
+    await writeFile(path.join(folder, 'go'), '');
+    await page.getByTestId('command-card').and(page.locator('[data-status="completed"]')).waitFor({ timeout: 20_000 });
+    await card.getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor();
+    await card.getByTestId('command-text').click(); // fold it open again: finished cards fold away
+    await card.getByTestId('command-output').filter({ hasText: 'second-line' }).waitFor();
+    await page.getByTestId('agent-message').filter({ hasText: 'The command ran.' }).waitFor();
+    expect(existsSync(path.join(folder, 'approved.txt'))).toBe(true);
+
+    // Denied with the keyboard: D on the focused card.
+    mock.enqueue(execCall('call_deny', 'touch denied.txt'), [{ type: 'text', text: 'Fine, I will not.' }, { type: 'finish' }]);
+    await sendMessage(page, 'Now make another file');
+    const denied = page.getByTestId('command-card').filter({ hasText: 'touch denied.txt' });
+    await denied.getByTestId('approval-card').focus();
+    await page.keyboard.press('d');
+    await denied.getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
+    await page.getByTestId('agent-message').filter({ hasText: 'Fine, I will not.' }).waitFor();
+    expect(existsSync(path.join(folder, 'denied.txt'))).toBe(false);
+    expect(mock.requests.at(-1)?.rawBody).toContain('declined');
+
+    // "Approve for this thread" shows its scope, which can be revoked.
+    mock.enqueue(execCall('call_grant', 'touch granted.txt'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    await sendMessage(page, 'One more file');
+    await page.getByTestId('command-card').filter({ hasText: 'touch granted.txt' }).getByTestId('approval-accept-thread').click();
+    const grant = page.getByTestId('session-grant').filter({ hasText: 'touch granted.txt' });
+    await page.getByTestId('agent-message').filter({ hasText: 'Made it.' }).waitFor();
+    await grant.waitFor();
+    await grant.getByRole('button').click();
+    await page.getByTestId('session-grants').waitFor({ state: 'detached' });
+
+    // After a reload the history still shows both outcomes.
+    await page.reload();
+    await waitForConnected(page);
+    await page.getByTestId('command-card').filter({ hasText: 'touch denied.txt' }).getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
+    await page.getByTestId('command-card').filter({ hasText: 'first-line; while' }).getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor();
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+import {
+  RpcError,
+  type ApprovalGrant,
+  type CommandExecutionApprovalDecision,
+  type CommandExecutionRequestApprovalParams,
+  type PendingApproval,
+} from '../../../shared/protocol/index.js';
+import type { StateStore } from '../../store/state-store.js';
+import type { EventLog } from '../event-log.js';
+
+/** How a wait for the person ended: their decision, or the turn stopped first. */
+export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };
+
+/**
+ * Sends one approval request to clients. `signal` aborts when the request is
+ * settled (by any client, or because its turn ended), so the other clients'
+ * copies are withdrawn; `answer` is how a client's decision comes back.
+ */
+export type ApprovalSender = (
+  pending: PendingApproval,
+  signal: AbortSignal,
+  answer: (decision: CommandExecutionApprovalDecision) => void,
+) => void;
+
+interface LiveApproval {
+  readonly pending: PendingApproval;
+  readonly ephemeral: boolean;
+  readonly store: StateStore;
+  readonly withdrawn: AbortController;
+  /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
+  readonly sessionPrefixes: readonly (readonly string[])[];
+  settle(outcome: ApprovalOutcome): void;
+}
+
+export interface ApprovalBrokerDeps {
+  readonly events: EventLog;
+  readonly now: () => number;
+}
+
+/** Ended approvals of an earlier run record this instead of a decision. */
+export const ENDED_BY_RESTART = 'ended: Wheelhouse stopped while this approval waited';
+
+/**
+ * Approvals waiting for the person: persisted, sent to every connected
+ * client (and again to a client that connects later), settled by the first
+ * answer; the rest get `serverRequest/resolved`. Also keeps the thread's
+ * "accept for session" grants (in memory: they end with the app, as Codex's).
+ */
+export class ApprovalBroker {
+  private readonly live = new Map<string, LiveApproval>();
+  private readonly senders = new Set<ApprovalSender>();
+  private readonly grants = new Map<string, ApprovalGrant[]>();
+
+  constructor(private readonly deps: ApprovalBrokerDeps) {}
+
+  /** A carrier host's way to reach its clients; it is handed every approval already waiting. Returns its removal. */
+  addSender(sender: ApprovalSender): () => void {
+    this.senders.add(sender);
+    return () => this.senders.delete(sender);
+  }
+
+  /** Sends what is waiting to a client that just connected (through one sender). */
+  resend(sender: ApprovalSender): void {
+    for (const live of this.live.values()) this.sendWith(sender, live);
+  }
+
+  /** At start: approvals of an earlier run cannot be answered any more (their turns ended). */
+  endLeftovers(store: StateStore): number {
+    return store.approvals.endAll(ENDED_BY_RESTART, this.deps.now());
+  }
+
+  /** Persists and sends a request, then waits for the first answer, or for `signal` (the turn stopping). */
+  request(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    params: CommandExecutionRequestApprovalParams,
+    signal: AbortSignal,
+    sessionPrefixes: readonly (readonly string[])[] = [],
+  ): Promise<ApprovalOutcome> {
+    const requestId = `approval-${params.itemId}`;
+    const pending: PendingApproval = { requestId, method: 'item/commandExecution/requestApproval', params };
+    target.store.approvals.insert(
+      { requestId, threadId: params.threadId, turnId: params.turnId, itemId: params.itemId, method: pending.method, params: JSON.stringify(params) },
+      this.deps.now(),
+    );
+    return new Promise<ApprovalOutcome>((resolve) => {
+      const onAbort = () => this.finish(requestId, 'ended', 'ended: the turn stopped', { kind: 'ended' });
+      const live: LiveApproval = {
+        pending,
+        ephemeral: target.ephemeral,
+        store: target.store,
+        withdrawn: new AbortController(),
+        sessionPrefixes,
+        settle: (outcome) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(outcome);
+        },
+      };
+      this.live.set(requestId, live);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      for (const sender of this.senders) this.sendWith(sender, live);
+    });
+  }
+
+  /** The first answer wins; an unknown or already settled request is a typed error. */
+  answer(requestId: string, decision: CommandExecutionApprovalDecision): void {
+    if (!this.live.has(requestId)) throw notWaiting(requestId);
+    this.finish(requestId, 'answered', JSON.stringify(decision), { kind: 'decided', decision });
+  }
+
+  list(threadId?: string | null): PendingApproval[] {
+    return [...this.live.values()].map((live) => live.pending).filter((pending) => !threadId || pending.params.threadId === threadId);
+  }
+
+  private grant(threadId: string, prefix: readonly string[]): void {
+    const grants = this.grants.get(threadId) ?? [];
+    if (grants.some((grant) => sameWords(grant.prefix, prefix))) return;
+    grants.push({ threadId, prefix: [...prefix], grantedAtMs: this.deps.now() });
+    this.grants.set(threadId, grants);
+    this.grantsChanged(threadId);
+  }
+
+  private grantsChanged(threadId: string): void {
+    this.deps.events.publish('approval/grants/changed', { threadId, grants: this.grantsOf(threadId) }, { threadId, ephemeral: true });
+  }
+
+  grantsOf(threadId: string): ApprovalGrant[] {
+    return [...(this.grants.get(threadId) ?? [])];
+  }
+
+  revoke(threadId: string, prefix: readonly string[]): boolean {
+    const grants = this.grants.get(threadId) ?? [];
+    const kept = grants.filter((grant) => !sameWords(grant.prefix, prefix));
+    this.grants.set(threadId, kept);
+    if (kept.length === grants.length) return false;
+    this.grantsChanged(threadId);
+    return true;
+  }
+
+  /** True when every command (argv) starts with a prefix granted for the thread. */
+  covers(threadId: string, commands: readonly (readonly string[])[]): boolean {
+    const grants = this.grants.get(threadId) ?? [];
+    if (commands.length === 0 || grants.length === 0) return false;
+    return commands.every((argv) => grants.some((grant) => grant.prefix.length <= argv.length && grant.prefix.every((word, i) => argv[i] === word)));
+  }
+
+  private sendWith(sender: ApprovalSender, live: LiveApproval): void {
+    const { requestId } = live.pending;
+    sender(live.pending, live.withdrawn.signal, (decision) => {
+      // A later answer from another client lost the race; nothing to tell it beyond serverRequest/resolved.
+      if (this.live.has(requestId)) this.answer(requestId, decision);
+    });
+  }
+
+  private finish(requestId: string, state: 'answered' | 'ended', recorded: string, outcome: ApprovalOutcome): void {
+    const live = this.live.get(requestId);
+    if (!live) return;
+    this.live.delete(requestId);
+    live.store.approvals.resolve(requestId, state, recorded, this.deps.now());
+    const threadId = live.pending.params.threadId;
+    if (outcome.kind === 'decided' && outcome.decision === 'acceptForSession') {
+      for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
+    }
+    live.withdrawn.abort();
+    this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId, ephemeral: live.ephemeral });
+    live.settle(outcome);
+  }
+}
+
+function notWaiting(requestId: string): RpcError {
+  return RpcError.invalidRequest(`approval request ${requestId} is not waiting: it was already answered, ended, or never existed`);
+}
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((word, i) => word === b[i]);
+}

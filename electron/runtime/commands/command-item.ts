@@ -1,0 +1,137 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { CommandAction, CommandExecutionStatus, ThreadItem } from '../../../shared/protocol/index.js';
+import { HeadTailBuffer } from '../../exec/index.js';
+import type { EventLog } from '../event-log.js';
+import type { ActiveTurn } from '../turns/active-turn.js';
+
+type CommandItem = Extract<ThreadItem, { type: 'commandExecution' }>;
+
+/** The item keeps this much of the output (head + tail); the whole of it is in the process log. */
+const ITEM_OUTPUT_HEAD = 32 * 1024;
+const ITEM_OUTPUT_TAIL = 32 * 1024;
+
+/**
+ * The `commandExecution` item of one exec_command call, from announcement to
+ * its final status: streams output as `item/commandExecution/outputDelta`,
+ * keeps a bounded aggregated copy, and is stored when the call returns to
+ * the model (and replaced when a command that outlived its call ends).
+ */
+export class CommandItemTracker {
+  private item: CommandItem;
+  private readonly output = new HeadTailBuffer(ITEM_OUTPUT_HEAD, ITEM_OUTPUT_TAIL);
+  private readonly decoder = new StringDecoder('utf8');
+  private stored = false;
+  private completed = false;
+  private announced = false;
+
+  constructor(
+    private readonly turn: ActiveTurn,
+    private readonly events: EventLog,
+    private readonly now: () => number,
+    init: { id: string; callId: string; arguments: unknown; command: string; cwd: string; actions: CommandAction[] },
+  ) {
+    const at = now();
+    this.item = {
+      type: 'commandExecution',
+      id: init.id,
+      turnId: turn.id,
+      createdAtMs: at,
+      startedAtMs: at,
+      completedAtMs: null,
+      command: init.command,
+      cwd: init.cwd,
+      processId: null,
+      source: 'agent',
+      status: 'inProgress',
+      commandActions: init.actions,
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+      pluginId: null,
+      scriptPath: null,
+      callId: init.callId,
+      arguments: init.arguments,
+      modelOutput: null,
+      logPath: null,
+    };
+  }
+
+  get id(): string {
+    return this.item.id;
+  }
+
+  get snapshot(): CommandItem {
+    return this.item;
+  }
+
+  /** Announces the item; until it is stored, a crash records it with `ifLost`'s words. */
+  announce(ifLost: { status: CommandExecutionStatus; output: string }): void {
+    if (this.announced) return;
+    this.announced = true;
+    this.events.publish('item/started', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, startedAtMs: this.item.createdAtMs }, this.scope());
+    this.saveIfLost(ifLost);
+  }
+
+  saveIfLost(ifLost: { status: CommandExecutionStatus; output: string }): void {
+    if (this.stored) return;
+    this.turn.store.pending.save('streaming', this.turn.threadId, { ...this.item, status: ifLost.status, aggregatedOutput: ifLost.output });
+  }
+
+  started(processId: string, logPath: string): void {
+    this.item = { ...this.item, processId, logPath };
+  }
+
+  outputChunk(data: Buffer): void {
+    this.output.push(data);
+    const delta = this.decoder.write(data);
+    if (delta.length === 0) return;
+    this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta }, this.scope());
+  }
+
+  /** The call returned to the model: the item takes its place in the thread (still running, or final). */
+  returned(modelOutput: string): void {
+    this.item = { ...this.item, modelOutput };
+    const { store } = this.turn;
+    store.transaction(() => {
+      store.items.append(this.turn.threadId, this.item);
+      store.pending.delete(this.item.id);
+    });
+    this.stored = true;
+    if (this.completed) this.publishCompleted();
+  }
+
+  /** The final status; stored now if the call already returned, else when it does. */
+  finish(status: Exclude<CommandExecutionStatus, 'inProgress'>, result: { exitCode?: number | null; durationMs?: number | null; message?: string }): void {
+    if (this.completed) return;
+    const tail = this.decoder.end();
+    if (tail) this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta: tail }, this.scope());
+    const aggregated = this.output.totalBytes > 0 ? this.output.text() : null;
+    const text = result.message ? (aggregated ? `${aggregated}\n${result.message}` : result.message) : aggregated;
+    this.item = {
+      ...this.item,
+      status,
+      exitCode: result.exitCode ?? null,
+      durationMs: result.durationMs ?? null,
+      aggregatedOutput: text,
+      completedAtMs: this.now(),
+    };
+    this.completed = true;
+    if (this.stored) {
+      try {
+        this.turn.store.items.replace(this.item);
+      } catch {
+        // The store closed (app quit): the next start marks the command as stopped.
+        return;
+      }
+      this.publishCompleted();
+    }
+  }
+
+  private publishCompleted(): void {
+    this.events.publish('item/completed', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, completedAtMs: this.now(), contentTokenCount: null }, this.scope());
+  }
+
+  private scope() {
+    return { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, ephemeral: this.turn.ephemeral };
+  }
+}

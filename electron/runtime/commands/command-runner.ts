@@ -1,0 +1,265 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/index.js';
+import { ExecError, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy } from '../../exec/index.js';
+import type { ModelToolCall } from '../../model/types.js';
+import type { ApprovalBroker } from '../approvals/approval-broker.js';
+import type { EventLog } from '../event-log.js';
+import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
+import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
+import type { ToolResult } from '../tools/tool-registry.js';
+import type { ActiveTurn } from '../turns/active-turn.js';
+import { commandActions } from './command-actions.js';
+import { CommandItemTracker } from './command-item.js';
+import { DEFAULT_YIELD_MS, ExecCommandArgs, WriteStdinArgs } from './command-tool-specs.js';
+
+export interface CommandRunnerDeps {
+  readonly supervisor: ProcessSupervisor;
+  readonly sessions: ExecSessions;
+  readonly policy: () => Promise<ExecPolicyEngine>;
+  readonly approvals: ApprovalBroker;
+  readonly events: EventLog;
+  /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  readonly newId: () => string;
+  readonly now: () => number;
+}
+
+interface RunningCommand {
+  readonly sessionId: string;
+  readonly tracker: CommandItemTracker;
+}
+
+/**
+ * The model's `exec_command` and `write_stdin`: policy decision, approval,
+ * spawn through the supervisor, streamed `commandExecution` item, and a
+ * Codex-style answer (exit code and output, or a session id to poll).
+ */
+export class CommandRunner {
+  private readonly running = new Map<number, RunningCommand>();
+  private nextSession = 1;
+
+  constructor(private readonly deps: CommandRunnerDeps) {}
+
+  /**
+   * Runs one exec_command call; its item is the call's record in the thread.
+   * `blockedBy` (a PreToolUse hook's refusal) declines it before policy or approval.
+   */
+  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: string | null = null): Promise<void> {
+    let raw: unknown = call.arguments;
+    try {
+      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch {
+      // Refused below with the raw text.
+    }
+    const parsed = ExecCommandArgs.safeParse(raw);
+    const command = parsed.success ? parsed.data.cmd : typeof raw === 'object' && raw && 'cmd' in raw ? String((raw as { cmd: unknown }).cmd) : call.arguments;
+    const engine = await this.deps.policy();
+    const settings = await this.deps.settingsOf(turn.threadId);
+    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
+    const argvs = decision.commands.map((verdict) => [...verdict.command]);
+    const tracker = new CommandItemTracker(turn, this.deps.events, this.deps.now, {
+      id: this.deps.newId(),
+      callId: call.id,
+      arguments: raw,
+      command,
+      cwd: turn.cwd,
+      actions: commandActions(command, argvs),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return this.refuse(tracker, 'failed', `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
+    }
+    if (blockedBy !== null) return this.refuse(tracker, 'declined', `Not run: ${blockedBy}`);
+    const args = parsed.data;
+    const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
+    if (!cwd.ok) return this.refuse(tracker, 'failed', cwd.reason);
+    const requirement = decision.requirement;
+    if (requirement.type === 'forbidden') {
+      return this.refuse(tracker, 'declined', `Not run: the exec policy forbids it: ${requirement.reason}`);
+    }
+    tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
+    let sandbox: SandboxPolicy = sandboxPolicy(settings.sandbox, cwd.path);
+    if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
+    if (requirement.type === 'needs_approval' && !this.deps.approvals.covers(turn.threadId, needingApproval(decision))) {
+      const answer = await this.askPerson(turn, tracker, decision, args.justification);
+      if (answer !== 'run') return;
+    }
+    await this.run(turn, tracker, cwd.path, args, sandbox);
+  }
+
+  /** write_stdin: types into (or stops) a command that outlived its exec_command call, then reads on. */
+  async writeStdin(argumentsJson: string): Promise<ToolResult> {
+    let raw: unknown;
+    try {
+      raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
+    } catch {
+      return { success: false, output: `Arguments for write_stdin are not valid JSON: ${argumentsJson.slice(0, 200)}` };
+    }
+    const parsed = WriteStdinArgs.safeParse(raw);
+    if (!parsed.success) return { success: false, output: `Invalid arguments for write_stdin: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+    const running = this.running.get(parsed.data.session_id);
+    if (!running) return { success: false, output: `No running command with session_id ${parsed.data.session_id} (it ended, or never existed).` };
+    const answer = parsed.data.stop
+      ? await this.deps.sessions.stop(running.sessionId)
+      : await this.deps.sessions.poll(running.sessionId, { yieldMs: parsed.data.yield_time_ms ?? DEFAULT_YIELD_MS, ...(parsed.data.chars ? { input: parsed.data.chars } : {}) });
+    if (answer.status === 'exited') this.running.delete(parsed.data.session_id);
+    return { success: true, output: this.describe(answer, parsed.data.session_id) };
+  }
+
+  private async askPerson(
+    turn: ActiveTurn,
+    tracker: CommandItemTracker,
+    decision: ExecPolicyDecision,
+    justification: string | undefined,
+  ): Promise<'run' | 'stop'> {
+    const requirement = decision.requirement;
+    if (requirement.type !== 'needs_approval') return 'run';
+    const amendment = requirement.proposedExecpolicyAmendment ? [...requirement.proposedExecpolicyAmendment] : null;
+    const available: CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession'];
+    if (amendment) available.push({ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } });
+    available.push('decline', 'cancel');
+    const item = tracker.snapshot;
+    tracker.saveIfLost({ status: 'declined', output: 'Not run: Wheelhouse stopped while this command waited for approval.' });
+    const outcome = await this.deps.approvals.request(
+      turn,
+      {
+        threadId: turn.threadId,
+        turnId: turn.id,
+        itemId: item.id,
+        approvalId: null,
+        startedAtMs: this.deps.now(),
+        kind: 'command',
+        command: item.command,
+        cwd: item.cwd,
+        commandActions: item.commandActions,
+        reason: justification ? `${requirement.reason}. The agent says: ${justification}` : requirement.reason,
+        proposedExecpolicyAmendment: amendment,
+        proposedNetworkPolicyAmendments: null,
+        availableDecisions: available,
+        additionalPermissions: null,
+        networkApprovalContext: null,
+        environmentId: null,
+      },
+      turn.controller.signal,
+      needingApproval(decision),
+    );
+    tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
+    if (outcome.kind === 'ended') {
+      this.refuse(tracker, 'declined', 'Not run: the turn was stopped before the command was approved.');
+      return 'stop';
+    }
+    const answer = outcome.decision;
+    if (answer === 'decline') {
+      this.refuse(tracker, 'declined', 'Not run: the person declined this command. Do not retry it; continue another way or ask them.');
+      return 'stop';
+    }
+    if (answer === 'cancel') {
+      this.refuse(tracker, 'declined', 'Not run: the person declined this command and stopped the turn.');
+      turn.controller.abort();
+      return 'stop';
+    }
+    // acceptForSession was granted by the broker with the answer.
+    if (typeof answer === 'object' && 'acceptWithExecpolicyAmendment' in answer) {
+      const engine = await this.deps.policy();
+      await engine.acceptAmendment(answer.acceptWithExecpolicyAmendment.execpolicy_amendment);
+    }
+    return 'run';
+  }
+
+  private async run(turn: ActiveTurn, tracker: CommandItemTracker, cwd: string, args: ExecCommandArgs, sandbox: SandboxPolicy): Promise<void> {
+    let spawned: { terminate(): Promise<unknown> } | null = null;
+    const onAbort = () => void spawned?.terminate();
+    turn.controller.signal.addEventListener('abort', onAbort, { once: true });
+    let answer: ExecYield;
+    try {
+      answer = await this.deps.sessions.start(
+        {
+          command: args.cmd,
+          cwd,
+          ...(args.env ? { env: args.env } : {}),
+          ...(args.timeout_ms ? { timeoutMs: args.timeout_ms } : {}),
+          sandbox,
+          label: `exec_command: ${args.cmd.slice(0, 200)}`,
+        },
+        {
+          yieldMs: args.yield_time_ms ?? DEFAULT_YIELD_MS,
+          onSpawned: (child) => {
+            spawned = child;
+            tracker.started(child.id, child.logPath);
+            child.subscribe((event) => {
+              if (event.type === 'output') tracker.outputChunk(event.data);
+            });
+            void child.exited.then((exit) => {
+              const why = exit.reason === 'timed-out' ? `(stopped: it ran longer than ${args.timeout_ms} ms)` : exit.reason === 'exited' ? undefined : `(stopped: ${exit.reason})`;
+              tracker.finish(exit.exitCode === 0 ? 'completed' : 'failed', { exitCode: exit.exitCode, durationMs: Math.round(exit.durationMs), ...(why ? { message: why } : {}) });
+            });
+            if (turn.controller.signal.aborted) onAbort();
+          },
+        },
+      );
+    } catch (error) {
+      turn.controller.signal.removeEventListener('abort', onAbort);
+      const why = error instanceof ExecError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+      this.refuse(tracker, 'failed', `Could not start the command: ${why}`);
+      return;
+    }
+    turn.controller.signal.removeEventListener('abort', onAbort);
+    let sessionNumber: number | null = null;
+    if (answer.status === 'running') {
+      sessionNumber = this.nextSession++;
+      this.running.set(sessionNumber, { sessionId: answer.sessionId, tracker });
+      const number = sessionNumber;
+      void this.deps.supervisor.get(answer.sessionId)?.exited.then(() => {
+        // Kept until write_stdin collects the exit; forgotten if the model never does.
+        setTimeout(() => this.running.delete(number), 10 * 60_000).unref();
+      });
+    }
+    tracker.returned(this.describe(answer, sessionNumber));
+  }
+
+  /** Refuses without running: the item ends at once and the model reads why. */
+  private refuse(tracker: CommandItemTracker, status: 'failed' | 'declined', message: string): void {
+    tracker.announce({ status, output: message });
+    tracker.finish(status, { message });
+    tracker.returned(message);
+  }
+
+  private describe(answer: ExecYield, sessionNumber: number | null): string {
+    if (answer.status === 'running') {
+      return `Process running with session_id ${sessionNumber}\nOutput so far:\n${answer.output}`;
+    }
+    const { exit } = answer;
+    const ended = exit.reason === 'exited' ? `Exit code: ${exit.exitCode}` : `Stopped (${exit.reason}${exit.signal ? `, ${exit.signal}` : ''})`;
+    return `${ended}\nWall time: ${(exit.durationMs / 1000).toFixed(1)} seconds\nOutput:\n${answer.output}`;
+  }
+}
+
+/** The commands of a script that were not allowed outright: what "accept for session" grants. */
+function needingApproval(decision: ExecPolicyDecision): string[][] {
+  return decision.commands.filter((verdict) => verdict.decision !== 'allow').map((verdict) => [...(verdict.proposedPrefix ?? verdict.command)]);
+}
+
+function sandboxPolicy(mode: SandboxMode, cwd: string): SandboxPolicy {
+  if (mode === 'workspace-write') return { mode, writableRoots: [cwd], networkAccess: false };
+  if (mode === 'read-only') return { mode, networkAccess: false };
+  return { mode };
+}
+
+/** The working folder: inside the thread's folder, unless the thread runs without a sandbox. */
+function resolveWorkdir(root: string, workdir: string | undefined, sandbox: SandboxMode): { ok: true; path: string } | { ok: false; reason: string } {
+  const wanted = path.resolve(root, workdir ?? '.');
+  let real: string;
+  let realRoot: string;
+  try {
+    real = fs.realpathSync(wanted);
+    realRoot = fs.realpathSync(root);
+  } catch {
+    return { ok: false, reason: `Not run: the working folder ${wanted} does not exist.` };
+  }
+  const inside = real === realRoot || real.startsWith(realRoot + path.sep);
+  if (!inside && sandbox !== 'danger-full-access') {
+    return { ok: false, reason: `Not run: the working folder ${wanted} is outside the thread's folder ${root}.` };
+  }
+  return { ok: true, path: real };
+}

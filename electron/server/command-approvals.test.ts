@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { NotificationMessage, ThreadItem } from '../../shared/protocol/index.js';
+import {
+  approvalRequest,
+  COMMAND_WAIT_MS,
+  commandItem,
+  execCall,
+  lastToolMessage,
+  mockModelConfig,
+  textReply,
+  turnEnd,
+  type CommandItem,
+} from '../../test-support/agent-commands.js';
+import { killAllChildren } from '../../test-support/child-process.js';
+import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
+import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
+import { TempDirs } from '../../test-support/temp-dir.js';
+import { connectWs } from '../../test-support/ws-peer.js';
+
+/**
+ * The agent runs a command with the person in control, over real WebSockets
+ * to `wheelhouse serve`, with the mock model asking for `exec_command`.
+ */
+let mock: MockModelServer;
+const temp = new TempDirs();
+const servers: ServeProcess[] = [];
+beforeAll(async () => {
+  mock = await startMockModelServer();
+});
+afterAll(async () => {
+  await mock.close();
+});
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.stop();
+  await killAllChildren();
+  temp.cleanup();
+});
+
+const WAIT = COMMAND_WAIT_MS;
+
+function makeHome(): { home: string; project: string } {
+  const home = temp.make('wheelhouse-approvals-');
+  const project = temp.make('wheelhouse-project-');
+  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
+  return { home, project };
+}
+
+async function serve(home: string): Promise<ServeProcess> {
+  const server = await startServe({ home });
+  servers.push(server);
+  return server;
+}
+
+async function client(server: ServeProcess, name: string): Promise<ProtocolPeer> {
+  const { peer } = await connectWs(server.wsUrl);
+  await peer.initialize(name);
+  return peer;
+}
+
+const reply = textReply;
+const completedCommand = (peer: ProtocolPeer) => commandItem(peer, 'item/completed');
+const toolMessageIn = (index: number) => lastToolMessage(mock, index);
+
+describe('commands and approvals over WebSocket', () => {
+  it('asks every client; the first answer wins, the other sees serverRequest/resolved; output streams', async () => {
+    const { home, project } = makeHome();
+    const server = await serve(home);
+    const alice = await client(server, 'alice');
+    const bob = await client(server, 'bob');
+    mock.enqueue(execCall('touch made.txt && echo approved-output'), reply('Done.'));
+    const before = mock.requests.length;
+    const { thread } = await alice.call('thread/start', { cwd: project });
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'make the file' }] });
+
+    const toAlice = await approvalRequest(alice);
+    const toBob = await approvalRequest(bob);
+    expect(toBob.id).toBe(toAlice.id);
+    const params = toAlice.params as Record<string, unknown>;
+    expect(params).toMatchObject({ threadId: thread.id, command: 'touch made.txt && echo approved-output', kind: 'command' });
+    expect(params['availableDecisions']).toEqual(expect.arrayContaining(['accept', 'acceptForSession', 'decline', 'cancel']));
+    // The item was announced before the request, and nothing ran yet.
+    const started = await alice.inbox.take(
+      (r) => r.kind === 'notification' && r.message.method === 'item/started' && (r.message.params as { item: ThreadItem }).item.type === 'commandExecution',
+      'the command item',
+      WAIT,
+    );
+    expect(((started.message as NotificationMessage).params as { item: CommandItem }).item).toMatchObject({ type: 'commandExecution', id: params['itemId'], status: 'inProgress' });
+    expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(false);
+    expect((await alice.call('approval/list', {})).data.map((a) => a.requestId)).toEqual([toAlice.id]);
+
+    bob.sendRaw(JSON.stringify({ id: toBob.id, result: { decision: 'accept' } }));
+    const resolved = await alice.inbox.notification('serverRequest/resolved', WAIT);
+    expect(resolved.params).toEqual({ threadId: thread.id, requestId: toAlice.id });
+    // A late answer through the method is a typed error and changes nothing.
+    const late = await alice.request('approval/answer', { requestId: toAlice.id, decision: 'decline' });
+    expect('error' in late && late.error.message).toMatch(/not waiting/);
+
+    const delta = await alice.inbox.notification('item/commandExecution/outputDelta', WAIT);
+    expect((delta.params as { itemId: string }).itemId).toBe(params['itemId']);
+    const item = await completedCommand(alice);
+    expect(item).toMatchObject({ status: 'completed', exitCode: 0, cwd: fs.realpathSync(project) });
+    expect(item.aggregatedOutput).toContain('approved-output');
+    expect(item.durationMs).toBeGreaterThanOrEqual(0);
+    expect(item.processId).toMatch(/^proc-/);
+    expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(true);
+    expect((await turnEnd(alice)).status).toBe('completed');
+    expect(toolMessageIn(before + 1)).toMatch(/^Exit code: 0\n[\s\S]*approved-output/);
+    expect((await alice.call('approval/list', {})).data).toEqual([]);
+  });
+
+  it('a declined command does not run; the model reads why and the turn goes on', async () => {
+    const { home, project } = makeHome();
+    const server = await serve(home);
+    const alice = await client(server, 'alice');
+    mock.enqueue(execCall('touch declined.txt'), reply('Understood.'));
+    const before = mock.requests.length;
+    const { thread } = await alice.call('thread/start', { cwd: project });
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
+    const request = await approvalRequest(alice);
+    alice.sendRaw(JSON.stringify({ id: request.id, result: { decision: 'decline' } }));
+    const item = await completedCommand(alice);
+    expect(item.status).toBe('declined');
+    expect(item.exitCode).toBeNull();
+    expect((await turnEnd(alice)).status).toBe('completed');
+    expect(fs.existsSync(path.join(project, 'declined.txt'))).toBe(false);
+    expect(toolMessageIn(before + 1)).toMatch(/declined/);
+    const read = await alice.call('thread/read', { threadId: thread.id, includeTurns: true });
+    const stored = read.thread.turns.flatMap((t) => t.items).find((i) => i.type === 'commandExecution');
+    expect(stored).toMatchObject({ status: 'declined' });
+  });
+
+  it('cancel ends the turn interrupted; accept-for-session stops asking for that command in the thread until revoked', async () => {
+    const { home, project } = makeHome();
+    const server = await serve(home);
+    const alice = await client(server, 'alice');
+    const { thread } = await alice.call('thread/start', { cwd: project });
+
+    mock.enqueue(execCall('touch once.txt'));
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
+    const first = await approvalRequest(alice);
+    alice.sendRaw(JSON.stringify({ id: first.id, result: { decision: 'cancel' } }));
+    expect((await completedCommand(alice)).status).toBe('declined');
+    expect((await turnEnd(alice)).status).toBe('interrupted');
+
+    mock.enqueue(execCall('touch once.txt'), reply('ok'), execCall('touch once.txt', {}, 'call_again'), reply('ok again'));
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'again' }] });
+    const second = await approvalRequest(alice);
+    alice.sendRaw(JSON.stringify({ id: second.id, result: { decision: 'acceptForSession' } }));
+    expect((await completedCommand(alice)).status).toBe('completed');
+    await turnEnd(alice);
+    expect((await alice.call('approval/grants/list', { threadId: thread.id })).data.map((g) => g.prefix)).toEqual([['touch', 'once.txt']]);
+
+    // The same command runs without a request now.
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'third' }] });
+    expect((await completedCommand(alice)).status).toBe('completed');
+    await turnEnd(alice);
+    expect(alice.inbox.drainNotifications().length).toBeGreaterThan(0);
+
+    expect(await alice.call('approval/grants/revoke', { threadId: thread.id, prefix: ['touch', 'once.txt'] })).toEqual({ revoked: true });
+    mock.enqueue(execCall('touch once.txt', {}, 'call_after_revoke'), reply('asked'));
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'fourth' }] });
+    const fourth = await approvalRequest(alice);
+    alice.sendRaw(JSON.stringify({ id: fourth.id, result: { decision: 'decline' } }));
+    expect((await turnEnd(alice)).status).toBe('completed');
+  });
+
+  it('a client that connects later gets the waiting request; after a restart the approval ends clearly', async () => {
+    const { home, project } = makeHome();
+    const server = await serve(home);
+    const alice = await client(server, 'alice');
+    mock.enqueue(execCall('touch never.txt'));
+    const { thread } = await alice.call('thread/start', { cwd: project });
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
+    const request = await approvalRequest(alice);
+
+    const latecomer = await client(server, 'reloaded-window');
+    expect((await approvalRequest(latecomer)).id).toBe(request.id);
+
+    await server.stop();
+    servers.splice(servers.indexOf(server), 1);
+    const again = await serve(home);
+    const bob = await client(again, 'bob');
+    expect((await bob.call('approval/list', {})).data).toEqual([]);
+    const answer = await bob.request('approval/answer', { requestId: String(request.id), decision: 'accept' });
+    expect('error' in answer && answer.error.message).toMatch(/not waiting/);
+    const read = await bob.call('thread/read', { threadId: thread.id, includeTurns: true });
+    const turn = read.thread.turns.at(-1)!;
+    expect(turn.status).toBe('interrupted');
+    const item = turn.items.find((i) => i.type === 'commandExecution') as CommandItem;
+    expect(item.status).toBe('declined');
+    // A clean stop ends the wait at once; a crash leaves the pending row, which the next start ends the same way.
+    expect(item.aggregatedOutput).toMatch(/Not run: (the turn was stopped before the command was approved|Wheelhouse stopped while this command waited for approval)/);
+    expect(fs.existsSync(path.join(project, 'never.txt'))).toBe(false);
+  });
+
+  it('interrupting a turn kills the command and everything it started', async () => {
+    const { home, project } = makeHome();
+    const server = await serve(home);
+    const alice = await client(server, 'alice');
+    const script = 'sleep 300 & echo $! > pids; (sleep 300 & echo $! >> pids; wait) & echo started; wait';
+    mock.enqueue(execCall(script, { yield_time_ms: 60_000 }), reply('stopped'));
+    const { thread } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
+    const { turn } = await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
+    await alice.inbox.take(
+      (r) => r.kind === 'notification' && r.message.method === 'item/commandExecution/outputDelta' && String((r.message.params as { delta: string }).delta).includes('started'),
+      'the command to start',
+      WAIT,
+    );
+    const pids = await waitForPids(path.join(project, 'pids'), 2);
+    await alice.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
+    const item = await completedCommand(alice);
+    expect(item.status).toBe('failed');
+    expect((await turnEnd(alice)).status).toBe('interrupted');
+    for (const pid of pids) expect(alive(pid), `pid ${pid} survived: ${fs.existsSync(`/proc/${pid}/stat`) ? fs.readFileSync(`/proc/${pid}/stat`, 'utf8') : ''}`).toBe(false);
+  });
+});
+
+async function waitForPids(file: string, count: number): Promise<number[]> {
+  for (let i = 0; i < 200; i++) {
+    const pids = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+    if (pids.length >= count) return pids;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${file} did not list ${count} pids`);
+}
+
+function alive(pid: number): boolean {
+  // A killed process nobody reaped yet (a zombie, state Z) is dead all the same.
+  try {
+    if (/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) return false;
+  } catch {
+    return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,117 @@
+import { ShieldQuestion } from 'lucide-react';
+import type { KeyboardEvent } from 'react';
+import type { CommandExecutionApprovalDecision } from '../../../../shared/protocol/command-execution.js';
+import { useApprovalsStore } from '../../services.js';
+import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
+
+/** Keys that answer a focused approval card. */
+const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline' | 'cancel'>> = {
+  a: 'accept',
+  t: 'thread',
+  r: 'rule',
+  d: 'decline',
+  s: 'cancel',
+};
+
+/** "Run this command?" with the agent's reason and the person's choices; answered once, here or in another window. */
+export function ApprovalCard({ approval }: { readonly approval: CommandApproval }) {
+  const answer = useApprovalsStore((s) => s.answerCommand);
+  const { params } = approval;
+  const amendment = params.proposedExecpolicyAmendment ?? null;
+  const offered = params.availableDecisions ?? ['accept', 'acceptForSession', 'decline', 'cancel'];
+  const offers = (name: string) => offered.some((decision) => (typeof decision === 'string' ? decision === name : name in decision));
+  const choose = (choice: 'accept' | 'thread' | 'rule' | 'decline' | 'cancel') => {
+    const decision: CommandExecutionApprovalDecision | null =
+      choice === 'accept'
+        ? 'accept'
+        : choice === 'thread'
+          ? 'acceptForSession'
+          : choice === 'rule'
+            ? amendment && offers('acceptWithExecpolicyAmendment')
+              ? { acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } }
+              : null
+            : choice;
+    if (decision) answer(approval.requestId, decision);
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const choice = SHORTCUTS[event.key.toLowerCase()];
+    if (!choice) return;
+    event.preventDefault();
+    choose(choice);
+  };
+  const scope = amendment ? amendment.join(' ') : (params.command ?? 'this command');
+  return (
+    <div
+      className="approval-card"
+      role="group"
+      aria-label="Approve this command?"
+      data-testid="approval-card"
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
+      <div className="approval-head">
+        <ShieldQuestion size={15} strokeWidth={2} aria-hidden="true" />
+        <span className="approval-title">Run this command?</span>
+      </div>
+      {params.reason && <p className="approval-reason">{params.reason}</p>}
+      <div className="approval-actions">
+        <button type="button" className="button button-primary" data-testid="approval-accept" onClick={() => choose('accept')}>
+          Approve <kbd>A</kbd>
+        </button>
+        {offers('acceptForSession') && (
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="approval-accept-thread"
+            title={`Commands starting with “${scope}” run without asking in this thread until you revoke it or Wheelhouse restarts`}
+            onClick={() => choose('thread')}
+          >
+            Approve for this thread <kbd>T</kbd>
+          </button>
+        )}
+        {amendment && offers('acceptWithExecpolicyAmendment') && (
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="approval-accept-rule"
+            title={`Adds an allow rule for “${amendment.join(' ')}” to your rules file`}
+            onClick={() => choose('rule')}
+          >
+            Always allow “{amendment.join(' ')}” <kbd>R</kbd>
+          </button>
+        )}
+        <button type="button" className="button button-secondary" data-testid="approval-decline" onClick={() => choose('decline')}>
+          Deny <kbd>D</kbd>
+        </button>
+        {offers('cancel') && (
+          <button type="button" className="button button-danger" data-testid="approval-cancel" onClick={() => choose('cancel')}>
+            Stop turn <kbd>S</kbd>
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A request this window has no view for: its method and raw params, and accept / decline, so nothing waits unseen. */
+export function OtherRequestCard({ request }: { readonly request: OtherRequest }) {
+  const answer = useApprovalsStore((s) => s.answerOther);
+  return (
+    <div className="approval-card" role="group" aria-label={`Request: ${request.method}`} data-testid="other-request-card">
+      <div className="approval-head">
+        <ShieldQuestion size={15} strokeWidth={2} aria-hidden="true" />
+        <span className="approval-title">The agent asks: {request.method}</span>
+      </div>
+      <pre className="command-output">{JSON.stringify(request.params, null, 2)}</pre>
+      <div className="approval-actions">
+        <button type="button" className="button button-primary" onClick={() => answer(request.requestId, true)}>
+          Accept
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => answer(request.requestId, false)}>
+          Decline
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment } from '../command-execution.js';
+import { defineMethod, defineNotification } from '../define.js';
+
+/** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
+export const CommandExecutionRequestApprovalParams = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  approvalId: z.string().nullable().optional(),
+  startedAtMs: z.number().int(),
+  kind: z.enum(['command', 'writeStdin', 'humanCommand']).optional(),
+  command: z.string().nullable().optional(),
+  cwd: z.string().nullable().optional(),
+  commandActions: z.array(CommandAction).nullable().optional(),
+  reason: z.string().nullable().optional(),
+  proposedExecpolicyAmendment: z.array(z.string()).nullable().optional(),
+  proposedNetworkPolicyAmendments: z.array(NetworkPolicyAmendment).nullable().optional(),
+  availableDecisions: z.array(CommandExecutionApprovalDecision).nullable().optional(),
+  additionalPermissions: z.unknown().optional(),
+  networkApprovalContext: z.unknown().optional(),
+  environmentId: z.string().nullable().optional(),
+});
+export type CommandExecutionRequestApprovalParams = z.infer<typeof CommandExecutionRequestApprovalParams>;
+
+export const CommandExecutionRequestApprovalResponse = z.object({ decision: CommandExecutionApprovalDecision });
+
+export const approvalServerRequests = {
+  'item/commandExecution/requestApproval': defineMethod(
+    CommandExecutionRequestApprovalParams,
+    CommandExecutionRequestApprovalResponse,
+    'The agent wants to run a command that needs the person’s approval; the turn waits for the first answer.',
+  ),
+} as const;
+
+export const commandNotifications = {
+  'item/commandExecution/outputDelta': defineNotification(
+    z.object({ threadId: z.string(), turnId: z.string(), itemId: z.string(), delta: z.string() }),
+    'Output of a running command, batched.',
+  ),
+} as const;
+
+/** A request still waiting for an answer, as `approval/list` reports it. */
+export const PendingApproval = z.object({
+  requestId: z.string(),
+  method: z.literal('item/commandExecution/requestApproval'),
+  params: CommandExecutionRequestApprovalParams,
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** "Accept for session": commands starting with `prefix` run without asking in that thread until revoked. */
+export const ApprovalGrant = z.object({ threadId: z.string(), prefix: z.array(z.string()), grantedAtMs: z.number().int() });
+export type ApprovalGrant = z.infer<typeof ApprovalGrant>;
+
+/** Wheelhouse's own notifications about approvals. */
+export const approvalNotifications = {
+  'approval/grants/changed': defineNotification(
+    z.object({ threadId: z.string(), grants: z.array(ApprovalGrant) }),
+    'A thread’s "accept for session" grants changed (granted or revoked).',
+  ),
+} as const;
+
+export const approvalMethods = {
+  'approval/list': defineMethod(
+    z.object({ threadId: z.string().nullable().optional() }),
+    z.object({ data: z.array(PendingApproval) }),
+    'Approvals still waiting, oldest first (all threads unless one is named).',
+  ),
+  'approval/answer': defineMethod(
+    z.object({ requestId: z.string(), decision: CommandExecutionApprovalDecision }),
+    z.object({}),
+    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error.',
+  ),
+  'approval/grants/list': defineMethod(
+    z.object({ threadId: z.string() }),
+    z.object({ data: z.array(ApprovalGrant) }),
+    'The thread’s "accept for session" grants.',
+  ),
+  'approval/grants/revoke': defineMethod(
+    z.object({ threadId: z.string(), prefix: z.array(z.string()) }),
+    z.object({ revoked: z.boolean() }),
+    'Ends an "accept for session" grant: those commands ask again.',
+  ),
+} as const;
