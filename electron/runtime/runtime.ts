@@ -245,6 +245,7 @@ export class Runtime {
         sessions: new ExecSessions(this.supervisor),
         policy: () => (policy ??= ExecPolicyEngine.open(this.home)),
         approvals: this.approvals,
+        hooks: this.hooks,
         events: this.events,
         settingsOf: (threadId) => this.commandSettings(threadId),
         newId,
