@@ -19,6 +19,7 @@ import { queueDrain } from './queue-drain.js';
 import { mcpStartup } from './mcp-startup.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
+import { terminalEchoUnderFlood } from './terminal-echo.js';
 import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
 
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+    const terminalEcho = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-') });
     const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
@@ -141,6 +143,12 @@ async function main(): Promise<void> {
           pty.supervisor.logLossless &&
           pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
           pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
+      },
+      // The person's terminal end to end: app-server over stdio, command/exec tty `cat`, while seq floods on the same connection.
+      terminalEchoOverStdio: {
+        ...terminalEcho,
+        target: `echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
+        meetsTarget: terminalEcho.p95Ms <= TARGETS.keystrokeEchoP95Ms && terminalEcho.floodStillRunning,
       },
       // 10,000 jobs paused and resumed at once (each durable before it is answered), then job/list.
       jobs: {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { blocking, runAxe } from './axe.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,7 @@ describe('commands with the person in control', () => {
 
     const card = page.getByTestId('command-card').filter({ hasText: 'first-line; while' });
     await card.getByTestId('approval-card').waitFor();
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     expect(await card.getAttribute('data-status')).toBe('waiting');
     expect(await page.getByTestId('approvals-badge').textContent()).toContain('1');
     expect(existsSync(path.join(folder, 'approved.txt'))).toBe(false);

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { blocking, runAxe } from './axe.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,7 @@ describe('MCP connections', () => {
 
     await failed.getByRole('button', { name: 'Disable' }).click();
     await page.locator('[data-testid="mcp-server"][data-name="broken"][data-state="off"]').waitFor();
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     await page.getByTestId('connections-badge').waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Close Connections' }).click();

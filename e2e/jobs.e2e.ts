@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { blocking, runAxe } from './axe.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -47,6 +48,7 @@ describe('jobs dashboard', () => {
     await dialog.getByTestId('job-retries').fill('1');
     await dialog.getByTestId('job-timeout').fill('10');
     await snap(page, '1-new-job-dialog');
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     await dialog.getByTestId('job-submit').click();
 
     const jobPage = page.getByTestId('job-page');
@@ -56,6 +58,7 @@ describe('jobs dashboard', () => {
     await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThan(first);
     await expect.poll(() => terminalText(page), { timeout: 20_000 }).toContain('step 10');
     await snap(page, '2-job-running');
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
 
     await page.getByTestId('job-pause').click();
     await jobPage.and(page.locator('[data-status="paused"]')).waitFor();

@@ -114,12 +114,7 @@ export class ProcessSupervisor {
     const policy = spec.sandbox ?? { mode: 'danger-full-access' };
     const login = await this.environment();
     const env: Record<string, string> = { ...login.env };
-    for (const [name, value] of [['outputCapBytes', spec.outputCapBytes], ['logCapBytes', spec.logCapBytes]] as const) {
-    if (value !== undefined && !(typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY))) {
-      throw new ExecError('invalid-spec', `${name} must be a whole number of bytes or Infinity, got ${value}`);
-    }
-  }
-  for (const [key, value] of Object.entries(spec.env ?? {})) {
+    for (const [key, value] of Object.entries(spec.env ?? {})) {
       if (value === null) delete env[key];
       else env[key] = value;
     }

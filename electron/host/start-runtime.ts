@@ -15,6 +15,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
 import { lockHome } from './lock-home.js';
+import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
 
 /**
  * A runtime whose home is locked but whose stores are still opening. Carriers
@@ -26,6 +27,7 @@ export interface StartingRuntime {
   readonly events: { subscribe(listener: NotificationListener): () => void };
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
   readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
@@ -109,6 +111,11 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       addSender: (sender) => whenOpen((runtime) => runtime.elicitations.addSender(sender)),
       // Before the runtime is open no MCP server can have asked anything.
       resend: (sender) => opened?.elicitations.resend(sender),
+    },
+    commandExec: {
+      addReach: (reach) => whenOpen((runtime) => runtime.commandExec.addReach(reach)),
+      // Before the runtime is open no command can have started.
+      connectionClosed: async (connectionId) => opened?.commandExec.connectionClosed(connectionId),
     },
     approvals: {
       addSender: (sender) => whenOpen((runtime) => runtime.approvals.addSender(sender)),

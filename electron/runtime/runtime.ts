@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
+import { CommandExecService } from './command-exec/command-exec-service.js';
 import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
@@ -108,7 +109,9 @@ export class Runtime {
   readonly turns: TurnEngine;
   /** Client-side tools of each thread; a carrier host installs how to reach the client. */
   readonly clientTools: ClientTools;
-  /** The one owner of child processes (hooks, jobs; agent commands and terminals next). */
+  /** `command/exec`: the person's terminals and standalone commands; a carrier host installs how to reach its connections. */
+  readonly commandExec: CommandExecService;
+  /** The one owner of child processes (hooks, jobs, the person's terminals; agent commands next). */
   readonly supervisor: ProcessSupervisor;
   /** Commands from config.toml run at points of a session (hooks/list, hook/started|completed). */
   readonly hooks: HookDispatcher;
@@ -184,7 +187,7 @@ export class Runtime {
     endCommandsOfEarlierRun(this.durable);
     this.approvals = new ApprovalBroker({ events: this.events, now });
     this.approvals.endLeftovers(this.durable);
-    // The one supervisor of every child process: agent commands, hooks, jobs.
+    // The one supervisor of every child process: agent commands, hooks, jobs, the person's terminals.
     this.supervisor =
       options.supervisor ??
       new ProcessSupervisor({
@@ -192,6 +195,7 @@ export class Runtime {
         ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       });
     process.on('exit', this.killChildrenOnExit);
+    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
     // The shell parser is large: loaded with the first command, not at start-up.
@@ -241,6 +245,7 @@ export class Runtime {
         sessions: new ExecSessions(this.supervisor),
         policy: () => (policy ??= ExecPolicyEngine.open(this.home)),
         approvals: this.approvals,
+        hooks: this.hooks,
         events: this.events,
         settingsOf: (threadId) => this.commandSettings(threadId),
         newId,
@@ -365,6 +370,11 @@ export class Runtime {
       'model/test': (params) =>
         probeModel({ configService: this.config, providers: this.providers, createClient: createModelClient }, params),
       'workspace/directory/list': (params) => listDirectory(params),
+      'command/exec': (params, ctx) => this.commandExec.exec(params, ctx.session.connectionId),
+      'command/exec/write': (params, ctx) => this.commandExec.write(params, ctx.session.connectionId),
+      'command/exec/resize': (params, ctx) => this.commandExec.resize(params, ctx.session.connectionId),
+      'command/exec/terminate': (params, ctx) => this.commandExec.terminate(params, ctx.session.connectionId),
+      'command/exec/ack': (params, ctx) => this.commandExec.ack(params, ctx.session.connectionId),
       'hooks/list': (params) => {
         const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
         return { data: this.hooks.list(cwds) };

@@ -3,6 +3,7 @@ import type { ElicitationSender } from '../mcp/elicitation-broker.js';
 import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
+import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
 import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import { RpcConnection, type ConnectionSink } from './rpc-connection.js';
 
@@ -18,6 +19,7 @@ export interface RpcHostTarget {
   readonly events: { subscribe(listener: NotificationListener): () => void };
   readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
   readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
+  readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
   readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
 }
 
@@ -29,6 +31,7 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   private readonly connections = new Set<RpcConnection>();
   private readonly unsubscribe: () => void;
   private readonly removeRequester: () => void;
+  private readonly removeExecReach: () => void;
   private readonly removeApprovalSender: () => void;
   private readonly removeElicitationSender: () => void;
   private nextId = 1;
@@ -52,6 +55,20 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
       for (const connection of this.connections) reached += this.sendElicitation(connection, ...args);
       return reached;
     });
+    // command/exec output is connection-scoped: only the connection that started the command gets it.
+    this.removeExecReach = runtime.commandExec.addReach({
+      isOpen: (connectionId) => this.find(connectionId) !== undefined,
+      notify: (connectionId, method, params) => {
+        const connection = this.find(connectionId);
+        connection?.sendNotification(method, JSON.stringify({ method, params }));
+        return connection !== undefined && connection.isOpen;
+      },
+    });
+  }
+
+  private find(connectionId: string): RpcConnection | undefined {
+    for (const connection of this.connections) if (connection.session.connectionId === connectionId && connection.isOpen) return connection;
+    return undefined;
   }
 
   private sendApproval(connection: RpcConnection, ...[pending, signal, answer]: Parameters<ApprovalSender>): void {
@@ -91,13 +108,18 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
   disconnect(connection: RpcConnection): void {
     connection.close();
     this.connections.delete(connection);
+    void this.runtime.commandExec.connectionClosed(connection.session.connectionId);
   }
 
   close(): void {
-    for (const connection of this.connections) connection.close();
+    for (const connection of this.connections) {
+      connection.close();
+      void this.runtime.commandExec.connectionClosed(connection.session.connectionId);
+    }
     this.connections.clear();
     this.unsubscribe();
     this.removeRequester();
+    this.removeExecReach();
     this.removeApprovalSender();
     this.removeElicitationSender();
   }

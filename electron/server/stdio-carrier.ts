@@ -145,6 +145,8 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
       inputEnded = true;
       takeLine();
       pump();
+      // The client hung up: its command/exec terminals die now (their requests answer at exit, letting the carrier end).
+      void host.runtime.commandExec.connectionClosed(connection.session.connectionId);
     };
     input.on('end', finish);
     // A signal handler destroys stdin, which emits 'close' without 'end'.

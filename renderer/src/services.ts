@@ -11,6 +11,7 @@ import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
+import { createTerminalStore } from './stores/terminal-store.js';
 import { setErrorActions } from './stores/toast-store.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
@@ -33,6 +34,9 @@ export const useQueueStore = createQueueStore(client);
 
 /** Model lists for the model picker. */
 export const useModelsStore = createModelsStore(client);
+
+/** Each thread's terminal panel and its shell. */
+export const useTerminalStore = createTerminalStore(client);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);

@@ -16,6 +16,7 @@ export * from './methods/queue.js';
 export * from './methods/events.js';
 export * from './methods/config.js';
 export * from './methods/workspace.js';
+export * from './methods/command-exec.js';
 export * from './methods/job.js';
 export * from './methods/dynamic-tools.js';
 export * from './methods/hooks.js';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
+import { commandExecMethods, commandExecNotifications } from './methods/command-exec.js';
 import { approvalMethods, approvalNotifications, approvalServerRequests, commandNotifications } from './methods/approvals.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
@@ -31,6 +32,7 @@ export const clientMethods = {
   ...queueMethods,
   ...eventMethods,
   ...workspaceMethods,
+  ...commandExecMethods,
   ...hookMethods,
   ...approvalMethods,
   ...jobMethods,
@@ -44,6 +46,7 @@ export const serverNotifications = {
   ...turnNotifications,
   ...goalNotifications,
   ...queueNotifications,
+  ...commandExecNotifications,
   ...hookNotifications,
   ...commandNotifications,
   ...approvalNotifications,

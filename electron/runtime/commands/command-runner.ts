@@ -4,6 +4,8 @@ import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/
 import { ExecError, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
+import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
+import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { EventLog } from '../event-log.js';
 import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
 import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
@@ -11,13 +13,15 @@ import type { ToolResult } from '../tools/tool-registry.js';
 import type { ActiveTurn } from '../turns/active-turn.js';
 import { commandActions } from './command-actions.js';
 import { CommandItemTracker } from './command-item.js';
-import { DEFAULT_YIELD_MS, ExecCommandArgs, WriteStdinArgs } from './command-tool-specs.js';
+import { DEFAULT_YIELD_MS, EXEC_COMMAND, ExecCommandArgs, WriteStdinArgs } from './command-tool-specs.js';
 
 export interface CommandRunnerDeps {
   readonly supervisor: ProcessSupervisor;
   readonly sessions: ExecSessions;
   readonly policy: () => Promise<ExecPolicyEngine>;
   readonly approvals: ApprovalBroker;
+  /** PermissionRequest hooks: may decline a request before the person sees it, and hear every answer. */
+  readonly hooks: Pick<HookDispatcher, 'approvalRequested' | 'approvalAnswered'>;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
   readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
@@ -120,6 +124,14 @@ export class CommandRunner {
     if (amendment) available.push({ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } });
     available.push('decline', 'cancel');
     const item = tracker.snapshot;
+    const hookContext = hookContextOf(turn);
+    const hookDetails = { requestId: item.id, toolName: EXEC_COMMAND, command: item.command, reason: requirement.reason };
+    const blocked = await this.deps.hooks.approvalRequested(hookContext, hookDetails);
+    if (blocked) {
+      this.refuse(tracker, 'declined', `Not run: ${blockedText(blocked)}`);
+      await this.deps.hooks.approvalAnswered(hookContext, hookDetails, 'decline');
+      return 'stop';
+    }
     tracker.saveIfLost({ status: 'declined', output: 'Not run: Wheelhouse stopped while this command waited for approval.' });
     const outcome = await this.deps.approvals.request(
       turn,
@@ -150,6 +162,7 @@ export class CommandRunner {
       return 'stop';
     }
     const answer = outcome.decision;
+    await this.deps.hooks.approvalAnswered(hookContext, hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
     if (answer === 'decline') {
       this.refuse(tracker, 'declined', 'Not run: the person declined this command. Do not retry it; continue another way or ask them.');
       return 'stop';

@@ -255,6 +255,35 @@ describe('interrupts and approvals', () => {
       ['permissionRequest', 'completed'],
     ]);
   });
+
+  it('a PermissionRequest hook declines a command the agent asked to run before the person is asked', async () => {
+    const h = hooked([
+      {
+        event: 'PermissionRequest',
+        name: 'no-touch',
+        matcher: '^exec_command$',
+        script: `input=$(cat)\necho "$input" >> "$OUT/permission.jsonl"\ncase "$input" in *'"phase":"requested"'*) echo '{"decision":"block","reason":"no new files today"}';; esac`,
+      },
+    ]);
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'exec_command', arguments: '{"cmd":"touch made.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Understood.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', { approvalPolicy: 'untrusted' });
+    await h.call('turn/start', { threadId: thread.id, input: text('make a file') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-touch' at PermissionRequest: no new files today");
+    expect(fs.existsSync(path.join(h.home, 'made.txt'))).toBe(false);
+    expect((await h.call('approval/list', {})).data).toEqual([]);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.find((i) => i.type === 'commandExecution')).toMatchObject({ status: 'declined' });
+    const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['phase'], l['command'], l['decision'] ?? null])).toEqual([
+      ['requested', 'touch made.txt', null],
+      ['answered', 'touch made.txt', 'decline'],
+    ]);
+  });
 });
 
 describe('tool and turn hooks', () => {

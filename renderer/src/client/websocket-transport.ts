@@ -5,15 +5,24 @@ export interface ClosableTransport extends Transport {
   close(): void;
 }
 
-/** Opens a WebSocket and resolves once it is open; rejects if it closes first. */
-export function openWebSocketTransport(url: string): Promise<ClosableTransport> {
+/** How long a connection may stay half-open before it counts as failed (the next attempt then starts). */
+const CONNECT_TIMEOUT_MS = 8_000;
+
+/** Opens a WebSocket and resolves once it is open; rejects if it closes first or does not open in time. */
+export function openWebSocketTransport(url: string, connectTimeoutMs = CONNECT_TIMEOUT_MS): Promise<ClosableTransport> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     const messageListeners = new Set<(text: string) => void>();
     const closeListeners = new Set<(reason: string) => void>();
     let opened = false;
+    // A handshake left hanging (a server going away mid-accept) would otherwise stall every reconnect.
+    const timer = setTimeout(() => {
+      reject(new Error('Can’t reach the runtime. Is wheelhouse serve still running?'));
+      socket.close();
+    }, connectTimeoutMs);
 
     socket.addEventListener('open', () => {
+      clearTimeout(timer);
       opened = true;
       resolve({
         send: (text) => socket.send(text),
@@ -35,6 +44,7 @@ export function openWebSocketTransport(url: string): Promise<ClosableTransport> 
     socket.addEventListener('close', (event) => {
       const reason = event.reason || `code ${event.code}`;
       if (!opened) {
+        clearTimeout(timer);
         reject(new Error('Can’t reach the runtime. Is wheelhouse serve still running?'));
         return;
       }

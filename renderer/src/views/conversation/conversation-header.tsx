@@ -1,6 +1,6 @@
-import { ArchiveRestore, Ellipsis, Folder, GitBranch } from 'lucide-react';
+import { ArchiveRestore, Ellipsis, Folder, GitBranch, SquareTerminal } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useThreadsStore } from '../../services.js';
+import { useTerminalStore, useThreadsStore } from '../../services.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { PopoverMenu } from '../common/popover-menu.js';
 import { useThreadActions } from '../threads/use-thread-actions.js';
@@ -12,6 +12,8 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
   const actions = useThreadActions(thread);
   const branch = thread.gitInfo?.branch ?? null;
   const title = threadTitle(thread);
+  const terminalOpen = useTerminalStore((s) => s.open[thread.id] === true);
+  const toggleTerminal = useTerminalStore((s) => s.toggle);
 
   return (
     <header className="conversation-header">
@@ -46,6 +48,17 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
         ) : (
           <GoalButton threadId={thread.id} disabled={false} />
         )}
+        <button
+          type="button"
+          className="icon-button conversation-terminal-button"
+          aria-label="Terminal"
+          aria-pressed={terminalOpen}
+          title={terminalOpen ? 'Hide the terminal' : `Open a terminal in ${thread.cwd}`}
+          data-testid="terminal-toggle"
+          onClick={() => toggleTerminal(thread.id)}
+        >
+          <SquareTerminal size={16} strokeWidth={1.9} aria-hidden="true" />
+        </button>
         <PopoverMenu
           label={`Actions for ${title}`}
           entries={actions}

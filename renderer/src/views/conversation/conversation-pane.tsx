@@ -10,6 +10,7 @@ import { ConversationEmpty } from './conversation-empty.js';
 import { ConversationHeader } from './conversation-header.js';
 import { GoalBanner } from './goal-editor.js';
 import { MessageList } from './message-list.js';
+import { TerminalPanel } from '../terminal/terminal-panel.js';
 import './conversation.css';
 import './messages.css';
 import './markdown.css';
@@ -63,6 +64,7 @@ export function ConversationPane() {
       <OtherRequests threadId={thread.id} />
       <SessionGrants threadId={thread.id} />
       <Composer thread={thread} />
+      <TerminalPanel thread={thread} />
     </section>
   );
 }

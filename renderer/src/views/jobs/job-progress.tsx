@@ -11,6 +11,7 @@ export function JobProgress({ job, now }: { readonly job: Job; readonly now: num
       <span
         className="job-progress-track"
         role="progressbar"
+        aria-label={`Progress of ${job.name}`}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={indeterminate ? undefined : percent}

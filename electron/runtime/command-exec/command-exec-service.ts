@@ -1,0 +1,272 @@
+import os from 'node:os';
+import path from 'node:path';
+import {
+  RpcError,
+  type CommandExecOutputDelta,
+  type CommandExecResult,
+  type HandlerParamsOf,
+} from '../../../shared/protocol/index.js';
+import {
+  ExecError,
+  terminalShellArgv,
+  type ProcessEvent,
+  type ProcessSupervisor,
+  type SupervisedProcess,
+  type Subscription,
+} from '../../exec/index.js';
+
+/** How a carrier host reaches its connections. */
+export interface ConnectionReach {
+  isOpen(connectionId: string): boolean;
+  /** Delivers a notification to one connection; false when it is not (or no longer) connected. */
+  notify(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
+}
+
+export interface CommandExecServiceOptions {
+  readonly supervisor: ProcessSupervisor;
+  /** Working folder when the request names none. */
+  readonly defaultCwd: string;
+}
+
+/** Per-stream capture cap when the request sets none (Codex applies a server default too). */
+export const DEFAULT_OUTPUT_BYTES_CAP = 1024 * 1024;
+/** Timeout of a buffered command that sets none; streaming sessions (terminals) have none. */
+export const DEFAULT_BUFFERED_TIMEOUT_MS = 10_000;
+
+type Stream = 'stdout' | 'stderr';
+
+interface Running {
+  readonly child: SupervisedProcess;
+  readonly subscription: Subscription;
+}
+
+interface ExecSession {
+  readonly connectionId: string;
+  /**
+   * Registered before the process exists: a client sends its first keystrokes
+   * and its size right after `command/exec` (whose answer only comes at exit),
+   * so follow-ups wait for the start, in order, instead of failing.
+   */
+  readonly started: Promise<Running | null>;
+  readonly clientAcks: boolean;
+  readonly streamStdin: boolean;
+}
+
+/**
+ * `command/exec` and its follow-ups: commands the person (or a client) runs
+ * outside any thread, through the one process supervisor. Output and process
+ * ids are connection-scoped, as in Codex: deltas go only to the connection that
+ * started the command, never into the event log (a terminal's bytes are not
+ * thread history and would flood every other client and the replay store),
+ * and the whole tree dies when that connection closes.
+ */
+export class CommandExecService {
+  private readonly sessions = new Map<string, ExecSession>();
+  /** Buffered commands without a processId: unreachable by follow-ups, but they die with their connection too. */
+  private readonly anonymous = new Set<ExecSession>();
+  private readonly reaches = new Set<ConnectionReach>();
+
+  constructor(private readonly options: CommandExecServiceOptions) {}
+
+  /** A carrier host installs how to reach its connections; returns the uninstaller. */
+  addReach(reach: ConnectionReach): () => void {
+    this.reaches.add(reach);
+    return () => this.reaches.delete(reach);
+  }
+
+  async exec(params: HandlerParamsOf<'command/exec'>, connectionId: string): Promise<CommandExecResult> {
+    const tty = params.tty ?? false;
+    const streaming = tty || (params.streamStdoutStderr ?? false);
+    const streamStdin = tty || (params.streamStdin ?? false);
+    const processId = params.processId ?? null;
+    checkCombinations(params, tty, streaming || streamStdin);
+    if (processId !== null && this.sessions.has(key(connectionId, processId))) {
+      throw RpcError.invalidRequest(`processId ${processId} is already running on this connection`, { processId });
+    }
+    const cap = params.disableOutputCap ? Number.POSITIVE_INFINITY : (params.outputBytesCap ?? DEFAULT_OUTPUT_BYTES_CAP);
+    const timeoutMs = params.disableTimeout ? undefined : (params.timeoutMs ?? (streaming ? undefined : DEFAULT_BUFFERED_TIMEOUT_MS));
+    const cwd = params.cwd ?? this.options.defaultCwd;
+    if (!path.isAbsolute(cwd)) throw RpcError.invalidParams(`cwd must be an absolute path, got ${cwd}`);
+    const clientAcks = streaming && (params.outputAck ?? false);
+    let markStarted: (running: Running | null) => void = () => undefined;
+    const sessionKey = processId === null ? null : key(connectionId, processId);
+    const session: ExecSession = {
+      connectionId,
+      started: new Promise((resolve) => (markStarted = resolve)),
+      clientAcks,
+      streamStdin,
+    };
+    if (sessionKey) this.sessions.set(sessionKey, session);
+    else this.anonymous.add(session);
+    try {
+      return await this.run(params, { connectionId, processId, tty, streaming, cap, timeoutMs, cwd }, markStarted);
+    } finally {
+      markStarted(null);
+      if (sessionKey && this.sessions.get(sessionKey) === session) this.sessions.delete(sessionKey);
+      this.anonymous.delete(session);
+    }
+  }
+
+  private async run(
+    params: HandlerParamsOf<'command/exec'>,
+    how: { connectionId: string; processId: string | null; tty: boolean; streaming: boolean; cap: number; timeoutMs: number | undefined; cwd: string },
+    markStarted: (running: Running) => void,
+  ): Promise<CommandExecResult> {
+    const { connectionId, processId, tty, streaming, cap, timeoutMs, cwd } = how;
+    const clientAcks = streaming && (params.outputAck ?? false);
+    const command = params.loginShell ? terminalShellArgv((await this.options.supervisor.loginEnvironment()).shell) : params.command;
+    let child: SupervisedProcess;
+    try {
+      child = await this.options.supervisor.spawn({
+        command,
+        cwd,
+        ...(params.env ? { env: params.env } : {}),
+        tty,
+        ...(params.size ? { cols: params.size.cols, rows: params.size.rows } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        // Per-stream caps are applied below; the supervisor's is the sum, so it never cuts first.
+        outputCapBytes: cap === Number.POSITIVE_INFINITY ? cap : cap * (tty ? 1 : 2),
+        label: `command/exec ${processId ?? ''}`.trim(),
+      });
+    } catch (error) {
+      if (error instanceof ExecError) throw RpcError.invalidParams(error.message, { reason: error.code });
+      throw error;
+    }
+    const captured = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+    const sent = { stdout: 0, stderr: 0 };
+    const capped = { stdout: false, stderr: false };
+    /** Returns the bytes handed to the client (what it will acknowledge, with outputAck). */
+    const onOutput = (stream: Stream, data: Buffer): number => {
+      if (capped[stream]) return 0;
+      let chunk = data;
+      const room = cap - sent[stream];
+      if (chunk.length >= room) {
+        chunk = chunk.subarray(0, room);
+        capped[stream] = cap !== Number.POSITIVE_INFINITY && data.length > room;
+      }
+      sent[stream] += chunk.length;
+      if (!streaming) {
+        captured[stream].push(chunk);
+        return 0;
+      }
+      if (chunk.length === 0 && !capped[stream]) return 0;
+      const delivered = this.notify(connectionId, {
+        processId: processId!,
+        stream,
+        deltaBase64: chunk.toString('base64'),
+        capReached: capped[stream],
+      });
+      // Unacknowledged by a client that will never ack (gone): stop the command instead of pausing it forever.
+      if (!delivered) void child.terminate();
+      return delivered ? chunk.length : 0;
+    };
+    const subscription = child.subscribe(
+      (event: ProcessEvent) => {
+        if (event.type !== 'output') return;
+        const stream: Stream = event.stream === 'stderr' ? 'stderr' : 'stdout';
+        const handedToClient = onOutput(stream, event.data);
+        subscription.ack(clientAcks ? event.data.length - handedToClient : event.data.length);
+      },
+      { flowControl: true },
+    );
+    markStarted({ child, subscription });
+    // The connection may have closed while the shell started.
+    if (!this.connected(connectionId)) void child.terminate();
+    const exit = await child.exited;
+    subscription.dispose();
+    return {
+      exitCode: exitCodeOf(exit.exitCode, exit.signal),
+      stdout: Buffer.concat(captured.stdout).toString('utf8'),
+      stderr: Buffer.concat(captured.stderr).toString('utf8'),
+    };
+  }
+
+  async write(params: HandlerParamsOf<'command/exec/write'>, connectionId: string): Promise<Record<string, never>> {
+    const session = this.require(connectionId, params.processId);
+    if (!session.streamStdin) throw RpcError.invalidRequest(`processId ${params.processId} was started without streamStdin or tty`);
+    const running = await this.running(session, params.processId);
+    guard(() => {
+      if (params.deltaBase64) running.child.write(Buffer.from(params.deltaBase64, 'base64'));
+      if (params.closeStdin) running.child.endInput();
+    });
+    return {};
+  }
+
+  async resize(params: HandlerParamsOf<'command/exec/resize'>, connectionId: string): Promise<Record<string, never>> {
+    const running = await this.running(this.require(connectionId, params.processId), params.processId);
+    guard(() => running.child.resize(params.size.cols, params.size.rows));
+    return {};
+  }
+
+  async terminate(params: HandlerParamsOf<'command/exec/terminate'>, connectionId: string): Promise<Record<string, never>> {
+    const running = await this.running(this.require(connectionId, params.processId), params.processId);
+    await running.child.terminate();
+    return {};
+  }
+
+  async ack(params: HandlerParamsOf<'command/exec/ack'>, connectionId: string): Promise<Record<string, never>> {
+    const session = this.require(connectionId, params.processId);
+    if (!session.clientAcks) throw RpcError.invalidRequest(`processId ${params.processId} was started without outputAck`);
+    (await this.running(session, params.processId)).subscription.ack(params.bytes);
+    return {};
+  }
+
+  /** The connection is gone: its commands go with it, whole trees (Codex does the same). */
+  async connectionClosed(connectionId: string): Promise<void> {
+    const mine = [...this.sessions.values(), ...this.anonymous].filter((s) => s.connectionId === connectionId);
+    await Promise.all(mine.map(async (s) => (await s.started)?.child.terminate()));
+  }
+
+  private async running(session: ExecSession, processId: string): Promise<Running> {
+    const running = await session.started;
+    if (!running) throw RpcError.invalidRequest(`command/exec ${processId} could not start or has ended`, { processId });
+    return running;
+  }
+
+  /** A caller with no carrier (in-process) counts as connected; its streamed output has nowhere to go. */
+  private connected(connectionId: string): boolean {
+    return this.reaches.size === 0 || [...this.reaches].some((reach) => reach.isOpen(connectionId));
+  }
+
+  private notify(connectionId: string, delta: CommandExecOutputDelta): boolean {
+    for (const reach of this.reaches) if (reach.notify(connectionId, 'command/exec/outputDelta', delta)) return true;
+    return false;
+  }
+
+  private require(connectionId: string, processId: string): ExecSession {
+    const session = this.sessions.get(key(connectionId, processId));
+    if (!session) throw RpcError.invalidRequest(`no running command/exec with processId ${processId} on this connection`, { processId });
+    return session;
+  }
+}
+
+function key(connectionId: string, processId: string): string {
+  return `${connectionId}\u0000${processId}`;
+}
+
+function checkCombinations(params: HandlerParamsOf<'command/exec'>, tty: boolean, needsId: boolean): void {
+  if (needsId && !params.processId) throw RpcError.invalidParams('tty, streamStdin and streamStdoutStderr need a client-supplied processId');
+  if (params.size && !tty) throw RpcError.invalidParams('size is only valid with tty');
+  if (params.loginShell && !tty) throw RpcError.invalidParams('loginShell is only valid with tty');
+  if (params.timeoutMs != null && params.disableTimeout) throw RpcError.invalidParams('timeoutMs cannot be combined with disableTimeout');
+  if (params.outputBytesCap != null && params.disableOutputCap) throw RpcError.invalidParams('outputBytesCap cannot be combined with disableOutputCap');
+  if ((params.sandboxPolicy !== undefined && params.sandboxPolicy !== null) || params.permissionProfile) {
+    throw RpcError.invalidParams('command/exec runs the person\'s own commands unsandboxed here; sandboxPolicy and permissionProfile are not supported');
+  }
+}
+
+function guard(action: () => void): void {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof ExecError) throw RpcError.invalidRequest(error.message, { reason: error.code });
+    throw error;
+  }
+}
+
+/** A signal death reads as 128 + the signal's number, as a shell reports it. */
+function exitCodeOf(exitCode: number | null, signal: string | null): number {
+  if (exitCode !== null) return exitCode;
+  const number = signal ? os.constants.signals[signal as keyof typeof os.constants.signals] : undefined;
+  return number ? 128 + number : -1;
+}
