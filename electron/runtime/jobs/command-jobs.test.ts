@@ -119,7 +119,9 @@ describe('command jobs', () => {
 
   it('commits one job at most ~20 times a second however fast it prints progress', async () => {
     const k = kit();
-    const command = 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); printf "\\033]9;4;1;%d\\007line %d\\n" $((i % 100)) $i; done';
+    // Bursts of 300 progress updates with short pauses: the job lasts ~1 s on any machine, printing as fast as it can.
+    const command =
+      'for b in $(seq 1 20); do i=0; while [ $i -lt 300 ]; do i=$((i+1)); printf "\\033]9;4;1;%d\\007line %d\\n" $(((b * 300 + i) % 100)) $i; done; sleep 0.05; done';
     const { job } = await k.call('job/create', { kind: 'command', command, cwd: k.home });
     const started = performance.now();
     await k.untilJob(job.id, 'completed', (j) => j.status === 'completed', 60_000);
