@@ -79,6 +79,27 @@ describe('HTTP API: info and auth', () => {
     await expect(SseSubscriber.open(`http://127.0.0.1:${server.port}/v1/events`)).rejects.toThrow(/401/);
   });
 
+  it('takes ?token= on the event streams only (an EventSource cannot send headers), never echoing it', async () => {
+    const base = `http://127.0.0.1:${server.port}/v1`;
+    const { id } = await newThread();
+    const all = await SseSubscriber.open(`${base}/events?token=${encodeURIComponent(server.token)}`);
+    const one = await SseSubscriber.open(`${base}/threads/${id}/events?since_seq=0&token=${encodeURIComponent(server.token)}`);
+    await one.waitFor((e) => e.event === 'thread/started');
+    all.close();
+    one.close();
+
+    const wrong = `${server.token.slice(0, -1)}${server.token.endsWith('x') ? 'y' : 'x'}`;
+    await expect(SseSubscriber.open(`${base}/events?token=${wrong}`)).rejects.toThrow(/401.*wrong token/);
+    await expect(SseSubscriber.open(`${base}/events?token=short`)).rejects.toThrow(/401/);
+    // Every other endpoint ignores the query: the token stays out of URLs that are not streams.
+    const listed = await fetch(`${base}/threads?token=${encodeURIComponent(server.token)}`);
+    expect(listed.status).toBe(401);
+    const refusal = await listed.text();
+    expect(refusal).not.toContain(server.token);
+    const wrongAnswer = await fetch(`${base}/events?token=${wrong}`);
+    expect(await wrongAnswer.text()).not.toContain(wrong);
+  });
+
   it('answers no cross-origin request and sends no CORS headers', async () => {
     const foreign = await api('GET', '/threads', undefined, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import type { Runtime } from '../../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../../runtime/version.js';
+import { ApprovalRoutes } from './approval-routes.js';
 import { HttpError, httpErrorOf, sendError, sendJson } from './http-errors.js';
 import { DEFAULT_SSE_OPTIONS, streamEvents, type SseOptions } from './sse-stream.js';
 import { callerFor, ThreadRoutes } from './thread-routes.js';
@@ -20,7 +21,7 @@ export interface HttpApiOptions {
 export interface HttpApi {
   /** Answers a request under `/v1/`; `false` for any other path. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** Fails the tool calls still waiting for an HTTP answer. */
+  /** Fails the tool calls still waiting for an HTTP answer; stops announcing approvals. */
   close(): void;
 }
 
@@ -33,6 +34,7 @@ export interface HttpApi {
 export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpApi {
   const routes = new ThreadRoutes(runtime, callerFor(runtime));
   const toolCalls = new HttpToolCalls(runtime);
+  const approvals = new ApprovalRoutes(runtime);
   const sse: SseOptions = { ...DEFAULT_SSE_OPTIONS, ...options.sse };
 
   const route = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
@@ -47,12 +49,20 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
       sendJson(res, 200, runtimeInfo(options));
       return;
     }
-    requireToken(req, options.token);
+    requireToken(req, options.token, isEventStream(method, parts) ? url.searchParams.get('token') : null);
     const [collection, threadId, sub, subId, action] = parts;
     if (collection === 'events' && parts.length === 1) {
       requireMethod(method, 'GET');
       streamEvents(runtime.events, res, { sinceSeq: sinceSeqOf(req, url) }, sse);
       return;
+    }
+    if (collection === 'approvals' && parts.length === 1) {
+      requireMethod(method, 'GET');
+      return approvals.list(res, url.searchParams);
+    }
+    if (collection === 'approvals' && parts.length === 2) {
+      requireMethod(method, 'POST');
+      return approvals.answer(req, res, parts[1]!);
     }
     if (collection !== 'threads') throw notFound(url);
     if (threadId === undefined) {
@@ -98,7 +108,10 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
       route(req, res, url).catch((error: unknown) => sendError(res, httpErrorOf(error)));
       return true;
     },
-    close: () => toolCalls.close(),
+    close: () => {
+      toolCalls.close();
+      approvals.close();
+    },
   };
 }
 
@@ -134,17 +147,32 @@ function pathParts(url: URL): string[] {
   }
 }
 
-function requireToken(req: http.IncomingMessage, expected: string): void {
+/**
+ * Checks the token in constant time. `queryToken` is the `?token=` of an event
+ * stream, the one place a header cannot be sent (a browser's EventSource);
+ * every other endpoint ignores the query. No error text repeats what was sent.
+ */
+function requireToken(req: http.IncomingMessage, expected: string, queryToken: string | null): void {
   const header = req.headers['x-wheelhouse-runtime-token'];
   const authorization = req.headers.authorization;
   const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
-  const given = bearer ?? (Array.isArray(header) ? header[0] : header);
+  const given = bearer ?? (Array.isArray(header) ? header[0] : header) ?? queryToken ?? undefined;
   if (given === undefined) {
-    throw new HttpError(401, 'unauthorized', 'missing token: send Authorization: Bearer <token> or X-Wheelhouse-Runtime-Token');
+    throw new HttpError(
+      401,
+      'unauthorized',
+      'missing token: send Authorization: Bearer <token> or X-Wheelhouse-Runtime-Token (event streams also take ?token=)',
+    );
   }
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   if (a.length !== b.length || !timingSafeEqual(a, b)) throw new HttpError(401, 'unauthorized', 'wrong token');
+}
+
+/** `GET /v1/events` and `GET /v1/threads/{id}/events`: the endpoints an EventSource opens. */
+function isEventStream(method: string, parts: readonly string[]): boolean {
+  if (method !== 'GET') return false;
+  return (parts.length === 1 && parts[0] === 'events') || (parts.length === 3 && parts[0] === 'threads' && parts[2] === 'events');
 }
 
 function requireMethod(method: string, allowed: string): void {

@@ -58,6 +58,25 @@ export const approvalNotifications = {
     z.object({ threadId: z.string(), grants: z.array(ApprovalGrant) }),
     'A thread’s "accept for session" grants changed (granted or revoked).',
   ),
+  /**
+   * The HTTP API's announcement of a waiting approval on the event streams
+   * (an HTTP client gets no server request): answer it with
+   * `POST /v1/approvals/{requestId}`. `availableDecisions` are in the HTTP
+   * API's snake_case spelling (`accept_for_session`, …).
+   */
+  'approval.requested': defineNotification(
+    z.object({
+      requestId: z.string(),
+      threadId: z.string(),
+      turnId: z.string(),
+      itemId: z.string(),
+      command: z.string().nullable(),
+      cwd: z.string().nullable(),
+      reason: z.string().nullable(),
+      availableDecisions: z.array(z.unknown()),
+    }),
+    'A command approval waits; HTTP clients answer it at POST /v1/approvals/{requestId}.',
+  ),
 } as const;
 
 export const approvalMethods = {
