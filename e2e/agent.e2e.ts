@@ -1,10 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGate, startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+import { describe, expect, it } from 'vitest';
+import { createGate, type MockModelServer } from '../test-support/mock-model/index.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage, waitForConnected } from './page-actions.js';
 
 /**
  * A person's first session: first run against a local OpenAI-compatible
@@ -16,28 +14,7 @@ describe('talking to the agent', () => {
   let app: WheelhouseApp;
   let folder: string;
 
-  beforeAll(async () => {
-    mock = await startMockModelServer({ models: ['mock-coder', 'mock-large'] });
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-  });
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    await writeFile(path.join(folder, 'README.md'), '# A project\n');
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    // The Test button's request.
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ models: ['mock-coder', 'mock-large'], readme: true }, (parts) => ({ mock, app, folder } = parts));
 
   it('sets up, streams a reply with its usage, and keeps the conversation across a reload', async () => {
     const { page } = app;

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { blocking, runAxe } from './axe.js';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+import { describe, expect, it } from 'vitest';
+import { type MockModelServer } from '../test-support/mock-model/index.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage, waitForConnected } from './page-actions.js';
 
 function execCall(id: string, cmd: string) {
   return [
@@ -21,26 +21,7 @@ describe('commands with the person in control', () => {
   let app: WheelhouseApp;
   let folder: string;
 
-  beforeAll(async () => {
-    mock = await startMockModelServer({ models: ['mock-coder'] });
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-  });
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-commands-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ models: ['mock-coder'], folderPrefix: 'wheelhouse-e2e-commands-' }, (parts) => ({ mock, app, folder } = parts));
 
   it('approves a command and watches its output live; a denied one shows as declined', async () => {
     const { page } = app;

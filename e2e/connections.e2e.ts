@@ -1,12 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { blocking, runAxe } from './axe.js';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { describe, expect, it } from 'vitest';
+import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { everythingServerScript } from '../test-support/mcp-servers.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage } from './page-actions.js';
 
 /**
  * Connections: a person adds MCP servers from the UI (no file editing), sees
@@ -19,24 +18,7 @@ describe('MCP connections', () => {
   let folder: string;
   const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
 
-  beforeAll(async () => {
-    mock = await startMockModelServer({ models: ['mock-coder'] });
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    await writeFile(path.join(folder, 'README.md'), '# A project\n');
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app, folder } = parts));
 
   it('adds servers from the UI, shows ready and failed states, and draws the agent’s MCP call as a card', async () => {
     const { page } = app;

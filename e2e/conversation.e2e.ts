@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGate, startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, createThread, sendMessage, waitForConnected } from './page-actions.js';
+import { describe, expect, it } from 'vitest';
+import { createGate, type MockModelServer } from '../test-support/mock-model/index.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { createThread, sendMessage, waitForConnected } from './page-actions.js';
 
 /** The rough edges a new user meets in a conversation and the sidebar. */
 describe('conversation and sidebar', () => {
@@ -12,23 +10,7 @@ describe('conversation and sidebar', () => {
   let app: WheelhouseApp;
   let folder: string;
 
-  beforeAll(async () => {
-    mock = await startMockModelServer({ models: ['mock-coder'] });
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ models: ['mock-coder'] }, (parts) => ({ mock, app, folder } = parts));
 
   it('fills the composer from a suggestion, folds a 200 KB message, and marks a fork in the sidebar', async () => {
     const { page } = app;

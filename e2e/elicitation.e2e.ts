@@ -1,12 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { describe, expect, it } from 'vitest';
+import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { everythingServerScript } from '../test-support/mcp-servers.js';
 import { blocking, runAxe } from './axe.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage } from './page-actions.js';
 
 /**
  * MCP elicitation as a person sees it: the agent calls server-everything's
@@ -21,24 +20,7 @@ describe('MCP elicitation', () => {
   let folder: string;
   const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
 
-  beforeAll(async () => {
-    mock = await startMockModelServer({ models: ['mock-coder'] });
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    await writeFile(path.join(folder, 'README.md'), '# A project\n');
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app, folder } = parts));
 
   it('asks with a form built from the server’s schema; the answer reaches the server', async () => {
     const { page } = app;

@@ -1,10 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+import { rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { type MockModelServer } from '../test-support/mock-model/index.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage } from './page-actions.js';
 
 /** Errors that have a place in the conversation show there, once, with the action that helps. */
 describe('errors in the conversation', () => {
@@ -12,24 +11,7 @@ describe('errors in the conversation', () => {
   let app: WheelhouseApp;
   let folder: string;
 
-  beforeAll(async () => {
-    mock = await startMockModelServer({ models: ['mock-coder'] });
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    await writeFile(path.join(folder, 'README.md'), '# A project\n');
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app, folder } = parts));
 
   it('shows a spent goal budget in one place with its action, and disables the composer saying why', async () => {
     const { page } = app;

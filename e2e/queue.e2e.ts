@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGate, startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { completeFirstRun, sendMessage, waitForConnected } from './page-actions.js';
+import { describe, expect, it } from 'vitest';
+import { createGate, type MockModelServer } from '../test-support/mock-model/index.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage } from './page-actions.js';
 
 /**
  * Queued messages: while the agent works, a person queues two follow-ups,
@@ -15,26 +14,7 @@ describe('queued messages', () => {
   let app: WheelhouseApp;
   let folder: string;
 
-  beforeAll(async () => {
-    mock = await startMockModelServer();
-  });
-
-  afterAll(async () => {
-    await mock?.close();
-  });
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-queue-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    mock.enqueue([{ type: 'text', text: 'ready' }, { type: 'finish' }]);
-    await completeFirstRun(app.page, { baseUrl: mock.url, folder });
-  });
-
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useFirstRunApp({ folderPrefix: 'wheelhouse-e2e-queue-' }, (parts) => ({ mock, app, folder } = parts));
 
   it('queues two messages during a turn, reorders them, and runs them in the new order', async () => {
     const { page } = app;
