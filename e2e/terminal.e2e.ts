@@ -44,7 +44,6 @@ describe('the person\'s own terminal', () => {
     expect(secondSize.rows).toBeGreaterThan(firstSize.rows);
     expect(secondSize.cols).toBe(firstSize.cols);
 
-    await page.screenshot({ path: '/tmp/wheelhouse-terminal.png' });
     // The open panel adds no serious or critical accessibility problem.
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await page.getByTestId('terminal-close').click();
