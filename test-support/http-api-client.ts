@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { killAllChildren } from './child-process.js';
+import { startMockModelServer, type MockModelServer } from './mock-model/index.js';
+import { startServe, type ServeProcess } from './serve-process.js';
 import { SseSubscriber } from './sse-client.js';
+import { TempDirs } from './temp-dir.js';
 
 /** An answer of the HTTP API; `body` is the parsed JSON (tests read into it freely). */
 export interface HttpAnswer {
@@ -61,4 +66,38 @@ export function writeMockModelConfig(home: string, mockUrl: string): void {
       '',
     ].join('\n'),
   );
+}
+
+/** What an HTTP API test file gets: one mock model, one `wheelhouse serve` pointed at it, and a client. */
+export interface ServedHome {
+  readonly mock: MockModelServer;
+  readonly server: ServeProcess;
+  readonly client: HttpApiClient;
+  readonly home: string;
+}
+
+/**
+ * Registers the hooks every HTTP API test file shares: before all tests a mock
+ * model and a real `wheelhouse serve` on a fresh home configured for it; after
+ * each test the client's event streams close; after all, every child process
+ * and the mock stop. `use` receives the parts once they are up.
+ */
+export function useServedHome(homePrefix: string, use: (parts: ServedHome) => void): void {
+  const temp = new TempDirs();
+  let mock: MockModelServer | undefined;
+  let client: HttpApiClient | undefined;
+  beforeAll(async () => {
+    mock = await startMockModelServer();
+    const home = temp.make(homePrefix);
+    writeMockModelConfig(home, mock.url);
+    const server = await startServe({ home });
+    client = new HttpApiClient(server.port, server.token);
+    use({ mock, server, client, home });
+  });
+  afterEach(() => client?.closeStreams());
+  afterAll(async () => {
+    await killAllChildren();
+    await mock?.close();
+    temp.cleanup();
+  });
 }

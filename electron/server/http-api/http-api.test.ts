@@ -1,31 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { killAllChildren } from '../../../test-support/child-process.js';
-import { HttpApiClient, writeMockModelConfig, type HttpAnswer } from '../../../test-support/http-api-client.js';
-import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { startServe, type ServeProcess } from '../../../test-support/serve-process.js';
+import { describe, expect, it } from 'vitest';
+import { HttpApiClient, useServedHome, type HttpAnswer } from '../../../test-support/http-api-client.js';
+import { createGate, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { type ServeProcess } from '../../../test-support/serve-process.js';
 import { SseSubscriber, type SseEvent } from '../../../test-support/sse-client.js';
-import { TempDirs } from '../../../test-support/temp-dir.js';
 
 /** The HTTP API of a real `wheelhouse serve` process, driven over HTTP and SSE only. */
-const temp = new TempDirs();
 let mock: MockModelServer;
 let server: ServeProcess;
 let client: HttpApiClient;
 let home: string;
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  home = temp.make('wheelhouse-http-');
-  writeMockModelConfig(home, mock.url);
-  server = await startServe({ home });
-  client = new HttpApiClient(server.port, server.token);
-});
-afterEach(() => client.closeStreams());
-afterAll(async () => {
-  await killAllChildren();
-  await mock.close();
-  temp.cleanup();
-});
+useServedHome('wheelhouse-http-', (parts) => ({ mock, server, client, home } = parts));
 
 const api = (method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer> =>
   client.call(method, route, body, headers);

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/index.js';
 import { execCall, textReply } from '../../../test-support/agent-commands.js';
-import { killAllChildren } from '../../../test-support/child-process.js';
-import { HttpApiClient, writeMockModelConfig } from '../../../test-support/http-api-client.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { startServe, type ServeProcess } from '../../../test-support/serve-process.js';
+import { HttpApiClient, useServedHome } from '../../../test-support/http-api-client.js';
+import type { MockModelServer } from '../../../test-support/mock-model/index.js';
+import { type ServeProcess } from '../../../test-support/serve-process.js';
 import type { SseSubscriber } from '../../../test-support/sse-client.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { codexDecisionOf, httpDecisionOf } from './approval-routes.js';
@@ -14,24 +13,12 @@ import { connectWs } from '../../../test-support/ws-peer.js';
 
 /** Command approvals answered over HTTP against a real `wheelhouse serve`, the mock model asking for exec_command. */
 const temp = new TempDirs();
+afterAll(() => temp.cleanup());
 let mock: MockModelServer;
 let server: ServeProcess;
 let client: HttpApiClient;
 let home: string;
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  home = temp.make('wheelhouse-http-approvals-');
-  writeMockModelConfig(home, mock.url);
-  server = await startServe({ home });
-  client = new HttpApiClient(server.port, server.token);
-});
-afterEach(() => client.closeStreams());
-afterAll(async () => {
-  await killAllChildren();
-  await mock.close();
-  temp.cleanup();
-});
+useServedHome('wheelhouse-http-approvals-', (parts) => ({ mock, server, client, home } = parts));
 
 /** A thread in a fresh project folder whose turn asks to run `command`; resolves once the approval waits. */
 async function turnAskingToRun(command: string): Promise<{ threadId: string; project: string; events: SseSubscriber; requestId: string }> {

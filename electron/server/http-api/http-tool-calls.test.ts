@@ -1,31 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { killAllChildren } from '../../../test-support/child-process.js';
-import { HttpApiClient, writeMockModelConfig, type HttpAnswer } from '../../../test-support/http-api-client.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HttpApiClient, useServedHome, writeMockModelConfig, type HttpAnswer } from '../../../test-support/http-api-client.js';
+import type { MockModelServer } from '../../../test-support/mock-model/index.js';
 import { startServe, type ServeProcess } from '../../../test-support/serve-process.js';
 import type { SseEvent } from '../../../test-support/sse-client.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 
 /** Client-side tools over the HTTP API of a real `wheelhouse serve`, answered over HTTP. */
 const temp = new TempDirs();
+afterAll(() => temp.cleanup());
 let mock: MockModelServer;
 let server: ServeProcess;
 let client: HttpApiClient;
 let home: string;
-
-beforeAll(async () => {
-  mock = await startMockModelServer();
-  home = temp.make('wheelhouse-http-tools-');
-  writeMockModelConfig(home, mock.url);
-  server = await startServe({ home });
-  client = new HttpApiClient(server.port, server.token);
-});
-afterEach(() => client.closeStreams());
-afterAll(async () => {
-  await killAllChildren();
-  await mock.close();
-  temp.cleanup();
-});
+useServedHome('wheelhouse-http-tools-', (parts) => ({ mock, server, client, home } = parts));
 
 const api = (method: string, route: string, body?: unknown): Promise<HttpAnswer> => client.call(method, route, body);
 const subscribe = (route: string) => client.subscribe(route);
