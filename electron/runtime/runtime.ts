@@ -19,6 +19,8 @@ import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
 import type { JobClock } from './jobs/job-clock.js';
 import { JobEngine } from './jobs/job-engine.js';
+import { JobApprovals } from './jobs/job-approvals.js';
+import { AgentJobTools, jobToolSpecs } from './jobs/job-tools.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
@@ -200,6 +202,7 @@ export class Runtime {
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
     // The shell parser is large: loaded with the first command, not at start-up.
     let policy: Promise<ExecPolicyEngine> | null = null;
+    const openPolicy = () => (policy ??= ExecPolicyEngine.open(this.home));
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
@@ -229,10 +232,23 @@ export class Runtime {
     this.clientTools = new ClientTools({
       storeOf: (threadId) => this.threads.require(threadId).store,
       // Client tools may not shadow built-ins.
-      reservedNames: new Set(builtins.map((tool) => tool.spec.name)),
+      reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
     });
+    const commands = new CommandRunner({
+      supervisor: this.supervisor,
+      sessions: new ExecSessions(this.supervisor),
+      policy: openPolicy,
+      approvals: this.approvals,
+      hooks: this.hooks,
+      events: this.events,
+      settingsOf: (threadId) => this.commandSettings(threadId),
+      newId,
+      now,
+    });
+    // The job engine is built below; a tool cannot run before the constructor returns.
+    const jobTools = new AgentJobTools({ jobs: () => this.jobs, commands, settingsOf: (threadId) => this.commandSettings(threadId) });
     this.turns = new TurnEngine({
       threads: this.threads,
       events: this.events,
@@ -240,17 +256,8 @@ export class Runtime {
       tools,
       clientTools: this.clientTools,
       mcp: this.mcp,
-      commands: new CommandRunner({
-        supervisor: this.supervisor,
-        sessions: new ExecSessions(this.supervisor),
-        policy: () => (policy ??= ExecPolicyEngine.open(this.home)),
-        approvals: this.approvals,
-        hooks: this.hooks,
-        events: this.events,
-        settingsOf: (threadId) => this.commandSettings(threadId),
-        newId,
-        now,
-      }),
+      commands,
+      jobTools,
       bindModel:
         options.bindModel ??
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -259,7 +266,11 @@ export class Runtime {
       knownSecrets: () => this.providers.knownApiKeys(),
       ...(options.logError ? { onInternalError: options.logError } : {}),
       // The queue is built next; a turn cannot end before the constructor returns.
-      onTurnEnded: (threadId) => this.queue.drain(threadId),
+      onTurnEnded: (threadId, turnId) => {
+        // A command the turn left running becomes a job (it shows in the dashboard and can be paused or cancelled).
+        void jobTools.adoptLeftovers(threadId, turnId).catch((error: unknown) => options.logError?.(`adopting the commands of turn ${turnId}`, error));
+        this.queue.drain(threadId);
+      },
       hooks: this.hooks,
     });
     this.queue = new TurnQueue({
@@ -281,6 +292,7 @@ export class Runtime {
       ...(options.jobClock ? { clock: options.jobClock } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.logError ? { onError: options.logError } : {}),
+      approvals: new JobApprovals({ policy: openPolicy, approvals: this.approvals, settingsOf: (threadId) => this.commandSettings(threadId), now }),
     });
     this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });

@@ -25,7 +25,8 @@ export type ApprovalSender = (
 interface LiveApproval {
   readonly pending: PendingApproval;
   readonly ephemeral: boolean;
-  readonly store: StateStore;
+  /** Where the request is recorded; null when its owner keeps the record (a job asks again after a restart). */
+  readonly store: StateStore | null;
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
@@ -71,14 +72,14 @@ export class ApprovalBroker {
 
   /** Persists and sends a request, then waits for the first answer, or for `signal` (the turn stopping). */
   request(
-    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    target: { readonly store: StateStore | null; readonly ephemeral: boolean },
     params: CommandExecutionRequestApprovalParams,
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[] = [],
   ): Promise<ApprovalOutcome> {
     const requestId = `approval-${params.itemId}`;
     const pending: PendingApproval = { requestId, method: 'item/commandExecution/requestApproval', params };
-    target.store.approvals.insert(
+    target.store?.approvals.insert(
       { requestId, threadId: params.threadId, turnId: params.turnId, itemId: params.itemId, method: pending.method, params: JSON.stringify(params) },
       this.deps.now(),
     );
@@ -156,7 +157,7 @@ export class ApprovalBroker {
     const live = this.live.get(requestId);
     if (!live) return;
     this.live.delete(requestId);
-    live.store.approvals.resolve(requestId, state, recorded, this.deps.now());
+    live.store?.approvals.resolve(requestId, state, recorded, this.deps.now());
     const threadId = live.pending.params.threadId;
     if (outcome.kind === 'decided' && outcome.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);

@@ -7,13 +7,14 @@ import {
   type JobCreateParams,
   type ResultOf,
 } from '../../../shared/protocol/index.js';
-import type { ProcessSupervisor } from '../../exec/index.js';
+import type { ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { systemClock, type JobClock } from './job-clock.js';
 import { JobCommits } from './job-commits.js';
-import { commandSpecOf, entryOf, jobOf, rowOf, type JobEntry } from './job-entry.js';
+import { commandSpecOf, entryOf, jobOf, rowOf, type CommandSpec, type JobEntry } from './job-entry.js';
 import { JobLogs } from './job-logs.js';
+import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { CommandRunner } from './command-runner.js';
 import * as machine from './job-state.js';
 
@@ -28,6 +29,8 @@ export interface JobEngineOptions {
   /** SIGTERM → SIGKILL grace when a job is cancelled. */
   readonly killGraceMs?: number;
   readonly onError?: (message: string, error: unknown) => void;
+  /** The exec policy and approvals for command jobs; without it every job runs as asked. */
+  readonly approvals?: JobApprovals;
 }
 
 const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
@@ -97,24 +100,33 @@ export class JobEngine {
       );
       if (entry.state.status === 'queued') this.commits.mark(entry);
       if (entry.state.status === 'failed') this.armRetry(entry);
+      // Its question ended with the process that asked it: ask again.
+      if (entry.spec.approval && (entry.state.status === 'queued' || entry.state.status === 'paused')) {
+        entry.state.detail = WAITING_FOR_APPROVAL;
+        this.commits.mark(entry);
+        this.awaitApproval(entry);
+      }
     }
     this.commits.flush();
     this.dispatch();
   }
 
-  async create(params: JobCreateParams): Promise<ResultOf<'job/create'>> {
+  async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
     if (params.kind === 'agent') {
       throw new RpcError(-32600, 'agent jobs are not supported yet: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
     }
-    const spec = commandSpecOf(params);
-    this.runner.validate(spec);
+    const asked = commandSpecOf(params);
+    this.runner.validate(asked);
+    const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
+    const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
     const id = `job-${this.options.newId()}`;
     const state = machine.enqueue(id, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
     const entry: JobEntry = {
       state,
       kind: 'command',
       spec,
-      threadId: null,
+      threadId: requester.kind === 'agent' ? requester.threadId : null,
+      approvalWait: null,
       exitCode: null,
       runs: 0,
       queueOrder: this.nextQueueOrder++,
@@ -125,13 +137,51 @@ export class JobEngine {
       retryTimer: null,
       lastCommitAt: -Infinity,
     };
+    if (spec.approval) {
+      state.detail = WAITING_FOR_APPROVAL;
+      machine.pushHistory(state, 'waiting_for_approval');
+    }
     this.entries.set(id, entry);
     this.commits.mark(entry);
     await this.commits.committed();
-    // What was made durable; starting it is the next change.
+    // What was made durable; starting it (or asking the person) is the next change.
     const job = this.jobNow(entry);
-    this.dispatch();
+    if (spec.approval) this.awaitApproval(entry);
+    else this.dispatch();
     return { job };
+  }
+
+  /**
+   * Makes a job of a process that is already running (the agent's command that
+   * outlived its turn): the same process and log, now controllable as a job. It
+   * is not retried by itself (maxAttempts 0): it already ran once, as the agent asked.
+   */
+  async adopt(child: SupervisedProcess, origin: { readonly threadId: string; readonly command: string; readonly cwd: string; readonly spec: Partial<CommandSpec> }): Promise<Job> {
+    const now = this.clock.now();
+    const id = `job-${this.options.newId()}`;
+    const state = machine.enqueue(id, origin.command.slice(0, 120), now, 0);
+    const entry: JobEntry = {
+      state,
+      kind: 'command',
+      spec: { ...origin.spec, command: origin.command, cwd: origin.cwd },
+      threadId: origin.threadId,
+      approvalWait: null,
+      exitCode: null,
+      runs: 1,
+      queueOrder: this.nextQueueOrder++,
+      activeMs: Math.max(0, now - child.startedAt),
+      activeSince: now,
+      etaMs: null,
+      live: null,
+      retryTimer: null,
+      lastCommitAt: -Infinity,
+    };
+    machine.setRunning(state, now);
+    state.detail = 'started by the agent; kept running after its turn ended';
+    this.entries.set(id, entry);
+    this.liveRuns += 1;
+    this.runner.adopt(entry, child);
+    return (await this.commit(entry)).job;
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {
@@ -217,6 +267,7 @@ export class JobEngine {
       return { job: this.jobNow(entry) };
     }
     this.disarmRetry(entry);
+    entry.approvalWait?.abort();
     machine.cancel(entry.state, this.clock.now(), scheduledRetry ? 'cancelled before its retry' : 'cancelled before it started');
     const result = await this.commit(entry);
     this.settle(entry);
@@ -240,11 +291,14 @@ export class JobEngine {
     const entry = this.lookup(jobId);
     if (entry.live) throw refuse(entry, 'delete', `it is ${entry.state.status}; cancel it first`);
     this.disarmRetry(entry);
+    entry.approvalWait?.abort();
     await this.commits.committed();
     this.commits.forget(jobId);
     this.entries.delete(jobId);
     this.logs.deleteAll(jobId);
     this.options.store.jobs.delete(jobId);
+    // Other clients drop the row (the jobs table no longer has it for a later job/list either).
+    this.options.events.publish('job/deleted', { jobId }, { ephemeral: true });
     return { deleted: true };
   }
 
@@ -252,7 +306,10 @@ export class JobEngine {
   async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
-    for (const entry of this.entries.values()) this.disarmRetry(entry);
+    for (const entry of this.entries.values()) {
+      this.disarmRetry(entry);
+      entry.approvalWait?.abort();
+    }
     this.runner.stop();
     this.commits.close();
   }
@@ -294,7 +351,7 @@ export class JobEngine {
   private dispatchNow(): void {
     if (this.stopped || this.liveRuns >= this.concurrency) return;
     const queued: JobEntry[] = [];
-    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued') queued.push(entry);
+    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued' && !entry.spec.approval) queued.push(entry);
     queued.sort((a, b) => a.queueOrder - b.queueOrder);
     for (const entry of queued.slice(0, this.concurrency - this.liveRuns)) {
       const now = this.clock.now();
@@ -326,6 +383,37 @@ export class JobEngine {
     const { status } = entry.state;
     const done = status === 'completed' || status === 'cancelled' || (status === 'failed' && entry.state.retry.nextRetryAt === null);
     if (done && !entry.live) this.entries.delete(entry.state.id);
+  }
+
+  /** The job waits (queued, or paused meanwhile) until the person answers; a yes lets it start, a no cancels it. */
+  private awaitApproval(entry: JobEntry): void {
+    const need = entry.spec.approval;
+    if (!need || !this.options.approvals || entry.approvalWait) return;
+    const wait = new AbortController();
+    entry.approvalWait = wait;
+    void this.options.approvals
+      .ask(entry, need, wait.signal)
+      .catch((error: unknown) => {
+        this.options.onError?.(`approval of job ${entry.state.id}`, error);
+        return 'ended' as const;
+      })
+      .then((answer) => {
+        if (entry.approvalWait === wait) entry.approvalWait = null;
+        if (answer === 'ended' || this.stopped || !this.entries.has(entry.state.id)) return;
+        const now = this.clock.now();
+        const { approval: _answered, ...approved } = entry.spec;
+        entry.spec = approved;
+        if (answer === 'declined') {
+          machine.cancel(entry.state, now, 'not run: the person declined it');
+        } else if (entry.state.status === 'queued') {
+          entry.state.detail = 'approved';
+          entry.state.updatedAt = now;
+          machine.pushHistory(entry.state, 'approved');
+        }
+        this.commits.mark(entry);
+        this.settle(entry);
+        this.dispatch();
+      });
   }
 
   private armRetry(entry: JobEntry): void {

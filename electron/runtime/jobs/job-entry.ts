@@ -1,5 +1,5 @@
 import type { Job, JobCreateCommandParams, JobKind } from '../../../shared/protocol/index.js';
-import type { SupervisedProcess } from '../../exec/index.js';
+import type { SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
 import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
 import type { EtaEstimator, OutputProgressParser } from './output-progress.js';
@@ -11,6 +11,22 @@ export interface CommandSpec {
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly progressFromOutput?: boolean;
+  /** The agent's jobs run in its thread's sandbox; the person's own run unconfined, as their terminal does. */
+  readonly sandbox?: SandboxPolicy;
+  /** Set while the job waits for the person's approval (job-approvals.ts); it does not start until cleared. */
+  readonly approval?: JobApprovalNeed;
+}
+
+/** Why a job waits for approval, kept with the job so it can ask again after a restart. */
+export interface JobApprovalNeed {
+  readonly reason: string;
+  /** The commands of the script (argv) as the exec policy read them. */
+  readonly commands: readonly (readonly string[])[];
+  /** What "approve for this thread" grants (agent jobs). */
+  readonly sessionPrefixes: readonly (readonly string[])[];
+  readonly proposedAmendment: readonly string[] | null;
+  /** The turn that started the job (agent jobs); gone after a restart. */
+  readonly turnId: string | null;
 }
 
 export function commandSpecOf(params: JobCreateCommandParams): CommandSpec {
@@ -39,8 +55,10 @@ export interface LiveRun {
 export interface JobEntry {
   readonly state: JobStateRecord;
   readonly kind: JobKind;
-  readonly spec: CommandSpec;
+  spec: CommandSpec;
   readonly threadId: string | null;
+  /** Aborts the wait for approval (cancel, delete, quit). */
+  approvalWait: AbortController | null;
   exitCode: number | null;
   runs: number;
   queueOrder: number;
@@ -107,6 +125,7 @@ export function entryOf(row: JobRow): JobEntry {
     kind: row.kind,
     spec,
     threadId: row.threadId,
+    approvalWait: null,
     exitCode: row.exitCode,
     runs: row.runs,
     queueOrder: row.queueOrder,

@@ -6,6 +6,7 @@ import type { ThreadManager } from '../thread-manager.js';
 import type { CommandRunner } from '../commands/command-runner.js';
 import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command-tool-specs.js';
 import type { ClientTools } from '../tools/client-tools.js';
+import { jobToolSpecs, type AgentJobTools } from '../jobs/job-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
@@ -36,6 +37,8 @@ export interface TurnRunnerDeps {
   readonly hooks: HookDispatcher;
   /** MCP servers' tools (their calls become `mcpToolCall` items). */
   readonly mcp?: McpToolCaller;
+  /** job_start / job_status / job_output: background jobs without blocking the turn. */
+  readonly jobTools?: AgentJobTools;
 }
 
 export type TurnOutcome =
@@ -55,7 +58,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = [...deps.tools.specs(), ...commandToolSpecs, ...(await deps.clientTools.specsFor(turn.threadId))];
+    const tools = [...deps.tools.specs(), ...commandToolSpecs, ...(deps.jobTools ? jobToolSpecs : []), ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -223,6 +226,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
     call.name === WRITE_STDIN
       ? await deps.commands.writeStdin(call.arguments)
+      : deps.jobTools?.has(call.name)
+        ? await deps.jobTools.invoke(turn, call.name, call.arguments)
       : (await deps.clientTools.has(turn.threadId, call.name))
         ? await deps.clientTools.invoke(
             { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },

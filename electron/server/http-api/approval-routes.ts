@@ -85,7 +85,8 @@ export class ApprovalRoutes {
   }
 
   private announce({ requestId, params }: PendingApproval): void {
-    const { record } = this.runtime.threads.require(params.threadId);
+    // A job the person created has no thread: its request names the job instead, on the all-events stream.
+    const ephemeral = this.isEphemeralThread(params.threadId);
     this.runtime.events.publish(
       'approval.requested',
       {
@@ -98,8 +99,17 @@ export class ApprovalRoutes {
         reason: params.reason ?? null,
         availableDecisions: params.availableDecisions?.map(httpDecisionOf) ?? [],
       },
-      { threadId: params.threadId, turnId: params.turnId, ephemeral: record.ephemeral },
+      ephemeral === null ? { ephemeral: true } : { threadId: params.threadId, turnId: params.turnId, ephemeral },
     );
+  }
+
+  /** Whether the thread lives in memory only; null when there is no such thread. */
+  private isEphemeralThread(threadId: string): boolean | null {
+    try {
+      return this.runtime.threads.require(threadId).record.ephemeral;
+    } catch {
+      return null;
+    }
   }
 
   async answer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {

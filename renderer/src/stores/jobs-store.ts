@@ -162,9 +162,7 @@ export function createJobsStore(
       try {
         if (action === 'delete') {
           await client.request('job/delete', { jobId });
-          const jobs = new Map(get().jobs);
-          jobs.delete(jobId);
-          set((state) => ({ jobs, sorted: state.sorted.filter((j) => j.id !== jobId), selectedJobId: state.selectedJobId === jobId ? null : state.selectedJobId }));
+          drop(jobId);
           return;
         }
         const { job } = await client.request(`job/${action}`, { jobId });
@@ -175,8 +173,20 @@ export function createJobsStore(
     },
   }));
 
+  /** Jobs deleted (here or by another client): an update still waiting for its frame must not bring one back. */
+  const deleted = new Set<string>();
+  const drop = (jobId: string) => {
+    deleted.add(jobId);
+    const { jobs: current } = store.getState();
+    if (!current.has(jobId)) return;
+    const jobs = new Map(current);
+    jobs.delete(jobId);
+    store.setState((state) => ({ jobs, sorted: state.sorted.filter((j) => j.id !== jobId), selectedJobId: state.selectedJobId === jobId ? null : state.selectedJobId }));
+  };
+
   /** Applies updates, keeping the newest of each job; an update to the open job refreshes its timeline. */
-  const apply = (updates: readonly Job[]) => {
+  const apply = (all: readonly Job[]) => {
+    const updates = deleted.size === 0 ? all : all.filter((job) => !deleted.has(job.id));
     const { jobs: current, selectedJobId, sorted } = store.getState();
     const jobs = new Map(current);
     let refreshSelected = false;
@@ -193,6 +203,7 @@ export function createJobsStore(
   };
   const batcher = new FrameBatcher<Job>(apply, scheduler);
   client.on('job/updated', ({ job }) => batcher.push(job));
+  client.on('job/deleted', ({ jobId }) => drop(jobId));
   // Jobs may have moved on while the link was down.
   client.onReady(() => {
     if (store.getState().loaded) void store.getState().load();
