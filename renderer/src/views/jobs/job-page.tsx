@@ -1,7 +1,8 @@
 import { ArrowLeft, Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react';
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
 import { attemptLabel, formatDuration, jobDurationMs, retryCountdown, STATUS_LABELS } from '../../format/job-format.js';
-import { useJobsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore } from '../../services.js';
+import { ApprovalCard } from '../conversation/approval-card.js';
 import { allowedActions, type JobAction } from '../../stores/jobs-store.js';
 import { JobProgress } from './job-progress.js';
 import { JobTerminal } from './job-terminal.js';
@@ -27,6 +28,8 @@ const PHASES: Readonly<Record<string, string>> = {
   retrying: 'Retry started',
   retry_requested: 'Retry requested',
   queued_after_resume: 'Re-queued after restart',
+  waiting_for_approval: 'Waiting for approval',
+  approved: 'Approved',
   interrupted: 'Interrupted',
 };
 
@@ -40,6 +43,8 @@ export function JobPage({ job }: { readonly job: Job }) {
   const now = useSecond(job.status === 'running' || job.nextRetryAt !== null);
   const allowed = allowedActions(job);
   const countdown = retryCountdown(job, now);
+  // A job waiting for the person carries its own id as the request's item.
+  const approval = useApprovalsStore((s) => s.pending.find((request) => request.kind === 'command' && request.params.itemId === job.id));
 
   return (
     <section className="job-page" aria-label={`Job ${job.name}`} data-testid="job-page" data-status={job.status}>
@@ -66,6 +71,11 @@ export function JobPage({ job }: { readonly job: Job }) {
           ))}
         </div>
       </header>
+      {approval?.kind === 'command' && (
+        <div className="job-approval" data-testid="job-approval">
+          <ApprovalCard approval={approval} />
+        </div>
+      )}
       <div className="job-summary">
         <JobProgress job={job} now={now} />
         <dl className="job-facts">
@@ -97,7 +107,7 @@ export function JobPage({ job }: { readonly job: Job }) {
       <div className="job-body">
         <div className="job-output">
           <h2 className="job-section-title">Output{job.runs > 1 ? ` · run ${job.runs}` : ''}</h2>
-          {job.runs > 0 ? <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} /> : <p className="job-waiting">Waiting for a free slot to start.</p>}
+          {job.runs > 0 ? <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} /> : <p className="job-waiting">{approval ? 'Waiting for your approval to start.' : 'Waiting for a free slot to start.'}</p>}
         </div>
         <aside className="job-timeline" aria-label="Timeline">
           <h2 className="job-section-title">Timeline</h2>

@@ -95,15 +95,18 @@ export function Sidebar() {
 function ApprovalsBadge() {
   const pending = useApprovalsStore((s) => s.pending);
   const select = useThreadsStore((s) => s.select);
+  const showJob = useJobsStore((s) => s.show);
   if (pending.length === 0) return null;
   const oldest = pending.find((request) => request.threadId !== null);
+  // A background job's request names the job as its item: it is answered on the job page.
+  const jobId = oldest?.kind === 'command' && oldest.params.itemId.startsWith('job-') ? oldest.params.itemId : null;
   return (
     <button
       type="button"
       className="sidebar-approvals"
       data-testid="approvals-badge"
       title={`${pending.length} waiting for your approval`}
-      onClick={() => oldest?.threadId && select(oldest.threadId)}
+      onClick={() => (jobId ? showJob(jobId) : oldest?.threadId && select(oldest.threadId))}
     >
       <ShieldQuestion size={13} strokeWidth={2} aria-hidden="true" />
       {pending.length}
