@@ -38,6 +38,8 @@ export interface JobsState {
 
 const PAGE = 500;
 const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
+/** The runtime's detail for a job that waits for the person (electron/runtime/jobs/job-approvals.ts). */
+const WAITING_FOR_APPROVAL = 'waiting for approval';
 
 /** The actions that make sense for a job as it is now (the runtime refuses the others). */
 export function allowedActions(job: Job): ReadonlySet<JobAction> {
@@ -87,7 +89,7 @@ export function matchesJob(job: Job, filter: JobFilter, search: string): boolean
   return job.name.toLowerCase().includes(needle) || (job.command ?? '').toLowerCase().includes(needle);
 }
 
-/** What happens when a job reaches an end (a desktop notification in the app). */
+/** What happens when a job reaches an end or starts waiting for approval (a desktop notification in the app). */
 export type JobEndListener = (job: Job) => void;
 
 /**
@@ -196,6 +198,7 @@ export function createJobsStore(
       jobs.set(job.id, job);
       if (job.id === selectedJobId && before?.updatedAt !== job.updatedAt) refreshSelected = true;
       if (before && !TERMINAL.has(before.status) && TERMINAL.has(job.status)) onJobEnded(job);
+      else if (job.detail === WAITING_FOR_APPROVAL && before?.detail !== WAITING_FOR_APPROVAL && job.status === 'queued') onJobEnded(job);
     }
     const changed = [...new Set(updates.map((j) => j.id))].map((id) => jobs.get(id)!);
     store.setState({ jobs, sorted: resortJobs(sorted, changed) });
