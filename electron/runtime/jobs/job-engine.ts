@@ -12,7 +12,7 @@ import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { systemClock, type JobClock } from './job-clock.js';
 import { JobCommits } from './job-commits.js';
-import { commandSpecOf, entryOf, jobOf, rowOf, type CommandSpec, type JobEntry } from './job-entry.js';
+import { commandSpecOf, entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './job-entry.js';
 import { JobLogs } from './job-logs.js';
 import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { CommandRunner } from './command-runner.js';
@@ -316,7 +316,7 @@ export class JobEngine {
 
   /** A consistent wire object for an entry as it is now. */
   private jobNow(entry: JobEntry): Job {
-    return jobOf(rowOf(entry, this.clock.now()));
+    return jobOfEntry(entry, this.clock.now());
   }
 
   private async commit(entry: JobEntry): Promise<{ job: Job }> {

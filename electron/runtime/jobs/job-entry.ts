@@ -77,6 +77,18 @@ export function activeMsAt(entry: JobEntry, now: number): number {
   return Math.round(entry.activeMs + (entry.activeSince === null ? 0 : Math.max(0, now - entry.activeSince)));
 }
 
+/** A spec's JSON, made once per spec object (a spec is replaced, never changed, e.g. when its approval is given). */
+const encodedSpecs = new WeakMap<CommandSpec, string>();
+
+function specJson(spec: CommandSpec): string {
+  let json = encodedSpecs.get(spec);
+  if (json === undefined) {
+    json = JSON.stringify(spec);
+    encodedSpecs.set(spec, json);
+  }
+  return json;
+}
+
 export function rowOf(entry: JobEntry, now: number): JobRow {
   const { state } = entry;
   return {
@@ -97,7 +109,7 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
     queueOrder: entry.queueOrder,
-    spec: JSON.stringify(entry.spec),
+    spec: specJson(entry.spec),
     detail: encodePersistedDetail(state),
     createdAtMs: state.createdAt,
     updatedAtMs: state.updatedAt,
@@ -135,6 +147,31 @@ export function entryOf(row: JobRow): JobEntry {
     live: null,
     retryTimer: null,
     lastCommitAt: -Infinity,
+  };
+}
+
+/** The wire object of an entry as it is now, without encoding what only the store needs (the same fields as `jobOf(rowOf(…))`). */
+export function jobOfEntry(entry: JobEntry, now: number): Job {
+  const { state } = entry;
+  return {
+    id: state.id,
+    kind: entry.kind,
+    name: state.name,
+    status: state.status,
+    progress: state.progress,
+    detail: state.detail,
+    attempt: state.retry.attempt,
+    maxAttempts: state.retry.maxAttempts,
+    nextRetryAt: state.retry.nextRetryAt,
+    exitCode: entry.exitCode,
+    threadId: entry.threadId,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    command: entry.spec.command,
+    cwd: entry.spec.cwd,
+    runs: entry.runs,
+    activeMs: activeMsAt(entry, now),
+    etaMs: entry.etaMs,
   };
 }
 
