@@ -42,7 +42,7 @@ describe('command job approvals', () => {
     expect(request!.params).toMatchObject({ itemId: job.id, threadId: job.id, command: 'touch after-restart.txt', reason: expect.stringContaining('ask first') });
     expect((await second.call('job/read', { jobId: job.id })).job).toMatchObject({ status: 'queued', detail: 'waiting for approval' });
     await second.call('approval/answer', { requestId: request!.requestId, decision: 'accept' });
-    await second.untilJob(job.id, 'the job approved', (j) => j.status === 'queued' && j.detail === 'approved');
+    await second.untilJob(job.id, 'the job approved', (j) => j.status === 'queued' && j.detail === null);
     await second.runtime.shutdown();
     kits.splice(kits.indexOf(second), 1);
     expect(fs.existsSync(path.join(home, 'after-restart.txt'))).toBe(false);

@@ -406,9 +406,11 @@ export class JobEngine {
         if (answer === 'declined') {
           machine.cancel(entry.state, now, 'not run: the person declined it');
         } else if (entry.state.status === 'queued') {
-          entry.state.detail = 'approved';
+          entry.state.detail = null;
           entry.state.updatedAt = now;
           machine.pushHistory(entry.state, 'approved');
+        } else if (entry.state.detail === WAITING_FOR_APPROVAL) {
+          entry.state.detail = null;
         }
         this.commits.mark(entry);
         this.settle(entry);

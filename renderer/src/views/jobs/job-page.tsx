@@ -131,7 +131,9 @@ function TimelineEntry({ entry }: { readonly entry: JobHistoryEntry }) {
         {timeFormat.format(entry.at)}
       </time>
       {entry.phase === 'progress_updated' && entry.progress !== null ? <span className="job-timeline-detail">{entry.progress}%</span> : null}
-      {entry.detail && entry.phase !== 'progress_updated' ? <span className="job-timeline-detail">{entry.detail}</span> : null}
+      {entry.detail && entry.phase !== 'progress_updated' && entry.detail.toLowerCase() !== (PHASES[entry.phase] ?? '').toLowerCase() ? (
+        <span className="job-timeline-detail">{entry.detail}</span>
+      ) : null}
     </li>
   );
 }
