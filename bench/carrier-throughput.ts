@@ -186,7 +186,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
   try {
-    for (let round = 0; round < (options.rounds ?? 2); round += 1) {
+    for (let round = 0; round < (options.rounds ?? 3); round += 1) {
       raw.push(await rawDrain(options.temp.make('wheelhouse-bench-')));
       agent.push(await agentOverWebSocket(mock, options.temp, false));
       stdio.push(await execOverStdio(options.temp));
@@ -212,7 +212,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
     },
     agentOverWebSocketWithSlowClient: {
       // Paced by the slow client by design: this is not a throughput figure of the carrier.
-      mbPerSecond: mbPerSecond(expected.bytes, slow.ms),
+      pacedMbPerSecond: mbPerSecond(expected.bytes, slow.ms),
       slowClientReads: `pauses ${SLOW_CLIENT_PAUSE_MS} ms after every ${SLOW_CLIENT_CHUNK / 1024} KB`,
       fastClientLossless: lossless(slow.clients[0]!),
       slowClientLossless: lossless(slow.clients[1]!),
@@ -234,7 +234,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   ensureCliBuilt();
   const temp = new TempDirs();
   try {
-    const rounds = Number(process.env['CARRIER_BENCH_ROUNDS'] ?? 2);
+    const rounds = Number(process.env['CARRIER_BENCH_ROUNDS'] ?? 3);
     process.stdout.write(`${JSON.stringify(await carrierThroughput({ temp, rounds }), null, 2)}\n`);
   } finally {
     await killAllChildren();
