@@ -130,6 +130,33 @@ describe('command output flow control through the carriers', () => {
     expect(child.maxUnackedBytes).toBeLessThanOrEqual(UNACKED_LIMIT);
   }, 180_000);
 
+  it('a paused client that disconnects releases the command: the other client still gets every byte', async () => {
+    const { runtime, host, project } = startRuntime();
+    const server: RunningWebServer = await startWebServer(host, {});
+    cleanups.push(() => server.close());
+    const fast = await connectWs(server.wsUrl);
+    const slow = await connectWs(server.wsUrl);
+    cleanups.push(() => fast.socket.terminate());
+    const deltas: string[] = [];
+    fast.socket.on('message', (data) => {
+      const text = String(data);
+      if (text.startsWith('{"method":"item/commandExecution/outputDelta"')) deltas.push((JSON.parse(text) as { params: { delta: string } }).params.delta);
+    });
+    await fast.peer.initialize('fast');
+    await slow.peer.initialize('slow');
+    mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
+    const { thread } = await fast.peer.call('thread/start', { cwd: project, approvalPolicy: 'never' });
+    slow.socket.pause();
+    await fast.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'count' }] });
+    const child = await pausedOrExited(onlyCommand(runtime));
+    expect(child.outputPaused).toBe(true);
+
+    slow.socket.terminate();
+    const item = await commandItem(fast.peer, 'item/completed');
+    expect(item).toMatchObject({ status: 'completed', exitCode: 0 });
+    expect(firstDifference(deltas.join(''), expectedSeq(LINES))).toBe('identical');
+  }, 180_000);
+
   it('command/exec over stdio without acks: a client that does not read pauses it; reading again delivers every byte in order', async () => {
     const { runtime, host, project } = startRuntime();
     const input = new PassThrough();
