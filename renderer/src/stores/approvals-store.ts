@@ -71,8 +71,9 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
     pending: [],
     sessionScopes: {},
     open: false,
-    show: () => set({ open: true }),
-    hide: () => set({ open: false }),
+    // Notes are about what the person just saw: a reopened inbox starts without old ones.
+    show: () => set({ open: true, notes: [] }),
+    hide: () => set({ open: false, notes: [] }),
     selected: new Set(),
     anchor: null,
     setSelected: (requestId, on, range = false) => {

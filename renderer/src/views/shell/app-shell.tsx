@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -48,11 +48,15 @@ const ConnectionsPage = lazy(() =>
 // The Jobs dashboard (virtualised list, terminal) loads when first opened.
 const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
 
+// The Approvals inbox loads when first opened.
+const ApprovalsInbox = lazy(() => import('../approvals/approvals-inbox.js').then((module) => ({ default: module.ApprovalsInbox })));
+
 function MainView() {
   const connections = useMcpStore((s) => s.open);
   const jobs = useJobsStore((s) => s.open);
-  if (!connections && !jobs) return <ConversationPane />;
-  return <Suspense fallback={null}>{connections ? <ConnectionsPage /> : <JobsView />}</Suspense>;
+  const approvals = useApprovalsStore((s) => s.open);
+  if (!connections && !jobs && !approvals) return <ConversationPane />;
+  return <Suspense fallback={null}>{connections ? <ConnectionsPage /> : jobs ? <JobsView /> : <ApprovalsInbox />}</Suspense>;
 }
 
 function SetupLayer() {
