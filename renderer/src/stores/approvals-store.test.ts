@@ -53,6 +53,9 @@ function setup() {
   /** One window: its own client and approvals store; `cut` drops its link as a lost WebSocket would. */
   const openWindow = () => {
     let cut: () => void = () => undefined;
+    /** Delivers a message to the window as if the runtime sent it; what the window sends back is kept in `sent`. */
+    let deliver: (text: string) => void = () => undefined;
+    const sent: unknown[] = [];
     const connector = async (): Promise<ClosableTransport> => {
       const messages = new Set<(text: string) => void>();
       const closes = new Set<(reason: string) => void>();
@@ -65,8 +68,12 @@ function setup() {
         closes.forEach((listener) => listener('cut'));
       };
       cut = close;
+      deliver = (text) => messages.forEach((listener) => listener(text));
       return {
-        send: (text) => void (open && connection.receive(text)),
+        send: (text) => {
+          sent.push(JSON.parse(text));
+          if (open) connection.receive(text);
+        },
         onMessage: (listener) => (messages.add(listener), () => messages.delete(listener)),
         onClose: (listener) => (closes.add(listener), () => closes.delete(listener)),
         close,
@@ -76,7 +83,15 @@ function setup() {
     const store = createApprovalsStore(client);
     client.start();
     cleanups.push(() => client.stop());
-    return { client, store, cut: () => cut() };
+    /**
+     * A newer runtime asks this window something it has no view for: the request
+     * goes in on the window's link (this runtime declares no such method) and the answer is read off it.
+     */
+    const askUnknown = (id: string, method: string, params: unknown) => {
+      deliver(JSON.stringify({ id, method, params }));
+      return { answer: () => sent.find((message) => (message as { id?: unknown; method?: unknown }).id === id && !('method' in (message as object))) };
+    };
+    return { client, store, cut: () => cut(), askUnknown };
   };
 
   const until = async (check: () => boolean, what: string) => {
@@ -186,6 +201,31 @@ describe('the approvals store', () => {
     expect(Object.values(a.store.getState().grants).flat().map((grant) => [grant.threadId, grant.prefix])).toEqual([[granted, ['touch', 'granted.txt']]]);
     await late.store.getState().revokeGrant(granted, ['touch', 'granted.txt']);
     await until(() => (a.store.getState().grants[granted] ?? []).length === 0, 'revoked everywhere');
+  });
+});
+
+describe('requests of unknown types', () => {
+  it('count and show with their thread or job; accept and decline answer them, singly or in a batch', async () => {
+    const { openWindow, until } = setup();
+    const a = openWindow();
+    await until(() => a.client.getSnapshot().status === 'connected', 'connected');
+    const fromJob = a.askUnknown('u1', 'job/permissions/requestApproval', { jobId: 'job-7', permissions: ['network'] });
+    const fromNowhere = a.askUnknown('u2', 'app/somethingNew/request', { detail: 42 });
+    const fromThread = a.askUnknown('u3', 'item/permissions/requestApproval', { threadId: 't-1', reason: 'network access' });
+    await until(() => a.store.getState().pending.length === 3, 'all three shown');
+    expect(a.store.getState().pending.map((request) => (request.kind === 'other' ? [request.method, request.threadId, request.jobId] : null))).toEqual([
+      ['job/permissions/requestApproval', null, 'job-7'],
+      ['app/somethingNew/request', null, null],
+      ['item/permissions/requestApproval', 't-1', null],
+    ]);
+    a.store.getState().answerOther('u1', false);
+    await until(() => fromJob.answer() !== undefined, 'the job’s request answered');
+    expect(fromJob.answer()).toEqual({ id: 'u1', result: { decision: 'decline' } });
+    expect(a.store.getState().answerMany(['u2', 'u3'], 'approve')).toBe(2);
+    await until(() => fromThread.answer() !== undefined && fromNowhere.answer() !== undefined, 'both answered');
+    expect(fromNowhere.answer()).toEqual({ id: 'u2', result: { decision: 'accept' } });
+    expect(fromThread.answer()).toEqual({ id: 'u3', result: { decision: 'accept' } });
+    expect(a.store.getState().pending).toEqual([]);
   });
 });
 
