@@ -130,4 +130,50 @@ describe('the Approvals inbox', () => {
     // A request answered elsewhere is a note, never an error.
     expect(await page.getByTestId('toast').count()).toBe(0);
   });
+
+  it('a request type the window does not know still shows in the inbox, raw, and Accept answers it', async (context) => {
+    if (app.target !== 'browser') return context.skip('needs the browser host’s WebSocket to stand in for a newer runtime');
+    const { page } = app;
+    await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
+    mock.enqueue(textReply('Hello.'));
+    await sendMessage(page, 'Say hello');
+    await page.getByTestId('agent-message').filter({ hasText: 'Hello.' }).waitFor();
+    const threadId = await page.getByTestId('conversation-pane').getAttribute('data-thread-id');
+
+    // The window's link goes through a route that can speak as a newer runtime and reads the answers.
+    const answers: unknown[] = [];
+    let toPage: ((text: string) => void) | null = null;
+    await page.routeWebSocket(/\/rpc/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        const text = String(message);
+        const parsed = JSON.parse(text) as { id?: unknown; method?: unknown };
+        if (parsed.id === 'newer-1' && parsed.method === undefined) answers.push(parsed);
+        else server.send(text);
+      });
+      toPage = (text) => ws.send(text);
+    });
+    await page.reload();
+    await waitForConnected(page);
+    toPage!(JSON.stringify({ id: 'newer-1', method: 'item/permissions/requestApproval', params: { threadId, permissions: { network: true }, reason: 'fetch the docs' } }));
+
+    await page.getByTestId('approvals-badge').filter({ hasText: '1' }).waitFor();
+    await page.getByTestId('open-approvals').click();
+    const row = page.getByTestId('inbox-row');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Thread ‘Say hello’');
+    expect(await row.textContent()).toContain('item/permissions/requestApproval');
+    expect(await row.textContent()).toContain('"reason": "fetch the docs"');
+    await axeClean(page);
+    if (shots) {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: path.join(shots, 'approvals-unknown-request-dark.png') });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    await row.getByTestId('inbox-accept').click();
+    await page.getByTestId('approvals-empty').waitFor();
+    const deadline = Date.now() + 10_000;
+    while (answers.length === 0 && Date.now() < deadline) await page.waitForTimeout(20);
+    expect(answers).toEqual([{ id: 'newer-1', result: { decision: 'accept' } }]);
+  });
 });
