@@ -131,7 +131,7 @@ describe('the Approvals inbox', () => {
     expect(await page.getByTestId('toast').count()).toBe(0);
   });
 
-  it('a request type the window does not know still shows in the inbox, raw, and Accept answers it', async (context) => {
+  it('a request type the window does not know still shows in the inbox, raw, and A on its row accepts it', async (context) => {
     if (app.target !== 'browser') return context.skip('needs the browser host’s WebSocket to stand in for a newer runtime');
     const { page } = app;
     await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
@@ -170,7 +170,9 @@ describe('the Approvals inbox', () => {
       await page.screenshot({ path: path.join(shots, 'approvals-unknown-request-dark.png') });
       await page.emulateMedia({ colorScheme: 'light' });
     }
-    await row.getByTestId('inbox-accept').click();
+    // A on the focused row accepts it.
+    await row.getByTestId('inbox-row-check').focus();
+    await page.keyboard.press('a');
     await page.getByTestId('approvals-empty').waitFor();
     const deadline = Date.now() + 10_000;
     while (answers.length === 0 && Date.now() < deadline) await page.waitForTimeout(20);

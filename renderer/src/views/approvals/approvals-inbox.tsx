@@ -84,7 +84,7 @@ export function ApprovalsInbox() {
               >
                 Deny {selected.size > 0 ? selected.size : ''}
               </button>
-              <span className="approvals-hint">Shift-click (or Shift+Space) selects a range</span>
+              <span className="approvals-hint">Shift-click or Shift+Space selects a range · A / D approve or deny the focused row</span>
             </div>
             <ul className="approvals-list" aria-label="Waiting for your approval">
               {pending.map((request) => (
@@ -101,6 +101,7 @@ export function ApprovalsInbox() {
 
 function InboxRow({ request, checked }: { readonly request: PendingRequest; readonly checked: boolean }) {
   const setSelected = useApprovalsStore((s) => s.setSelected);
+  const answerMany = useApprovalsStore((s) => s.answerMany);
   const thread = useThreadsStore((s) => (request.threadId ? s.threads[request.threadId] : undefined));
   const select = useThreadsStore((s) => s.select);
   const hide = useApprovalsStore((s) => s.hide);
@@ -112,8 +113,23 @@ function InboxRow({ request, checked }: { readonly request: PendingRequest; read
   const remember = (event: MouseEvent | KeyboardEvent) => {
     shift.current = event.shiftKey;
   };
+  // A / D approve or deny the row that has focus (as its inline card's keys do).
+  const onRowKeyDown = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+    const verdict = event.key.toLowerCase() === 'a' ? 'approve' : event.key.toLowerCase() === 'd' ? 'deny' : null;
+    if (!verdict) return;
+    event.preventDefault();
+    answerMany([request.requestId], verdict);
+  };
   return (
-    <li className="inbox-row" data-testid="inbox-row" data-request-id={request.requestId} data-thread-id={request.threadId ?? ''}>
+    <li
+      className="inbox-row"
+      data-testid="inbox-row"
+      data-request-id={request.requestId}
+      data-thread-id={request.threadId ?? ''}
+      aria-keyshortcuts="A D"
+      onKeyDown={onRowKeyDown}
+    >
       <input
         type="checkbox"
         className="inbox-row-check"
