@@ -246,6 +246,8 @@ export class Runtime {
       settingsOf: (threadId) => this.commandSettings(threadId),
       newId,
       now,
+      // Its output goes to every client: the slowest one paces the command.
+      ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
     });
     // The job engine is built below; a tool cannot run before the constructor returns.
     const jobTools = new AgentJobTools({ jobs: () => this.jobs, commands, settingsOf: (threadId) => this.commandSettings(threadId) });
@@ -371,6 +373,7 @@ export class Runtime {
         return {};
       },
       'approval/grants/list': (params) => {
+        if (!params.threadId) return { data: this.approvals.allGrants() };
         threads.require(params.threadId);
         return { data: this.approvals.grantsOf(params.threadId) };
       },
