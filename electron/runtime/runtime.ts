@@ -7,6 +7,7 @@ import { CommandExecService } from './command-exec/command-exec-service.js';
 import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
+import { PatchRunner } from './patch/patch-runner.js';
 import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
 import { HookDispatcher } from './hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
@@ -251,6 +252,14 @@ export class Runtime {
         newId,
         now,
       }),
+      patches: new PatchRunner({
+        approvals: this.approvals,
+        hooks: this.hooks,
+        events: this.events,
+        settingsOf: (threadId) => this.commandSettings(threadId),
+        newId,
+        now,
+      }),
       bindModel:
         options.bindModel ??
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),
@@ -364,7 +373,7 @@ export class Runtime {
       },
       'approval/grants/revoke': (params) => {
         threads.require(params.threadId);
-        return { revoked: this.approvals.revoke(params.threadId, params.prefix) };
+        return { revoked: this.approvals.revoke(params.threadId, params.prefix, params.kind ?? 'command') };
       },
       ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
       'model/test': (params) =>

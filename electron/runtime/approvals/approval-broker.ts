@@ -3,7 +3,9 @@ import {
   type ApprovalGrant,
   type CommandExecutionApprovalDecision,
   type CommandExecutionRequestApprovalParams,
+  type FileChangeRequestApprovalParams,
   type PendingApproval,
+  FileChangeApprovalDecision,
 } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
@@ -29,6 +31,8 @@ interface LiveApproval {
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
+  /** For a file change: the folder whose patches "accept for session" lets through in that thread. */
+  readonly fileGrantRoot: string | null;
   settle(outcome: ApprovalOutcome): void;
 }
 
@@ -50,6 +54,8 @@ export class ApprovalBroker {
   private readonly live = new Map<string, LiveApproval>();
   private readonly senders = new Set<ApprovalSender>();
   private readonly grants = new Map<string, ApprovalGrant[]>();
+  /** Per thread: the folder its patches may change without asking (a fileChange acceptForSession). */
+  private readonly fileGrants = new Map<string, ApprovalGrant>();
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
@@ -76,8 +82,29 @@ export class ApprovalBroker {
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[] = [],
   ): Promise<ApprovalOutcome> {
-    const requestId = `approval-${params.itemId}`;
-    const pending: PendingApproval = { requestId, method: 'item/commandExecution/requestApproval', params };
+    const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/commandExecution/requestApproval', params };
+    return this.open(target, pending, signal, sessionPrefixes, null);
+  }
+
+  /** The same for a patch (`item/fileChange/requestApproval`); "accept for session" lets the thread's patches inside `grantRoot` through. */
+  requestFileChange(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    params: FileChangeRequestApprovalParams,
+    signal: AbortSignal,
+    grantRoot: string,
+  ): Promise<ApprovalOutcome> {
+    const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/fileChange/requestApproval', params };
+    return this.open(target, pending, signal, [], grantRoot);
+  }
+
+  private open(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    pending: PendingApproval,
+    signal: AbortSignal,
+    sessionPrefixes: readonly (readonly string[])[],
+    fileGrantRoot: string | null,
+  ): Promise<ApprovalOutcome> {
+    const { requestId, params } = pending;
     target.store.approvals.insert(
       { requestId, threadId: params.threadId, turnId: params.turnId, itemId: params.itemId, method: pending.method, params: JSON.stringify(params) },
       this.deps.now(),
@@ -90,6 +117,7 @@ export class ApprovalBroker {
         store: target.store,
         withdrawn: new AbortController(),
         sessionPrefixes,
+        fileGrantRoot,
         settle: (outcome) => {
           signal.removeEventListener('abort', onAbort);
           resolve(outcome);
@@ -104,7 +132,11 @@ export class ApprovalBroker {
 
   /** The first answer wins; an unknown or already settled request is a typed error. */
   answer(requestId: string, decision: CommandExecutionApprovalDecision): void {
-    if (!this.live.has(requestId)) throw notWaiting(requestId);
+    const live = this.live.get(requestId);
+    if (!live) throw notWaiting(requestId);
+    if (live.pending.method === 'item/fileChange/requestApproval' && !FileChangeApprovalDecision.safeParse(decision).success) {
+      throw RpcError.invalidParams(`approval request ${requestId} is a file change: answer accept, acceptForSession, decline or cancel`);
+    }
     this.finish(requestId, 'answered', JSON.stringify(decision), { kind: 'decided', decision });
   }
 
@@ -125,10 +157,16 @@ export class ApprovalBroker {
   }
 
   grantsOf(threadId: string): ApprovalGrant[] {
-    return [...(this.grants.get(threadId) ?? [])];
+    const fileGrant = this.fileGrants.get(threadId);
+    return [...(this.grants.get(threadId) ?? []), ...(fileGrant ? [fileGrant] : [])];
   }
 
-  revoke(threadId: string, prefix: readonly string[]): boolean {
+  revoke(threadId: string, prefix: readonly string[], kind: ApprovalGrant['kind'] = 'command'): boolean {
+    if (kind === 'fileChange') {
+      if (!this.fileGrants.delete(threadId)) return false;
+      this.grantsChanged(threadId);
+      return true;
+    }
     const grants = this.grants.get(threadId) ?? [];
     const kept = grants.filter((grant) => !sameWords(grant.prefix, prefix));
     this.grants.set(threadId, kept);
@@ -142,6 +180,17 @@ export class ApprovalBroker {
     const grants = this.grants.get(threadId) ?? [];
     if (commands.length === 0 || grants.length === 0) return false;
     return commands.every((argv) => grants.some((grant) => grant.prefix.length <= argv.length && grant.prefix.every((word, i) => argv[i] === word)));
+  }
+
+  /** True when the thread's patches inside `root` were accepted for the session. */
+  coversFileChange(threadId: string, root: string): boolean {
+    return this.fileGrants.get(threadId)?.root === root;
+  }
+
+  private grantFileChanges(threadId: string, root: string): void {
+    if (this.coversFileChange(threadId, root)) return;
+    this.fileGrants.set(threadId, { threadId, prefix: [], grantedAtMs: this.deps.now(), kind: 'fileChange', root });
+    this.grantsChanged(threadId);
   }
 
   private sendWith(sender: ApprovalSender, live: LiveApproval): void {
@@ -160,6 +209,7 @@ export class ApprovalBroker {
     const threadId = live.pending.params.threadId;
     if (outcome.kind === 'decided' && outcome.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
+      if (live.fileGrantRoot !== null) this.grantFileChanges(threadId, live.fileGrantRoot);
     }
     live.withdrawn.abort();
     this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId, ephemeral: live.ephemeral });
