@@ -1,6 +1,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
-import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { FileChangeApprovalDecision } from '../../../shared/protocol/file-change.js';
+import type { ApprovalGrant, CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { showRequestError } from './toast-store.js';
 
@@ -12,6 +13,14 @@ export interface CommandApproval {
   readonly params: CommandExecutionRequestApprovalParams;
 }
 
+/** A patch the agent wants to apply, waiting for the person; the diff is on the `fileChange` item `params.itemId`. */
+export interface FileChangeApproval {
+  readonly kind: 'fileChange';
+  readonly requestId: string;
+  readonly threadId: string;
+  readonly params: FileChangeRequestApprovalParams;
+}
+
 /** A server request this window has no special view for: shown raw, with accept / decline. */
 export interface OtherRequest {
   readonly kind: 'other';
@@ -21,21 +30,22 @@ export interface OtherRequest {
   readonly params: unknown;
 }
 
-export type PendingRequest = CommandApproval | OtherRequest;
+export type PendingRequest = CommandApproval | FileChangeApproval | OtherRequest;
 
 export interface ApprovalsState {
   /** Oldest first. */
   readonly pending: readonly PendingRequest[];
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
+  answerFileChange(requestId: string, decision: FileChangeApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
   /** Each thread's "approve for this thread" grants, once loaded. */
   readonly grants: Readonly<Record<string, readonly ApprovalGrant[]>>;
   loadGrants(threadId: string): Promise<void>;
-  revokeGrant(threadId: string, prefix: readonly string[]): Promise<void>;
+  revokeGrant(threadId: string, prefix: readonly string[], kind?: ApprovalGrant['kind']): Promise<void>;
 }
 
 /**
- * Requests from the runtime that wait for the person: command approvals (and
+ * Requests from the runtime that wait for the person: command and file change approvals (and
  * any request type this window does not know). Each is answered as the
  * server request it came as; when another window answers first, the
  * runtime's `serverRequest/resolved` takes it off the screen.
@@ -50,6 +60,7 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
       // A new grant arrives as approval/grants/changed.
       settle(requestId, { decision });
     },
+    answerFileChange: (requestId, decision) => settle(requestId, { decision }),
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
     loadGrants: async (threadId) => {
       try {
@@ -59,9 +70,9 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
         // Offline or an unknown thread: nothing granted to show.
       }
     },
-    revokeGrant: async (threadId, prefix) => {
+    revokeGrant: async (threadId, prefix, kind) => {
       try {
-        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix] });
+        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix], ...(kind ? { kind } : {}) });
       } catch (error) {
         showRequestError(error);
       }
@@ -92,6 +103,12 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
   client.handle('item/commandExecution/requestApproval', async (params, { requestId }) => {
     const answer = (await add({ kind: 'command', requestId: String(requestId), threadId: params.threadId, params })) as {
       decision: CommandExecutionApprovalDecision;
+    };
+    return answer;
+  });
+  client.handle('item/fileChange/requestApproval', async (params, { requestId }) => {
+    const answer = (await add({ kind: 'fileChange', requestId: String(requestId), threadId: params.threadId, params })) as {
+      decision: FileChangeApprovalDecision;
     };
     return answer;
   });
