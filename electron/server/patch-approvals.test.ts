@@ -127,7 +127,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect(item.status).toBe('failed');
     expect(item.modelOutput).toMatch(/hunk 2 of greeting\.txt does not apply[\s\S]*four/);
     expect((await turnEnd(alice)).status).toBe('completed');
-    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied \(it does not apply\); no file was changed\. .*hunk 2 of greeting\.txt/);
+    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied; no file was changed\. apply_patch verification failed: hunk 2 of greeting\.txt does not apply/);
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
     expect(fs.existsSync(path.join(project, 'would-be.txt'))).toBe(false);
     expect(alice.inbox.drainNotifications().some((n) => n.method === 'serverRequest/resolved')).toBe(false);
@@ -144,7 +144,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'escape' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('failed');
     await turnEnd(alice);
-    expect(lastToolMessage(mock, before + 1)).toMatch(/a path is outside the project folder.*escaped\.txt is outside the project folder/);
+    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied; no file was changed\. apply_patch verification failed: .*escaped\.txt is outside the project folder/);
     expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(false);
 
     mock.enqueue(patchCall(escape, 'call_full'), textReply('ok'));

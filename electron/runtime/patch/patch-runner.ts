@@ -158,9 +158,6 @@ function successText(root: string, changes: readonly FileUpdateChange[]): string
 }
 
 function failureText(error: unknown): string {
-  if (error instanceof PatchError) {
-    const where = error.code === 'invalid_patch' ? 'the patch is not valid' : error.code === 'path_outside_workspace' ? 'a path is outside the project folder' : 'it does not apply';
-    return `Not applied (${where}); no file was changed. apply_patch verification failed: ${error.message}`;
-  }
+  if (error instanceof PatchError) return `Not applied; no file was changed. apply_patch verification failed: ${error.message}`;
   return `Not applied; no file was changed: ${error instanceof Error ? error.message : String(error)}`;
 }

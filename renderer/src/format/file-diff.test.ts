@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLines, diffStat, displayPath } from './file-diff.js';
+import { diffLines, diffStat, displayPath, patchTargets } from './file-diff.js';
 
 describe('file change diffs', () => {
   it('numbers an update from its hunk headers', () => {
@@ -18,6 +18,11 @@ describe('file change diffs', () => {
     expect(diffStat({ path: '/p/n.txt', kind: { type: 'add' }, diff: 'a\nb\n' })).toEqual({ added: 2, removed: 0 });
     expect(diffLines({ path: '/p/o.txt', kind: { type: 'delete' }, diff: 'gone\n' })).toEqual([{ kind: 'removed', text: 'gone', oldNumber: 1, newNumber: null }]);
     expect(diffLines({ path: '/p/e.txt', kind: { type: 'add' }, diff: '' })).toEqual([]);
+  });
+
+  it('names the files a patch targets, from its arguments', () => {
+    expect(patchTargets({ input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** Delete File: b/c.txt\n*** End Patch\n' })).toEqual(['a.txt', 'b/c.txt']);
+    expect(patchTargets('not json')).toEqual([]);
   });
 
   it('shows paths inside the thread folder relative to it', () => {

@@ -58,3 +58,18 @@ export function displayPath(file: string, folder: string | null | undefined): st
   const root = folder.endsWith('/') ? folder : `${folder}/`;
   return file.startsWith(root) ? file.slice(root.length) : file;
 }
+
+const FILE_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
+
+/** The files a patch names (for a patch that failed before its changes were known). */
+export function patchTargets(patchArguments: unknown): string[] {
+  const input = typeof patchArguments === 'object' && patchArguments !== null ? (patchArguments as { input?: unknown }).input : patchArguments;
+  if (typeof input !== 'string') return [];
+  return [...input.matchAll(FILE_HEADER)].map((match) => match[1]!.trim());
+}
+
+/** The patch text the model sent, if it sent one. */
+export function patchText(patchArguments: unknown): string | null {
+  const input = typeof patchArguments === 'object' && patchArguments !== null ? (patchArguments as { input?: unknown }).input : patchArguments;
+  return typeof input === 'string' ? input : null;
+}

@@ -1,7 +1,7 @@
 import { ArrowRight, Check, ChevronRight, CircleSlash, FileDiff, LoaderCircle, ShieldQuestion, X } from 'lucide-react';
 import { useState } from 'react';
 import type { FileUpdateChange } from '../../../../shared/protocol/file-change.js';
-import { diffLines, diffStat, displayPath } from '../../format/file-diff.js';
+import { diffLines, diffStat, displayPath, patchTargets, patchText } from '../../format/file-diff.js';
 import { useApprovalsStore, useThreadsStore } from '../../services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { FileChangeApprovalCard } from './file-change-approval.js';
@@ -28,7 +28,7 @@ export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
       <button type="button" className="command-head" aria-expanded={open} onClick={() => setChosen(!open)}>
         <FileDiff size={14} strokeWidth={1.9} className="command-icon" aria-hidden="true" />
         <span className="command-text file-change-summary" data-testid="file-change-summary">
-          {summaryText(item.changes, folder)}
+          {summaryText(item, folder)}
         </span>
         <span className="command-status" data-testid="file-change-status">
           <StatusLabel status={item.status} waiting={waiting} />
@@ -41,13 +41,18 @@ export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
           {problem}
         </p>
       )}
+      {open && item.status === 'failed' && item.changes.length === 0 && <SentPatch text={patchText(item.arguments)} />}
       {approval?.kind === 'fileChange' && <FileChangeApprovalCard approval={approval} folder={folder} />}
     </div>
   );
 }
 
-function summaryText(changes: readonly FileUpdateChange[], folder: string | null): string {
-  if (changes.length === 0) return 'Patch';
+function summaryText(item: FileChangeItem, folder: string | null): string {
+  const changes = item.changes;
+  if (changes.length === 0) {
+    const targets = patchTargets(item.arguments);
+    return targets.length === 0 ? 'Patch' : `Patch to ${targets.join(', ')}`;
+  }
   if (changes.length === 1) return `${KIND_LABEL[changes[0]!.kind.type]} ${displayPath(changes[0]!.path, folder)}`;
   return `Changed ${changes.length} files`;
 }
@@ -91,6 +96,16 @@ function FileDiffView({ change, folder }: { readonly change: FileUpdateChange; r
         </div>
       )}
     </section>
+  );
+}
+
+/** The patch as the model sent it, when it never got as far as a diff. */
+function SentPatch({ text }: { readonly text: string | null }) {
+  if (!text) return null;
+  return (
+    <pre className="command-output" data-testid="file-change-patch" aria-label="The patch the agent sent">
+      {text}
+    </pre>
   );
 }
 
