@@ -111,7 +111,7 @@ export const approvalNotifications = {
       reason: z.string().nullable(),
       availableDecisions: z.array(z.unknown()),
     }),
-    'A command approval waits; HTTP clients answer it at POST /v1/approvals/{requestId}.',
+    'A command or file change approval waits (command and cwd are null for a file change); HTTP clients answer it at POST /v1/approvals/{requestId}.',
   ),
 } as const;
 
