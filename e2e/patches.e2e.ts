@@ -49,7 +49,18 @@ describe('file patches with the person in control', () => {
     expect(await page.getByTestId('approvals-badge').textContent()).toContain('1');
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     expect(await readFile(path.join(folder, 'greeting.txt'), 'utf8')).toBe('hello\nold line\nbye\n');
-    if (shots) await page.screenshot({ path: path.join(shots, 'patch-approval.png') });
+    if (shots) {
+      await page.screenshot({ path: path.join(shots, 'patch-approval.png') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: path.join(shots, 'patch-approval-dark.png') });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+
+    // A reloaded window gets the waiting request again, diff and all.
+    await page.reload();
+    await waitForConnected(page);
+    await approval.waitFor();
+    expect(await card.locator('[data-line="removed"] .file-diff-text').allTextContents()).toEqual(['removed: old line']);
 
     // Applied with the keyboard, like a command: A on the focused card.
     await approval.focus();

@@ -8,6 +8,7 @@ import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
 import { PatchRunner } from './patch/patch-runner.js';
+import { endFileChangesOfEarlierRun } from './patch/patch-recovery.js';
 import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
 import { HookDispatcher } from './hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
@@ -186,6 +187,8 @@ export class Runtime {
     });
     recoverInterruptedTurns(this.durable, this.events, now);
     endCommandsOfEarlierRun(this.durable);
+    // Before the broker ends the old approvals: whether a patch still waited decides how it ends.
+    endFileChangesOfEarlierRun(this.durable);
     this.approvals = new ApprovalBroker({ events: this.events, now });
     this.approvals.endLeftovers(this.durable);
     // The one supervisor of every child process: agent commands, hooks, jobs, the person's terminals.

@@ -248,7 +248,10 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect(heard).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'apply_patch', tool_use_id: 'call_fine', tool_response: { success: true, output: 'Success. Changed these files:\nA fine.txt' } });
   });
 
-  it('a window that connects later gets the waiting request; after a restart the approval has ended and nothing changed', async () => {
+  it.each([
+    ['stopped', /^Not applied: the turn was stopped before the patch was approved\.$/],
+    ['killed', /^Not applied: Wheelhouse stopped while this patch waited for approval\.$/],
+  ] as const)('a window that connects later gets the waiting request; after Wheelhouse is %s the approval has ended and nothing changed', async (how, expected) => {
     const { home, project } = makeHome();
     const server = await serve(home);
     const alice = await client(server, 'alice');
@@ -258,8 +261,16 @@ describe('apply_patch with approvals over WebSocket', () => {
     const request = await fileApprovalRequest(alice);
     const latecomer = await client(server, 'reloaded-window');
     expect((await fileApprovalRequest(latecomer)).id).toBe(request.id);
+    // The waiting patch is part of the thread already, diff and all, for a window that reloads.
+    const waiting = (await latecomer.call('thread/resume', { threadId: thread.id })).items.find((i) => i.type === 'fileChange');
+    expect(waiting).toMatchObject({ status: 'inProgress', changes: [{ kind: { type: 'update' } }, { kind: { type: 'add' } }] });
 
-    await server.stop();
+    if (how === 'killed') {
+      server.process.child.kill('SIGKILL');
+      await server.process.exited;
+    } else {
+      await server.stop();
+    }
     servers.splice(servers.indexOf(server), 1);
     const bob = await client(await serve(home), 'bob');
     expect((await bob.call('approval/list', {})).data).toEqual([]);
@@ -270,7 +281,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     const item = turn.items.find((i) => i.type === 'fileChange') as FileChangeItem;
     expect(item.status).toBe('declined');
     expect(item.changes.length).toBe(2);
-    expect(item.modelOutput).toMatch(/Not applied: (the turn was stopped before the patch was approved|Wheelhouse stopped while this patch waited for approval)/);
+    expect(item.modelOutput).toMatch(expected);
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
   });
 });

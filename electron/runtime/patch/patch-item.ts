@@ -7,7 +7,10 @@ type FileChangeItem = Extract<ThreadItem, { type: 'fileChange' }>;
 /**
  * The `fileChange` item of one apply_patch call: announced with the changes
  * the patch would make (so a person sees the diff before deciding), then
- * completed with what was written — or declined/failed, saying why.
+ * completed with what was written — or declined/failed, saying why. It is
+ * stored in the thread from its announcement on (a window that reloads while
+ * the patch waits for approval still shows the diff); one left `inProgress`
+ * by a crash is ended at the next start (`endFileChangesOfEarlierRun`).
  */
 export class FileChangeItemTracker {
   private item: FileChangeItem;
@@ -39,29 +42,26 @@ export class FileChangeItemTracker {
     return this.item;
   }
 
-  /** Announces the item with its changes; until it ends, a crash records it with `ifLost`'s status and words. */
-  announce(changes: readonly FileUpdateChange[], ifLost: { status: PatchApplyStatus; output: string }): void {
+  /** Stores and announces the item with the changes the patch would make. */
+  announce(changes: readonly FileUpdateChange[]): void {
     if (this.announced) return;
     this.announced = true;
     this.item = { ...this.item, changes: [...changes] };
+    this.turn.store.items.append(this.turn.threadId, this.item);
     this.events.publish('item/started', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, startedAtMs: this.item.createdAtMs }, this.scope());
-    this.saveIfLost(ifLost);
-  }
-
-  saveIfLost(ifLost: { status: PatchApplyStatus; output: string }): void {
-    this.turn.store.pending.save('streaming', this.turn.threadId, { ...this.item, status: ifLost.status, modelOutput: ifLost.output });
   }
 
   /** The final status and what the model is told; `changes` replaces the announced ones (what was really written). */
   finish(status: Exclude<PatchApplyStatus, 'inProgress'>, modelOutput: string, changes?: readonly FileUpdateChange[]): void {
-    if (!this.announced) this.announce(changes ?? [], { status, output: modelOutput });
+    if (!this.announced) this.announce(changes ?? []);
     const completedAtMs = this.now();
     this.item = { ...this.item, status, modelOutput, completedAtMs, ...(changes ? { changes: [...changes] } : {}) };
-    const { store } = this.turn;
-    store.transaction(() => {
-      store.items.append(this.turn.threadId, this.item);
-      store.pending.delete(this.item.id);
-    });
+    try {
+      this.turn.store.items.replace(this.item);
+    } catch {
+      // The store closed (app quit): the next start ends the item.
+      return;
+    }
     this.events.publish('item/completed', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, completedAtMs, contentTokenCount: null }, this.scope());
   }
 

@@ -61,7 +61,7 @@ export class PatchRunner {
     const insideWorkspace = changes.every((change) => [change.path, change.kind.type === 'update' ? change.kind.move_path : null].every((file) => file === null || isInside(root, file)));
     const requirement = patchRequirement({ ...settings, insideWorkspace });
     if (requirement.type === 'refuse') return this.end(turn, call, tracker, 'declined', `Not applied: ${requirement.reason}.`, changes);
-    tracker.announce(changes, { status: 'failed', output: 'Wheelhouse stopped while this patch was applied; check the files.' });
+    tracker.announce(changes);
     if (requirement.type === 'ask' && !(insideWorkspace && this.deps.approvals.coversFileChange(turn.threadId, root))) {
       const answer = await this.askPerson(turn, call, tracker, requirement.reason, root, changes);
       if (answer !== 'apply') return;
@@ -91,14 +91,12 @@ export class PatchRunner {
       await this.deps.hooks.approvalAnswered(hookContext, hookDetails, 'decline');
       return 'stop';
     }
-    tracker.saveIfLost({ status: 'declined', output: 'Not applied: Wheelhouse stopped while this patch waited for approval.' });
     const outcome = await this.deps.approvals.requestFileChange(
       turn,
       { threadId: turn.threadId, turnId: turn.id, itemId: item.id, startedAtMs: this.deps.now(), reason: `${reason}: ${summary(root, changes)}`, grantRoot: null },
       turn.controller.signal,
       root,
     );
-    tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this patch was applied; check the files.' });
     if (outcome.kind === 'ended') {
       this.end(turn, call, tracker, 'declined', 'Not applied: the turn was stopped before the patch was approved.', undefined, false);
       return 'stop';
