@@ -213,6 +213,9 @@ describe('apply_patch with approvals over WebSocket', () => {
     const post = path.join(hooksDir, 'post.sh');
     fs.writeFileSync(pre, `#!/bin/sh\nif grep -q forbidden.txt; then echo '{"decision":"block","reason":"not that file"}'; fi\n`, { mode: 0o755 });
     fs.writeFileSync(post, `#!/bin/sh\ncat > ${JSON.stringify(path.join(hooksDir, 'post.json'))}\n`, { mode: 0o755 });
+    // Blocks the approval request of a patch to secret.txt (the person is never asked); lets others through.
+    const perm = path.join(hooksDir, 'perm.sh');
+    fs.writeFileSync(perm, `#!/bin/sh\nif grep -q '"phase":"requested"' && [ -e ${JSON.stringify(path.join(hooksDir, 'deny-next'))} ]; then echo '{"decision":"block","reason":"no secrets"}'; fi\n`, { mode: 0o755 });
     const hookToml = [
       '',
       '[[hooks.PreToolUse]]',
@@ -225,6 +228,11 @@ describe('apply_patch with approvals over WebSocket', () => {
       '[[hooks.PostToolUse.hooks]]',
       'name = "audit"',
       `command = ["/bin/sh", ${JSON.stringify(post)}]`,
+      '[[hooks.PermissionRequest]]',
+      'matcher = "^apply_patch$"',
+      '[[hooks.PermissionRequest.hooks]]',
+      'name = "no-asking"',
+      `command = ["/bin/sh", ${JSON.stringify(perm)}]`,
       '',
     ].join('\n');
     const { home, project } = makeHome(hookToml);
@@ -246,6 +254,18 @@ describe('apply_patch with approvals over WebSocket', () => {
     await turnEnd(alice);
     const heard = JSON.parse(fs.readFileSync(path.join(hooksDir, 'post.json'), 'utf8')) as Record<string, unknown>;
     expect(heard).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'apply_patch', tool_use_id: 'call_fine', tool_response: { success: true, output: 'Success. Changed these files:\nA fine.txt' } });
+
+    // In a thread that asks, a PermissionRequest hook may decline before anyone is asked.
+    fs.writeFileSync(path.join(hooksDir, 'deny-next'), '');
+    const { thread: asking } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'untrusted' });
+    mock.enqueue(patchCall(patchOf('*** Add File: secret.txt', '+s'), 'call_secret'), textReply('ok'));
+    const beforeSecret = mock.requests.length;
+    await alice.call('turn/start', { threadId: asking.id, input: [{ type: 'text', text: 'three' }] });
+    expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
+    await turnEnd(alice);
+    expect(lastToolMessage(mock, beforeSecret + 1)).toBe("Not applied: blocked by hook 'no-asking' at PermissionRequest: no secrets");
+    expect(fs.existsSync(path.join(project, 'secret.txt'))).toBe(false);
+    expect(alice.inbox.drainNotifications().some((n) => n.method === 'serverRequest/resolved')).toBe(false);
   });
 
   it.each([
