@@ -96,12 +96,16 @@ describe('file patches with the person in control', () => {
     if (shots) await page.screenshot({ path: path.join(shots, 'patch-declined-failed.png'), fullPage: true });
 
     // "Apply all in this thread" (T) shows its scope above the composer and can be revoked.
-    mock.enqueue(patchCall('call_grant', '*** Add File: granted.txt', '+yes'), reply('Added.'));
-    await sendMessage(page, 'Add a file');
-    const granted = page.getByTestId('file-change-card').filter({ hasText: 'Added granted.txt' });
-    await granted.getByTestId('file-approval-card').focus();
+    mock.enqueue(patchCall('call_grant', '*** Update File: docs/notes.md', '*** Move to: docs/NOTES.md', '@@', ' # Notes', '-first', '+second'), reply('Renamed.'));
+    await sendMessage(page, 'Rename the notes');
+    const moved = page.getByTestId('file-change-card').filter({ hasText: 'Moved docs/notes.md → docs/NOTES.md' });
+    expect(await moved.getByTestId('file-diff').getAttribute('data-kind')).toBe('move');
+    expect(await moved.getByTestId('file-diff-path').textContent()).toBe('docs/notes.mddocs/NOTES.md');
+    await moved.getByTestId('file-approval-card').focus();
     await page.keyboard.press('t');
-    await granted.getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
+    await moved.getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
+    expect(await readFile(path.join(folder, 'docs/NOTES.md'), 'utf8')).toBe('# Notes\nsecond\n');
+    expect(existsSync(path.join(folder, 'docs/notes.md'))).toBe(false);
     const grant = page.getByTestId('session-grant').and(page.locator('[data-kind="fileChange"]'));
     await grant.filter({ hasText: `file changes in ${await realpath(folder)}` }).waitFor();
     if (shots) await page.screenshot({ path: path.join(shots, 'patch-grant.png') });
@@ -111,7 +115,7 @@ describe('file patches with the person in control', () => {
     // After a reload the history shows the outcomes (the newest ones are in view).
     await page.reload();
     await waitForConnected(page);
-    await page.getByTestId('file-change-card').filter({ hasText: 'Added granted.txt' }).getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
+    await page.getByTestId('file-change-card').filter({ hasText: 'Moved docs/notes.md → docs/NOTES.md' }).getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
     await page.getByTestId('file-change-card').filter({ hasText: 'Patch to greeting.txt' }).getByTestId('file-change-status').filter({ hasText: 'Not applied' }).waitFor();
     expect(app.errors).toEqual([]);
   });

@@ -53,7 +53,12 @@ function summaryText(item: FileChangeItem, folder: string | null): string {
     const targets = patchTargets(item.arguments);
     return targets.length === 0 ? 'Patch' : `Patch to ${targets.join(', ')}`;
   }
-  if (changes.length === 1) return `${KIND_LABEL[changes[0]!.kind.type]} ${displayPath(changes[0]!.path, folder)}`;
+  if (changes.length === 1) {
+    const only = changes[0]!;
+    const movedTo = only.kind.type === 'update' ? only.kind.move_path : null;
+    if (movedTo) return `Moved ${displayPath(only.path, folder)} → ${displayPath(movedTo, folder)}`;
+    return `${KIND_LABEL[only.kind.type]} ${displayPath(only.path, folder)}`;
+  }
   return `Changed ${changes.length} files`;
 }
 
