@@ -371,6 +371,7 @@ export class Runtime {
         return {};
       },
       'approval/grants/list': (params) => {
+        if (!params.threadId) return { data: this.approvals.allGrants() };
         threads.require(params.threadId);
         return { data: this.approvals.grantsOf(params.threadId) };
       },

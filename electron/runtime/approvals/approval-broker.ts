@@ -31,8 +31,6 @@ interface LiveApproval {
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
-  /** For a file change: the folder whose patches "accept for session" lets through in that thread. */
-  readonly fileGrantRoot: string | null;
   settle(outcome: ApprovalOutcome): void;
 }
 
@@ -83,30 +81,33 @@ export class ApprovalBroker {
     sessionPrefixes: readonly (readonly string[])[] = [],
   ): Promise<ApprovalOutcome> {
     const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/commandExecution/requestApproval', params };
-    return this.open(target, pending, signal, sessionPrefixes, null);
+    return this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, sessionPrefixes);
   }
 
-  /** The same for a patch (`item/fileChange/requestApproval`); "accept for session" lets the thread's patches inside `grantRoot` through. */
+  /**
+   * The same for a patch (`item/fileChange/requestApproval`, Codex's
+   * FileChangeApprovalDecision). On acceptForSession the caller grants with
+   * `grantFileChanges` (the thread's next patch cannot ask before it does).
+   */
   requestFileChange(
     target: { readonly store: StateStore; readonly ephemeral: boolean },
     params: FileChangeRequestApprovalParams,
     signal: AbortSignal,
-    grantRoot: string,
   ): Promise<ApprovalOutcome> {
     const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/fileChange/requestApproval', params };
-    return this.open(target, pending, signal, [], grantRoot);
+    return this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, []);
   }
 
-  private open(
+  private wait(
     target: { readonly store: StateStore; readonly ephemeral: boolean },
     pending: PendingApproval,
+    where: { readonly turnId: string; readonly itemId: string },
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[],
-    fileGrantRoot: string | null,
   ): Promise<ApprovalOutcome> {
-    const { requestId, params } = pending;
+    const { requestId } = pending;
     target.store.approvals.insert(
-      { requestId, threadId: params.threadId, turnId: params.turnId, itemId: params.itemId, method: pending.method, params: JSON.stringify(params) },
+      { requestId, threadId: pending.params.threadId, turnId: where.turnId, itemId: where.itemId, method: pending.method, params: JSON.stringify(pending.params) },
       this.deps.now(),
     );
     return new Promise<ApprovalOutcome>((resolve) => {
@@ -117,7 +118,6 @@ export class ApprovalBroker {
         store: target.store,
         withdrawn: new AbortController(),
         sessionPrefixes,
-        fileGrantRoot,
         settle: (outcome) => {
           signal.removeEventListener('abort', onAbort);
           resolve(outcome);
@@ -141,7 +141,13 @@ export class ApprovalBroker {
   }
 
   list(threadId?: string | null): PendingApproval[] {
-    return [...this.live.values()].map((live) => live.pending).filter((pending) => !threadId || pending.params.threadId === threadId);
+    return [...this.live.values()]
+      .filter((live) => !threadId || live.pending.params.threadId === threadId)
+      .map((live) =>
+        live.pending.method === 'item/commandExecution/requestApproval'
+          ? { ...live.pending, sessionPrefixes: live.sessionPrefixes.map((prefix) => [...prefix]) }
+          : live.pending,
+      );
   }
 
   private grant(threadId: string, prefix: readonly string[]): void {
@@ -159,6 +165,11 @@ export class ApprovalBroker {
   grantsOf(threadId: string): ApprovalGrant[] {
     const fileGrant = this.fileGrants.get(threadId);
     return [...(this.grants.get(threadId) ?? []), ...(fileGrant ? [fileGrant] : [])];
+  }
+
+  /** Every thread's grants, oldest first (the Approvals inbox lists them all). */
+  allGrants(): ApprovalGrant[] {
+    return [...this.grants.values(), ...this.fileGrants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
   }
 
   revoke(threadId: string, prefix: readonly string[], kind: ApprovalGrant['kind'] = 'command'): boolean {
@@ -187,7 +198,8 @@ export class ApprovalBroker {
     return this.fileGrants.get(threadId)?.root === root;
   }
 
-  private grantFileChanges(threadId: string, root: string): void {
+  /** "Accept for session" of a patch: the thread's patches inside `root` apply without asking until revoked. */
+  grantFileChanges(threadId: string, root: string): void {
     if (this.coversFileChange(threadId, root)) return;
     this.fileGrants.set(threadId, { threadId, prefix: [], grantedAtMs: this.deps.now(), kind: 'fileChange', root });
     this.grantsChanged(threadId);
@@ -209,7 +221,6 @@ export class ApprovalBroker {
     const threadId = live.pending.params.threadId;
     if (outcome.kind === 'decided' && outcome.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
-      if (live.fileGrantRoot !== null) this.grantFileChanges(threadId, live.fileGrantRoot);
     }
     live.withdrawn.abort();
     this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId, ephemeral: live.ephemeral });

@@ -159,6 +159,9 @@ export class CommandRunner {
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
       this.refuse(tracker, 'declined', 'Not run: the turn was stopped before the command was approved.');
+      // Hooks hear that the request is gone too; detached from the stopped turn's signal, or they would be stopped at once.
+      const { signal: _stopped, ...detached } = hookContext;
+      await this.deps.hooks.approvalAnswered(detached, hookDetails, 'ended');
       return 'stop';
     }
     const answer = outcome.decision;

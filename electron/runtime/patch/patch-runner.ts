@@ -95,7 +95,6 @@ export class PatchRunner {
       turn,
       { threadId: turn.threadId, turnId: turn.id, itemId: item.id, startedAtMs: this.deps.now(), reason: `${reason}: ${summary(root, changes)}`, grantRoot: null },
       turn.controller.signal,
-      root,
     );
     if (outcome.kind === 'ended') {
       this.end(turn, call, tracker, 'declined', 'Not applied: the turn was stopped before the patch was approved.', undefined, false);
@@ -112,7 +111,7 @@ export class PatchRunner {
       turn.controller.abort();
       return 'stop';
     }
-    // accept, or acceptForSession (granted by the broker with the answer).
+    if (answer === 'acceptForSession') this.deps.approvals.grantFileChanges(turn.threadId, root);
     return 'apply';
   }
 
