@@ -62,6 +62,15 @@ describe('file patches with the person in control', () => {
     await approval.waitFor();
     expect(await card.locator('[data-line="removed"] .file-diff-text').allTextContents()).toEqual(['removed: old line']);
 
+    // The Approvals inbox lists the patch with its files; "Open thread" leads back to the diff.
+    await page.getByTestId('open-approvals').click();
+    const row = page.getByTestId('inbox-row');
+    await row.filter({ hasText: 'M greeting.txt, A docs/notes.md' }).waitFor();
+    expect(await row.getByTestId('inbox-accept').textContent()).toBe('Apply');
+    if (shots) await page.screenshot({ path: path.join(shots, 'patch-inbox.png') });
+    await row.getByRole('button', { name: /^Open thread/ }).click();
+    await approval.waitFor();
+
     // Applied with the keyboard, like a command: A on the focused card.
     await approval.focus();
     await page.keyboard.press('a');

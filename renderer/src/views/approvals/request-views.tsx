@@ -134,7 +134,7 @@ function FileChangeDecisions({ request, threadTitle }: { readonly request: FileC
         </button>
       </div>
       <p className="approval-scope" id={scopeId} data-testid="inbox-scope">
-        For this thread: its patches inside its folder in thread ‘{threadTitle}’, until Wheelhouse restarts or you revoke it.
+        For this thread: patches inside the folder of thread ‘{threadTitle}’, until Wheelhouse restarts or you revoke it.
       </p>
     </div>
   );
