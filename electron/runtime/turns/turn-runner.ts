@@ -182,12 +182,16 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
-  // A command is its own item (commandExecution), a patch too (fileChange), not a generic tool call.
-  if (call.name === EXEC_COMMAND || call.name === APPLY_PATCH) {
+  // A patch is its own item (fileChange); the runner calls PostToolUse hooks itself.
+  if (call.name === APPLY_PATCH) {
+    const blocked = await deps.hooks.preToolUse(hookContextOf(turn), { name: call.name, callId: call.id, argumentsJson: call.arguments });
+    return deps.patches.applyPatch(turn, call, blocked ? blockedText(blocked) : null);
+  }
+  // A command is its own item (commandExecution), not a generic tool call.
+  if (call.name === EXEC_COMMAND) {
     const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
     const blocked = await deps.hooks.preToolUse(hookContextOf(turn), hookCall);
-    const blockedBy = blocked ? blockedText(blocked) : null;
-    return call.name === APPLY_PATCH ? deps.patches.applyPatch(turn, call, blockedBy) : deps.commands.execCommand(turn, call, blockedBy);
+    return deps.commands.execCommand(turn, call, blocked ? blockedText(blocked) : null);
   }
   const mcpTool = deps.mcp?.resolveTool(call.name);
   if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
