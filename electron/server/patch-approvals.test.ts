@@ -165,6 +165,15 @@ describe('apply_patch with approvals over WebSocket', () => {
     await turnEnd(alice);
     expect(read(project, 'greeting.txt')).toBe('one\nTWO\nthree\n');
 
+    // The folder's .git is not writable for the sandbox, so a patch there asks even under on-request.
+    mock.enqueue(patchCall(patchOf('*** Add File: .git/hooks/pre-commit', '+#!/bin/sh'), 'call_git'), textReply('asked'));
+    await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hook' }] });
+    const gitRequest = await fileApprovalRequest(alice);
+    expect((gitRequest.params as { reason: string }).reason).toMatch(/into its \.git.*A \.git\/hooks\/pre-commit/);
+    alice.sendRaw(JSON.stringify({ id: gitRequest.id, result: { decision: 'decline' } }));
+    await turnEnd(alice);
+    expect(fs.existsSync(path.join(project, '.git'))).toBe(false);
+
     mock.enqueue(patchCall(patchOf('*** Delete File: greeting.txt'), 'call_ro'), textReply('fine'));
     const before = mock.requests.length;
     const { thread: readOnly } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'read-only' });

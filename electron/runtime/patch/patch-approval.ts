@@ -16,14 +16,14 @@ export type PatchRequirement =
 export function patchRequirement(input: {
   readonly approvalPolicy: AskForApproval;
   readonly sandbox: SandboxMode;
-  /** Every changed path is inside the thread's folder. */
+  /** Every changed path is inside the thread's folder (and not in its .git). */
   readonly insideWorkspace: boolean;
 }): PatchRequirement {
   const { approvalPolicy, sandbox, insideWorkspace } = input;
   if (approvalPolicy === 'untrusted') return { type: 'ask', reason: 'the approval policy (untrusted) asks before any file is changed' };
   if (sandbox === 'danger-full-access') return { type: 'apply' };
   if (sandbox === 'workspace-write' && insideWorkspace) return { type: 'apply' };
-  const reason = sandbox === 'read-only' ? 'the thread is read-only' : 'the patch writes outside the thread\'s folder';
+  const reason = sandbox === 'read-only' ? 'the thread is read-only' : 'the patch writes outside the thread\'s folder (or into its .git)';
   const mayAsk = approvalPolicy === 'never' ? false : typeof approvalPolicy === 'object' ? approvalPolicy.granular.sandbox_approval : true;
   return mayAsk ? { type: 'ask', reason } : { type: 'refuse', reason: `${reason}, and the approval policy does not allow asking` };
 }

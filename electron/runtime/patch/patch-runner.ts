@@ -58,7 +58,10 @@ export class PatchRunner {
       return this.end(turn, call, tracker, 'failed', failureText(error));
     }
     const root = await fs.realpath(turn.cwd);
-    const insideWorkspace = changes.every((change) => [change.path, change.kind.type === 'update' ? change.kind.move_path : null].every((file) => file === null || isInside(root, file)));
+    // What the sandbox lets commands write: the thread's folder, except its .git (as Codex's writable roots).
+    const insideWorkspace = changes.every((change) =>
+      [change.path, change.kind.type === 'update' ? change.kind.move_path : null].every((file) => file === null || (isInside(root, file) && !isInside(path.join(root, '.git'), file))),
+    );
     const requirement = patchRequirement({ ...settings, insideWorkspace });
     if (requirement.type === 'refuse') return this.end(turn, call, tracker, 'declined', `Not applied: ${requirement.reason}.`, changes);
     tracker.announce(changes);
