@@ -254,6 +254,8 @@ export class Runtime {
         settingsOf: (threadId) => this.commandSettings(threadId),
         newId,
         now,
+        // Its output goes to every client: the slowest one paces the command.
+        ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
       }),
       patches: new PatchRunner({
         approvals: this.approvals,
