@@ -61,5 +61,11 @@ describe('background jobs from the agent', () => {
     expect(await page.getByTestId('approvals-badge').count()).toBe(0);
     expect(existsSync(path.join(folder, 'built.txt'))).toBe(true);
     await snap(page, 'bgjobs-3-job-done');
+
+    // The job links back to the conversation it came from.
+    expect(await page.getByTestId('job-thread-link').textContent()).toBe('Build it in the background');
+    await page.getByTestId('job-thread-link').click();
+    await page.getByTestId('agent-message').filter({ hasText: 'The build waits for your approval.' }).waitFor();
+    expect(await page.getByTestId('job-page').count()).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import { ArrowLeft, Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react';
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
 import { attemptLabel, formatDuration, jobDurationMs, retryCountdown, STATUS_LABELS } from '../../format/job-format.js';
-import { useApprovalsStore, useJobsStore } from '../../services.js';
+import { threadTitle } from '../../format/thread-labels.js';
+import { useApprovalsStore, useJobsStore, useThreadsStore } from '../../services.js';
 import { ApprovalCard } from '../conversation/approval-card.js';
 import { allowedActions, type JobAction } from '../../stores/jobs-store.js';
 import { JobProgress } from './job-progress.js';
@@ -43,6 +44,14 @@ export function JobPage({ job }: { readonly job: Job }) {
   const now = useSecond(job.status === 'running' || job.nextRetryAt !== null);
   const allowed = allowedActions(job);
   const countdown = retryCountdown(job, now);
+  const thread = useThreadsStore((s) => (job.threadId ? s.threads[job.threadId] : undefined));
+  const selectThread = useThreadsStore((s) => s.select);
+  const hide = useJobsStore((s) => s.hide);
+  const openThread = (threadId: string) => {
+    selectThread(threadId);
+    // Already the selected thread: selecting it again does not leave the dashboard by itself.
+    hide();
+  };
   // A job waiting for the person carries its own id as the request's item.
   const approval = useApprovalsStore((s) => s.pending.find((request) => request.kind === 'command' && request.params.itemId === job.id));
 
@@ -83,6 +92,16 @@ export function JobPage({ job }: { readonly job: Job }) {
           <dd className="job-mono">{job.command}</dd>
           <dt>Folder</dt>
           <dd className="job-mono">{job.cwd}</dd>
+          {job.threadId && (
+            <>
+              <dt>Started in</dt>
+              <dd>
+                <button type="button" className="job-thread-link" data-testid="job-thread-link" onClick={() => openThread(job.threadId!)}>
+                  {thread ? threadTitle(thread) : 'its thread'}
+                </button>
+              </dd>
+            </>
+          )}
           <dt>Runs</dt>
           <dd>
             {attemptLabel(job)}
