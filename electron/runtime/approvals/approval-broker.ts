@@ -112,6 +112,11 @@ export class ApprovalBroker {
     return [...this.live.values()].map((live) => live.pending).filter((pending) => !threadId || pending.params.threadId === threadId);
   }
 
+  /** Grants command prefixes to a thread up front (what an agent job may run unasked). */
+  grantUpFront(threadId: string, prefixes: readonly (readonly string[])[]): void {
+    for (const prefix of prefixes) if (prefix.length > 0) this.grant(threadId, prefix);
+  }
+
   private grant(threadId: string, prefix: readonly string[]): void {
     const grants = this.grants.get(threadId) ?? [];
     if (grants.some((grant) => sameWords(grant.prefix, prefix))) return;
