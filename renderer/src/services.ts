@@ -66,7 +66,11 @@ export const useJobsStore = createJobsStore(
   (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)),
   undefined,
   // An agent job waiting for approval: the click opens its conversation, where the approval card is.
-  (job) => notifyJobWaiting(job, (threadId) => useThreadsStore.getState().select(threadId)),
+  (job) =>
+    notifyJobWaiting(job, (threadId) => {
+      useThreadsStore.getState().select(threadId);
+      useJobsStore.getState().hide();
+    }),
 );
 
 // A new or other thread shows its conversation instead of the Jobs dashboard.

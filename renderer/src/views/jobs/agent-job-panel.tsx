@@ -1,7 +1,7 @@
 import { MessageSquare, ShieldAlert } from 'lucide-react';
 import type { Job, JobAgent } from '../../../../shared/protocol/index.js';
 import { timeLabel, tokensLabel } from '../../format/agent-job-format.js';
-import { useThreadsStore } from '../../services.js';
+import { useJobsStore, useThreadsStore } from '../../services.js';
 import { APPROVAL_CHOICES } from './agent-job-fields.js';
 
 const GOAL_LABELS: Readonly<Record<NonNullable<JobAgent['goalStatus']>, string>> = {
@@ -16,7 +16,14 @@ const GOAL_LABELS: Readonly<Record<NonNullable<JobAgent['goalStatus']>, string>>
 /** Opens the job's conversation (the Jobs dashboard gives way to it). */
 function useOpenThread(threadId: string | null): (() => void) | null {
   const select = useThreadsStore((s) => s.select);
-  return threadId ? () => select(threadId) : null;
+  const hideJobs = useJobsStore((s) => s.hide);
+  // Hiding matters when the thread is already the selected one (selecting it again changes nothing).
+  return threadId
+    ? () => {
+        select(threadId);
+        hideJobs();
+      }
+    : null;
 }
 
 /** An agent job's goal, budget used and approvals, as facts beside the common ones. */
