@@ -94,6 +94,21 @@ describe('agent jobs', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
+  it('stop at their time budget: the running turn is interrupted and the goal is budgetLimited', async () => {
+    const home = newHome();
+    const k = kit(home);
+    const gate = createGate();
+    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...say('too late')]);
+    const { job } = await k.call('job/create', { kind: 'agent', cwd: home, objective: 'Think for a long time', timeBudgetMs: 400 });
+    const done = await k.untilJob(job.id, 'failed', ended);
+    gate.release();
+    expect(done).toMatchObject({ status: 'failed', nextRetryAt: null, agent: { goalStatus: 'budgetLimited', turns: 1, timeBudgetMs: 400 } });
+    expect(done.detail).toMatch(/^time budget spent: \d+ ms of 400 ms$/);
+    expect(done.agent!.timeUsedMs).toBeGreaterThanOrEqual(400);
+    const { thread } = await k.call('thread/read', { threadId: job.threadId!, includeTurns: true });
+    expect(thread.turns.map((t) => t.status)).toEqual(['interrupted']);
+  });
+
   it('wait for the person on a command it may not run unasked, then go on once approved', async () => {
     const home = newHome();
     const k = kit(home);

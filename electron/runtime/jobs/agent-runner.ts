@@ -34,6 +34,8 @@ interface AgentRun {
   readonly live: LiveRun;
   /** The turn this job started and is waiting for; null between turns. */
   turnId: string | null;
+  /** When that turn started (its running time counts against the time budget). */
+  turnStartedAt: number;
   pauseRequested: boolean;
   cancelRequested: boolean;
   timeBudgetHit: boolean;
@@ -92,6 +94,7 @@ export class AgentRunner {
       entry: entry as AgentRun['entry'],
       live,
       turnId: null,
+      turnStartedAt: 0,
       pauseRequested: false,
       cancelRequested: false,
       timeBudgetHit: false,
@@ -175,6 +178,7 @@ export class AgentRunner {
       return;
     }
     run.turnId = turn.id;
+    run.turnStartedAt = now;
     agent.turns += 1;
     this.setDetail(run, `turn ${agent.turns}`);
     this.armTimeBudget(run);
@@ -190,6 +194,14 @@ export class AgentRunner {
       run.timeBudgetHit = true;
       this.options.turns.interrupt({ threadId, turnId: run.turnId }).catch(() => undefined);
     }, left);
+  }
+
+  /** The turn is over: its running time joins the job's. */
+  private countTurnTime(run: AgentRun): void {
+    if (run.turnId === null) return;
+    run.turnId = null;
+    run.entry.agent.timeUsedMs += Math.max(0, this.now() - run.turnStartedAt);
+    this.options.commits.mark(run.entry);
   }
 
   private limitByTime(run: AgentRun): ThreadGoal {
@@ -232,7 +244,7 @@ export class AgentRunner {
       if (run.turnId === null) setImmediate(() => this.next(run));
       return;
     }
-    run.turnId = null;
+    this.countTurnTime(run);
     if (run.budgetTimer) clearTimeout(run.budgetTimer);
     run.budgetTimer = null;
     // Pause and cancel finish their own transitions once the turn is down.
@@ -344,7 +356,7 @@ export class AgentRunner {
     } catch {
       // It ended on its own meanwhile.
     }
-    run.turnId = null;
+    this.countTurnTime(run);
   }
 
   /** After a restart: the detail of a job whose run was cut off (an approval it waited for has been ended). */
@@ -392,7 +404,8 @@ export class AgentRunner {
 
 function budgetSpentText(agent: AgentSpec): string {
   if (agent.timeBudgetMs !== null && agent.timeUsedMs >= agent.timeBudgetMs) {
-    return `time budget spent: ${Math.round(agent.timeUsedMs / 1000)} s of ${Math.round(agent.timeBudgetMs / 1000)} s`;
+    const shown = (ms: number) => (agent.timeBudgetMs! < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`);
+    return `time budget spent: ${shown(agent.timeUsedMs)} of ${shown(agent.timeBudgetMs)}`;
   }
   return `token budget spent: ${agent.tokensUsed} of ${agent.tokenBudget ?? 0} tokens`;
 }

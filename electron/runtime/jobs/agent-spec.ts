@@ -45,13 +45,14 @@ export function agentSpecOf(params: JobCreateAgentParams): AgentSpec {
   };
 }
 
-/** Takes the goal's figures into the spec; returns true when something changed. */
+/**
+ * Takes the goal's status and tokens into the spec; returns true when something changed. Time is the
+ * job's own (its turns' running time): the goal stops counting time once it is complete.
+ */
 export function applyGoal(spec: AgentSpec, goal: ThreadGoal): boolean {
-  const timeUsedMs = goal.timeUsedSeconds * 1000;
-  if (spec.goalStatus === goal.status && spec.tokensUsed === goal.tokensUsed && spec.timeUsedMs === timeUsedMs) return false;
+  if (spec.goalStatus === goal.status && spec.tokensUsed === goal.tokensUsed) return false;
   spec.goalStatus = goal.status;
   spec.tokensUsed = goal.tokensUsed;
-  spec.timeUsedMs = timeUsedMs;
   return true;
 }
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { JobAgent } from '../../../../shared/protocol/index.js';
 
 /** What the "Agent with a goal" part of the New job dialog holds, as typed. */
@@ -56,8 +57,11 @@ export function agentParams(form: AgentJobForm) {
 export function AgentJobFields({
   form,
   errors,
+  retries,
   onChange,
 }: {
+  /** The retries field, shared with command jobs. */
+  readonly retries: ReactNode;
   readonly form: AgentJobForm;
   readonly errors: ReturnType<typeof agentFormErrors> | null;
   readonly onChange: (change: Partial<AgentJobForm>) => void;
@@ -105,12 +109,15 @@ export function AgentJobFields({
         </select>
         <span className="field-hint">When it waits for you, the job says so and you get a notification.</span>
       </label>
-      <label className="field">
-        <span className="field-label">
-          Commands it may always run <span className="field-optional">optional</span>
-        </span>
-        <input className="field-input field-mono" data-testid="job-allow-commands" placeholder="npm test, git status" spellCheck={false} value={form.allowCommands} onChange={(e) => onChange({ allowCommands: e.target.value })} />
-      </label>
+      <div className="new-job-row">
+        <label className="field">
+          <span className="field-label">
+            Commands it may always run <span className="field-optional">optional</span>
+          </span>
+          <input className="field-input field-mono" data-testid="job-allow-commands" placeholder="npm test, git status" spellCheck={false} value={form.allowCommands} onChange={(e) => onChange({ allowCommands: e.target.value })} />
+        </label>
+        {retries}
+      </div>
     </>
   );
 }

@@ -94,7 +94,18 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
             <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
           </div>
           {kind === 'agent' ? (
-            <AgentJobFields form={agentForm} errors={tried ? agentErrors : null} onChange={(change) => setAgentForm((form) => ({ ...form, ...change }))} />
+            <AgentJobFields
+              form={agentForm}
+              errors={tried ? agentErrors : null}
+              onChange={(change) => setAgentForm((form) => ({ ...form, ...change }))}
+              retries={
+                <label className="field">
+                  <span className="field-label">Retries if a turn fails</span>
+                  <input className="field-input" data-testid="job-retries" inputMode="numeric" value={retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => setRetries(e.target.value)} />
+                  {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
+                </label>
+              }
+            />
           ) : (
             <>
               <label className="field">
@@ -131,13 +142,6 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
                 Show progress from percentages and counts (like “42%” or “3/10”) in the output
               </label>
             </>
-          )}
-          {kind === 'agent' && (
-            <label className="field">
-              <span className="field-label">Retries if a turn fails</span>
-              <input className="field-input" data-testid="job-retries" inputMode="numeric" value={retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => setRetries(e.target.value)} />
-              {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
-            </label>
           )}
         </div>
         <div className="dialog-actions">
