@@ -182,6 +182,24 @@ describe('agent jobs', () => {
     expect(done).toMatchObject({ status: 'failed', detail: 'blocked: needs a password', agent: { goalStatus: 'blocked', turns: 2 } });
   });
 
+  it('pause when the person stops their turn in the conversation, and go on when resumed', async () => {
+    const home = newHome();
+    const k = kit(home);
+    const gate = createGate();
+    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...say('never seen')], call('g1', 'update_goal', { status: 'complete' }), say('Done.'));
+    const { job } = await k.call('job/create', { kind: 'agent', cwd: home, objective: 'Be stoppable' });
+    await k.untilJob(job.id, 'turn 1', (j) => j.detail === 'turn 1');
+    await mock.waitForRequests(1);
+    const { thread } = await k.call('thread/read', { threadId: job.threadId!, includeTurns: true });
+    await k.call('turn/interrupt', { threadId: job.threadId!, turnId: thread.turns[0]!.id });
+    const paused = await k.untilJob(job.id, 'paused', (j) => j.status === 'paused');
+    expect(paused.detail).toBe('paused: its turn was stopped in the conversation; resume the job to go on');
+    gate.release();
+    await k.call('job/resume', { jobId: job.id });
+    const done = await k.untilJob(job.id, 'completed', ended);
+    expect(done).toMatchObject({ status: 'completed', agent: { turns: 2 } });
+  });
+
   it('cancel ends the turn and the job', async () => {
     const home = newHome();
     const k = kit(home);
