@@ -142,6 +142,8 @@ describe('agent jobs', () => {
     const done = await k.untilJob(job.id, 'completed', ended);
     expect(done).toMatchObject({ status: 'completed', agent: { waitingApproval: null, turns: 1 } });
     expect(fs.existsSync(path.join(home, 'made-by-agent.txt'))).toBe(true);
+    const { history } = await k.call('job/read', { jobId: job.id });
+    expect(history.map((h) => h.phase)).toEqual(expect.arrayContaining(['waiting_for_approval', 'approval_settled', 'completed']));
   });
 
   it('run allowed command prefixes unasked', async () => {

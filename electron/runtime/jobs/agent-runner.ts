@@ -279,13 +279,13 @@ export class AgentRunner {
     const { agent } = run.entry;
     const command = pending.params.command ?? null;
     agent.waitingApproval = { requestId: pending.requestId, command };
-    this.setDetail(run, `waiting for approval: ${command ?? 'a command'}`);
+    this.setDetail(run, `waiting for approval: ${command ?? 'a command'}`, 'waiting_for_approval');
     withdrawn.addEventListener(
       'abort',
       () => {
         if (agent.waitingApproval?.requestId !== pending.requestId) return;
         agent.waitingApproval = null;
-        if (this.isCurrent(run) && run.entry.state.status === 'running') this.setDetail(run, `turn ${agent.turns}`);
+        if (this.isCurrent(run) && run.entry.state.status === 'running') this.setDetail(run, `turn ${agent.turns}`, 'approval_settled');
       },
       { once: true },
     );
@@ -300,11 +300,13 @@ export class AgentRunner {
     this.options.commits.mark(entry);
   }
 
-  private setDetail(run: AgentRun, detail: string): void {
+  /** A new detail; with a phase it also goes into the job's timeline. */
+  private setDetail(run: AgentRun, detail: string, phase?: string): void {
     const { state } = run.entry;
     if (state.detail === detail) return;
     state.detail = detail;
     state.updatedAt = this.now();
+    if (phase) machine.pushHistory(state, phase);
     this.options.commits.mark(run.entry);
   }
 

@@ -30,6 +30,8 @@ const PHASES: Readonly<Record<string, string>> = {
   retry_requested: 'Retry requested',
   queued_after_resume: 'Re-queued after restart',
   interrupted: 'Interrupted',
+  waiting_for_approval: 'Waiting for approval',
+  approval_settled: 'Approval answered',
 };
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
