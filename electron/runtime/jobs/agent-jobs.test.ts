@@ -92,6 +92,13 @@ describe('agent jobs', () => {
       agent: { goalStatus: 'budgetLimited', tokensUsed: 120, turns: 1 },
     });
     expect(mock.requests).toHaveLength(1);
+
+    // Raising the goal's budget in the conversation lets "retry" go on where it stopped.
+    await k.call('thread/goal/set', { threadId: job.threadId!, tokenBudget: 10_000 });
+    mock.enqueue(call('g1', 'update_goal', { status: 'complete' }), say('Finished within the new budget.'));
+    await k.call('job/retry', { jobId: job.id });
+    const resumed = await k.untilJob(job.id, 'completed', (j) => j.status === 'completed');
+    expect(resumed).toMatchObject({ runs: 2, agent: { tokenBudget: 10_000, goalStatus: 'complete', turns: 2 } });
   });
 
   it('stop at their time budget: the running turn is interrupted and the goal is budgetLimited', async () => {

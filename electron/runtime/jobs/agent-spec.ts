@@ -12,7 +12,8 @@ export interface AgentSpec {
   readonly kind: 'agent';
   readonly cwd: string;
   readonly objective: string;
-  readonly tokenBudget: number | null;
+  /** Follows the goal's: raising it in the conversation (thread/goal/set) lets a retry go on. */
+  tokenBudget: number | null;
   readonly timeBudgetMs: number | null;
   readonly approvalPolicy: JobAgent['approvalPolicy'];
   readonly sandbox: JobAgent['sandbox'];
@@ -46,13 +47,14 @@ export function agentSpecOf(params: JobCreateAgentParams): AgentSpec {
 }
 
 /**
- * Takes the goal's status and tokens into the spec; returns true when something changed. Time is the
+ * Takes the goal's status, tokens and token budget into the spec; returns true when something changed. Time is the
  * job's own (its turns' running time): the goal stops counting time once it is complete.
  */
 export function applyGoal(spec: AgentSpec, goal: ThreadGoal): boolean {
-  if (spec.goalStatus === goal.status && spec.tokensUsed === goal.tokensUsed) return false;
+  if (spec.goalStatus === goal.status && spec.tokensUsed === goal.tokensUsed && spec.tokenBudget === goal.tokenBudget) return false;
   spec.goalStatus = goal.status;
   spec.tokensUsed = goal.tokensUsed;
+  spec.tokenBudget = goal.tokenBudget;
   return true;
 }
 
