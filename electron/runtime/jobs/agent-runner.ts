@@ -272,14 +272,15 @@ export class AgentRunner {
     }
   }
 
-  /** A command of the job's thread waits for the person: the job says so until it is answered or ended. */
+  /** A command (or patch) of the job's thread waits for the person: the job says so until it is answered or ended. */
   private onApproval(pending: PendingApproval, withdrawn: AbortSignal): void {
     const run = this.runs.get(pending.params.threadId);
     if (!run || !this.isCurrent(run)) return;
     const { agent } = run.entry;
-    const command = pending.params.command ?? null;
+    const command = pending.method === 'item/commandExecution/requestApproval' ? (pending.params.command ?? null) : null;
+    const what = command ?? (pending.method === 'item/commandExecution/requestApproval' ? 'a command' : 'a file change');
     agent.waitingApproval = { requestId: pending.requestId, command };
-    this.setDetail(run, `waiting for approval: ${command ?? 'a command'}`, 'waiting_for_approval');
+    this.setDetail(run, `waiting for approval: ${what}`, 'waiting_for_approval');
     withdrawn.addEventListener(
       'abort',
       () => {
