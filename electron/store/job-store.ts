@@ -74,8 +74,9 @@ export class JobStore {
         thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, spec, detail, created_at_ms, updated_at_ms)
       VALUES (@id, @kind, @name, @status, @progress, @message, @attempt, @maxAttempts, @nextRetryAtMs, @exitCode,
         @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @spec, @detail, @createdAtMs, @updatedAtMs)`);
-    // What a transition can change (the spec: a job's approval is taken off it); the rest is fixed at creation.
-    // Positional parameters: binding 14 of them by name costs more than the UPDATE itself at 20,000 a second.
+    // What a transition can change (the spec: an agent job's carries its usage, a command job's loses its
+    // pending approval); the rest is fixed at creation.
+    // Positional parameters: binding 15 of them by name costs more than the UPDATE itself at 20,000 a second.
     this.update = db.prepare(`
       UPDATE jobs SET status = ?, progress = ?, message = ?, attempt = ?, max_attempts = ?, next_retry_at_ms = ?,
         exit_code = ?, runs = ?, active_ms = ?, eta_ms = ?, queue_order = ?, spec = ?, detail = ?, updated_at_ms = ?

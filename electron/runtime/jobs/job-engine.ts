@@ -16,6 +16,7 @@ import { commandSpecOf, entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEn
 import { JobLogs } from './job-logs.js';
 import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { CommandRunner } from './command-runner.js';
+import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
 
 export interface JobEngineOptions {
@@ -31,6 +32,8 @@ export interface JobEngineOptions {
   readonly onError?: (message: string, error: unknown) => void;
   /** The exec policy and approvals for command jobs; without it every job runs as asked. */
   readonly approvals?: JobApprovals;
+  /** What `agent` jobs drive; without it they are refused as not supported. */
+  readonly agents?: AgentJobParts;
 }
 
 const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
@@ -48,6 +51,7 @@ export class JobEngine {
   private readonly clock: JobClock;
   private readonly commits: JobCommits;
   private readonly runner: CommandRunner;
+  private readonly agents: AgentRunner | null;
   readonly logs: JobLogs;
   private readonly concurrency: number;
   private nextQueueOrder: number;
@@ -71,6 +75,16 @@ export class JobEngine {
       onRunEnded: (entry) => this.afterRun(entry),
       onError,
     });
+    this.agents = options.agents
+      ? new AgentRunner({
+          ...options.agents,
+          events: options.events,
+          clock: this.clock,
+          commits: this.commits,
+          onRunEnded: (entry) => this.afterRun(entry),
+          onError,
+        })
+      : null;
     this.nextQueueOrder = options.store.jobs.maxQueueOrder() + 1;
   }
 
@@ -84,7 +98,9 @@ export class JobEngine {
     for (const row of this.options.store.jobs.unfinished()) {
       const entry = entryOf(row);
       this.entries.set(entry.state.id, entry);
-      const interruptedRun = entry.state.status === 'running' || entry.state.status === 'paused' ? this.logs.markInterrupted(entry.state.id) : null;
+      const wasLive = entry.state.status === 'running' || entry.state.status === 'paused';
+      const agentDetail = wasLive && entry.agent && this.agents ? this.agents.recoveredDetail(entry) : null;
+      const interruptedRun = !wasLive ? null : entry.agent ? (agentDetail ? entry.runs : null) : this.logs.markInterrupted(entry.state.id);
       if (interruptedRun !== null) {
         this.commits.runEnded({ jobId: entry.state.id, run: interruptedRun, endedAtMs: now, outcome: 'interrupted' });
       }
@@ -96,7 +112,7 @@ export class JobEngine {
         this.commits.mark(entry);
       }
       machine.resumePending([entry.state], now, () =>
-        interruptedRun !== null ? `interrupted: Wheelhouse stopped during run ${interruptedRun}` : null,
+        agentDetail ?? (interruptedRun !== null ? `interrupted: Wheelhouse stopped during run ${interruptedRun}` : null),
       );
       if (entry.state.status === 'queued') this.commits.mark(entry);
       if (entry.state.status === 'failed') this.armRetry(entry);
@@ -112,20 +128,44 @@ export class JobEngine {
   }
 
   async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
+    let entry: JobEntry;
     if (params.kind === 'agent') {
-      throw new RpcError(-32600, 'agent jobs are not supported yet: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+      if (!this.agents) {
+        throw new RpcError(-32600, 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+      }
+      this.runner.validate({ command: '', cwd: params.cwd });
+      const name = params.name || params.objective.slice(0, 120);
+      const { threadId, spec } = this.agents.createThread(params, name);
+      entry = this.newEntry(machine.enqueue(`job-${this.options.newId()}`, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec);
+    } else {
+      const asked = commandSpecOf(params);
+      this.runner.validate(asked);
+      const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
+      const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
+      const state = machine.enqueue(`job-${this.options.newId()}`, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
+      if (spec.approval) {
+        state.detail = WAITING_FOR_APPROVAL;
+        machine.pushHistory(state, 'waiting_for_approval');
+      }
+      entry = this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null);
     }
-    const asked = commandSpecOf(params);
-    this.runner.validate(asked);
-    const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
-    const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
-    const id = `job-${this.options.newId()}`;
-    const state = machine.enqueue(id, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
-    const entry: JobEntry = {
+    this.entries.set(entry.state.id, entry);
+    this.commits.mark(entry);
+    await this.commits.committed();
+    // What was made durable; starting it (or asking the person) is the next change.
+    const job = this.jobNow(entry);
+    if (entry.spec.approval) this.awaitApproval(entry);
+    else this.dispatch();
+    return { job };
+  }
+
+  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent']): JobEntry {
+    return {
       state,
-      kind: 'command',
+      kind,
       spec,
-      threadId: requester.kind === 'agent' ? requester.threadId : null,
+      agent,
+      threadId,
       approvalWait: null,
       exitCode: null,
       runs: 0,
@@ -137,18 +177,6 @@ export class JobEngine {
       retryTimer: null,
       lastCommitAt: -Infinity,
     };
-    if (spec.approval) {
-      state.detail = WAITING_FOR_APPROVAL;
-      machine.pushHistory(state, 'waiting_for_approval');
-    }
-    this.entries.set(id, entry);
-    this.commits.mark(entry);
-    await this.commits.committed();
-    // What was made durable; starting it (or asking the person) is the next change.
-    const job = this.jobNow(entry);
-    if (spec.approval) this.awaitApproval(entry);
-    else this.dispatch();
-    return { job };
   }
 
   /**
@@ -164,6 +192,7 @@ export class JobEngine {
       state,
       kind: 'command',
       spec: { ...origin.spec, command: origin.command, cwd: origin.cwd },
+      agent: null,
       threadId: origin.threadId,
       approvalWait: null,
       exitCode: null,
@@ -216,6 +245,12 @@ export class JobEngine {
     const { status } = entry.state;
     if (status === 'queued') {
       machine.pause(entry.state, 'paused before it started', now);
+    } else if (status === 'running' && entry.agent && this.agents && entry.live) {
+      // The current turn is interrupted; no new one starts until resume.
+      await this.agents.pause(entry);
+      if (entry.state.status !== 'running') return { job: this.jobNow(entry) };
+      this.stopClock(entry, this.clock.now());
+      machine.pause(entry.state, 'paused: no new turns until it is resumed', this.clock.now());
     } else if (status === 'running') {
       if (!entry.live?.process) throw refuse(entry, 'pause', 'it is still starting; try again in a moment');
       try {
@@ -236,7 +271,11 @@ export class JobEngine {
     if (entry.state.status !== 'paused') throw refuse(entry, 'resume', `it is ${entry.state.status}, not paused`);
     const now = this.clock.now();
     const process = entry.live?.process;
-    if (process && process.state === 'paused') {
+    if (entry.agent && this.agents && entry.live) {
+      this.agents.resume(entry);
+      entry.activeSince = now;
+      machine.resume(entry.state, 'resumed', now);
+    } else if (process && process.state === 'paused') {
       try {
         process.resume();
       } catch {
@@ -262,7 +301,8 @@ export class JobEngine {
     }
     if (entry.live) {
       // The run's exit completes the transition (cancelled) once the whole tree is gone.
-      await this.runner.cancel(entry);
+      if (entry.agent && this.agents) await this.agents.cancel(entry);
+      else await this.runner.cancel(entry);
       await this.commits.committed();
       return { job: this.jobNow(entry) };
     }
@@ -311,6 +351,7 @@ export class JobEngine {
       entry.approvalWait?.abort();
     }
     this.runner.stop();
+    this.agents?.stop();
     this.commits.close();
   }
 
@@ -364,7 +405,8 @@ export class JobEngine {
       machine.setRunning(entry.state, now);
       this.commits.mark(entry);
       this.liveRuns += 1;
-      this.runner.start(entry);
+      if (entry.kind === 'agent' && this.agents) this.agents.start(entry);
+      else this.runner.start(entry);
     }
   }
 

@@ -3,6 +3,7 @@ import type { SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
 import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
 import type { EtaEstimator, OutputProgressParser } from './output-progress.js';
+import { jobAgentOf, parseAgentSpec, type AgentSpec } from './agent-spec.js';
 
 /** What a command job runs, as stored in the `spec` column. */
 export interface CommandSpec {
@@ -55,7 +56,10 @@ export interface LiveRun {
 export interface JobEntry {
   readonly state: JobStateRecord;
   readonly kind: JobKind;
+  /** A command job's command (an agent job's holds only its folder); replaced when its approval is given. */
   spec: CommandSpec;
+  /** An agent job's goal, budgets and usage; null for command jobs. */
+  readonly agent: AgentSpec | null;
   readonly threadId: string | null;
   /** Aborts the wait for approval (cancel, delete, quit). */
   approvalWait: AbortController | null;
@@ -103,13 +107,14 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     nextRetryAtMs: state.retry.nextRetryAt,
     exitCode: entry.exitCode,
     threadId: entry.threadId,
-    command: entry.spec.command,
+    command: entry.agent ? null : entry.spec.command,
     cwd: entry.spec.cwd,
     runs: entry.runs,
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
     queueOrder: entry.queueOrder,
-    spec: specJson(entry.spec),
+    // An agent job's spec changes as it runs (its usage), so it is encoded every time.
+    spec: entry.agent ? JSON.stringify(entry.agent) : specJson(entry.spec),
     detail: encodePersistedDetail(state),
     createdAtMs: state.createdAt,
     updatedAtMs: state.updatedAt,
@@ -126,16 +131,22 @@ export function entryOf(row: JobRow): JobEntry {
     createdAt: row.createdAtMs,
     updatedAt: row.updatedAtMs,
   });
+  const agent = row.kind === 'agent' ? parseAgentSpec(row.spec) : null;
   let spec: CommandSpec;
-  try {
-    spec = JSON.parse(row.spec) as CommandSpec;
-  } catch {
-    spec = { command: row.command ?? '', cwd: row.cwd };
+  if (row.kind === 'agent') {
+    spec = { command: '', cwd: row.cwd };
+  } else {
+    try {
+      spec = JSON.parse(row.spec) as CommandSpec;
+    } catch {
+      spec = { command: row.command ?? '', cwd: row.cwd };
+    }
   }
   return {
     state,
     kind: row.kind,
     spec,
+    agent,
     threadId: row.threadId,
     approvalWait: null,
     exitCode: row.exitCode,
@@ -167,11 +178,12 @@ export function jobOfEntry(entry: JobEntry, now: number): Job {
     threadId: entry.threadId,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
-    command: entry.spec.command,
+    command: entry.agent ? null : entry.spec.command,
     cwd: entry.spec.cwd,
     runs: entry.runs,
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
+    agent: entry.agent ? jobAgentOf(entry.agent) : null,
   };
 }
 
@@ -196,5 +208,12 @@ export function jobOf(row: JobRow): Job {
     runs: row.runs,
     activeMs: row.activeMs,
     etaMs: row.etaMs,
+    agent: agentOfRow(row),
   };
+}
+
+function agentOfRow(row: JobRow): Job['agent'] {
+  if (row.kind !== 'agent') return null;
+  const spec = parseAgentSpec(row.spec);
+  return spec ? jobAgentOf(spec) : null;
 }

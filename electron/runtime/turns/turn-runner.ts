@@ -14,6 +14,7 @@ import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
+import { goalToolSpecs, isGoalTool, runGoalTool } from './goal-tools.js';
 import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
@@ -62,11 +63,13 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
+    const hasGoal = turn.store.goals.get(turn.threadId) !== null;
     const tools = [
       ...deps.tools.specs(),
       ...commandToolSpecs,
       applyPatchToolSpec,
       ...(deps.jobTools ? jobToolSpecs : []),
+      ...(hasGoal ? goalToolSpecs : []),
       ...(await deps.clientTools.specsFor(turn.threadId)),
     ];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
@@ -243,6 +246,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
       ? await deps.commands.writeStdin(call.arguments)
       : deps.jobTools?.has(call.name)
         ? await deps.jobTools.invoke(turn, call.name, call.arguments)
+      : isGoalTool(call.name)
+        ? runGoalTool(deps.goals, { threadId: turn.threadId, turnId: turn.id }, call.name, call.arguments)
       : (await deps.clientTools.has(turn.threadId, call.name))
         ? await deps.clientTools.invoke(
             { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
