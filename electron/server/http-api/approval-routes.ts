@@ -48,15 +48,22 @@ export function httpVariantOf(decision: CommandExecutionApprovalDecision): strin
   return snakeCase(variantOf(decision));
 }
 
+/** What an MCP tool-call approval offers, in command decisions (the broker maps them to Codex's elicitation answers). */
+const MCP_TOOL_DECISIONS: CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession', 'decline', 'cancel'];
+
+function offeredDecisions(pending: PendingApproval): CommandExecutionApprovalDecision[] | null {
+  return pending.method === 'mcpServer/elicitation/request' ? MCP_TOOL_DECISIONS : (pending.params.availableDecisions ?? null);
+}
+
 /** A waiting approval as the HTTP API shows it (snake_case; decisions in the API's spelling). */
 export function httpApprovalOf(pending: PendingApproval): Record<string, unknown> {
-  const { availableDecisions, ...params } = pending.params;
+  const params = pending.method === 'mcpServer/elicitation/request' ? { ...pending.params, itemId: pending.itemId } : { ...pending.params, availableDecisions: undefined };
   return {
     request_id: pending.requestId,
     method: pending.method,
     params: {
       ...(toSnakeKeys(params) as Record<string, unknown>),
-      available_decisions: availableDecisions?.map(httpDecisionOf) ?? null,
+      available_decisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? null,
     },
   };
 }
@@ -84,21 +91,18 @@ export class ApprovalRoutes {
     sendJson(res, 200, { data: this.runtime.approvals.list(threadId).map(httpApprovalOf) });
   }
 
-  private announce({ requestId, params }: PendingApproval): void {
+  private announce(pending: PendingApproval): void {
+    const { requestId, params } = pending;
     const { record } = this.runtime.threads.require(params.threadId);
+    const turnId = params.turnId ?? '';
+    const what =
+      pending.method === 'mcpServer/elicitation/request'
+        ? { itemId: pending.itemId, command: null, cwd: null, reason: 'message' in pending.params ? pending.params.message : null }
+        : { itemId: pending.params.itemId, command: pending.params.command ?? null, cwd: pending.params.cwd ?? null, reason: pending.params.reason ?? null };
     this.runtime.events.publish(
       'approval.requested',
-      {
-        requestId,
-        threadId: params.threadId,
-        turnId: params.turnId,
-        itemId: params.itemId,
-        command: params.command ?? null,
-        cwd: params.cwd ?? null,
-        reason: params.reason ?? null,
-        availableDecisions: params.availableDecisions?.map(httpDecisionOf) ?? [],
-      },
-      { threadId: params.threadId, turnId: params.turnId, ephemeral: record.ephemeral },
+      { requestId, threadId: params.threadId, turnId, ...what, availableDecisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? [] },
+      { threadId: params.threadId, turnId, ephemeral: record.ephemeral },
     );
   }
 
@@ -111,7 +115,7 @@ export class ApprovalRoutes {
       throw new HttpError(404, 'approval_not_found', `no approval ${requestId}`);
     }
     const codex = codexDecisionOf(decision);
-    const offered = pending.params.availableDecisions;
+    const offered = offeredDecisions(pending);
     if (offered && !offered.some((choice) => variantOf(choice) === variantOf(codex))) {
       const names = offered.map((choice) => JSON.stringify(httpVariantOf(choice)));
       throw new HttpError(400, 'invalid_params', `approval ${requestId} does not offer that decision (offered: ${names.join(', ')})`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment } from '../command-execution.js';
 import { defineMethod, defineNotification } from '../define.js';
+import { McpServerElicitationRequestParams } from './mcp-elicitation.js';
 
 /** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
 export const CommandExecutionRequestApprovalParams = z.object({
@@ -40,13 +41,47 @@ export const commandNotifications = {
   ),
 } as const;
 
-/** A request still waiting for an answer, as `approval/list` reports it. */
-export const PendingApproval = z.object({
-  requestId: z.string(),
-  method: z.literal('item/commandExecution/requestApproval'),
-  params: CommandExecutionRequestApprovalParams,
-});
+/**
+ * A request still waiting for an answer, as `approval/list` reports it: a
+ * command, or an agent's MCP tool call (sent as Codex does, an
+ * `mcpServer/elicitation/request` whose `_meta.codex_approval_kind` is
+ * `mcp_tool_call`; `itemId` is its mcpToolCall item).
+ */
+export const PendingApproval = z.discriminatedUnion('method', [
+  z.object({
+    requestId: z.string(),
+    method: z.literal('item/commandExecution/requestApproval'),
+    params: CommandExecutionRequestApprovalParams,
+  }),
+  z.object({
+    requestId: z.string(),
+    method: z.literal('mcpServer/elicitation/request'),
+    params: McpServerElicitationRequestParams,
+    itemId: z.string(),
+  }),
+]);
 export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** Codex's `_meta` keys of an MCP tool-call approval (codex_protocol::mcp_approval_meta). */
+export const MCP_TOOL_APPROVAL_META = {
+  kindKey: 'codex_approval_kind',
+  kindMcpToolCall: 'mcp_tool_call',
+  persistKey: 'persist',
+  persistSession: 'session',
+  persistAlways: 'always',
+  toolTitleKey: 'tool_title',
+  toolDescriptionKey: 'tool_description',
+  toolParamsKey: 'tool_params',
+} as const;
+
+/** Codex's request id of the approval for MCP tool call `callId` (the mcpToolCall item id). */
+export const mcpToolApprovalRequestId = (callId: string): string => `mcp_tool_call_approval_${callId}`;
+
+/** Whether an elicitation is Codex's MCP tool-call approval rather than a server's own question. */
+export function isMcpToolApproval(params: { readonly _meta?: unknown }): boolean {
+  const meta = params._meta;
+  return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>)[MCP_TOOL_APPROVAL_META.kindKey] === MCP_TOOL_APPROVAL_META.kindMcpToolCall;
+}
 
 /** "Accept for session": commands starting with `prefix` run without asking in that thread until revoked. */
 export const ApprovalGrant = z.object({ threadId: z.string(), prefix: z.array(z.string()), grantedAtMs: z.number().int() });
@@ -88,7 +123,7 @@ export const approvalMethods = {
   'approval/answer': defineMethod(
     z.object({ requestId: z.string(), decision: CommandExecutionApprovalDecision }),
     z.object({}),
-    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error.',
+    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error. For an MCP tool call: accept runs it, acceptForSession also trusts the tool in that thread, decline and cancel skip it.',
   ),
   'approval/grants/list': defineMethod(
     z.object({ threadId: z.string() }),
