@@ -1,6 +1,8 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
 import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../../shared/protocol/methods/mcp-elicitation.js';
+import type { RequestId } from '../../../shared/protocol/wire.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { showRequestError } from './toast-store.js';
 
@@ -21,13 +23,28 @@ export interface OtherRequest {
   readonly params: unknown;
 }
 
-export type PendingRequest = CommandApproval | OtherRequest;
+/** An agent's MCP tool call waiting for the person (Codex's approval-kind `mcpServer/elicitation/request`). */
+export interface McpToolApproval {
+  readonly kind: 'mcpTool';
+  readonly requestId: string;
+  readonly threadId: string;
+  /** The mcpToolCall item it belongs to (Codex's request id is `mcp_tool_call_approval_<item id>`). */
+  readonly itemId: string;
+  readonly params: McpServerElicitationRequestParams;
+}
+
+export type PendingRequest = CommandApproval | McpToolApproval | OtherRequest;
+
+const MCP_APPROVAL_PREFIX = 'mcp_tool_call_approval_';
 
 export interface ApprovalsState {
   /** Oldest first. */
   readonly pending: readonly PendingRequest[];
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
+  answerMcpTool(requestId: string, response: McpServerElicitationRequestResponse): void;
+  /** Takes an MCP tool-call approval the elicitation handler received; resolves with the person's answer. */
+  receiveMcpToolApproval(params: McpServerElicitationRequestParams, requestId: RequestId): Promise<McpServerElicitationRequestResponse>;
   /** Each thread's "approve for this thread" grants, once loaded. */
   readonly grants: Readonly<Record<string, readonly ApprovalGrant[]>>;
   loadGrants(threadId: string): Promise<void>;
@@ -51,6 +68,12 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
       settle(requestId, { decision });
     },
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
+    answerMcpTool: (requestId, response) => settle(requestId, response),
+    receiveMcpToolApproval: async (params, requestId) => {
+      const id = String(requestId);
+      const itemId = id.startsWith(MCP_APPROVAL_PREFIX) ? id.slice(MCP_APPROVAL_PREFIX.length) : id;
+      return (await add({ kind: 'mcpTool', requestId: id, threadId: params.threadId, itemId, params })) as McpServerElicitationRequestResponse;
+    },
     loadGrants: async (threadId) => {
       try {
         const { data } = await client.request('approval/grants/list', { threadId });
