@@ -115,6 +115,19 @@ describe('MCP tool calls and approvals', () => {
     expect(item).toMatchObject({ tool: 'write_file', status: 'failed', error: { message: 'user rejected MCP tool call' } });
     expect(JSON.stringify(mock.requests[before + 1]?.body)).toContain('user rejected MCP tool call');
     expect((await a.call('approval/list', {})).data).toEqual([]);
+
+    // "Allow for this thread" through approval/answer (the inbox's and the HTTP API's way): the next call in the thread is not asked.
+    mock.enqueue(
+      [writeCall('w3', path.join(files, 'session-1.txt'), 's1'), { type: 'finish' }],
+      [writeCall('w4', path.join(files, 'session-2.txt'), 's2'), { type: 'finish' }],
+      [{ type: 'text', text: 'Both written.' }, { type: 'finish' }],
+    );
+    mark = a.seen.length;
+    await a.call('turn/start', { threadId: thread.id, input: text('write two files') });
+    await a.call('approval/answer', { requestId: (await inbox.next(2)).pending.requestId, decision: 'acceptForSession' });
+    expect((await a.turnDone(mark)).status).toBe('completed');
+    expect(fs.readFileSync(path.join(files, 'session-2.txt'), 'utf8')).toBe('s2');
+    expect(inbox.arrived).toHaveLength(3);
   });
 
   it('runs trusted and read-only tools unasked, and "always allow" writes the trust to config.toml', async () => {
