@@ -5,6 +5,7 @@ import { loadMarkdown } from './markdown/lazy-markdown.js';
 import { client } from './services.js';
 import './styles/theme.css';
 import './styles/base.css';
+import { ViewLoadError } from './views/common/lazy-view.js';
 import { AppShell } from './views/shell/app-shell.js';
 
 const container = document.getElementById('root');
@@ -17,7 +18,13 @@ client.start();
 void loadMarkdown().catch((error: unknown) => console.error('wheelhouse: the Markdown renderer did not load:', error));
 window.addEventListener('online', () => client.retryNow());
 
-createRoot(container).render(
+createRoot(container, {
+  // A view whose chunk did not arrive says so in the window and loads again by itself: not an error to report twice.
+  onCaughtError: (error, info) => {
+    if (error instanceof ViewLoadError) console.warn(`wheelhouse: ${error.message}`);
+    else console.error(error, info.componentStack);
+  },
+}).render(
   <StrictMode>
     <AppShell />
   </StrictMode>,
