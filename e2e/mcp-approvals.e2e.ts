@@ -11,8 +11,8 @@ import { sendMessage } from './page-actions.js';
 /**
  * MCP trust as a person meets it: a server added in Settings (no file
  * editing), the agent's call of a tool that writes waits on its card until
- * the person allows it, and "Always allow this tool" shows as that tool's
- * trust on the Connections page.
+ * the person allows it (or declines it from the keyboard), and "Always allow
+ * this tool" shows as that tool's trust on the Connections page.
  */
 describe('MCP tool approvals', () => {
   let mock: MockModelServer;
@@ -22,7 +22,7 @@ describe('MCP tool approvals', () => {
 
   useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app, folder } = parts));
 
-  it('adds a server in Settings; a writing tool call waits on its card until allowed; "always" trusts the tool', async () => {
+  it('adds a server in Settings; a writing tool call waits on its card until allowed; D declines; "always" trusts the tool', async () => {
     const { page } = app;
     await page.getByTestId('open-settings').click();
     const settings = page.getByTestId('settings-connections');
@@ -69,6 +69,23 @@ describe('MCP tool approvals', () => {
     await page.getByTestId('mcp-approval-accept-always').click();
     await page.getByText('Written again.').waitFor({ timeout: 30_000 });
     expect(readFileSync(second, 'utf8')).toBe('always');
+
+    // Declined from the keyboard: the call does not run, its card says why, and the turn goes on.
+    const moved = path.join(folder, 'moved.txt');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'm1', name: 'mcp__files__move_file', arguments: JSON.stringify({ source: first, destination: moved }) }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Left it where it was.' }, { type: 'finish' }],
+    );
+    await sendMessage(page, 'move it');
+    const moveCard = page.getByTestId('mcp-approval-card');
+    await moveCard.waitFor({ timeout: 30_000 });
+    await moveCard.focus();
+    await page.keyboard.press('d');
+    await page.getByText('Left it where it was.').waitFor({ timeout: 30_000 });
+    const declined = page.locator('[data-testid="mcp-tool-call"][data-status="failed"]', { hasText: 'move_file' });
+    await declined.locator('.tool-call-head').click();
+    await expect(declined.textContent()).resolves.toContain('user rejected MCP tool call');
+    expect(existsSync(moved)).toBe(false);
     await page.getByTestId('open-connections').click();
     const trust = page.locator('[data-testid="mcp-server"][data-name="files"] .mcp-tool', { hasText: 'write_file' }).getByTestId('mcp-tool-trust');
     await expect(trust.getAttribute('aria-pressed')).resolves.toBe('true');
