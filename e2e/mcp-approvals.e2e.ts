@@ -6,7 +6,7 @@ import { filesystemServerScript } from '../test-support/mcp-servers.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
-import { sendMessage } from './page-actions.js';
+import { sendMessage, waitForConnected } from './page-actions.js';
 
 /**
  * MCP trust as a person meets it: a server added in Settings (no file
@@ -54,7 +54,14 @@ describe('MCP tool approvals', () => {
     expect(existsSync(first)).toBe(false);
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     if (shots) await page.screenshot({ path: path.join(shots, 'mcp-approval.png') });
-    await card.getByTestId('mcp-approval-accept').click();
+    // A reloaded window gets the waiting approval again (above the composer: the running call's item is not stored yet).
+    await page.reload();
+    await waitForConnected(page);
+    const again = page.getByTestId('mcp-approval-card');
+    await again.waitFor({ timeout: 30_000 });
+    await expect(again.textContent()).resolves.toContain(first);
+    if (shots) await page.screenshot({ path: path.join(shots, 'mcp-approval-after-reload.png') });
+    await again.getByTestId('mcp-approval-accept').click();
     await page.locator('[data-testid="mcp-tool-call"][data-status="completed"]').waitFor({ timeout: 30_000 });
     await page.getByText('I wrote the file.').waitFor();
     expect(readFileSync(first, 'utf8')).toBe('allowed');

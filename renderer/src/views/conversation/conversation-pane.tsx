@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
 import { OtherRequestCard } from './approval-card.js';
+import { McpApprovalCard } from './mcp-approval-card.js';
 import { SessionGrants } from './session-grants.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
 import { Composer } from './composer.js';
@@ -95,14 +96,36 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
   return <MessageList key={thread.id} />;
 }
 
-/** Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left waiting unseen. */
+/**
+ * Requests with no card in the conversation (this thread's, or of no thread):
+ * a kind this window has no view for, shown raw; or an MCP tool call whose
+ * item the conversation does not hold (a reloaded window rebuilt it from
+ * stored items, and the call is still waiting). Never left waiting unseen.
+ */
 function OtherRequests({ threadId }: { readonly threadId: string }) {
   const pending = useApprovalsStore((s) => s.pending);
-  const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
-  if (others.length === 0) return null;
+  const mcpCalls = pending.filter((request) => request.kind === 'mcpTool' && request.threadId === threadId);
+  // The items map is mutated in place (the store bumps a revision), so the selector returns a plain value.
+  const cardless = useConversationStore((s) =>
+    s.threadId === threadId && s.load === 'ready'
+      ? mcpCalls.filter((request) => request.kind === 'mcpTool' && !s.data.items.has(request.itemId)).map((request) => request.requestId).join('\n')
+      : '',
+  );
+  const shown = pending.filter(
+    (request) =>
+      (request.kind === 'other' && (request.threadId === null || request.threadId === threadId)) ||
+      (request.kind === 'mcpTool' && cardless.split('\n').includes(request.requestId)),
+  );
+  if (shown.length === 0) return null;
   return (
     <div className="pending-requests">
-      {others.map((request) => request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />)}
+      {shown.map((request) =>
+        request.kind === 'mcpTool' ? (
+          <McpApprovalCard key={request.requestId} approval={request} />
+        ) : (
+          request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />
+        ),
+      )}
     </div>
   );
 }
