@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { config as configureZod } from 'zod';
-import { loadMarkdown } from './markdown/lazy-markdown.js';
+import { loadedMarkdown, loadMarkdown } from './markdown/lazy-markdown.js';
 import { client } from './services.js';
 import './styles/theme.css';
 import './styles/base.css';
@@ -15,7 +15,13 @@ if (!container) throw new Error('index.html has no #root element');
 configureZod({ jitless: true });
 client.start();
 // Markdown (markdown-it, highlight.js) is its own chunk: fetched alongside the first paint, not before it.
-void loadMarkdown().catch((error: unknown) => console.error('wheelhouse: the Markdown renderer did not load:', error));
+// Replies show as plain text until it lands; if the server was away, it is fetched again once it is back.
+const fetchMarkdown = () =>
+  void loadMarkdown().catch((error: unknown) => console.warn('wheelhouse: the Markdown renderer did not load (yet):', error));
+fetchMarkdown();
+client.onReady(() => {
+  if (!loadedMarkdown()) fetchMarkdown();
+});
 window.addEventListener('online', () => client.retryNow());
 
 createRoot(container, {

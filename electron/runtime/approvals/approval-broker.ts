@@ -145,7 +145,13 @@ export class ApprovalBroker {
   }
 
   list(threadId?: string | null): PendingApproval[] {
-    return [...this.live.values()].map((live) => live.pending).filter((pending) => !threadId || pending.params.threadId === threadId);
+    return [...this.live.values()]
+      .filter((live) => !threadId || live.pending.params.threadId === threadId)
+      .map((live) =>
+        live.pending.method === 'item/commandExecution/requestApproval'
+          ? { ...live.pending, sessionPrefixes: live.sessionPrefixes.map((prefix) => [...prefix]) }
+          : live.pending,
+      );
   }
 
   private grant(threadId: string, prefix: readonly string[]): void {
@@ -162,6 +168,11 @@ export class ApprovalBroker {
 
   grantsOf(threadId: string): ApprovalGrant[] {
     return [...(this.grants.get(threadId) ?? [])];
+  }
+
+  /** Every thread's grants, oldest first (the Approvals inbox lists them all). */
+  allGrants(): ApprovalGrant[] {
+    return [...this.grants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
   }
 
   revoke(threadId: string, prefix: readonly string[]): boolean {
