@@ -11,7 +11,8 @@ import { sendMessage, waitForConnected } from './page-actions.js';
 /**
  * MCP trust as a person meets it: a server added in Settings (no file
  * editing), the agent's call of a tool that writes waits on its card until
- * the person allows it (or declines it from the keyboard), and "Always allow
+ * the person allows it (or declines it from the keyboard), the Approvals inbox
+ * lists it, and "Always allow
  * this tool" shows as that tool's trust on the Connections page.
  */
 describe('MCP tool approvals', () => {
@@ -86,6 +87,13 @@ describe('MCP tool approvals', () => {
     await sendMessage(page, 'move it');
     const moveCard = page.getByTestId('mcp-approval-card');
     await moveCard.waitFor({ timeout: 30_000 });
+    // The Approvals inbox lists it with the other waiting requests.
+    await page.getByTestId('open-approvals').click();
+    const row = page.getByTestId('inbox-row');
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain('Run move_file of MCP server files');
+    if (shots) await page.screenshot({ path: path.join(shots, 'mcp-inbox.png') });
+    await row.getByRole('button', { name: /^Open thread/ }).click();
     await moveCard.focus();
     await page.keyboard.press('d');
     await page.getByText('Left it where it was.').waitFor({ timeout: 30_000 });
