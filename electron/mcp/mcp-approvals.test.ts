@@ -182,6 +182,35 @@ describe('MCP tool calls and approvals', () => {
     expect(inbox.arrived).toHaveLength(1);
   });
 
+  it('lets a PermissionRequest hook decline an MCP call before the person is asked', async () => {
+    const files = tempDir();
+    const hooks = tempDir();
+    const script = path.join(hooks, 'no-writes.sh');
+    fs.writeFileSync(
+      script,
+      `#!/bin/sh\ninput=$(cat)\necho "$input" >> ${JSON.stringify(path.join(hooks, 'heard.jsonl'))}\ncase "$input" in *'"phase":"requested"'*) echo '{"decision":"block","reason":"no writes today"}';; esac\n`,
+      { mode: 0o755 },
+    );
+    const hookToml = `[[hooks.PermissionRequest]]\nmatcher = "^mcp__files__"\n[[hooks.PermissionRequest.hooks]]\nname = "no-writes"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n\n`;
+    const a = mcpRuntimeApp(mock, cleanups, hookToml + stdioServerToml('files', filesystemServerScript, [files]));
+    const inbox = approvalInbox(a.runtime);
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue([writeCall('w1', path.join(files, 'hooked.txt'), 'x'), { type: 'finish' }], [{ type: 'text', text: 'Blocked.' }, { type: 'finish' }]);
+    const mark = a.seen.length;
+    await a.call('turn/start', { threadId: thread.id, input: text('write it') });
+    expect((await a.turnDone(mark)).status).toBe('completed');
+    const item = mcpItemOf(await a.waitFor((n) => mcpItemOf(n) !== null, mark));
+    expect(item).toMatchObject({ status: 'failed', error: { message: "blocked by hook 'no-writes' at PermissionRequest: no writes today" } });
+    expect(inbox.arrived).toHaveLength(0);
+    expect(fs.existsSync(path.join(files, 'hooked.txt'))).toBe(false);
+    const heard = fs.readFileSync(path.join(hooks, 'heard.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(heard.map((line) => [line['phase'], line['tool_name'], line['decision'] ?? null])).toEqual([
+      ['requested', 'mcp__files__write_file', null],
+      ['answered', 'mcp__files__write_file', 'decline'],
+    ]);
+  });
+
   it('ends a waiting MCP approval clearly when Wheelhouse restarts', async () => {
     const files = tempDir();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-'));

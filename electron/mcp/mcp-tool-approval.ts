@@ -1,4 +1,4 @@
-import { MCP_TOOL_APPROVAL_META, type McpServerElicitationRequestParams } from '../../shared/protocol/index.js';
+import { MCP_TOOL_APPROVAL_META, mcpToolApprovalRequestId, type McpServerElicitationRequestParams } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
 import { mayAsk, needsApproval, type McpToolHints, type ThreadApprovalSettings } from './authorize-tool-call.js';
@@ -38,6 +38,11 @@ export interface McpCallUnderReview {
   readonly server: string;
   readonly tool: string;
   readonly args: Record<string, unknown>;
+  /** PermissionRequest hooks: may decline before the person is asked (the text says why), and hear every answer. */
+  readonly hooks?: {
+    requested(requestId: string): Promise<string | null>;
+    answered(requestId: string, decision: string): Promise<void>;
+  };
 }
 
 export type McpApprovalVerdict = { readonly run: true } | { readonly run: false; readonly message: string };
@@ -71,6 +76,24 @@ export class McpToolApprovals {
       return { run: false, message: `this MCP tool call needs approval, and the thread's approval policy does not allow asking for it` };
     }
     const remembering = toolApprovalMode(found.config, call.tool) === 'auto';
+    const requestId = mcpToolApprovalRequestId(call.itemId);
+    const blocked = (await call.hooks?.requested(requestId)) ?? null;
+    if (blocked) {
+      await call.hooks?.answered(requestId, 'decline');
+      return { run: false, message: blocked };
+    }
+    const verdict = await this.askPerson(call, found.facts, remembering);
+    await call.hooks?.answered(requestId, verdict.decision);
+    return verdict.run ? { run: true } : { run: false, message: verdict.message };
+  }
+
+  /** Asks, and applies a remembered choice; `decision` names the answer for the hooks. */
+  private async askPerson(
+    call: McpCallUnderReview,
+    facts: McpToolFacts | null,
+    remembering: boolean,
+  ): Promise<{ run: true; decision: string } | { run: false; message: string; decision: string }> {
+    const key = `${call.server}\u0000${call.tool}`;
     const outcome = await this.deps.ask(
       { store: call.store, ephemeral: call.ephemeral },
       {
@@ -80,15 +103,15 @@ export class McpToolApprovals {
         mode: 'form',
         message: `Allow the ${call.server} MCP server to run tool "${call.tool}"?`,
         requestedSchema: { type: 'object', properties: {} },
-        _meta: approvalMeta(found.facts, call.args, remembering),
+        _meta: approvalMeta(facts, call.args, remembering),
       },
       call.itemId,
       call.signal,
     );
-    if (outcome.kind === 'ended') return { run: false, message: 'the turn stopped before the person answered' };
+    if (outcome.kind === 'ended') return { run: false, message: 'the turn stopped before the person answered', decision: 'ended' };
     const { response } = outcome;
-    if (response.action === 'decline') return { run: false, message: DECLINED_MESSAGE };
-    if (response.action === 'cancel') return { run: false, message: CANCELLED_MESSAGE };
+    if (response.action === 'decline') return { run: false, message: DECLINED_MESSAGE, decision: 'decline' };
+    if (response.action === 'cancel') return { run: false, message: CANCELLED_MESSAGE, decision: 'cancel' };
     const persist = remembering ? persistChoice(response._meta) : null;
     if (persist) this.trustForSession(call.threadId, key);
     if (persist === MCP_TOOL_APPROVAL_META.persistAlways) {
@@ -99,7 +122,7 @@ export class McpToolApprovals {
         this.deps.logError?.(`could not save "always allow" for ${call.server}/${call.tool}`, error);
       }
     }
-    return { run: true };
+    return { run: true, decision: persist === null ? 'accept' : persist === 'session' ? 'acceptForSession' : 'acceptAlways' };
   }
 
   private trustForSession(threadId: string, key: string): void {

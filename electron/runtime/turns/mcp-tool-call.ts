@@ -82,6 +82,7 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     completed = { ...started, status: 'failed', error: { message: blockedText(blocked) } };
   } else {
     // A restart records the call as cut off instead of losing it (turn-recovery moves pending items into the thread).
+    const approvalHookDetails = (requestId: string) => ({ requestId, toolName: call.name, command: null, reason: `MCP tool "${ref.tool}" of server "${ref.server}"` });
     const ifStopped = (message: string) => turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', error: { message } });
     ifStopped(STOPPED_WHILE_WAITING);
     const verdict = await deps.mcp.review({
@@ -94,6 +95,13 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
       server: ref.server,
       tool: ref.tool,
       args: args as Record<string, unknown>,
+      hooks: {
+        requested: async (requestId) => {
+          const refused = await deps.hooks.approvalRequested(hookContextOf(turn), approvalHookDetails(requestId));
+          return refused ? blockedText(refused) : null;
+        },
+        answered: (requestId, decision) => deps.hooks.approvalAnswered(hookContextOf(turn), approvalHookDetails(requestId), decision),
+      },
     });
     if (verdict.run) ifStopped(STOPPED_WHILE_RUNNING);
     completed = verdict.run
