@@ -99,7 +99,7 @@ describe('MCP tool calls and approvals', () => {
     expect((await a.turnDone(mark)).status).toBe('completed');
     expect(fs.readFileSync(approved, 'utf8')).toBe('yes');
     expect(a.seen.some((n) => n.method === 'serverRequest/resolved' && n.params.requestId === pending.requestId)).toBe(true);
-    expect(mcpItemOf((await a.waitFor((n) => mcpItemOf(n) !== null, mark)))).toMatchObject({ tool: 'write_file', status: 'completed' });
+    expect(mcpItemOf(await a.waitFor((n) => mcpItemOf(n) !== null, mark))).toMatchObject({ tool: 'write_file', status: 'completed', readOnlyHint: false });
 
     // Decline: the call does not run, the model reads why, and the turn finishes.
     const declined = path.join(files, 'declined.txt');
@@ -161,6 +161,8 @@ describe('MCP tool calls and approvals', () => {
     expect((await a.turnDone(mark)).status).toBe('completed');
     expect(inbox.arrived).toHaveLength(0);
     expect(fs.readFileSync(path.join(trustedFiles, 'a.txt'), 'utf8')).toBe('trusted');
+    const reads = a.seen.flatMap((n) => (mcpItemOf(n)?.tool === 'read_text_file' ? [mcpItemOf(n)] : []));
+    expect(reads).toMatchObject([{ status: 'completed', readOnlyHint: true }]);
 
     // "Allow and don't ask me again": runs, is written to config.toml, and the next call is not asked.
     mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);

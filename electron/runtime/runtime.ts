@@ -250,6 +250,7 @@ export class Runtime {
       mcp: {
         resolveTool: (modelName) => this.mcp.resolveTool(modelName),
         callTool: (server, tool, args, callOptions) => this.mcp.callTool(server, tool, args, callOptions),
+        readOnlyHint: (server, tool) => this.mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
         review: (call) => mcpApprovals.review(call),
       },
       commands: new CommandRunner({

@@ -20,6 +20,8 @@ export interface McpToolCaller {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; context: McpCallContext; onProgress?: (message: string) => void },
   ): Promise<{ content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: unknown }>;
+  /** The tool's `readOnlyHint` annotation, when its server lists one. */
+  readOnlyHint(server: string, tool: string): boolean | null;
   /** Whether the agent's call may run, asking the person when its trust settings call for it. */
   review(call: McpCallUnderReview): Promise<McpApprovalVerdict>;
 }
@@ -69,7 +71,7 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     mcpAppResourceUri: null,
     mcpAppUi: null,
     pluginId: null,
-    readOnlyHint: null,
+    readOnlyHint: deps.mcp.readOnlyHint(ref.server, ref.tool),
   };
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: started.id, ephemeral: turn.ephemeral };
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
