@@ -3,9 +3,11 @@ import {
   type ApprovalGrant,
   type CommandExecutionApprovalDecision,
   type CommandExecutionRequestApprovalParams,
+  type FileChangeRequestApprovalParams,
   type McpServerElicitationRequestParams,
   type McpServerElicitationRequestResponse,
   type PendingApproval,
+  FileChangeApprovalDecision,
   MCP_TOOL_APPROVAL_META,
   mcpToolApprovalRequestId,
 } from '../../../shared/protocol/index.js';
@@ -57,6 +59,8 @@ export class ApprovalBroker {
   private readonly live = new Map<string, LiveApproval>();
   private readonly senders = new Set<ApprovalSender>();
   private readonly grants = new Map<string, ApprovalGrant[]>();
+  /** Per thread: the folder its patches may change without asking (a fileChange acceptForSession). */
+  private readonly fileGrants = new Map<string, ApprovalGrant>();
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
@@ -104,6 +108,21 @@ export class ApprovalBroker {
     return response === null ? { kind: 'ended' } : { kind: 'answered', response: mcpResponseOf(response) };
   }
 
+  /**
+   * The same for a patch (`item/fileChange/requestApproval`, Codex's
+   * FileChangeApprovalDecision). On acceptForSession the caller grants with
+   * `grantFileChanges` (the thread's next patch cannot ask before it does).
+   */
+  async requestFileChange(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    params: FileChangeRequestApprovalParams,
+    signal: AbortSignal,
+  ): Promise<ApprovalOutcome> {
+    const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/fileChange/requestApproval', params };
+    const response = await this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, []);
+    return response === null ? { kind: 'ended' } : { kind: 'decided', decision: commandDecisionOf(response) };
+  }
+
   private wait(
     target: { readonly store: StateStore; readonly ephemeral: boolean },
     pending: PendingApproval,
@@ -140,6 +159,9 @@ export class ApprovalBroker {
   answer(requestId: string, decision: CommandExecutionApprovalDecision): void {
     const live = this.live.get(requestId);
     if (!live) throw notWaiting(requestId);
+    if (live.pending.method === 'item/fileChange/requestApproval' && !FileChangeApprovalDecision.safeParse(decision).success) {
+      throw RpcError.invalidParams(`approval request ${requestId} is a file change: answer accept, acceptForSession, decline or cancel`);
+    }
     const response: ApprovalResponse = live.pending.method === 'mcpServer/elicitation/request' ? mcpResponseOfDecision(decision) : { decision };
     this.finish(requestId, 'answered', JSON.stringify(decision), response);
   }
@@ -167,15 +189,21 @@ export class ApprovalBroker {
   }
 
   grantsOf(threadId: string): ApprovalGrant[] {
-    return [...(this.grants.get(threadId) ?? [])];
+    const fileGrant = this.fileGrants.get(threadId);
+    return [...(this.grants.get(threadId) ?? []), ...(fileGrant ? [fileGrant] : [])];
   }
 
   /** Every thread's grants, oldest first (the Approvals inbox lists them all). */
   allGrants(): ApprovalGrant[] {
-    return [...this.grants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
+    return [...this.grants.values(), ...this.fileGrants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
   }
 
-  revoke(threadId: string, prefix: readonly string[]): boolean {
+  revoke(threadId: string, prefix: readonly string[], kind: ApprovalGrant['kind'] = 'command'): boolean {
+    if (kind === 'fileChange') {
+      if (!this.fileGrants.delete(threadId)) return false;
+      this.grantsChanged(threadId);
+      return true;
+    }
     const grants = this.grants.get(threadId) ?? [];
     const kept = grants.filter((grant) => !sameWords(grant.prefix, prefix));
     this.grants.set(threadId, kept);
@@ -189,6 +217,18 @@ export class ApprovalBroker {
     const grants = this.grants.get(threadId) ?? [];
     if (commands.length === 0 || grants.length === 0) return false;
     return commands.every((argv) => grants.some((grant) => grant.prefix.length <= argv.length && grant.prefix.every((word, i) => argv[i] === word)));
+  }
+
+  /** True when the thread's patches inside `root` were accepted for the session. */
+  coversFileChange(threadId: string, root: string): boolean {
+    return this.fileGrants.get(threadId)?.root === root;
+  }
+
+  /** "Accept for session" of a patch: the thread's patches inside `root` apply without asking until revoked. */
+  grantFileChanges(threadId: string, root: string): void {
+    if (this.coversFileChange(threadId, root)) return;
+    this.fileGrants.set(threadId, { threadId, prefix: [], grantedAtMs: this.deps.now(), kind: 'fileChange', root });
+    this.grantsChanged(threadId);
   }
 
   private sendWith(sender: ApprovalSender, live: LiveApproval): void {

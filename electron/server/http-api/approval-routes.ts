@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { z } from 'zod';
-import type { CommandExecutionApprovalDecision, PendingApproval } from '../../../shared/protocol/index.js';
+import { FileChangeApprovalDecision, type CommandExecutionApprovalDecision, type PendingApproval } from '../../../shared/protocol/index.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { snakeCase, toSnakeKeys } from './case-keys.js';
 import { HttpError, sendJson } from './http-errors.js';
@@ -49,15 +49,19 @@ export function httpVariantOf(decision: CommandExecutionApprovalDecision): strin
 }
 
 /** What an MCP tool-call approval offers, in command decisions (the broker maps them to Codex's elicitation answers). */
-const MCP_TOOL_DECISIONS: CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession', 'decline', 'cancel'];
+const MCP_TOOL_DECISIONS: readonly CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession', 'decline', 'cancel'];
 
-function offeredDecisions(pending: PendingApproval): CommandExecutionApprovalDecision[] | null {
-  return pending.method === 'mcpServer/elicitation/request' ? MCP_TOOL_DECISIONS : (pending.params.availableDecisions ?? null);
+/** What a request offers: a command's own list; a file change always Codex's four; an MCP tool call the four above. */
+function offeredDecisions(pending: PendingApproval): readonly CommandExecutionApprovalDecision[] | null {
+  if (pending.method === 'item/fileChange/requestApproval') return FileChangeApprovalDecision.options;
+  if (pending.method === 'mcpServer/elicitation/request') return MCP_TOOL_DECISIONS;
+  return pending.params.availableDecisions ?? null;
 }
 
 /** A waiting approval as the HTTP API shows it (snake_case; decisions in the API's spelling). */
 export function httpApprovalOf(pending: PendingApproval): Record<string, unknown> {
-  const params = pending.method === 'mcpServer/elicitation/request' ? { ...pending.params, itemId: pending.itemId } : { ...pending.params, availableDecisions: undefined };
+  const params: Record<string, unknown> = pending.method === 'mcpServer/elicitation/request' ? { ...pending.params, itemId: pending.itemId } : { ...pending.params };
+  delete params['availableDecisions'];
   return {
     request_id: pending.requestId,
     method: pending.method,
@@ -98,7 +102,9 @@ export class ApprovalRoutes {
     const what =
       pending.method === 'mcpServer/elicitation/request'
         ? { itemId: pending.itemId, command: null, cwd: null, reason: 'message' in pending.params ? pending.params.message : null }
-        : { itemId: pending.params.itemId, command: pending.params.command ?? null, cwd: pending.params.cwd ?? null, reason: pending.params.reason ?? null };
+        : pending.method === 'item/fileChange/requestApproval'
+          ? { itemId: pending.params.itemId, command: null, cwd: null, reason: pending.params.reason ?? null }
+          : { itemId: pending.params.itemId, command: pending.params.command ?? null, cwd: pending.params.cwd ?? null, reason: pending.params.reason ?? null };
     this.runtime.events.publish(
       'approval.requested',
       { requestId, threadId: params.threadId, turnId, ...what, availableDecisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? [] },

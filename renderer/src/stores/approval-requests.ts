@@ -1,4 +1,4 @@
-import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { ApprovalGrant, CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
 import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../../shared/protocol/methods/mcp-elicitation.js';
 
 /** A command the agent wants to run, waiting for the person. */
@@ -22,6 +22,15 @@ export interface McpToolApproval {
   readonly params: McpServerElicitationRequestParams;
 }
 
+/** A patch the agent wants to apply, waiting for the person; the diff is on the `fileChange` item `params.itemId`. */
+export interface FileChangeApproval {
+  readonly kind: 'fileChange';
+  readonly requestId: string;
+  readonly threadId: string;
+  readonly receivedAtMs: number;
+  readonly params: FileChangeRequestApprovalParams;
+}
+
 /** A server request this window has no special view for: shown raw, with accept / decline. */
 export interface OtherRequest {
   readonly kind: 'other';
@@ -40,7 +49,7 @@ export interface OtherRequest {
  * here, a case in `batchResult` and `requestSummaryText`, and its views in
  * views/approvals/request-views.tsx.
  */
-export type PendingRequest = CommandApproval | McpToolApproval | OtherRequest;
+export type PendingRequest = CommandApproval | FileChangeApproval | McpToolApproval | OtherRequest;
 
 /** A batch answer from the inbox. */
 export type BatchVerdict = 'approve' | 'deny';
@@ -49,6 +58,7 @@ export type BatchVerdict = 'approve' | 'deny';
 export function batchResult(request: PendingRequest, verdict: BatchVerdict): { decision: 'accept' | 'decline' } | McpServerElicitationRequestResponse {
   switch (request.kind) {
     case 'command':
+    case 'fileChange':
     case 'other':
       return { decision: verdict === 'approve' ? 'accept' : 'decline' };
     case 'mcpTool':
@@ -63,6 +73,8 @@ export function requestSummaryText(request: PendingRequest): string {
   switch (request.kind) {
     case 'command':
       return `Run ${request.params.command ?? 'a command'}`;
+    case 'fileChange':
+      return `Apply a patch${patchFilesOf(request.params.reason) ? ` (${patchFilesOf(request.params.reason)})` : ''}`;
     case 'other':
       return request.method;
     case 'mcpTool':
@@ -78,6 +90,12 @@ export function mcpToolName(request: McpToolApproval): string {
   if (quoted) return quoted;
   const meta = request.params._meta as Record<string, unknown> | undefined;
   return typeof meta?.['tool_title'] === 'string' ? meta['tool_title'] : 'a tool';
+}
+
+/** The `M a.ts, A b.ts` list the runtime puts at the end of a patch approval's reason, if there. */
+export function patchFilesOf(reason: string | null | undefined): string | null {
+  const match = reason ? /: ((?:[AMD] [^,]+(?:, )?)+)$/.exec(reason) : null;
+  return match ? match[1]! : null;
 }
 
 /** The thread id (or job id) a request names in its params, if any. */

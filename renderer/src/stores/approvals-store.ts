@@ -1,5 +1,6 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
+import type { FileChangeApprovalDecision } from '../../../shared/protocol/file-change.js';
 import type { ApprovalGrant } from '../../../shared/protocol/methods/approvals.js';
 import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../../shared/protocol/methods/mcp-elicitation.js';
 import type { RequestId } from '../../../shared/protocol/wire.js';
@@ -15,7 +16,7 @@ import {
 } from './approval-requests.js';
 import { showRequestError } from './toast-store.js';
 
-export type { CommandApproval, McpToolApproval, OtherRequest, PendingRequest } from './approval-requests.js';
+export type { CommandApproval, FileChangeApproval, McpToolApproval, OtherRequest, PendingRequest } from './approval-requests.js';
 
 /** Codex's request id of an MCP tool-call approval: this prefix, then the mcpToolCall item's id. */
 const MCP_APPROVAL_PREFIX = 'mcp_tool_call_approval_';
@@ -35,6 +36,7 @@ export interface ApprovalsState {
   /** Oldest first; its length is the badge count. */
   readonly pending: readonly PendingRequest[];
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
+  answerFileChange(requestId: string, decision: FileChangeApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
   answerMcpTool(requestId: string, response: McpServerElicitationRequestResponse): void;
   /** Takes an MCP tool-call approval the elicitation handler received; resolves with the person's answer. */
@@ -63,11 +65,12 @@ export interface ApprovalsState {
   loadGrants(threadId: string): Promise<void>;
   /** Every thread's grants (for the inbox). */
   loadAllGrants(): Promise<void>;
-  revokeGrant(threadId: string, prefix: readonly string[]): Promise<void>;
+  /** `kind` fileChange revokes the thread's "apply all patches" grant. */
+  revokeGrant(threadId: string, prefix: readonly string[], kind?: ApprovalGrant['kind']): Promise<void>;
 }
 
 /**
- * Requests from the runtime that wait for the person: command approvals (and
+ * Requests from the runtime that wait for the person: command and file change approvals (and
  * any request type this window does not know). Each is answered as the
  * server request it came as; when another window answers first, the
  * runtime's `serverRequest/resolved` takes it off the screen with a note.
@@ -97,6 +100,7 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
       // A new grant arrives as approval/grants/changed.
       settle(requestId, { decision });
     },
+    answerFileChange: (requestId, decision) => settle(requestId, { decision }),
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
     answerMcpTool: (requestId, response) => settle(requestId, response),
     receiveMcpToolApproval: async (params, requestId) => {
@@ -135,9 +139,9 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
         // Offline: the grants show once connected again.
       }
     },
-    revokeGrant: async (threadId, prefix) => {
+    revokeGrant: async (threadId, prefix, kind) => {
       try {
-        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix] });
+        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix], ...(kind ? { kind } : {}) });
       } catch (error) {
         showRequestError(error);
       }
@@ -207,6 +211,10 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   client.handle('item/commandExecution/requestApproval', async (params, { requestId }) => {
     const request = { kind: 'command', requestId: String(requestId), threadId: params.threadId, receivedAtMs: params.startedAtMs, params } as const;
     return (await add(request)) as { decision: CommandExecutionApprovalDecision };
+  });
+  client.handle('item/fileChange/requestApproval', async (params, { requestId }) => {
+    const request = { kind: 'fileChange', requestId: String(requestId), threadId: params.threadId, receivedAtMs: params.startedAtMs, params } as const;
+    return (await add(request)) as { decision: FileChangeApprovalDecision };
   });
   client.handleOthers(({ method, params, requestId }) => {
     const { threadId, jobId } = originOf(params);

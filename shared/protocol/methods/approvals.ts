@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment } from '../command-execution.js';
 import { defineMethod, defineNotification } from '../define.js';
 import { McpServerElicitationRequestParams } from './mcp-elicitation.js';
+import { FileChangeApprovalDecision } from '../file-change.js';
 
 /** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
 export const CommandExecutionRequestApprovalParams = z.object({
@@ -26,11 +27,33 @@ export type CommandExecutionRequestApprovalParams = z.infer<typeof CommandExecut
 
 export const CommandExecutionRequestApprovalResponse = z.object({ decision: CommandExecutionApprovalDecision });
 
+/**
+ * Codex `FileChangeRequestApprovalParams`. The changes themselves are on the
+ * `fileChange` item announced (item/started) just before the request.
+ */
+export const FileChangeRequestApprovalParams = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  startedAtMs: z.number().int(),
+  reason: z.string().nullable().optional(),
+  /** Codex: a root the agent asks to write under for the session; Wheelhouse never asks for one (null). */
+  grantRoot: z.string().nullable().optional(),
+});
+export type FileChangeRequestApprovalParams = z.infer<typeof FileChangeRequestApprovalParams>;
+
+export const FileChangeRequestApprovalResponse = z.object({ decision: FileChangeApprovalDecision });
+
 export const approvalServerRequests = {
   'item/commandExecution/requestApproval': defineMethod(
     CommandExecutionRequestApprovalParams,
     CommandExecutionRequestApprovalResponse,
     'The agent wants to run a command that needs the person’s approval; the turn waits for the first answer.',
+  ),
+  'item/fileChange/requestApproval': defineMethod(
+    FileChangeRequestApprovalParams,
+    FileChangeRequestApprovalResponse,
+    'The agent wants to apply a patch (the changes are on the fileChange item); the turn waits for the first answer.',
   ),
 } as const;
 
@@ -43,7 +66,7 @@ export const commandNotifications = {
 
 /**
  * A request still waiting for an answer, as `approval/list` reports it: a
- * command, or an agent's MCP tool call (sent as Codex does, an
+ * command, a patch, or an agent's MCP tool call (sent as Codex does, an
  * `mcpServer/elicitation/request` whose `_meta.codex_approval_kind` is
  * `mcp_tool_call`; `itemId` is its mcpToolCall item).
  */
@@ -61,6 +84,8 @@ export const PendingApproval = z.discriminatedUnion('method', [
     params: McpServerElicitationRequestParams,
     itemId: z.string(),
   }),
+  /** A patch: "accept for session" lets the thread's patches inside its folder through; the diff is on the fileChange item. */
+  z.object({ requestId: z.string(), method: z.literal('item/fileChange/requestApproval'), params: FileChangeRequestApprovalParams }),
 ]);
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -85,8 +110,22 @@ export function isMcpToolApproval(params: { readonly _meta?: unknown }): boolean
   return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>)[MCP_TOOL_APPROVAL_META.kindKey] === MCP_TOOL_APPROVAL_META.kindMcpToolCall;
 }
 
-/** "Accept for session": commands starting with `prefix` run without asking in that thread until revoked. */
-export const ApprovalGrant = z.object({ threadId: z.string(), prefix: z.array(z.string()), grantedAtMs: z.number().int() });
+/** What a grant covers: commands (the default) or the thread's patches inside its folder. */
+export const ApprovalGrantKind = z.enum(['command', 'fileChange']);
+export type ApprovalGrantKind = z.infer<typeof ApprovalGrantKind>;
+
+/**
+ * "Accept for session": commands starting with `prefix` run without asking in
+ * that thread until revoked; a `fileChange` grant (empty prefix) lets the
+ * thread's patches inside `root` apply without asking.
+ */
+export const ApprovalGrant = z.object({
+  threadId: z.string(),
+  prefix: z.array(z.string()),
+  grantedAtMs: z.number().int(),
+  kind: ApprovalGrantKind.optional(),
+  root: z.string().optional(),
+});
 export type ApprovalGrant = z.infer<typeof ApprovalGrant>;
 
 /** Wheelhouse's own notifications about approvals. */
@@ -112,7 +151,7 @@ export const approvalNotifications = {
       reason: z.string().nullable(),
       availableDecisions: z.array(z.unknown()),
     }),
-    'A command approval waits; HTTP clients answer it at POST /v1/approvals/{requestId}.',
+    'A command or file change approval waits (command and cwd are null for a file change); HTTP clients answer it at POST /v1/approvals/{requestId}.',
   ),
 } as const;
 
@@ -133,8 +172,8 @@ export const approvalMethods = {
     'The thread’s "accept for session" grants (every thread’s, oldest first, when none is named).',
   ),
   'approval/grants/revoke': defineMethod(
-    z.object({ threadId: z.string(), prefix: z.array(z.string()) }),
+    z.object({ threadId: z.string(), prefix: z.array(z.string()), kind: ApprovalGrantKind.nullable().optional() }),
     z.object({ revoked: z.boolean() }),
-    'Ends an "accept for session" grant: those commands ask again.',
+    'Ends an "accept for session" grant: those commands (or, with kind fileChange, the thread’s patches) ask again.',
   ),
 } as const;
