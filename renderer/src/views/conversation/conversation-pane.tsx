@@ -2,7 +2,7 @@ import { CircleAlert, ShipWheel, SquarePen } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
-import { OtherRequestCard } from './approval-card.js';
+import { ApprovalCard, OtherRequestCard } from './approval-card.js';
 import { McpApprovalCard } from './mcp-approval-card.js';
 import { SessionGrants } from './session-grants.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
@@ -97,35 +97,36 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
 }
 
 /**
- * Requests with no card in the conversation (this thread's, or of no thread):
- * a kind this window has no view for, shown raw; or an MCP tool call whose
- * item the conversation does not hold (a reloaded window rebuilt it from
- * stored items, and the call is still waiting). Never left waiting unseen.
+ * Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left
+ * waiting unseen. So is a command approval whose command is not in the loaded conversation (the thread was
+ * opened while its turn waited, e.g. an agent job's): its card stands on its own until the command shows up.
+ * The same for an MCP tool call waiting for approval (a reloaded window rebuilt the thread from stored items).
  */
 function OtherRequests({ threadId }: { readonly threadId: string }) {
   const pending = useApprovalsStore((s) => s.pending);
-  const mcpCalls = pending.filter((request) => request.kind === 'mcpTool' && request.threadId === threadId);
-  // The items map is mutated in place (the store bumps a revision), so the selector returns a plain value.
-  const cardless = useConversationStore((s) =>
-    s.threadId === threadId && s.load === 'ready'
-      ? mcpCalls.filter((request) => request.kind === 'mcpTool' && !s.data.items.has(request.itemId)).map((request) => request.requestId).join('\n')
-      : '',
-  );
-  const shown = pending.filter(
-    (request) =>
-      (request.kind === 'other' && (request.threadId === null || request.threadId === threadId)) ||
-      (request.kind === 'mcpTool' && cardless.split('\n').includes(request.requestId)),
-  );
-  if (shown.length === 0) return null;
+  const items = useConversationStore((s) => (s.threadId === threadId ? s.data.items : null));
+  useConversationStore((s) => s.revision);
+  const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
+  const unseen = pending.filter((request) => request.kind === 'command' && request.threadId === threadId && items !== null && !items.has(request.params.itemId));
+  const unseenMcp = pending.filter((request) => request.kind === 'mcpTool' && request.threadId === threadId && items !== null && !items.has(request.itemId));
+  if (others.length === 0 && unseen.length === 0 && unseenMcp.length === 0) return null;
   return (
     <div className="pending-requests">
-      {shown.map((request) =>
-        request.kind === 'mcpTool' ? (
-          <McpApprovalCard key={request.requestId} approval={request} />
-        ) : (
-          request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />
-        ),
+      {unseen.map(
+        (request) =>
+          request.kind === 'command' && (
+            <div key={request.requestId} className="command-card" data-testid="command-card" data-status="waiting" data-open>
+              <div className="command-head">
+                <code className="command-text" data-testid="command-text">
+                  {request.params.command ?? 'a command'}
+                </code>
+              </div>
+              <ApprovalCard approval={request} />
+            </div>
+          ),
       )}
+      {unseenMcp.map((request) => request.kind === 'mcpTool' && <McpApprovalCard key={request.requestId} approval={request} />)}
+      {others.map((request) => request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />)}
     </div>
   );
 }
