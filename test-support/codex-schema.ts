@@ -57,6 +57,12 @@ const SCHEMA_ID = 'codex-app-server';
 /** The same schema where every property that may be null must be present: what Codex itself emits. */
 const COMPLETE_SCHEMA_ID = 'codex-app-server-complete';
 
+/** Requests whose result is not named after their params (`<X>Params` → `<X>Response`) in Codex's protocol crate. */
+const RESPONSE_OF: Readonly<Record<string, string>> = {
+  ConfigValueWrite: 'ConfigWriteResponse',
+  ConfigBatchWrite: 'ConfigWriteResponse',
+};
+
 export class CodexSchema {
   private readonly ajv: Ajv;
   private readonly compiled = new Map<string, ValidateFunction>();
@@ -79,7 +85,7 @@ export class CodexSchema {
         const method = entry.properties?.method?.enum?.[0];
         if (!method) continue;
         const params = entry.properties?.params?.$ref;
-        const result = withResult && params ? params.replace(/Params$/, 'Response') : undefined;
+        const result = withResult && params ? params.replace(/(\w+)Params$/, (_, stem: string) => RESPONSE_OF[stem] ?? `${stem}Response`) : undefined;
         table.set(method, { params, result });
       }
       return table;

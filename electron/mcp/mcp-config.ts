@@ -5,8 +5,9 @@ import { z } from 'zod';
  * server (`command`, `args`, `env`, `cwd`) or a streamable HTTP server
  * (`url`, `bearer_token_env_var`, `http_headers`), with the shared
  * `startup_timeout_sec`, `tool_timeout_sec`, `enabled`, `enabled_tools` and
- * `disabled_tools`. Wheelhouse adds `trust` (calls of a trusted server skip
- * approval once approvals exist).
+ * `disabled_tools`, and Codex's approval settings: `default_tools_approval_mode`
+ * for every tool of the server and `[mcp_servers.<name>.tools.<tool>]`
+ * `approval_mode` for one tool (`auto`, `prompt`, `writes`, `approve`).
  */
 
 /** A server name as it appears in `[mcp_servers.<name>]` (Codex: letters, digits, `-`, `_`). */
@@ -31,6 +32,17 @@ const HttpUrl = z.string().refine((text) => {
   }
 }, 'must be an http:// or https:// URL');
 
+/**
+ * Codex AppToolApproval: `auto` asks unless the tool says it only reads
+ * (annotations), `prompt` always asks, `writes` asks unless `readOnlyHint`,
+ * `approve` never asks (the person trusts it).
+ */
+export const McpToolApprovalMode = z.enum(['auto', 'prompt', 'writes', 'approve']);
+export type McpToolApprovalMode = z.infer<typeof McpToolApprovalMode>;
+
+/** `[mcp_servers.<name>.tools.<tool>]`. Unknown keys pass through. */
+const McpToolTable = z.looseObject({ approval_mode: McpToolApprovalMode.optional() });
+
 /** One `[mcp_servers.<name>]` table. Unknown keys pass through (kept as written). */
 export const McpServerTable = z
   .looseObject({
@@ -46,7 +58,8 @@ export const McpServerTable = z
     enabled: z.boolean().optional(),
     enabled_tools: z.array(z.string().min(1)).optional(),
     disabled_tools: z.array(z.string().min(1)).optional(),
-    trust: z.boolean().optional(),
+    default_tools_approval_mode: McpToolApprovalMode.optional(),
+    tools: z.record(z.string().min(1), McpToolTable).optional(),
   })
   .superRefine((table, ctx) => {
     if (table.command === undefined && table.url === undefined) {
@@ -88,7 +101,10 @@ export interface McpServerConfig {
   /** null: every tool the server lists (minus disabledTools). */
   readonly enabledTools: readonly string[] | null;
   readonly disabledTools: readonly string[];
-  readonly trust: boolean;
+  /** `default_tools_approval_mode` (Codex's default: auto). */
+  readonly defaultToolsApprovalMode: McpToolApprovalMode;
+  /** Per-tool `approval_mode` where set. */
+  readonly toolApprovalModes: Readonly<Record<string, McpToolApprovalMode>>;
 }
 
 /** The servers of a validated config document, sorted by name. */
@@ -122,7 +138,10 @@ function toServerConfig(name: string, table: McpServerTable): McpServerConfig {
     toolTimeoutMs: Math.round((table.tool_timeout_sec ?? DEFAULT_TOOL_TIMEOUT_SEC) * 1000),
     enabledTools: table.enabled_tools ?? null,
     disabledTools: table.disabled_tools ?? [],
-    trust: table.trust ?? false,
+    defaultToolsApprovalMode: table.default_tools_approval_mode ?? 'auto',
+    toolApprovalModes: Object.fromEntries(
+      Object.entries(table.tools ?? {}).flatMap(([tool, settings]) => (settings.approval_mode ? [[tool, settings.approval_mode]] : [])),
+    ),
   };
 }
 
@@ -130,6 +149,11 @@ function toServerConfig(name: string, table: McpServerTable): McpServerConfig {
 export function isToolAllowed(config: McpServerConfig, tool: string): boolean {
   if (config.disabledTools.includes(tool)) return false;
   return config.enabledTools === null || config.enabledTools.includes(tool);
+}
+
+/** The approval mode of one tool: its own `approval_mode`, else the server's default. */
+export function toolApprovalMode(config: McpServerConfig, tool: string): McpToolApprovalMode {
+  return config.toolApprovalModes[tool] ?? config.defaultToolsApprovalMode;
 }
 
 /** Same settings (a change means the server must restart). */

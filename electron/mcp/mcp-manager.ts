@@ -10,6 +10,7 @@ import { CallClock } from './call-clock.js';
 import type { McpServerConfig } from './mcp-config.js';
 import type { CallOptions, ElicitHandler, McpConnection } from './mcp-connection.js';
 import type { ElicitationAnswer } from './elicitation-broker.js';
+import type { McpToolFacts } from './mcp-tool-approval.js';
 import { assignModelToolNames, type McpToolRef } from './tool-names.js';
 import { isToolAllowed } from './mcp-config.js';
 
@@ -33,14 +34,12 @@ export interface McpManagerOptions {
   readonly readConfigs: () => readonly McpServerConfig[];
   readonly onStatus: (update: McpServerStartupStatusUpdated) => void;
   readonly onStartupCompleted: (summary: McpServerStartupCompleted) => void;
-  /** Where the process supervisor of stdio servers writes each server's log. */
-  readonly processLogDir: string;
   /**
-   * The environment stdio servers start from (their `env` is laid over it).
-   * Default: the app's own environment, at once; asking a login shell can
-   * take seconds (or hang on a broken rc file), and start-up must not wait.
+   * The runtime's one process supervisor: stdio servers start from the user's
+   * login-shell environment (resolved once and cached; their `env` is laid
+   * over it), are logged with every other child, and die with the app.
    */
-  readonly environment?: () => Promise<LoginEnvironment>;
+  readonly supervisor: Supervisor;
   /** Delay before restart attempt n (0-based) of a server that died. Default 1 s doubling to 30 s. */
   readonly restartDelayMs?: (attempt: number) => number;
   readonly now?: () => number;
@@ -68,7 +67,6 @@ let connectionModule: Promise<ConnectionModule> | undefined;
 /** The SDK is loaded only when a server is configured, so start-up without MCP pays nothing for it. */
 const loadConnectionModule = () => (connectionModule ??= import('./mcp-connection.js'));
 type Supervisor = import('../exec/index.js').ProcessSupervisor;
-type LoginEnvironment = import('../exec/index.js').LoginEnvironment;
 
 /**
  * Runs the configured MCP servers: starts every enabled one in parallel (a
@@ -82,9 +80,6 @@ export class McpManager {
   private toolCache: { specs: ModelToolSpec[]; byName: Map<string, McpToolRef> } | null = null;
   private closed = false;
   private readonly now: () => number;
-  /** Runs the stdio servers' processes; made (and node-pty loaded) at the first stdio start. */
-  private supervisor: Supervisor | null = null;
-  private supervisorLoading: Promise<Supervisor> | null = null;
   /** Calls in flight per server, newest last: an elicitation belongs to the newest one's thread. */
   private readonly callsInFlight = new Map<string, Array<{ readonly context: McpCallContext; readonly clock: CallClock }>>();
 
@@ -174,6 +169,23 @@ export class McpManager {
     };
   }
 
+  /** A configured server's settings and what its listing says of one tool (null facts: not listed, or not ready). */
+  lookupTool(server: string, tool: string): { config: McpServerConfig; facts: McpToolFacts | null } | null {
+    const slot = this.slots.get(server);
+    if (!slot) return null;
+    const listed = slot.connection?.catalog.tools.find((candidate) => candidate.name === tool);
+    if (!listed) return { config: slot.config, facts: null };
+    const hints = listed.annotations ?? null;
+    return {
+      config: slot.config,
+      facts: {
+        hints: hints && { readOnlyHint: hints.readOnlyHint, destructiveHint: hints.destructiveHint, openWorldHint: hints.openWorldHint },
+        title: listed.title ?? hints?.title ?? null,
+        description: listed.description ?? null,
+      },
+    };
+  }
+
   servers(): readonly McpServerSlot[] {
     return [...this.slots.values()];
   }
@@ -239,8 +251,6 @@ export class McpManager {
     this.closed = true;
     for (const slot of this.slots.values()) this.stop(slot);
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-    // Anything a server started in its session goes too.
-    await this.supervisor?.dispose();
   }
 
   /** For a synchronous exit: signals every server process at once. */
@@ -252,30 +262,6 @@ export class McpManager {
       slot.connection?.killNow();
       slot.connection = null;
     }
-    this.supervisor?.disposeNow();
-  }
-
-  private loadSupervisor(): Promise<Supervisor> {
-    this.supervisorLoading ??= import('../exec/index.js').then((exec) => {
-      const appEnvironment = async (): Promise<LoginEnvironment> => ({
-        // Electron's own switches never reach a child (ELECTRON_RUN_AS_NODE turns a node-based server into something else).
-        env: Object.fromEntries(
-          Object.entries(process.env).filter(
-            (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith('ELECTRON_'),
-          ),
-        ),
-        shell: exec.userShell(),
-        source: 'process',
-        note: 'MCP servers start from the app environment',
-      });
-      this.supervisor = new exec.ProcessSupervisor({
-        logDir: this.options.processLogDir,
-        loginEnvironment: this.options.environment ?? appEnvironment,
-      });
-      if (this.closed) this.supervisor.disposeNow();
-      return this.supervisor;
-    });
-    return this.supervisorLoading;
   }
 
   private round(slots: readonly McpServerSlot[]): Promise<McpServerStartupCompleted> {
@@ -303,9 +289,12 @@ export class McpManager {
       let connection: McpConnection;
       try {
         const { McpConnection } = await loadConnectionModule();
+        // startup_timeout_sec counts from the server's start, not from the login shell's (once per app run).
+        if (slot.config.transport.type === 'stdio') await this.options.supervisor.loginEnvironment();
+        if (generation !== slot.generation || this.closed) return generation !== slot.generation ? 'superseded' : this.setState(slot, 'cancelled', null);
         connection = await McpConnection.open(
           slot.config,
-          () => this.loadSupervisor(),
+          async () => this.options.supervisor,
           abort.signal,
           (reason) => this.lost(slot, connection, reason),
           this.elicitHandler(slot.config.name),

@@ -3,22 +3,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyNotification, ClientMethod, ParamsOf, Turn } from '../../shared/protocol/index.js';
-import { createModelClient } from '../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { mockProvider } from '../../test-support/mock-model/model-test-kit.js';
 import { killAllChildren, spawnTracked } from '../../test-support/child-process.js';
 import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
-import type { RequestContext } from '../runtime/context.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { createTestRuntime } from '../../test-support/test-runtime.js';
+import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
 
 /**
  * MCP servers through the runtime, against the real reference servers from
  * npm (server-everything, server-filesystem) and a mock model: what a
  * client sees in notifications, status lists and the conversation.
  */
-const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 
 let mock: MockModelServer;
@@ -45,41 +40,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function app(configToml: string) {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-'));
-  fs.writeFileSync(path.join(home, 'config.toml'), configToml);
-  const provider = mockProvider(mock, 'chat');
-  const runtime = createTestRuntime({
-    home,
-    validateResults: true,
-    defaults: { cwd: home },
-    bindModel: async () => ({ client: createModelClient(provider), model: 'deepseek-chat', contextWindow: 128_000 }),
-  });
-  cleanups.push(async () => {
-    await runtime.shutdown();
-    fs.rmSync(home, { recursive: true, force: true });
-  });
-  const seen: AnyNotification[] = [];
-  runtime.events.subscribe((n) => seen.push(n));
-  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
-  /** Resolves with the first notification (already seen or future) that matches. */
-  const waitFor = (match: (n: AnyNotification) => boolean, after = 0) =>
-    new Promise<AnyNotification>((resolve) => {
-      const found = seen.slice(after).find(match);
-      if (found) return resolve(found);
-      const off = runtime.events.subscribe((n) => {
-        if (match(n)) {
-          off();
-          resolve(n);
-        }
-      });
-    });
-  const status = (name: string, state: string, after = 0) =>
-    waitFor((n) => n.method === 'mcpServer/startupStatus/updated' && n.params.name === name && n.params.status === state, after);
-  const startupDone = () => waitFor((n) => n.method === 'mcpServer/startupStatus/completed');
-  const turnDone = (after: number) => waitFor((n) => n.method === 'turn/completed', after).then((n) => (n.params as { turn: Turn }).turn);
-  return { runtime, home, seen, call, waitFor, status, startupDone, turnDone };
-}
+const app = (configToml: string) => mcpRuntimeApp(mock, cleanups, configToml);
 
 const pidsOf = (runtime: Runtime) =>
   runtime.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));

@@ -84,6 +84,8 @@ export function serverStatus(slot: McpServerSlot, detail: 'full' | 'toolsAndAuth
       toolTimeoutSec: slot.config.toolTimeoutMs / 1000,
       enabledTools: slot.config.enabledTools ? [...slot.config.enabledTools] : null,
       disabledTools: [...slot.config.disabledTools],
+      defaultToolsApprovalMode: slot.config.defaultToolsApprovalMode,
+      toolApprovalModes: { ...slot.config.toolApprovalModes },
     },
   };
 }

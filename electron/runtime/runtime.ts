@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { Dispatcher, type MethodHandlers } from '../../shared/protocol/index.js';
+import { Dispatcher, type ConfigChangedNotification, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
 import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
@@ -46,6 +46,7 @@ import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
 import { createMcpHandlers } from '../mcp/mcp-handlers.js';
 import { McpManager } from '../mcp/mcp-manager.js';
+import { McpToolApprovals } from '../mcp/mcp-tool-approval.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
@@ -225,10 +226,17 @@ export class Runtime {
     });
     this.mcp = new McpManager({
       elicit: (params, signal) => this.elicitations.ask(params, signal),
-      processLogDir: path.join(this.home, 'logs', 'mcp'),
+      supervisor: this.supervisor,
       readConfigs: () => mcpServerConfigs(this.config.current().config.mcp_servers),
       onStatus: (update) => this.events.publish('mcpServer/startupStatus/updated', update, { ephemeral: true }),
       onStartupCompleted: (summary) => this.events.publish('mcpServer/startupStatus/completed', summary, { ephemeral: true }),
+    });
+    const mcpApprovals = new McpToolApprovals({
+      lookup: (server, tool) => this.mcp.lookupTool(server, tool),
+      settingsOf: (threadId) => this.commandSettings(threadId),
+      ask: (target, params, itemId, signal) => this.approvals.requestMcpToolCall(target, params, itemId, signal),
+      trustForever: (server, tool) => this.writeConfig([{ keyPath: `mcp_servers.${server}.tools`, value: { [tool]: { approval_mode: 'approve' } }, mergeStrategy: 'upsert' }]),
+      ...(options.logError ? { logError: options.logError } : {}),
     });
     this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
     const builtins = builtinTools();
@@ -261,7 +269,12 @@ export class Runtime {
       goals: this.goals,
       tools,
       clientTools: this.clientTools,
-      mcp: this.mcp,
+      mcp: {
+        resolveTool: (modelName) => this.mcp.resolveTool(modelName),
+        callTool: (server, tool, args, callOptions) => this.mcp.callTool(server, tool, args, callOptions),
+        readOnlyHint: (server, tool) => this.mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
+        review: (call) => mcpApprovals.review(call),
+      },
       commands,
       jobTools,
       patches: new PatchRunner({
@@ -373,12 +386,7 @@ export class Runtime {
         secretStore: this.secrets,
         providers: this.providers,
         listModels: this.listModels,
-        notify: (change) => {
-          this.events.publish('config/changed', change);
-          if (change.keyPaths.some((keyPath) => keyPath === 'mcp_servers' || keyPath.startsWith('mcp_servers.'))) {
-            void this.mcp.reload();
-          }
-        },
+        notify: (change) => this.configChanged(change),
       }),
       'approval/list': (params) => ({ data: this.approvals.list(params.threadId) }),
       'approval/answer': (params) => {
@@ -419,7 +427,18 @@ export class Runtime {
     };
   }
 
-  /** Stops running turns, flushes the event log and closes the databases. Safe to call twice. */
+  /** Tells clients what changed in config.toml; MCP servers follow their tables. */
+  private configChanged(change: ConfigChangedNotification): void {
+    this.events.publish('config/changed', change);
+    if (change.keyPaths.some((keyPath) => keyPath === 'mcp_servers' || keyPath.startsWith('mcp_servers.'))) void this.mcp.reload();
+  }
+
+  /** A change the runtime makes itself (e.g. "always allow this MCP tool"), as a client's config/value/write would. */
+  private writeConfig(edits: Parameters<ConfigService['applyEdits']>[0]): void {
+    const keyPaths = this.config.applyEdits(edits);
+    this.configChanged({ reason: 'write', keyPaths, providerId: null });
+  }
+
   /**
    * The thread's approval policy and sandbox (thread/start), or the defaults:
    * workspace-write where the sandbox works, and "untrusted" (ask before
@@ -442,8 +461,9 @@ export class Runtime {
     // Jobs first: the turns stopped next belong to agent jobs that must stay `running` for the next start.
     await this.jobs.shutdown();
     await this.turns.stopAll();
-    await this.supervisor.dispose();
+    // MCP servers first: they run under the supervisor, and must not read its disposal as a crash to restart from.
     await this.mcp.close();
+    await this.supervisor.dispose();
     this.close();
   }
 

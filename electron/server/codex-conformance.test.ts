@@ -120,6 +120,9 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
   await ok(peer, 'thread/unarchive', { threadId });
   await ok(peer, 'model/list', { cursor: null, limit: null, includeHidden: null, modelProvider: null });
   await ok(peer, 'config/read', { cwd: null, includeLayers: false });
+  // Both writes answer Codex's ConfigWriteResponse (not a type named after their params).
+  await ok(peer, 'config/value/write', { keyPath: 'model_reasoning_effort', value: 'high', mergeStrategy: 'replace', filePath: null, expectedVersion: null });
+  await ok(peer, 'config/batchWrite', { edits: [{ keyPath: 'model_reasoning_effort', value: 'medium', mergeStrategy: 'replace' }], filePath: null, expectedVersion: null });
   await ok(peer, 'thread/goal/set', { threadId, objective: 'Keep going', status: null, tokenBudget: null, origin: null });
   await ok(peer, 'thread/goal/get', { threadId });
   await ok(peer, 'thread/goal/clear', { threadId });
@@ -150,6 +153,8 @@ const SESSION_METHODS = [
   'thread/unarchive',
   'model/list',
   'config/read',
+  'config/value/write',
+  'config/batchWrite',
   'thread/goal/set',
   'thread/goal/updated',
 ];

@@ -91,9 +91,13 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
 
   private sendApproval(connection: RpcConnection, ...[pending, signal, answer]: Parameters<ApprovalSender>): void {
     if (!connection.isOpen || !connection.isInitialized) return;
-    connection
-      .request(pending.method, pending.params, { timeoutMs: APPROVAL_WAIT_MS, signal, id: pending.requestId })
-      .then((result) => answer(result.decision))
+    const options = { timeoutMs: APPROVAL_WAIT_MS, signal, id: pending.requestId };
+    const asked =
+      pending.method === 'mcpServer/elicitation/request'
+        ? connection.request(pending.method, pending.params, options)
+        : connection.request(pending.method, pending.params, options);
+    asked
+      .then(answer)
       // Withdrawn (answered elsewhere, turn stopped), refused or disconnected: others may still answer.
       .catch(() => undefined);
   }

@@ -47,7 +47,9 @@ export const useApprovalsStore = createApprovalsStore(client);
 export const useMcpStore = createMcpStore(client);
 
 /** MCP servers' questions to the person (mcpServer/elicitation/request). */
-export const useElicitationStore = createElicitationStore(client);
+export const useElicitationStore = createElicitationStore(client, (params, requestId) =>
+  useApprovalsStore.getState().receiveMcpToolApproval(params, requestId),
+);
 
 // Choosing a thread shows its conversation again.
 useThreadsStore.subscribe((state, previous) => {

@@ -4,8 +4,12 @@ import {
   type CommandExecutionApprovalDecision,
   type CommandExecutionRequestApprovalParams,
   type FileChangeRequestApprovalParams,
+  type McpServerElicitationRequestParams,
+  type McpServerElicitationRequestResponse,
   type PendingApproval,
   FileChangeApprovalDecision,
+  MCP_TOOL_APPROVAL_META,
+  mcpToolApprovalRequestId,
 } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
@@ -13,16 +17,18 @@ import type { EventLog } from '../event-log.js';
 /** How a wait for the person ended: their decision, or the turn stopped first. */
 export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };
 
+/** How an MCP tool-call approval ended: the person's answer (Codex's elicitation response), or the turn stopped first. */
+export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
+
+/** A client's answer, as the result of the server request it got (already checked against that request's schema). */
+export type ApprovalResponse = { readonly decision: CommandExecutionApprovalDecision } | McpServerElicitationRequestResponse;
+
 /**
  * Sends one approval request to clients. `signal` aborts when the request is
  * settled (by any client, or because its turn ended), so the other clients'
- * copies are withdrawn; `answer` is how a client's decision comes back.
+ * copies are withdrawn; `answer` is how a client's response comes back.
  */
-export type ApprovalSender = (
-  pending: PendingApproval,
-  signal: AbortSignal,
-  answer: (decision: CommandExecutionApprovalDecision) => void,
-) => void;
+export type ApprovalSender = (pending: PendingApproval, signal: AbortSignal, answer: (response: ApprovalResponse) => void) => void;
 
 interface LiveApproval {
   readonly pending: PendingApproval;
@@ -32,7 +38,8 @@ interface LiveApproval {
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
-  settle(outcome: ApprovalOutcome): void;
+  /** null: ended unanswered. */
+  settle(response: ApprovalResponse | null): void;
 }
 
 export interface ApprovalBrokerDeps {
@@ -75,14 +82,31 @@ export class ApprovalBroker {
   }
 
   /** Persists and sends a request, then waits for the first answer, or for `signal` (the turn stopping). */
-  request(
+  async request(
     target: { readonly store: StateStore | null; readonly ephemeral: boolean },
     params: CommandExecutionRequestApprovalParams,
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[] = [],
   ): Promise<ApprovalOutcome> {
     const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/commandExecution/requestApproval', params };
-    return this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, sessionPrefixes);
+    const response = await this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, sessionPrefixes);
+    return response === null ? { kind: 'ended' } : { kind: 'decided', decision: commandDecisionOf(response) };
+  }
+
+  /**
+   * An agent's MCP tool call waiting for the person: persisted and sent as
+   * Codex sends it (`mcpServer/elicitation/request` with approval `_meta`,
+   * request id `mcp_tool_call_approval_<itemId>`).
+   */
+  async requestMcpToolCall(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    params: McpServerElicitationRequestParams & { readonly turnId: string },
+    itemId: string,
+    signal: AbortSignal,
+  ): Promise<McpApprovalOutcome> {
+    const pending: PendingApproval = { requestId: mcpToolApprovalRequestId(itemId), method: 'mcpServer/elicitation/request', params, itemId };
+    const response = await this.wait(target, pending, { turnId: params.turnId, itemId }, signal, []);
+    return response === null ? { kind: 'ended' } : { kind: 'answered', response: mcpResponseOf(response) };
   }
 
   /**
@@ -90,13 +114,14 @@ export class ApprovalBroker {
    * FileChangeApprovalDecision). On acceptForSession the caller grants with
    * `grantFileChanges` (the thread's next patch cannot ask before it does).
    */
-  requestFileChange(
+  async requestFileChange(
     target: { readonly store: StateStore; readonly ephemeral: boolean },
     params: FileChangeRequestApprovalParams,
     signal: AbortSignal,
   ): Promise<ApprovalOutcome> {
     const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/fileChange/requestApproval', params };
-    return this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, []);
+    const response = await this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, []);
+    return response === null ? { kind: 'ended' } : { kind: 'decided', decision: commandDecisionOf(response) };
   }
 
   private wait(
@@ -105,23 +130,23 @@ export class ApprovalBroker {
     where: { readonly turnId: string; readonly itemId: string },
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[],
-  ): Promise<ApprovalOutcome> {
+  ): Promise<ApprovalResponse | null> {
     const { requestId } = pending;
     target.store?.approvals.insert(
       { requestId, threadId: pending.params.threadId, turnId: where.turnId, itemId: where.itemId, method: pending.method, params: JSON.stringify(pending.params) },
       this.deps.now(),
     );
-    return new Promise<ApprovalOutcome>((resolve) => {
-      const onAbort = () => this.finish(requestId, 'ended', 'ended: the turn stopped', { kind: 'ended' });
+    return new Promise<ApprovalResponse | null>((resolve) => {
+      const onAbort = () => this.finish(requestId, 'ended', 'ended: the turn stopped', null);
       const live: LiveApproval = {
         pending,
         ephemeral: target.ephemeral,
         store: target.store,
         withdrawn: new AbortController(),
         sessionPrefixes,
-        settle: (outcome) => {
+        settle: (response) => {
           signal.removeEventListener('abort', onAbort);
-          resolve(outcome);
+          resolve(response);
         },
       };
       this.live.set(requestId, live);
@@ -138,7 +163,8 @@ export class ApprovalBroker {
     if (live.pending.method === 'item/fileChange/requestApproval' && !FileChangeApprovalDecision.safeParse(decision).success) {
       throw RpcError.invalidParams(`approval request ${requestId} is a file change: answer accept, acceptForSession, decline or cancel`);
     }
-    this.finish(requestId, 'answered', JSON.stringify(decision), { kind: 'decided', decision });
+    const response: ApprovalResponse = live.pending.method === 'mcpServer/elicitation/request' ? mcpResponseOfDecision(decision) : { decision };
+    this.finish(requestId, 'answered', JSON.stringify(decision), response);
   }
 
   list(threadId?: string | null): PendingApproval[] {
@@ -213,29 +239,46 @@ export class ApprovalBroker {
 
   private sendWith(sender: ApprovalSender, live: LiveApproval): void {
     const { requestId } = live.pending;
-    sender(live.pending, live.withdrawn.signal, (decision) => {
+    sender(live.pending, live.withdrawn.signal, (response) => {
       // A later answer from another client lost the race; nothing to tell it beyond serverRequest/resolved.
-      if (this.live.has(requestId)) this.answer(requestId, decision);
+      if (this.live.has(requestId)) this.finish(requestId, 'answered', JSON.stringify('decision' in response ? response.decision : response), response);
     });
   }
 
-  private finish(requestId: string, state: 'answered' | 'ended', recorded: string, outcome: ApprovalOutcome): void {
+  private finish(requestId: string, state: 'answered' | 'ended', recorded: string, response: ApprovalResponse | null): void {
     const live = this.live.get(requestId);
     if (!live) return;
     this.live.delete(requestId);
     live.store?.approvals.resolve(requestId, state, recorded, this.deps.now());
     const threadId = live.pending.params.threadId;
-    if (outcome.kind === 'decided' && outcome.decision === 'acceptForSession') {
+    if (response && 'decision' in response && response.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
     }
     live.withdrawn.abort();
-    this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId, ephemeral: live.ephemeral });
-    live.settle(outcome);
+    this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId ?? null, ephemeral: live.ephemeral });
+    live.settle(response);
   }
 }
 
 function notWaiting(requestId: string): RpcError {
   return RpcError.invalidRequest(`approval request ${requestId} is not waiting: it was already answered, ended, or never existed`);
+}
+
+/** A command approval's decision; an MCP-shaped answer to one (a client's mix-up) counts by its action. */
+function commandDecisionOf(response: ApprovalResponse): CommandExecutionApprovalDecision {
+  if ('decision' in response) return response.decision;
+  return response.action === 'accept' ? 'accept' : response.action;
+}
+
+function mcpResponseOf(response: ApprovalResponse): McpServerElicitationRequestResponse {
+  return 'decision' in response ? mcpResponseOfDecision(response.decision) : response;
+}
+
+/** `approval/answer` (and the HTTP API) speak command decisions; for an MCP tool call they mean Codex's elicitation answers. */
+function mcpResponseOfDecision(decision: CommandExecutionApprovalDecision): McpServerElicitationRequestResponse {
+  if (decision === 'decline' || decision === 'cancel') return { action: decision };
+  if (decision === 'acceptForSession') return { action: 'accept', _meta: { [MCP_TOOL_APPROVAL_META.persistKey]: MCP_TOOL_APPROVAL_META.persistSession } };
+  return { action: 'accept' };
 }
 
 function sameWords(a: readonly string[], b: readonly string[]): boolean {

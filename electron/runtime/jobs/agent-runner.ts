@@ -272,13 +272,19 @@ export class AgentRunner {
     }
   }
 
-  /** A command (or patch) of the job's thread waits for the person: the job says so until it is answered or ended. */
+  /** A command (or patch, or MCP tool call) of the job's thread waits for the person: the job says so until it is answered or ended. */
   private onApproval(pending: PendingApproval, withdrawn: AbortSignal): void {
     const run = this.runs.get(pending.params.threadId);
     if (!run || !this.isCurrent(run)) return;
     const { agent } = run.entry;
     const command = pending.method === 'item/commandExecution/requestApproval' ? (pending.params.command ?? null) : null;
-    const what = command ?? (pending.method === 'item/commandExecution/requestApproval' ? 'a command' : 'a file change');
+    const what =
+      command ??
+      (pending.method === 'item/commandExecution/requestApproval'
+        ? 'a command'
+        : pending.method === 'mcpServer/elicitation/request'
+          ? `MCP server ${pending.params.serverName}'s tool`
+          : 'a file change');
     agent.waitingApproval = { requestId: pending.requestId, command };
     this.setDetail(run, `waiting for approval: ${what}`, 'waiting_for_approval');
     withdrawn.addEventListener(

@@ -48,15 +48,19 @@ export function httpVariantOf(decision: CommandExecutionApprovalDecision): strin
   return snakeCase(variantOf(decision));
 }
 
-/** What a request offers: a command's own list; a file change always Codex's four. */
+/** What an MCP tool-call approval offers, in command decisions (the broker maps them to Codex's elicitation answers). */
+const MCP_TOOL_DECISIONS: readonly CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession', 'decline', 'cancel'];
+
+/** What a request offers: a command's own list; a file change always Codex's four; an MCP tool call the four above. */
 function offeredDecisions(pending: PendingApproval): readonly CommandExecutionApprovalDecision[] | null {
   if (pending.method === 'item/fileChange/requestApproval') return FileChangeApprovalDecision.options;
+  if (pending.method === 'mcpServer/elicitation/request') return MCP_TOOL_DECISIONS;
   return pending.params.availableDecisions ?? null;
 }
 
 /** A waiting approval as the HTTP API shows it (snake_case; decisions in the API's spelling). */
 export function httpApprovalOf(pending: PendingApproval): Record<string, unknown> {
-  const params: Record<string, unknown> = { ...pending.params };
+  const params: Record<string, unknown> = pending.method === 'mcpServer/elicitation/request' ? { ...pending.params, itemId: pending.itemId } : { ...pending.params };
   delete params['availableDecisions'];
   return {
     request_id: pending.requestId,
@@ -93,22 +97,19 @@ export class ApprovalRoutes {
 
   private announce(pending: PendingApproval): void {
     const { requestId, params } = pending;
-    const command = pending.method === 'item/commandExecution/requestApproval' ? pending.params : null;
     // A job the person created has no thread: its request names the job instead, on the all-events stream.
     const ephemeral = this.isEphemeralThread(params.threadId);
+    const turnId = params.turnId ?? '';
+    const what =
+      pending.method === 'mcpServer/elicitation/request'
+        ? { itemId: pending.itemId, command: null, cwd: null, reason: 'message' in pending.params ? pending.params.message : null }
+        : pending.method === 'item/fileChange/requestApproval'
+          ? { itemId: pending.params.itemId, command: null, cwd: null, reason: pending.params.reason ?? null }
+          : { itemId: pending.params.itemId, command: pending.params.command ?? null, cwd: pending.params.cwd ?? null, reason: pending.params.reason ?? null };
     this.runtime.events.publish(
       'approval.requested',
-      {
-        requestId,
-        threadId: params.threadId,
-        turnId: params.turnId,
-        itemId: params.itemId,
-        command: command?.command ?? null,
-        cwd: command?.cwd ?? null,
-        reason: params.reason ?? null,
-        availableDecisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? [],
-      },
-      ephemeral === null ? { ephemeral: true } : { threadId: params.threadId, turnId: params.turnId, ephemeral },
+      { requestId, threadId: params.threadId, turnId, ...what, availableDecisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? [] },
+      ephemeral === null ? { ephemeral: true } : { threadId: params.threadId, turnId, ephemeral },
     );
   }
 

@@ -11,6 +11,7 @@ import type { SseSubscriber } from '../../../test-support/sse-client.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { codexDecisionOf, httpDecisionOf } from './approval-routes.js';
 import { connectWs } from '../../../test-support/ws-peer.js';
+import { filesystemServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
 
 /** Command approvals answered over HTTP against a real `wheelhouse serve`, the mock model asking for exec_command. */
 const temp = new TempDirs();
@@ -147,5 +148,39 @@ describe('approvals over HTTP', () => {
     await events.waitForEvent('turn/completed', 30_000);
     expect(fs.existsSync(path.join(project, 'by-websocket.txt'))).toBe(true);
     ws.socket.close();
+  });
+
+  it('an agent’s MCP tool call that needs approval waits on the HTTP API too, and an HTTP accept runs it', async () => {
+    const project = temp.make('wheelhouse-http-approvals-mcp-');
+    const ws = await connectWs(server.wsUrl);
+    await ws.peer.initialize('ws-client');
+    // A hand edit of config.toml, picked up by Codex's reload request.
+    fs.appendFileSync(path.join(home, 'config.toml'), `\n${stdioServerToml('files', filesystemServerScript, [project])}`);
+    await ws.peer.call('config/mcpServer/reload', {});
+    await ws.peer.inbox.notification('mcpServer/startupStatus/completed', 30_000);
+    ws.socket.close();
+    const created = await client.call('POST', '/threads', { cwd: project });
+    const threadId = created.body.thread.id as string;
+    const events = await client.subscribe(`/threads/${threadId}/events?since_seq=0`);
+    const file = path.join(project, 'over-http.txt');
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'w1', name: 'mcp__files__write_file', arguments: JSON.stringify({ path: file, content: 'http' }) }] }, { type: 'finish' }],
+      textReply('Written.'),
+    );
+    expect((await client.call('POST', `/threads/${threadId}/turns`, { input: 'write it' })).status).toBe(201);
+    const requested = (await events.waitForEvent('approval.requested')).json as { payload: Record<string, unknown> };
+    expect(requested.payload).toMatchObject({
+      request_id: expect.stringMatching(/^mcp_tool_call_approval_/),
+      command: null,
+      reason: 'Allow the files MCP server to run tool "write_file"?',
+      available_decisions: ['accept', 'accept_for_session', 'decline', 'cancel'],
+    });
+    const requestId = requested.payload.request_id as string;
+    const listed = await client.call('GET', `/approvals?thread_id=${threadId}`);
+    expect(listed.body.data[0]).toMatchObject({ request_id: requestId, method: 'mcpServer/elicitation/request', params: { server_name: 'files', item_id: requested.payload.item_id } });
+    expect(fs.existsSync(file)).toBe(false);
+    expect((await client.call('POST', `/approvals/${requestId}`, { decision: 'accept' })).status).toBe(200);
+    await events.waitForEvent('turn/completed', 30_000);
+    expect(fs.readFileSync(file, 'utf8')).toBe('http');
   });
 });

@@ -1,4 +1,5 @@
 import type { ApprovalGrant, CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../../shared/protocol/methods/mcp-elicitation.js';
 
 /** A command the agent wants to run, waiting for the person. */
 export interface CommandApproval {
@@ -11,6 +12,17 @@ export interface CommandApproval {
   /** When it was asked (ms since the epoch). */
   readonly receivedAtMs: number;
   readonly params: CommandExecutionRequestApprovalParams;
+}
+
+/** An agent's MCP tool call waiting for the person (Codex's approval-kind `mcpServer/elicitation/request`). */
+export interface McpToolApproval {
+  readonly kind: 'mcpTool';
+  readonly requestId: string;
+  readonly threadId: string;
+  /** The mcpToolCall item it belongs to (Codex's request id is `mcp_tool_call_approval_<item id>`). */
+  readonly itemId: string;
+  readonly receivedAtMs: number;
+  readonly params: McpServerElicitationRequestParams;
 }
 
 /** A patch the agent wants to apply, waiting for the person; the diff is on the `fileChange` item `params.itemId`. */
@@ -40,18 +52,20 @@ export interface OtherRequest {
  * here, a case in `batchResult` and `requestSummaryText`, and its views in
  * views/approvals/request-views.tsx.
  */
-export type PendingRequest = CommandApproval | FileChangeApproval | OtherRequest;
+export type PendingRequest = CommandApproval | FileChangeApproval | McpToolApproval | OtherRequest;
 
 /** A batch answer from the inbox. */
 export type BatchVerdict = 'approve' | 'deny';
 
 /** The result a batch approve / deny sends for one request (each type answers in its own shape). */
-export function batchResult(request: PendingRequest, verdict: BatchVerdict): { decision: 'accept' | 'decline' } {
+export function batchResult(request: PendingRequest, verdict: BatchVerdict): { decision: 'accept' | 'decline' } | McpServerElicitationRequestResponse {
   switch (request.kind) {
     case 'command':
     case 'fileChange':
     case 'other':
       return { decision: verdict === 'approve' ? 'accept' : 'decline' };
+    case 'mcpTool':
+      return { action: verdict === 'approve' ? 'accept' : 'decline' };
     default:
       return request satisfies never;
   }
@@ -66,9 +80,19 @@ export function requestSummaryText(request: PendingRequest): string {
       return `Apply a patch${patchFilesOf(request.params.reason) ? ` (${patchFilesOf(request.params.reason)})` : ''}`;
     case 'other':
       return request.method;
+    case 'mcpTool':
+      return `Run ${mcpToolName(request)} (MCP server ${request.params.serverName})`;
     default:
       return request satisfies never;
   }
+}
+
+/** The tool an MCP approval is for: the quoted name in Codex's message, else the title in its `_meta`. */
+export function mcpToolName(request: McpToolApproval): string {
+  const quoted = 'message' in request.params ? /"([^"]+)"/.exec(request.params.message)?.[1] : undefined;
+  if (quoted) return quoted;
+  const meta = request.params._meta as Record<string, unknown> | undefined;
+  return typeof meta?.['tool_title'] === 'string' ? meta['tool_title'] : 'a tool';
 }
 
 /** The `M a.ts, A b.ts` list the runtime puts at the end of a patch approval's reason, if there. */

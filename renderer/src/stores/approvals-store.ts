@@ -2,6 +2,8 @@ import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
 import type { FileChangeApprovalDecision } from '../../../shared/protocol/file-change.js';
 import type { ApprovalGrant } from '../../../shared/protocol/methods/approvals.js';
+import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../../shared/protocol/methods/mcp-elicitation.js';
+import type { RequestId } from '../../../shared/protocol/wire.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import {
   batchResult,
@@ -15,7 +17,10 @@ import {
 } from './approval-requests.js';
 import { showRequestError } from './toast-store.js';
 
-export type { CommandApproval, FileChangeApproval, OtherRequest, PendingRequest } from './approval-requests.js';
+export type { CommandApproval, FileChangeApproval, McpToolApproval, OtherRequest, PendingRequest } from './approval-requests.js';
+
+/** Codex's request id of an MCP tool-call approval: this prefix, then the mcpToolCall item's id. */
+const MCP_APPROVAL_PREFIX = 'mcp_tool_call_approval_';
 
 /** A request that stopped waiting without an answer from this window. */
 export interface ResolvedElsewhereNote {
@@ -34,6 +39,9 @@ export interface ApprovalsState {
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
   answerFileChange(requestId: string, decision: FileChangeApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
+  answerMcpTool(requestId: string, response: McpServerElicitationRequestResponse): void;
+  /** Takes an MCP tool-call approval the elicitation handler received; resolves with the person's answer. */
+  receiveMcpToolApproval(params: McpServerElicitationRequestParams, requestId: RequestId): Promise<McpServerElicitationRequestResponse>;
   /** Answers every named request still waiting; returns how many were still there to answer. */
   answerMany(requestIds: Iterable<string>, verdict: BatchVerdict): number;
   /** What "accept for session" would allow, per command request (from `approval/list`). */
@@ -95,6 +103,13 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
     },
     answerFileChange: (requestId, decision) => settle(requestId, { decision }),
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
+    answerMcpTool: (requestId, response) => settle(requestId, response),
+    receiveMcpToolApproval: async (params, requestId) => {
+      const id = String(requestId);
+      const itemId = id.startsWith(MCP_APPROVAL_PREFIX) ? id.slice(MCP_APPROVAL_PREFIX.length) : id;
+      const request = { kind: 'mcpTool', requestId: id, threadId: params.threadId, itemId, receivedAtMs: now(), params } as const;
+      return (await add(request)) as McpServerElicitationRequestResponse;
+    },
     answerMany: (requestIds, verdict) => {
       let answered = 0;
       for (const requestId of [...requestIds]) {
@@ -145,6 +160,10 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
       const { decision } = result as { decision: CommandExecutionApprovalDecision };
       // Lost the race to another window: its serverRequest/resolved already said so.
       client.request('approval/answer', { requestId, decision }).catch(() => undefined);
+    } else if (request?.kind === 'mcpTool') {
+      // approval/answer speaks command decisions; the runtime maps them to the MCP answer.
+      const { action } = result as McpServerElicitationRequestResponse;
+      client.request('approval/answer', { requestId, decision: action }).catch(() => undefined);
     }
   }
 

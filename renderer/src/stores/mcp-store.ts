@@ -12,6 +12,8 @@ export interface McpServerDraft {
   readonly url: string;
 }
 
+export type McpApprovalMode = McpServerStatus['settings']['defaultToolsApprovalMode'];
+
 export type McpSaveOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 export interface McpState {
@@ -23,6 +25,10 @@ export interface McpState {
   restart(name: string): Promise<void>;
   setEnabled(name: string, enabled: boolean): Promise<void>;
   remove(name: string): Promise<void>;
+  /** When the agent's calls of a server's tools ask the person (Codex's `default_tools_approval_mode`). */
+  setServerApproval(name: string, mode: McpApprovalMode): Promise<void>;
+  /** Trust one tool (`approval_mode = "approve"`), or drop its own setting so the server's applies. */
+  setToolTrusted(name: string, tool: string, trusted: boolean): Promise<void>;
   /** Adds a server, or changes the transport of an existing one (other keys are kept). */
   save(draft: McpServerDraft, existing: boolean): Promise<McpSaveOutcome>;
 }
@@ -71,6 +77,27 @@ export function createMcpStore(client: WheelhouseClient): UseBoundStore<StoreApi
     setEnabled: async (name, enabled) => {
       try {
         await client.request('config/value/write', { keyPath: `mcp_servers.${name}.enabled`, value: enabled });
+        await get().load();
+      } catch (error) {
+        showRequestError(error);
+      }
+    },
+    setServerApproval: async (name, mode) => {
+      try {
+        await client.request('config/value/write', { keyPath: `mcp_servers.${name}.default_tools_approval_mode`, value: mode });
+        await get().load();
+      } catch (error) {
+        showRequestError(error);
+      }
+    },
+    setToolTrusted: async (name, tool, trusted) => {
+      try {
+        // Trusting merges into the tools table (keyed by the tool's name, whatever characters it has); other keys stay.
+        if (trusted) {
+          await client.request('config/value/write', { keyPath: `mcp_servers.${name}.tools`, value: { [tool]: { approval_mode: 'approve' } }, mergeStrategy: 'upsert' });
+        } else {
+          await client.request('config/value/write', { keyPath: `mcp_servers.${name}.tools.${tool}.approval_mode`, value: null });
+        }
         await get().load();
       } catch (error) {
         showRequestError(error);

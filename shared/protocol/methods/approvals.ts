@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment } from '../command-execution.js';
 import { defineMethod, defineNotification } from '../define.js';
+import { McpServerElicitationRequestParams } from './mcp-elicitation.js';
 import { FileChangeApprovalDecision } from '../file-change.js';
 
 /** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
@@ -63,7 +64,12 @@ export const commandNotifications = {
   ),
 } as const;
 
-/** A request still waiting for an answer, as `approval/list` reports it. */
+/**
+ * A request still waiting for an answer, as `approval/list` reports it: a
+ * command, a patch, or an agent's MCP tool call (sent as Codex does, an
+ * `mcpServer/elicitation/request` whose `_meta.codex_approval_kind` is
+ * `mcp_tool_call`; `itemId` is its mcpToolCall item).
+ */
 export const PendingApproval = z.discriminatedUnion('method', [
   z.object({
     requestId: z.string(),
@@ -72,10 +78,37 @@ export const PendingApproval = z.discriminatedUnion('method', [
     /** What "accept for session" would allow in the thread: commands starting with each argv prefix (Wheelhouse's own). */
     sessionPrefixes: z.array(z.array(z.string())).optional(),
   }),
+  z.object({
+    requestId: z.string(),
+    method: z.literal('mcpServer/elicitation/request'),
+    params: McpServerElicitationRequestParams,
+    itemId: z.string(),
+  }),
   /** A patch: "accept for session" lets the thread's patches inside its folder through; the diff is on the fileChange item. */
   z.object({ requestId: z.string(), method: z.literal('item/fileChange/requestApproval'), params: FileChangeRequestApprovalParams }),
 ]);
 export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** Codex's `_meta` keys of an MCP tool-call approval (codex_protocol::mcp_approval_meta). */
+export const MCP_TOOL_APPROVAL_META = {
+  kindKey: 'codex_approval_kind',
+  kindMcpToolCall: 'mcp_tool_call',
+  persistKey: 'persist',
+  persistSession: 'session',
+  persistAlways: 'always',
+  toolTitleKey: 'tool_title',
+  toolDescriptionKey: 'tool_description',
+  toolParamsKey: 'tool_params',
+} as const;
+
+/** Codex's request id of the approval for MCP tool call `callId` (the mcpToolCall item id). */
+export const mcpToolApprovalRequestId = (callId: string): string => `mcp_tool_call_approval_${callId}`;
+
+/** Whether an elicitation is Codex's MCP tool-call approval rather than a server's own question. */
+export function isMcpToolApproval(params: { readonly _meta?: unknown }): boolean {
+  const meta = params._meta;
+  return typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>)[MCP_TOOL_APPROVAL_META.kindKey] === MCP_TOOL_APPROVAL_META.kindMcpToolCall;
+}
 
 /** What a grant covers: commands (the default) or the thread's patches inside its folder. */
 export const ApprovalGrantKind = z.enum(['command', 'fileChange']);
@@ -131,7 +164,7 @@ export const approvalMethods = {
   'approval/answer': defineMethod(
     z.object({ requestId: z.string(), decision: CommandExecutionApprovalDecision }),
     z.object({}),
-    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error.',
+    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error. For an MCP tool call: accept runs it, acceptForSession also trusts the tool in that thread, decline and cancel skip it.',
   ),
   'approval/grants/list': defineMethod(
     z.object({ threadId: z.string().nullable().optional() }),

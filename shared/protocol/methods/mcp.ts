@@ -77,6 +77,10 @@ export const McpServerSettings = z.object({
   toolTimeoutSec: z.number(),
   enabledTools: z.array(z.string()).nullable(),
   disabledTools: z.array(z.string()),
+  /** Codex `default_tools_approval_mode`: when the agent's calls ask the person (auto, prompt, writes, approve). */
+  defaultToolsApprovalMode: z.enum(['auto', 'prompt', 'writes', 'approve']),
+  /** Per-tool `[mcp_servers.<name>.tools.<tool>] approval_mode` where set. */
+  toolApprovalModes: z.record(z.string(), z.enum(['auto', 'prompt', 'writes', 'approve'])),
 });
 export type McpServerSettings = z.infer<typeof McpServerSettings>;
 

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { folderName, threadTitle } from '../../format/thread-labels.js';
 import { useApprovalsStore, useConnectionStore, useThreadsStore } from '../../services.js';
-import { allGrants, requestSummaryText, type PendingRequest } from '../../stores/approval-requests.js';
+import { allGrants, mcpToolName, requestSummaryText, type PendingRequest } from '../../stores/approval-requests.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { RequestDecisions, RequestDetails } from './request-views.js';
 import './approvals.css';
@@ -107,7 +107,7 @@ function InboxRow({ request, checked }: { readonly request: PendingRequest; read
   const hide = useApprovalsStore((s) => s.hide);
   const now = useNow();
   const title = thread ? threadTitle(thread) : request.threadId ? 'a thread not loaded here' : '';
-  const summary = request.kind === 'command' ? (request.params.command ?? 'a command') : request.kind === 'fileChange' ? requestSummaryText(request) : request.method;
+  const summary = request.kind === 'command' ? (request.params.command ?? 'a command') : request.kind === 'fileChange' ? requestSummaryText(request) : request.kind === 'mcpTool' ? mcpToolName(request) : request.method;
   // Whether Shift was down when the click (or Space) began: it makes the change a range from the last row clicked.
   const shift = useRef(false);
   const remember = (event: MouseEvent | KeyboardEvent) => {
@@ -174,7 +174,7 @@ function Origin({ request, thread, title }: { readonly request: PendingRequest; 
       </span>
     );
   }
-  if (request.kind !== 'fileChange' && request.jobId) {
+  if ((request.kind === 'command' || request.kind === 'other') && request.jobId) {
     return (
       <span className="inbox-row-thread">
         Job <strong>{request.jobId}</strong>

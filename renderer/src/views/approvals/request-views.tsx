@@ -1,7 +1,9 @@
 import { useId } from 'react';
 import { useApprovalsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
-import { patchFilesOf, sessionScopeText, type CommandApproval, type FileChangeApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
+import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';
+import { formatArguments } from '../../format/tool-calls.js';
+import { mcpToolName, patchFilesOf, sessionScopeText, type CommandApproval, type FileChangeApproval, type McpToolApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
 
 /**
  * The inbox's views of each request type: what it asks, and the decisions it
@@ -14,6 +16,8 @@ export function RequestDetails({ request }: { readonly request: PendingRequest }
       return <CommandDetails request={request} />;
     case 'fileChange':
       return <FileChangeDetails request={request} />;
+    case 'mcpTool':
+      return <McpToolDetails request={request} />;
     case 'other':
       return <OtherDetails request={request} />;
     default:
@@ -27,6 +31,8 @@ export function RequestDecisions({ request, threadTitle }: { readonly request: P
       return <CommandDecisions request={request} threadTitle={threadTitle} />;
     case 'fileChange':
       return <FileChangeDecisions request={request} threadTitle={threadTitle} />;
+    case 'mcpTool':
+      return <McpToolDecisions request={request} threadTitle={threadTitle} />;
     case 'other':
       return <OtherDecisions request={request} />;
     default:
@@ -136,6 +142,51 @@ function FileChangeDecisions({ request, threadTitle }: { readonly request: FileC
       <p className="approval-scope" id={scopeId} data-testid="inbox-scope">
         For this thread: patches inside the folder of thread ‘{threadTitle}’, until Wheelhouse restarts or you revoke it.
       </p>
+    </div>
+  );
+}
+
+function McpToolDetails({ request }: { readonly request: McpToolApproval }) {
+  const meta = (request.params._meta ?? {}) as Record<string, unknown>;
+  const args = meta[MCP_TOOL_APPROVAL_META.toolParamsKey];
+  return (
+    <div className="inbox-request-details">
+      <p className="inbox-request-what">
+        Run <code className="inbox-command">{mcpToolName(request)}</code> of MCP server <code>{request.params.serverName}</code>
+      </p>
+      {args !== undefined && (
+        <pre className="inbox-raw" tabIndex={0} aria-label={`Arguments of ${mcpToolName(request)}`}>
+          {formatArguments(args)}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+function McpToolDecisions({ request, threadTitle }: { readonly request: McpToolApproval; readonly threadTitle: string }) {
+  const answer = useApprovalsStore((s) => s.answerMcpTool);
+  const persist = ((request.params._meta ?? {}) as Record<string, unknown>)[MCP_TOOL_APPROVAL_META.persistKey];
+  const forThread = persist === MCP_TOOL_APPROVAL_META.persistSession || (Array.isArray(persist) && persist.includes(MCP_TOOL_APPROVAL_META.persistSession));
+  const label = mcpToolName(request);
+  return (
+    <div className="approval-actions">
+      <button type="button" className="button button-primary" data-testid="inbox-accept" aria-label={`Allow: ${label}`} onClick={() => answer(request.requestId, { action: 'accept' })}>
+        Allow
+      </button>
+      {forThread && (
+        <button
+          type="button"
+          className="button button-secondary"
+          data-testid="inbox-accept-thread"
+          aria-label={`Allow ${label} in thread ‘${threadTitle}’ until Wheelhouse restarts`}
+          onClick={() => answer(request.requestId, { action: 'accept', _meta: { [MCP_TOOL_APPROVAL_META.persistKey]: MCP_TOOL_APPROVAL_META.persistSession } })}
+        >
+          Allow for this thread
+        </button>
+      )}
+      <button type="button" className="button button-secondary" data-testid="inbox-decline" aria-label={`Decline: ${label}`} onClick={() => answer(request.requestId, { action: 'decline' })}>
+        Decline
+      </button>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
 import { ApprovalCard, OtherRequestCard } from './approval-card.js';
+import { McpApprovalCard } from './mcp-approval-card.js';
 import { SessionGrants } from './session-grants.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
 import { Composer } from './composer.js';
@@ -99,6 +100,7 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
  * Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left
  * waiting unseen. So is a command approval whose command is not in the loaded conversation (the thread was
  * opened while its turn waited, e.g. an agent job's): its card stands on its own until the command shows up.
+ * The same for an MCP tool call waiting for approval (a reloaded window rebuilt the thread from stored items).
  */
 function OtherRequests({ threadId }: { readonly threadId: string }) {
   const pending = useApprovalsStore((s) => s.pending);
@@ -106,7 +108,8 @@ function OtherRequests({ threadId }: { readonly threadId: string }) {
   useConversationStore((s) => s.revision);
   const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
   const unseen = pending.filter((request) => request.kind === 'command' && request.threadId === threadId && items !== null && !items.has(request.params.itemId));
-  if (others.length === 0 && unseen.length === 0) return null;
+  const unseenMcp = pending.filter((request) => request.kind === 'mcpTool' && request.threadId === threadId && items !== null && !items.has(request.itemId));
+  if (others.length === 0 && unseen.length === 0 && unseenMcp.length === 0) return null;
   return (
     <div className="pending-requests">
       {unseen.map(
@@ -122,6 +125,7 @@ function OtherRequests({ threadId }: { readonly threadId: string }) {
             </div>
           ),
       )}
+      {unseenMcp.map((request) => request.kind === 'mcpTool' && <McpApprovalCard key={request.requestId} approval={request} />)}
       {others.map((request) => request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />)}
     </div>
   );

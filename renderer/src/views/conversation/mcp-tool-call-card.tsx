@@ -1,5 +1,7 @@
-import { Check, ChevronRight, Link2, LoaderCircle, Plug, X } from 'lucide-react';
+import { Check, ChevronRight, Link2, LoaderCircle, Plug, ShieldQuestion, X } from 'lucide-react';
 import { useState } from 'react';
+import { useApprovalsStore } from '../../services.js';
+import { McpApprovalCard } from './mcp-approval-card.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { formatArguments } from '../../format/tool-calls.js';
 import { formatDuration } from '../../format/usage.js';
@@ -10,7 +12,8 @@ type Block = Record<string, unknown>;
 /** A call of an MCP server's tool: server · tool, status; expands to the arguments and the result as the server sent it. */
 export function McpToolCallCard({ item }: { readonly item: McpToolCall }) {
   const [open, setOpen] = useState(false);
-  const status = item.status;
+  const approval = useApprovalsStore((s) => s.pending.find((p) => p.kind === 'mcpTool' && p.itemId === item.id));
+  const status = approval ? 'waiting' : item.status;
   return (
     <div className="tool-call" data-testid="mcp-tool-call" data-status={status} data-open={open || undefined}>
       <button type="button" className="tool-call-head" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -21,12 +24,18 @@ export function McpToolCallCard({ item }: { readonly item: McpToolCall }) {
           {item.durationMs !== null && status !== 'inProgress' && (
             <span className="tool-call-duration">{formatDuration(item.durationMs)}</span>
           )}
+          {status === 'waiting' && (
+            <span className="tool-call-waiting">
+              <ShieldQuestion size={14} strokeWidth={2} aria-hidden="true" /> Needs approval
+            </span>
+          )}
           {status === 'inProgress' && <LoaderCircle size={14} strokeWidth={2} className="spin" aria-label="Running" role="img" />}
           {status === 'completed' && <Check size={14} strokeWidth={2.4} className="tool-call-ok" aria-label="Done" role="img" />}
           {status === 'failed' && <X size={14} strokeWidth={2.4} className="tool-call-failed" aria-label="Failed" role="img" />}
         </span>
         <ChevronRight size={14} strokeWidth={2} className="tool-call-chevron" aria-hidden="true" />
       </button>
+      {approval?.kind === 'mcpTool' && <McpApprovalCard approval={approval} />}
       {open && (
         <div className="tool-call-body">
           <div className="tool-call-section">

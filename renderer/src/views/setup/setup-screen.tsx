@@ -8,6 +8,7 @@ import { formatDuration } from '../../format/usage.js';
 import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.js';
 import { useFocusTrap } from '../common/use-focus-trap.js';
 import { FolderField } from './folder-field.js';
+import { McpServerList } from '../connections/mcp-server-list.js';
 import { ProviderSection } from './provider-section.js';
 import './setup.css';
 
@@ -216,6 +217,14 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
             onCommit={(path) => void checkFolder(path)}
           />
         </section>
+
+        {!firstRun && (
+          <section className="setup-step" aria-labelledby="step-connections" data-testid="settings-connections">
+            <StepTitle id="step-connections" number={3} title="Connections (MCP servers)" />
+            <p className="setup-step-text">The same servers as the Connections page. Changes here are saved to config.toml at once.</p>
+            <McpServerList />
+          </section>
+        )}
       </div>
 
       <footer className="setup-foot">
