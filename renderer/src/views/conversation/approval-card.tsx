@@ -3,6 +3,7 @@ import type { KeyboardEvent } from 'react';
 import type { CommandExecutionApprovalDecision } from '../../../../shared/protocol/command-execution.js';
 import { useApprovalsStore } from '../../services.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
+import { DecidedByLine } from './decided-by-line.js';
 
 /** Keys that answer a focused approval card. */
 const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline' | 'cancel'>> = {
@@ -55,6 +56,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
         <span className="approval-title">Run this command?</span>
       </div>
       {params.reason && <p className="approval-reason">{params.reason}</p>}
+      <DecidedByLine decidedBy={params.decidedBy} />
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="approval-accept" onClick={() => choose('accept')}>
           Approve <kbd>A</kbd>

@@ -9,6 +9,7 @@ import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.
 import { useFocusTrap } from '../common/use-focus-trap.js';
 import { FolderField } from './folder-field.js';
 import { ProviderSection } from './provider-section.js';
+import { RulesSection } from '../rules/rules-section.js';
 import './setup.css';
 
 /**
@@ -216,6 +217,8 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
             onCommit={(path) => void checkFolder(path)}
           />
         </section>
+
+        {!firstRun && <RulesSection headingId="step-rules" />}
       </div>
 
       <footer className="setup-foot">
