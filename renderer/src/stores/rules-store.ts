@@ -60,5 +60,5 @@ export function createRulesStore(client: WheelhouseClient): UseBoundStore<StoreA
 /** The runtime's own words ("invalid params for …: rule.pattern: a rule needs …"), without the method prefix. */
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^invalid params for [^:]+: /, '');
+  return message.replace(/^invalid params for [^:]+: /, '').replace(/^change\.rule\.(\w+)[.\d]*: /, '$1: ');
 }
