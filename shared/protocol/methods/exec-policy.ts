@@ -56,7 +56,6 @@ const Word = z
   .string()
   .min(1, 'a pattern word cannot be empty')
   .max(500)
-  // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'a pattern word cannot contain control characters or line breaks');
 
 /** A rule as the editor sends it; checked again by parsing its text before anything is written. */
@@ -66,7 +65,6 @@ export const ExecPolicyRuleInput = z.object({
   justification: z
     .string()
     .max(1000)
-    // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'the justification must be one line')
     .nullable()
     .optional(),
