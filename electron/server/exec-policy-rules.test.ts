@@ -92,7 +92,7 @@ describe('exec-policy rules', () => {
     await peer.call('turn/start', { threadId: thread.id, input: say('make it') });
     const done = await commandItem(peer, 'item/completed');
     // The whole item on failure: its output says why a command did not complete.
-    expect({ status: done.status, output: done.aggregatedOutput }).toEqual({ status: 'completed', output: null });
+    expect({ status: done.status, output: done.aggregatedOutput, exitCode: done.exitCode, ran: fs.existsSync(path.join(project, 'made.txt')) }).toEqual({ status: 'completed', output: null, exitCode: 0, ran: true });
     expect(done.decidedBy).toMatchObject({ kind: 'rule', source: `${defaultFile}:1`, decision: 'allow', justification: 'scratch file' });
     expect(done.decidedBy?.label).toBe('rule “touch made.txt” → allow (default.rules:1)');
     expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(true);
@@ -210,7 +210,8 @@ describe('thread sandbox settings', () => {
     mock.enqueue(execCall('touch free.txt'), textReply('Done.'));
     await peer.call('turn/start', { threadId: thread.id, input: say('go') });
     const done = await commandItem(peer, 'item/completed');
-    expect(done).toMatchObject({ status: 'completed', decidedBy: { kind: 'approvalPolicy', label: 'approval policy “never” (no rule matched)' } });
+    expect({ status: done.status, output: done.aggregatedOutput }).toEqual({ status: 'completed', output: null });
+    expect(done.decidedBy).toMatchObject({ kind: 'approvalPolicy', label: 'approval policy “never” (no rule matched)' });
     expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
 
     const refusals: Array<[Record<string, unknown>, RegExp]> = [
