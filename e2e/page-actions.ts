@@ -108,6 +108,11 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
  */
 export function withoutNetworkRefusals(errors: readonly string[]): string[] {
   return errors.filter(
-    (e) => !e.includes('WebSocket connection to') && !e.includes('ERR_CONNECTION_REFUSED') && !/status of 401/.test(e),
+    (e) =>
+      !e.includes('WebSocket connection to') &&
+      !e.includes('ERR_CONNECTION_REFUSED') &&
+      // A server stopped while answering (a chunk of the page half sent, or not at all).
+      !/ERR_(INCOMPLETE_CHUNKED_ENCODING|EMPTY_RESPONSE|CONNECTION_RESET)/.test(e) &&
+      !/status of 401/.test(e),
   );
 }

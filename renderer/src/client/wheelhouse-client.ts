@@ -58,6 +58,8 @@ export class WheelhouseClient {
   /** Bumped by every connect; an older attempt that finishes late is ignored. */
   private generation = 0;
   private everConnected = false;
+  /** Why the server said it closed the last connection ("Wheelhouse stopped…"), kept while it stays unreachable. */
+  private serverCloseReason: string | null = null;
   private readonly statusListeners = new Set<(snapshot: ConnectionSnapshot) => void>();
   private readonly readyListeners = new Set<(server: InitializeResult) => void>();
   private readonly notificationListeners = new Set<NotificationListener>();
@@ -178,7 +180,8 @@ export class WheelhouseClient {
         this.setSnapshot({ status: 'disconnected', error: error.message, server: null, problem: error.problem });
         return;
       }
-      this.scheduleRetry(messageOf(error));
+      // Until it answers again, why it went away says more than "can't reach it".
+      this.scheduleRetry(this.serverCloseReason ?? messageOf(error));
       return;
     }
     if (this.stopped || generation !== this.generation) {
@@ -198,7 +201,8 @@ export class WheelhouseClient {
       if (this.rpc !== rpc) return;
       this.dropConnection();
       // The server says why it closed (e.g. "Wheelhouse stopped…"); a bare code means the link dropped.
-      this.scheduleRetry(reason.startsWith('code ') ? 'Connection lost' : reason);
+      this.serverCloseReason = reason.startsWith('code ') ? null : reason;
+      this.scheduleRetry(this.serverCloseReason ?? 'Connection lost');
     });
     let server: InitializeResult;
     try {
@@ -214,6 +218,7 @@ export class WheelhouseClient {
     if (this.rpc !== rpc) return;
     this.attempt = 0;
     this.everConnected = true;
+    this.serverCloseReason = null;
     this.setSnapshot({ status: 'connected', error: null, server, problem: null });
     for (const listener of this.readyListeners) listener(server);
   }

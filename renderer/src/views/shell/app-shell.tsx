@@ -1,9 +1,9 @@
-import { lazy, Suspense } from 'react';
 import { useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
 import { ElicitationDialog } from '../common/elicitation-dialog.js';
+import { lazyView } from '../common/lazy-view.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
@@ -38,29 +38,28 @@ export function AppShell() {
 
 // First run and Settings (with their folder browser and import) are a chunk of their own,
 // loaded when first opened: most starts never show them.
-const SetupScreen = lazy(() => import('../setup/setup-screen.js').then((module) => ({ default: module.SetupScreen })));
+const SetupScreen = lazyView(() => import('../setup/setup-screen.js').then((module) => module.SetupScreen), {
+  label: 'Settings',
+  overlay: true,
+});
 
 // The Connections page is a chunk too: opened from the sidebar, not at start.
-const ConnectionsPage = lazy(() =>
-  import('../connections/connections-page.js').then((module) => ({ default: module.ConnectionsPage })),
-);
+const ConnectionsPage = lazyView(() => import('../connections/connections-page.js').then((module) => module.ConnectionsPage), {
+  label: 'Connections',
+});
 
 // The Jobs dashboard (virtualised list, terminal) loads when first opened.
-const JobsView = lazy(() => import('../jobs/jobs-view.js').then((module) => ({ default: module.JobsView })));
+const JobsView = lazyView(() => import('../jobs/jobs-view.js').then((module) => module.JobsView), { label: 'Jobs' });
 
 function MainView() {
   const connections = useMcpStore((s) => s.open);
   const jobs = useJobsStore((s) => s.open);
   if (!connections && !jobs) return <ConversationPane />;
-  return <Suspense fallback={null}>{connections ? <ConnectionsPage /> : <JobsView />}</Suspense>;
+  return connections ? <ConnectionsPage /> : <JobsView />;
 }
 
 function SetupLayer() {
   const open = useSetupStore((s) => s.mode !== 'hidden');
   if (!open) return null;
-  return (
-    <Suspense fallback={null}>
-      <SetupScreen />
-    </Suspense>
-  );
+  return <SetupScreen />;
 }

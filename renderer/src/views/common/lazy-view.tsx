@@ -1,0 +1,153 @@
+import { Component, lazy, Suspense, useEffect, useReducer, useRef, type ComponentType, type ReactNode } from 'react';
+import { useConnectionStore } from '../../services.js';
+
+/** How many times a failed chunk is fetched again on its own once the runtime is reachable. */
+const AUTOMATIC_RETRIES = 2;
+
+interface LazyViewOptions {
+  /** What the person would call this part of the window ("Settings"), for the failure message. */
+  readonly label: string;
+  /** The view is a dialog over the window: its failure message is one too. */
+  readonly overlay?: boolean;
+}
+
+/**
+ * A view shipped as a chunk of its own and fetched on first use. In the browser host the chunk
+ * comes from `wheelhouse serve`, which may be restarting just then; React.lazy keeps such a
+ * failure forever and, with nothing to catch it, blanks the whole window. Here the failure shows
+ * in place of the view, and the chunk is fetched again when the runtime is reachable or on request.
+ */
+export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, options: LazyViewOptions): ComponentType<P> {
+  const attempt = () =>
+    lazy(async () => {
+      try {
+        return { default: await load() };
+      } catch (error) {
+        throw new ViewLoadError(options.label, error);
+      }
+    });
+  let Current = attempt();
+  let automaticRetriesLeft = AUTOMATIC_RETRIES;
+
+  function Loaded(props: P) {
+    // Once it rendered, later failures are fresh ones and may be retried on their own again.
+    useEffect(() => {
+      automaticRetriesLeft = AUTOMATIC_RETRIES;
+    }, []);
+    return <Current {...props} />;
+  }
+
+  function LazyView(props: P) {
+    const [, rerender] = useReducer((n: number) => n + 1, 0);
+    const retry = (automatic: boolean) => {
+      if (automatic) automaticRetriesLeft -= 1;
+      forgetFailedStylesheets();
+      Current = attempt();
+      rerender();
+    };
+    return (
+      <LoadFailureBoundary
+        fallback={(error, reset) => (
+          <ViewLoadFailed
+            options={options}
+            error={error}
+            canRetryAutomatically={automaticRetriesLeft > 0}
+            retry={(automatic) => {
+              retry(automatic);
+              reset();
+            }}
+          />
+        )}
+      >
+        <Suspense fallback={null}>
+          <Loaded {...props} />
+        </Suspense>
+      </LoadFailureBoundary>
+    );
+  }
+  LazyView.displayName = `LazyView(${options.label})`;
+  return LazyView;
+}
+
+/** A view's chunk could not be fetched; the window shows it in place of the view. */
+export class ViewLoadError extends Error {
+  constructor(label: string, cause: unknown) {
+    super(`${label} could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ViewLoadError';
+  }
+}
+
+/**
+ * Vite's chunk loader skips a stylesheet whose <link> is already in the page, even one that
+ * failed; removing the failed ones makes the next attempt fetch them again.
+ */
+function forgetFailedStylesheets(): void {
+  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')) {
+    if (link.sheet === null) link.remove();
+  }
+}
+
+interface BoundaryProps {
+  readonly fallback: (error: unknown, reset: () => void) => ReactNode;
+  readonly children: ReactNode;
+}
+
+class LoadFailureBoundary extends Component<BoundaryProps, { failure: { error: unknown } | null }> {
+  override state: { failure: { error: unknown } | null } = { failure: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { failure: { error } };
+  }
+
+  override render(): ReactNode {
+    const { failure } = this.state;
+    if (failure) return this.props.fallback(failure.error, () => this.setState({ failure: null }));
+    return this.props.children;
+  }
+}
+
+function ViewLoadFailed(props: {
+  options: LazyViewOptions;
+  error: unknown;
+  canRetryAutomatically: boolean;
+  retry: (automatic: boolean) => void;
+}) {
+  const { options, error, canRetryAutomatically, retry } = props;
+  const connected = useConnectionStore((s) => s.status === 'connected');
+  const latest = useRef({ canRetryAutomatically, retry });
+  latest.current = { canRetryAutomatically, retry };
+  // The usual cause is a runtime that was unreachable for a moment: try again once it answers.
+  useEffect(() => {
+    if (connected && latest.current.canRetryAutomatically) latest.current.retry(true);
+  }, [connected]);
+
+  const panel = (
+    <div className="view-load-failed" role="alert" data-testid="view-load-failed">
+      <h2 className="dialog-title">{options.label} could not be loaded</h2>
+      <p className="dialog-text">
+        {connected
+          ? 'Wheelhouse could not fetch this part of the window.'
+          : 'Wheelhouse is not reachable right now; this part of the window loads when it is back.'}
+      </p>
+      <p className="view-load-failed-detail">{detailOf(error)}</p>
+      <div className="dialog-actions">
+        <button type="button" className="button button-primary" onClick={() => retry(false)}>
+          Try again
+        </button>
+      </div>
+    </div>
+  );
+  if (!options.overlay) return panel;
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog dialog-small" role="dialog" aria-modal="true" aria-label={`${options.label} could not be loaded`}>
+        {panel}
+      </div>
+    </div>
+  );
+}
+
+function detailOf(error: unknown): string {
+  const cause = error instanceof ViewLoadError ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
