@@ -224,7 +224,14 @@ export class CommandRunner {
               if (event.type === 'output') tracker.outputChunk(event.data);
             });
             void child.exited.then((exit) => {
-              const why = exit.reason === 'timed-out' ? `(stopped: it ran longer than ${args.timeout_ms} ms)` : exit.reason === 'exited' ? undefined : `(stopped: ${exit.reason})`;
+              const why =
+                exit.reason === 'timed-out'
+                  ? `(stopped: it ran longer than ${args.timeout_ms} ms)`
+                  : exit.reason !== 'exited'
+                    ? `(stopped: ${exit.reason})`
+                    : exit.signal
+                      ? `(ended by ${exit.signal})`
+                      : undefined;
               tracker.finish(exit.exitCode === 0 ? 'completed' : 'failed', { exitCode: exit.exitCode, durationMs: Math.round(exit.durationMs), ...(why ? { message: why } : {}) });
             });
             if (turn.controller.signal.aborted) onAbort();
