@@ -66,7 +66,7 @@ describe('command rules and the sandbox', () => {
     if (!sandboxed) expect(await summary.textContent()).toBe('No sandbox on this machine — commands run with your full access');
 
     // The rule lets the agent's command run without a question, and its card names the rule.
-    mock.enqueue(execCall('call_ruled', 'touch ruled.txt'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('call_ruled', 'touch ruled.txt && echo made'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
     await sendMessage(page, 'Make the scratch file');
     const ruled = page.getByTestId('command-card').filter({ hasText: 'touch ruled.txt' });
     await ruled.and(page.locator('[data-status="completed"], [data-status="failed"], [data-status="declined"]')).waitFor({ timeout: 60_000 });
@@ -106,7 +106,7 @@ describe('command rules and the sandbox', () => {
     }
     await page.keyboard.press('Escape');
     // `never`: a command no rule covers runs without asking now.
-    mock.enqueue(execCall('call_never', 'touch never.txt'), [{ type: 'text', text: 'Ran it.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('call_never', 'touch never.txt && echo made'), [{ type: 'text', text: 'Ran it.' }, { type: 'finish' }]);
     await sendMessage(page, 'And one more');
     const never = page.getByTestId('command-card').filter({ hasText: 'touch never.txt' });
     await never.getByTestId('command-status').filter({ hasText: sandboxed ? 'exit 1' : 'exit 0' }).waitFor({ timeout: 20_000 });

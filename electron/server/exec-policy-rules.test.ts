@@ -88,11 +88,13 @@ describe('exec-policy rules', () => {
 
     // Untrusted would ask for `touch`: the rule lets it run without a question.
     const { thread } = await peer.call('thread/start', { cwd: project, approvalPolicy: 'untrusted', sandbox: 'danger-full-access' });
-    mock.enqueue(execCall('touch made.txt'), textReply('Made.'));
+    // `&& echo`: node-pty reports a pty leader that exits silently right after closing its output (coreutils) as
+    // killed by SIGHUP now and then (see the report); a shell that outlives touch keeps the exit status honest.
+    mock.enqueue(execCall('touch made.txt && echo made'), textReply('Made.'));
     await peer.call('turn/start', { threadId: thread.id, input: say('make it') });
     const done = await commandItem(peer, 'item/completed');
     // The whole item on failure: its output says why a command did not complete.
-    expect({ status: done.status, output: done.aggregatedOutput, exitCode: done.exitCode, ran: fs.existsSync(path.join(project, 'made.txt')) }).toEqual({ status: 'completed', output: null, exitCode: 0, ran: true });
+    expect({ status: done.status, output: done.aggregatedOutput, exitCode: done.exitCode, ran: fs.existsSync(path.join(project, 'made.txt')) }).toEqual({ status: 'completed', output: 'made\r\n', exitCode: 0, ran: true });
     expect(done.decidedBy).toMatchObject({ kind: 'rule', source: `${defaultFile}:1`, decision: 'allow', justification: 'scratch file' });
     expect(done.decidedBy?.label).toBe('rule “touch made.txt” → allow (default.rules:1)');
     expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(true);
@@ -207,10 +209,10 @@ describe('thread sandbox settings', () => {
     expect((await peer.call('thread/read', { threadId: thread.id })).thread).toMatchObject({ sandbox: 'danger-full-access', approvalPolicy: 'never' });
 
     // `never`: a command no rule covers runs without asking, decided by the approval policy.
-    mock.enqueue(execCall('touch free.txt'), textReply('Done.'));
+    mock.enqueue(execCall('touch free.txt && echo done'), textReply('Done.'));
     await peer.call('turn/start', { threadId: thread.id, input: say('go') });
     const done = await commandItem(peer, 'item/completed');
-    expect({ status: done.status, output: done.aggregatedOutput }).toEqual({ status: 'completed', output: null });
+    expect({ status: done.status, output: done.aggregatedOutput }).toEqual({ status: 'completed', output: 'done\r\n' });
     expect(done.decidedBy).toMatchObject({ kind: 'approvalPolicy', label: 'approval policy “never” (no rule matched)' });
     expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
 
