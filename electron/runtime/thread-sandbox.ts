@@ -100,7 +100,8 @@ export class ThreadSandboxSettings {
   }
 }
 
-function summaryOf(sandbox: SandboxMode, status: SandboxStatus): string {
+/** The header's one line: where commands run, said plainly when there is no sandbox. */
+export function summaryOf(sandbox: SandboxMode, status: SandboxStatus): string {
   if (!status.available) {
     return sandbox === 'danger-full-access'
       ? 'No sandbox on this machine — commands run with your full access'
