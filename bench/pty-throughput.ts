@@ -11,10 +11,11 @@ import * as pty from 'node-pty';
 import { ProcessSupervisor } from '../electron/exec/index.js';
 import { ms, quantile, summarize } from './stats.js';
 
-const LINES = 3_000_000;
-const FIXTURE = ['seq', '1', String(LINES)];
+export const LINES = 3_000_000;
+export const FIXTURE = ['seq', '1', String(LINES)];
 
-function expectedDigest(): { bytes: number; sha256: string } {
+/** Size and sha256 of what `seq 1 3000000` writes through a pty (`\r\n` line ends). */
+export function expectedDigest(): { bytes: number; sha256: string } {
   const hash = createHash('sha256');
   let bytes = 0;
   let block = '';
@@ -31,13 +32,14 @@ function expectedDigest(): { bytes: number; sha256: string } {
   return { bytes, sha256: hash.digest('hex') };
 }
 
-interface RunResult {
+export interface RunResult {
   readonly bytes: number;
   readonly sha256: string;
   readonly ms: number;
 }
 
-function rawDrain(cwd: string): Promise<RunResult> {
+/** node-pty alone: spawn to exit, every chunk hashed (what it drops at exit shows as fewer bytes). */
+export function rawDrain(cwd: string): Promise<RunResult> {
   return new Promise((resolve) => {
     const started = performance.now();
     const hash = createHash('sha256');

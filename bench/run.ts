@@ -19,6 +19,7 @@ import { queueDrain } from './queue-drain.js';
 import { mcpStartup } from './mcp-startup.js';
 import { policyDecisionBench } from './policy.js';
 import { ptyThroughput } from './pty-throughput.js';
+import { carrierThroughput } from './carrier-throughput.js';
 import { terminalEchoUnderFlood } from './terminal-echo.js';
 import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
@@ -73,7 +74,9 @@ async function main(): Promise<void> {
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+    const carriers = await carrierThroughput({ temp });
     const terminalEcho = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-') });
+    const terminalEchoWs = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-'), carrier: 'websocket' });
     const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
@@ -144,11 +147,31 @@ async function main(): Promise<void> {
           pty.supervisor.maxUnackedBytes <= TARGETS.unackedOutputBytes &&
           pty.keystrokeEchoUnderFlood.p95Ms <= TARGETS.keystrokeEchoP95Ms,
       },
-      // The person's terminal end to end: app-server over stdio, command/exec tty `cat`, while seq floods on the same connection.
+      // seq 1 3000000 run by the agent (exec_command, read over WebSocket) and by command/exec (over stdio) vs raw node-pty, same run.
+      ptyToClientThroughput: {
+        ...carriers,
+        target: `>= ${TARGETS.ptyThroughputRatio} x raw node-pty, every client and the log lossless (a slow client included)`,
+        meetsTarget:
+          carriers.agentOverWebSocket.ratioOfMedians >= TARGETS.ptyThroughputRatio &&
+          carriers.commandExecOverStdio.ratioOfMedians >= TARGETS.ptyThroughputRatio &&
+          carriers.agentOverWebSocket.clientLossless &&
+          carriers.agentOverWebSocket.logLossless &&
+          carriers.agentOverWebSocketWithSlowClient.fastClientLossless &&
+          carriers.agentOverWebSocketWithSlowClient.slowClientLossless &&
+          carriers.agentOverWebSocketWithSlowClient.logLossless &&
+          carriers.commandExecOverStdio.clientLossless &&
+          carriers.commandExecOverStdio.logLossless,
+      },
+      // The person's terminal end to end: command/exec tty `cat` while seq floods on the same connection, over stdio and WebSocket.
       terminalEchoOverStdio: {
         ...terminalEcho,
         target: `echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
         meetsTarget: terminalEcho.p95Ms <= TARGETS.keystrokeEchoP95Ms && terminalEcho.floodStillRunning,
+      },
+      terminalEchoOverWebSocket: {
+        ...terminalEchoWs,
+        target: `echo p95 <= ${TARGETS.keystrokeEchoP95Ms} ms under flood`,
+        meetsTarget: terminalEchoWs.p95Ms <= TARGETS.keystrokeEchoP95Ms && terminalEchoWs.floodStillRunning,
       },
       // 10,000 jobs paused and resumed at once (each durable before it is answered), then job/list.
       jobs: {

@@ -1,17 +1,25 @@
 /**
  * Keystroke echo in the person's terminal, end to end: a real
- * `wheelhouse app-server` over stdio, a `command/exec` tty running `cat`
- * (the pty's line discipline echoes each key), while a second `command/exec`
- * on the same connection floods `seq 1 3000000` and the client acknowledges
- * its output as it arrives (as the panel does once xterm has parsed it).
+ * `wheelhouse app-server` over stdio or `wheelhouse serve` over WebSocket, a
+ * `command/exec` tty running `cat` (the pty's line discipline echoes each
+ * key), while a second `command/exec` on the same connection floods
+ * `seq 1 3000000` and the client acknowledges its output as it arrives (as
+ * the panel does once xterm has parsed it). The flood shares the terminal's
+ * connection, carrier and supervisor: the worst case the panel meets.
  * Time from sending `command/exec/write` to the echoed key arriving in a
  * `command/exec/outputDelta`: JSON-RPC, the carrier, the supervisor's
  * batching and base64 included.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
-import { spawnTracked } from '../test-support/child-process.js';
+import { pathToFileURL } from 'node:url';
+import { ensureCliBuilt } from '../test-support/build.js';
+import { killAllChildren, spawnTracked } from '../test-support/child-process.js';
 import { cliBin, repoRoot } from '../test-support/paths.js';
+import { startServe } from '../test-support/serve-process.js';
+import { TempDirs } from '../test-support/temp-dir.js';
+import { connectWs } from '../test-support/ws-peer.js';
 import { ms, quantile, summarize } from './stats.js';
 
 interface Delta {
@@ -19,27 +27,60 @@ interface Delta {
   readonly deltaBase64: string;
 }
 
-export async function terminalEchoUnderFlood(options: { home: string; cwd: string; keystrokes?: number }) {
-  const keystrokes = options.keystrokes ?? 60;
-  const server = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', options.home], {
+/** One client connection: send a line of JSON, receive each message; `close` ends it and its server. */
+interface Carrier {
+  send(text: string): void;
+  onMessage(listener: (text: string) => void): void;
+  close(): Promise<void>;
+}
+
+function stdioCarrier(home: string): Carrier {
+  const server = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, WHEELHOUSE_HOME: options.home },
+    env: { ...process.env, WHEELHOUSE_HOME: home },
   });
   const { stdin, stdout } = server.child;
   if (!stdin || !stdout) throw new Error('app-server spawned without pipes');
+  const lines = readline.createInterface({ input: stdout, crlfDelay: Infinity });
+  return {
+    send: (text) => void stdin.write(`${text}\n`),
+    onMessage: (listener) => void lines.on('line', listener),
+    close: async () => {
+      stdin.end();
+      await server.exited;
+    },
+  };
+}
+
+async function webSocketCarrier(home: string): Promise<Carrier> {
+  const serve = await startServe({ home });
+  const { socket } = await connectWs(serve.wsUrl);
+  return {
+    send: (text) => socket.send(text),
+    onMessage: (listener) => void socket.on('message', (data) => listener(String(data))),
+    close: async () => {
+      socket.close();
+      await serve.stop();
+    },
+  };
+}
+
+export async function terminalEchoUnderFlood(options: { home: string; cwd: string; keystrokes?: number; carrier?: 'stdio' | 'websocket' }) {
+  const keystrokes = options.keystrokes ?? 60;
+  const loadAverage1mAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
+  const carrier = options.carrier === 'websocket' ? await webSocketCarrier(options.home) : stdioCarrier(options.home);
   let nextId = 1;
   const pending = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
   const send = (method: string, params: unknown) => {
     const id = nextId++;
-    stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+    carrier.send(JSON.stringify({ id, method, params }));
     return new Promise<{ result?: unknown; error?: { message: string } }>((resolve) => pending.set(id, resolve));
   };
   let floodBytes = 0;
   let floodEnded = false;
   let waiting: { key: string; sentAt: number; resolve: (ms: number) => void } | null = null;
-  const lines = readline.createInterface({ input: stdout, crlfDelay: Infinity });
-  lines.on('line', (line) => {
+  carrier.onMessage((line) => {
     const message = JSON.parse(line) as { id?: number; method?: string; params?: Delta };
     if (message.id !== undefined && pending.has(message.id)) {
       pending.get(message.id)!(message as { result?: unknown });
@@ -90,9 +131,24 @@ export async function terminalEchoUnderFlood(options: { home: string; cwd: strin
     await send('command/exec/terminate', { processId: 'echo' });
     await Promise.all([terminal, flood]);
     const sorted = [...samples].sort((a, b) => a - b);
-    return { ...summarize(samples), p95Ms: ms(quantile(sorted, 0.95)), floodStillRunning, floodBytesDuringRun: floodBytes };
+    return { carrier: options.carrier ?? 'stdio', ...summarize(samples), p95Ms: ms(quantile(sorted, 0.95)), floodStillRunning, floodBytesDuringRun: floodBytes, loadAverage1mAtStart };
   } finally {
-    stdin.end();
-    await server.exited;
+    await carrier.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.env.NODE_ENV = 'production';
+  ensureCliBuilt();
+  const temp = new TempDirs();
+  try {
+    const results = [];
+    for (const carrier of ['stdio', 'websocket'] as const) {
+      results.push(await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-'), carrier }));
+    }
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await killAllChildren();
+    temp.cleanup();
   }
 }

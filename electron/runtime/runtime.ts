@@ -263,6 +263,8 @@ export class Runtime {
         settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
         newId,
         now,
+        // Its output goes to every client: the slowest one paces the command.
+        ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
       }),
       bindModel:
         options.bindModel ??
@@ -372,6 +374,7 @@ export class Runtime {
         return {};
       },
       'approval/grants/list': (params) => {
+        if (!params.threadId) return { data: this.approvals.allGrants() };
         threads.require(params.threadId);
         return { data: this.approvals.grantsOf(params.threadId) };
       },

@@ -18,6 +18,12 @@ import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 export interface ConnectionSink {
   /** `urgent` is true for responses (sent at once) and false for notifications (may be batched). */
   send(text: string, urgent: boolean): void;
+  /**
+   * Bytes written that the client has not taken yet (absent: the carrier
+   * cannot tell). A carrier that has it calls `RpcConnection.drained()` when
+   * that backlog empties, so command output can wait for a slow client.
+   */
+  unsentBytes?(): number;
 }
 
 export interface ServerRequestOptions {
@@ -48,6 +54,7 @@ export class RpcConnection {
   private closed = false;
   private nextServerRequestId = 1;
   private readonly serverRequestsPending = new Map<string, PendingServerRequest>();
+  private drainWaiters: (() => void)[] = [];
   /** Called once the handshake succeeded (the host re-sends what waits for an answer). */
   onInitialized: (() => void) | null = null;
 
@@ -66,6 +73,24 @@ export class RpcConnection {
 
   get isInitialized(): boolean {
     return this.initialized;
+  }
+
+  /** What the carrier holds for this client that it has not taken yet (0 once closed, or when the carrier cannot tell). */
+  get unsentBytes(): number {
+    return this.closed ? 0 : (this.sink.unsentBytes?.() ?? 0);
+  }
+
+  /** Calls back once the carrier has drained its backlog, or the connection closed. */
+  onceDrained(callback: () => void): void {
+    if (this.closed) callback();
+    else this.drainWaiters.push(callback);
+  }
+
+  /** The carrier reports that what it held has been taken by the client. */
+  drained(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const waiter of waiters) waiter();
   }
 
   /** Handles one incoming message; resolves once its response (if any) was written. */
@@ -179,6 +204,8 @@ export class RpcConnection {
     for (const pending of [...this.serverRequestsPending.values()]) {
       pending.reject(new ServerRequestError('closed', `${pending.method}: the client connection closed`));
     }
+    // Nothing more will be taken from a closed connection: what waited for it goes on.
+    this.drained();
   }
 
   /** An answer to a server request; a late or repeated answer for an id no longer waiting is ignored. */
@@ -207,6 +234,7 @@ export class RpcConnection {
       this.sink.send(text, urgent);
     } catch {
       this.closed = true; // the carrier is gone; the host notices and cleans up
+      this.drained();
     }
   }
 }

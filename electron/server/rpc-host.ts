@@ -63,7 +63,25 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
         connection?.sendNotification(method, JSON.stringify({ method, params }));
         return connection !== undefined && connection.isOpen;
       },
+      backlog: {
+        unsentBytes: (connectionId) => this.mostBehind(connectionId)?.unsentBytes ?? 0,
+        onceDrained: (connectionId, callback) => {
+          const connection = this.mostBehind(connectionId);
+          if (connection) connection.onceDrained(callback);
+          else callback();
+        },
+      },
     });
+  }
+
+  /** The open connection (that one, or any with null) whose carrier holds the most unsent output. */
+  private mostBehind(connectionId: string | null): RpcConnection | undefined {
+    if (connectionId !== null) return this.find(connectionId);
+    let behind: RpcConnection | undefined;
+    for (const connection of this.connections) {
+      if (connection.isOpen && (behind === undefined || connection.unsentBytes > behind.unsentBytes)) behind = connection;
+    }
+    return behind;
   }
 
   private find(connectionId: string): RpcConnection | undefined {
@@ -88,6 +106,11 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
       // Withdrawn (answered elsewhere, timed out), refused or disconnected: the others may still answer.
       .catch(() => undefined);
     return 1;
+  }
+
+  /** The most output any connection's carrier holds unsent (what a slow client costs this process). */
+  get largestBacklogBytes(): number {
+    return this.mostBehind(null)?.unsentBytes ?? 0;
   }
 
   get connectionCount(): number {

@@ -76,7 +76,9 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
       pump();
     }
   };
-  const connection = host.connect('stdio', { send });
+  const connection = host.connect('stdio', { send, unsentBytes: () => output.writableLength });
+  // Output waiting for this client (a flooding command) goes on once it has read what it was sent.
+  output.on('drain', () => connection.drained());
 
   /** Hands waiting lines to the connection while output and in-flight requests allow, and reads more only then. */
   const pump = () => {

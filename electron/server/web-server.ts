@@ -164,7 +164,10 @@ function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
       batcher.beforeWrite(urgent);
       ws.send(text);
     },
+    unsentBytes: () => ws.bufferedAmount,
   });
+  // Output waiting for this client (a flooding command) goes on once the socket has drained.
+  (ws as unknown as { _socket?: Socket })._socket?.on('drain', () => connection.drained());
   ws.on('message', (data, isBinary) => {
     const text = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString();
     void connection.receive(isBinary ? '\u0000binary' : text);

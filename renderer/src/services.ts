@@ -76,10 +76,26 @@ useThreadsStore.subscribe((state, previous) => {
   if (state.selectedId !== previous.selectedId) useJobsStore.getState().hide();
 });
 
-// The Jobs dashboard and the Connections page share the main pane: opening one closes the other.
+// The Jobs dashboard, the Connections page and the Approvals inbox share the main pane: opening one closes the others.
 useJobsStore.subscribe((state, previous) => {
-  if (state.open && !previous.open) useMcpStore.getState().setOpen(false);
+  if (state.open && !previous.open) {
+    useMcpStore.getState().setOpen(false);
+    useApprovalsStore.getState().hide();
+  }
 });
 useMcpStore.subscribe((state, previous) => {
-  if (state.open && !previous.open) useJobsStore.getState().hide();
+  if (state.open && !previous.open) {
+    useJobsStore.getState().hide();
+    useApprovalsStore.getState().hide();
+  }
+});
+useApprovalsStore.subscribe((state, previous) => {
+  if (state.open && !previous.open) {
+    useJobsStore.getState().hide();
+    useMcpStore.getState().setOpen(false);
+  }
+});
+// Choosing a thread (also "Open thread" in the inbox) shows its conversation.
+useThreadsStore.subscribe((state, previous) => {
+  if (state.selectedId !== previous.selectedId) useApprovalsStore.getState().hide();
 });

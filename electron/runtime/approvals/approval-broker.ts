@@ -109,7 +109,9 @@ export class ApprovalBroker {
   }
 
   list(threadId?: string | null): PendingApproval[] {
-    return [...this.live.values()].map((live) => live.pending).filter((pending) => !threadId || pending.params.threadId === threadId);
+    return [...this.live.values()]
+      .filter((live) => !threadId || live.pending.params.threadId === threadId)
+      .map((live) => ({ ...live.pending, sessionPrefixes: live.sessionPrefixes.map((prefix) => [...prefix]) }));
   }
 
   private grant(threadId: string, prefix: readonly string[]): void {
@@ -126,6 +128,11 @@ export class ApprovalBroker {
 
   grantsOf(threadId: string): ApprovalGrant[] {
     return [...(this.grants.get(threadId) ?? [])];
+  }
+
+  /** Every thread's grants, oldest first (the Approvals inbox lists them all). */
+  allGrants(): ApprovalGrant[] {
+    return [...this.grants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
   }
 
   revoke(threadId: string, prefix: readonly string[]): boolean {

@@ -14,12 +14,15 @@ import {
   type SupervisedProcess,
   type Subscription,
 } from '../../exec/index.js';
+import { ackWhenClientsCatchUp, type ClientBacklogSource } from './client-pacing.js';
 
 /** How a carrier host reaches its connections. */
 export interface ConnectionReach {
   isOpen(connectionId: string): boolean;
   /** Delivers a notification to one connection; false when it is not (or no longer) connected. */
   notify(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
+  /** How far its carriers lag (absent: they cannot tell, and count as caught up). */
+  readonly backlog?: ClientBacklogSource;
 }
 
 export interface CommandExecServiceOptions {
@@ -67,6 +70,22 @@ export class CommandExecService {
   private readonly reaches = new Set<ConnectionReach>();
 
   constructor(private readonly options: CommandExecServiceOptions) {}
+
+  /**
+   * Wraps a flow-controlled subscription's `ack`: output going to one
+   * connection (or, null, to every client, as the agent's command output does)
+   * is acknowledged once their carriers have caught up, so a slow client
+   * pauses the command instead of output piling up or being dropped.
+   */
+  ackWhenClientsCatchUp(connectionId: string | null, ack: (bytes: number) => void): (bytes: number) => void {
+    const reaches = this.reaches;
+    const sources: Iterable<ClientBacklogSource> = {
+      *[Symbol.iterator]() {
+        for (const reach of reaches) if (reach.backlog) yield reach.backlog;
+      },
+    };
+    return ackWhenClientsCatchUp(sources, connectionId, ack);
+  }
 
   /** A carrier host installs how to reach its connections; returns the uninstaller. */
   addReach(reach: ConnectionReach): () => void {
@@ -160,12 +179,16 @@ export class CommandExecService {
       if (!delivered) void child.terminate();
       return delivered ? chunk.length : 0;
     };
+    // Without client acks, streamed output counts as consumed once the connection's carrier has sent it.
+    const ackSent = this.ackWhenClientsCatchUp(connectionId, (bytes) => subscription.ack(bytes));
     const subscription = child.subscribe(
       (event: ProcessEvent) => {
         if (event.type !== 'output') return;
         const stream: Stream = event.stream === 'stderr' ? 'stderr' : 'stdout';
         const handedToClient = onOutput(stream, event.data);
-        subscription.ack(clientAcks ? event.data.length - handedToClient : event.data.length);
+        // Captured (buffered mode) or over the cap: consumed now. What the client got it acknowledges itself (outputAck).
+        if (event.data.length > handedToClient) subscription.ack(event.data.length - handedToClient);
+        if (handedToClient > 0 && !clientAcks) ackSent(handedToClient);
       },
       { flowControl: true },
     );

@@ -28,6 +28,12 @@ export interface CommandRunnerDeps {
   readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
   readonly newId: () => string;
   readonly now: () => number;
+  /**
+   * Wraps the ack of the command's output subscription so output counts as
+   * consumed once every client's carrier has sent it (a slow client pauses
+   * the command); absent, it counts as consumed once published.
+   */
+  readonly ackWhenClientsCatchUp?: (ack: (bytes: number) => void) => (bytes: number) => void;
 }
 
 interface RunningCommand {
@@ -179,6 +185,9 @@ export class CommandRunner {
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
       this.refuse(tracker, 'declined', 'Not run: the turn was stopped before the command was approved.');
+      // Hooks hear that the request is gone too; detached from the stopped turn's signal, or they would be stopped at once.
+      const { signal: _stopped, ...detached } = hookContext;
+      await this.deps.hooks.approvalAnswered(detached, hookDetails, 'ended');
       return 'stop';
     }
     const answer = outcome.decision;
@@ -220,9 +229,16 @@ export class CommandRunner {
           onSpawned: (child) => {
             spawned = child;
             tracker.started(child.id, child.logPath);
-            child.subscribe((event) => {
-              if (event.type === 'output') tracker.outputChunk(event.data);
-            });
+            const ack = (bytes: number) => subscription.ack(bytes);
+            const consumed = this.deps.ackWhenClientsCatchUp?.(ack) ?? ack;
+            const subscription = child.subscribe(
+              (event) => {
+                if (event.type !== 'output') return;
+                tracker.outputChunk(event.data);
+                consumed(event.data.length);
+              },
+              { flowControl: true },
+            );
             void child.exited.then((exit) => {
               const why =
                 exit.reason === 'timed-out'

@@ -171,7 +171,10 @@ export class HookDispatcher {
     return outcome.blocked;
   }
 
-  /** For the approvals code: call once an approval was answered (by the person or a hook). Observational. */
+  /**
+   * For the approvals code: call once an approval was answered (by the person
+   * or a hook), with the decision's name, or `ended` when its turn stopped first. Observational.
+   */
   async approvalAnswered(context: HookContext, request: ApprovalHookDetails, decision: string): Promise<void> {
     await this.runEvent('PermissionRequest', context, context.cwd, request.toolName, { phase: 'answered', decision, ...approvalPayload(request) }, false);
   }

@@ -95,7 +95,7 @@ function hooked(hooks: readonly HookSpec[], extraToml = '') {
   const completedRun = (eventName: string) => waitFor(() => hookRuns('hook/completed').find((n) => n.run.eventName === eventName));
   const turnCompleted = () =>
     waitFor(() => seen.find((n) => n.method === 'turn/completed')).then((n) => (n.params as { turn: Turn }).turn);
-  return { runtime, home, out, seen, call, hookRuns, completedRun, turnCompleted, boundModels };
+  return { runtime, home, out, seen, call, waitFor, hookRuns, completedRun, turnCompleted, boundModels };
 }
 
 let codex: CodexSchema | undefined;
@@ -284,6 +284,48 @@ describe('interrupts and approvals', () => {
       ['answered', 'touch made.txt', 'decline'],
     ]);
   });
+  it('a PermissionRequest hook hears a command request and the person’s answer, in order, with the decision', async () => {
+    const h = hooked([
+      { event: 'PermissionRequest', name: 'audit', matcher: '^exec_command$', script: `cat >> "$OUT/permission.jsonl"\necho >> "$OUT/permission.jsonl"` },
+    ]);
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'exec_command', arguments: '{"cmd":"touch approved.txt"}' }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Made it.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', { approvalPolicy: 'untrusted', sandbox: 'danger-full-access' });
+    const { turn } = await h.call('turn/start', { threadId: thread.id, input: text('make a file') });
+    // The request reaches the person only after its hook ran.
+    let waiting = (await h.call('approval/list', {})).data;
+    while (waiting.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      waiting = (await h.call('approval/list', {})).data;
+    }
+    const requested = h.hookRuns('hook/completed').filter((n) => n.run.eventName === 'permissionRequest');
+    expect(requested.map((n) => [n.turnId, n.run.status])).toEqual([[turn.id, 'completed']]);
+    await h.call('approval/answer', { requestId: waiting[0]!.requestId, decision: 'acceptForSession' });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(fs.existsSync(path.join(h.home, 'approved.txt'))).toBe(true);
+    const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['hook_event_name'], l['phase'], l['tool_name'], l['command'], l['decision'] ?? null, l['thread_id']])).toEqual([
+      ['PermissionRequest', 'requested', 'exec_command', 'touch approved.txt', null, thread.id],
+      ['PermissionRequest', 'answered', 'exec_command', 'touch approved.txt', 'acceptForSession', thread.id],
+    ]);
+    expect(lines[0]!['request_id']).toBe(lines[1]!['request_id']);
+
+    // A request whose turn stops first is heard as ended: nothing waits unseen, for hooks either.
+    mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_2', name: 'exec_command', arguments: '{"cmd":"touch never.txt"}' }] }, { type: 'finish' }]);
+    const second = (await h.call('turn/start', { threadId: thread.id, input: text('another file') })).turn;
+    while ((await h.call('approval/list', {})).data.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await h.call('turn/interrupt', { threadId: thread.id, turnId: second.id });
+    await h.waitFor(() => h.hookRuns('hook/completed').filter((n) => n.turnId === second.id && n.run.status === 'completed').at(1));
+    const after = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(after.slice(2).map((l) => [l['phase'], l['command'], l['decision'] ?? null])).toEqual([
+      ['requested', 'touch never.txt', null],
+      ['answered', 'touch never.txt', 'ended'],
+    ]);
+    expect(fs.existsSync(path.join(h.home, 'never.txt'))).toBe(false);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
 });
 
 describe('tool and turn hooks', () => {

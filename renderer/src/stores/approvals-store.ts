@@ -1,36 +1,60 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
-import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { ApprovalGrant } from '../../../shared/protocol/methods/approvals.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
+import {
+  batchResult,
+  originOf,
+  pruneSelection,
+  requestSummaryText,
+  selectRange,
+  type BatchVerdict,
+  type PendingRequest,
+} from './approval-requests.js';
 import { showRequestError } from './toast-store.js';
 
-/** A command the agent wants to run, waiting for the person. */
-export interface CommandApproval {
-  readonly kind: 'command';
-  readonly requestId: string;
-  readonly threadId: string;
-  readonly params: CommandExecutionRequestApprovalParams;
-}
+export type { CommandApproval, OtherRequest, PendingRequest } from './approval-requests.js';
 
-/** A server request this window has no special view for: shown raw, with accept / decline. */
-export interface OtherRequest {
-  readonly kind: 'other';
+/** A request that stopped waiting without an answer from this window. */
+export interface ResolvedElsewhereNote {
   readonly requestId: string;
   readonly threadId: string | null;
-  readonly method: string;
-  readonly params: unknown;
+  /** What it asked ("Run npm test"). */
+  readonly summary: string;
 }
 
-export type PendingRequest = CommandApproval | OtherRequest;
+/** How many notes the inbox keeps; older ones drop off. */
+const MAX_NOTES = 5;
 
 export interface ApprovalsState {
-  /** Oldest first. */
+  /** Oldest first; its length is the badge count. */
   readonly pending: readonly PendingRequest[];
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
+  /** Answers every named request still waiting; returns how many were still there to answer. */
+  answerMany(requestIds: Iterable<string>, verdict: BatchVerdict): number;
+  /** What "accept for session" would allow, per command request (from `approval/list`). */
+  readonly sessionScopes: Readonly<Record<string, readonly (readonly string[])[]>>;
+
+  /** The Approvals inbox shows in the main pane. */
+  readonly open: boolean;
+  show(): void;
+  hide(): void;
+  /** The inbox's checked rows and the row a shift-click ranges from. */
+  readonly selected: ReadonlySet<string>;
+  readonly anchor: string | null;
+  /** Checks or unchecks a row; with `range`, every row from the anchor to it. */
+  setSelected(requestId: string, on: boolean, range?: boolean): void;
+  selectAll(on: boolean): void;
+  /** Requests answered in another window (or whose turn stopped) while shown here. */
+  readonly notes: readonly ResolvedElsewhereNote[];
+  dismissNote(requestId: string): void;
+
   /** Each thread's "approve for this thread" grants, once loaded. */
   readonly grants: Readonly<Record<string, readonly ApprovalGrant[]>>;
   loadGrants(threadId: string): Promise<void>;
+  /** Every thread's grants (for the inbox). */
+  loadAllGrants(): Promise<void>;
   revokeGrant(threadId: string, prefix: readonly string[]): Promise<void>;
 }
 
@@ -38,25 +62,62 @@ export interface ApprovalsState {
  * Requests from the runtime that wait for the person: command approvals (and
  * any request type this window does not know). Each is answered as the
  * server request it came as; when another window answers first, the
- * runtime's `serverRequest/resolved` takes it off the screen.
+ * runtime's `serverRequest/resolved` takes it off the screen with a note.
  */
-export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<StoreApi<ApprovalsState>> {
+export function createApprovalsStore(client: WheelhouseClient, now: () => number = Date.now): UseBoundStore<StoreApi<ApprovalsState>> {
   const answers = new Map<string, (result: unknown) => void>();
 
   const store = create<ApprovalsState>()((set, get) => ({
     pending: [],
+    sessionScopes: {},
+    open: false,
+    // Notes are about what the person just saw: a reopened inbox starts without old ones.
+    show: () => set({ open: true, notes: [] }),
+    hide: () => set({ open: false, notes: [] }),
+    selected: new Set(),
+    anchor: null,
+    setSelected: (requestId, on, range = false) => {
+      const { pending, selected, anchor } = get();
+      const order = pending.map((request) => request.requestId);
+      set({ selected: selectRange(order, selected, range ? anchor : null, requestId, on), anchor: requestId });
+    },
+    selectAll: (on) => set((state) => ({ selected: new Set(on ? state.pending.map((request) => request.requestId) : []), anchor: null })),
+    notes: [],
+    dismissNote: (requestId) => set((state) => ({ notes: state.notes.filter((note) => note.requestId !== requestId) })),
     grants: {},
     answerCommand: (requestId, decision) => {
       // A new grant arrives as approval/grants/changed.
       settle(requestId, { decision });
     },
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
+    answerMany: (requestIds, verdict) => {
+      let answered = 0;
+      for (const requestId of [...requestIds]) {
+        const request = get().pending.find((known) => known.requestId === requestId);
+        // Answered elsewhere meanwhile: its note says so; nothing to send.
+        if (!request) continue;
+        settle(requestId, batchResult(request, verdict));
+        answered += 1;
+      }
+      return answered;
+    },
     loadGrants: async (threadId) => {
       try {
         const { data } = await client.request('approval/grants/list', { threadId });
         set((state) => ({ grants: { ...state.grants, [threadId]: data } }));
       } catch {
         // Offline or an unknown thread: nothing granted to show.
+      }
+    },
+    loadAllGrants: async () => {
+      try {
+        const { data } = await client.request('approval/grants/list', {});
+        const byThread: Record<string, ApprovalGrant[]> = {};
+        for (const threadId of Object.keys(get().grants)) byThread[threadId] = [];
+        for (const grant of data) (byThread[grant.threadId] ??= []).push(grant);
+        set({ grants: byThread });
+      } catch {
+        // Offline: the grants show once connected again.
       }
     },
     revokeGrant: async (threadId, prefix) => {
@@ -68,15 +129,25 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
     },
   }));
 
+  /** Sends the answer on the request's own channel; a command approval without one (mid-reconnect) goes by approval/answer. */
   function settle(requestId: string, result: unknown): void {
     const answer = answers.get(requestId);
+    const request = store.getState().pending.find((known) => known.requestId === requestId);
     answers.delete(requestId);
     remove(requestId);
-    answer?.(result);
+    if (answer) return answer(result);
+    if (request?.kind === 'command') {
+      const { decision } = result as { decision: CommandExecutionApprovalDecision };
+      // Lost the race to another window: its serverRequest/resolved already said so.
+      client.request('approval/answer', { requestId, decision }).catch(() => undefined);
+    }
   }
 
   function remove(requestId: string): void {
-    store.setState((state) => ({ pending: state.pending.filter((request) => request.requestId !== requestId) }));
+    store.setState((state) => {
+      const pending = state.pending.filter((request) => request.requestId !== requestId);
+      return { pending, selected: pruneSelection(state.selected, pending), anchor: state.anchor === requestId ? null : state.anchor };
+    });
   }
 
   /** Adds a request (again after a reconnect: the newest answer channel replaces the old one). */
@@ -86,33 +157,61 @@ export function createApprovalsStore(client: WheelhouseClient): UseBoundStore<St
       store.setState((state) =>
         state.pending.some((known) => known.requestId === request.requestId) ? state : { pending: [...state.pending, request] },
       );
+      if (request.kind === 'command') refreshScopes();
     });
   }
 
+  /** approval/list says what each command's "approve for this thread" covers; one refresh for a burst of requests. */
+  let refreshing: Promise<void> | null = null;
+  let again = false;
+  function refreshScopes(): void {
+    if (refreshing) {
+      again = true;
+      return;
+    }
+    refreshing = (async () => {
+      do {
+        again = false;
+        try {
+          const { data } = await client.request('approval/list', {});
+          const scopes: Record<string, readonly (readonly string[])[]> = {};
+          for (const pending of data) if (pending.sessionPrefixes) scopes[pending.requestId] = pending.sessionPrefixes;
+          store.setState({ sessionScopes: scopes });
+        } catch {
+          // Offline: the scope falls back to the command itself.
+        }
+      } while (again);
+      refreshing = null;
+    })();
+  }
+
   client.handle('item/commandExecution/requestApproval', async (params, { requestId }) => {
-    const answer = (await add({ kind: 'command', requestId: String(requestId), threadId: params.threadId, params })) as {
-      decision: CommandExecutionApprovalDecision;
-    };
-    return answer;
+    const request = { kind: 'command', requestId: String(requestId), threadId: params.threadId, receivedAtMs: params.startedAtMs, params } as const;
+    return (await add(request)) as { decision: CommandExecutionApprovalDecision };
   });
   client.handleOthers(({ method, params, requestId }) => {
-    const threadId = typeof params === 'object' && params !== null && typeof (params as { threadId?: unknown }).threadId === 'string'
-      ? (params as { threadId: string }).threadId
-      : null;
-    return add({ kind: 'other', requestId: String(requestId), threadId, method, params });
+    const { threadId, jobId } = originOf(params);
+    return add({ kind: 'other', requestId: String(requestId), threadId, jobId, receivedAtMs: now(), method, params });
   });
   client.on('approval/grants/changed', ({ threadId, grants }) => {
     store.setState((state) => ({ grants: { ...state.grants, [threadId]: grants } }));
   });
   client.on('serverRequest/resolved', ({ requestId }) => {
-    answers.delete(String(requestId));
-    remove(String(requestId));
+    const id = String(requestId);
+    const request = store.getState().pending.find((known) => known.requestId === id);
+    answers.delete(id);
+    remove(id);
+    // Still shown here, so not answered here: another window answered first, or its turn stopped.
+    if (request) {
+      const note = { requestId: id, threadId: request.threadId, summary: requestSummaryText(request) };
+      store.setState((state) => ({ notes: [...state.notes, note].slice(-MAX_NOTES) }));
+    }
   });
   // A reconnect gets every waiting request again; those answered meanwhile are gone.
   client.onStatus((snapshot) => {
     if (snapshot.status !== 'connected') {
       answers.clear();
-      store.setState({ pending: [] });
+      store.setState({ pending: [], selected: new Set(), anchor: null });
     }
   });
 

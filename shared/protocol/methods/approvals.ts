@@ -47,6 +47,8 @@ export const PendingApproval = z.object({
   requestId: z.string(),
   method: z.literal('item/commandExecution/requestApproval'),
   params: CommandExecutionRequestApprovalParams,
+  /** What "accept for session" would allow in the thread: commands starting with each argv prefix (Wheelhouse's own). */
+  sessionPrefixes: z.array(z.array(z.string())).optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -93,9 +95,9 @@ export const approvalMethods = {
     'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error.',
   ),
   'approval/grants/list': defineMethod(
-    z.object({ threadId: z.string() }),
+    z.object({ threadId: z.string().nullable().optional() }),
     z.object({ data: z.array(ApprovalGrant) }),
-    'The thread’s "accept for session" grants.',
+    'The thread’s "accept for session" grants (every thread’s, oldest first, when none is named).',
   ),
   'approval/grants/revoke': defineMethod(
     z.object({ threadId: z.string(), prefix: z.array(z.string()) }),

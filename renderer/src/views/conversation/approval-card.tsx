@@ -1,7 +1,10 @@
 import { ShieldQuestion } from 'lucide-react';
-import type { KeyboardEvent } from 'react';
+import { useId, type KeyboardEvent } from 'react';
 import type { CommandExecutionApprovalDecision } from '../../../../shared/protocol/command-execution.js';
-import { useApprovalsStore } from '../../services.js';
+import { threadTitle } from '../../format/thread-labels.js';
+import { useApprovalsStore, useThreadsStore } from '../../services.js';
+import { InlineCode } from '../common/inline-code.js';
+import { sessionScopeText } from '../../stores/approval-requests.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
 import { DecidedByLine } from './decided-by-line.js';
 
@@ -17,6 +20,9 @@ const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline
 /** "Run this command?" with the agent's reason and the person's choices; answered once, here or in another window. */
 export function ApprovalCard({ approval }: { readonly approval: CommandApproval }) {
   const answer = useApprovalsStore((s) => s.answerCommand);
+  const scopes = useApprovalsStore((s) => s.sessionScopes[approval.requestId]);
+  const thread = useThreadsStore((s) => s.threads[approval.threadId]);
+  const scopeId = useId();
   const { params } = approval;
   const amendment = params.proposedExecpolicyAmendment ?? null;
   const offered = params.availableDecisions ?? ['accept', 'acceptForSession', 'decline', 'cancel'];
@@ -41,7 +47,6 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
     event.preventDefault();
     choose(choice);
   };
-  const scope = amendment ? amendment.join(' ') : (params.command ?? 'this command');
   return (
     <div
       className="approval-card"
@@ -55,7 +60,11 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
         <ShieldQuestion size={15} strokeWidth={2} aria-hidden="true" />
         <span className="approval-title">Run this command?</span>
       </div>
-      {params.reason && <p className="approval-reason">{params.reason}</p>}
+      {params.reason && (
+        <p className="approval-reason">
+          <InlineCode text={params.reason} />
+        </p>
+      )}
       <DecidedByLine decidedBy={params.decidedBy} />
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="approval-accept" onClick={() => choose('accept')}>
@@ -66,7 +75,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
             type="button"
             className="button button-secondary"
             data-testid="approval-accept-thread"
-            title={`Commands starting with “${scope}” run without asking in this thread until you revoke it or Wheelhouse restarts`}
+            aria-describedby={scopeId}
             onClick={() => choose('thread')}
           >
             Approve for this thread <kbd>T</kbd>
@@ -92,6 +101,11 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
           </button>
         )}
       </div>
+      {offers('acceptForSession') && (
+        <p className="approval-scope" id={scopeId} data-testid="approval-scope">
+          “Approve for this thread”: <InlineCode text={sessionScopeText(scopes, params.command ?? null, thread ? threadTitle(thread) : 'this thread')} />.
+        </p>
+      )}
     </div>
   );
 }

@@ -15,7 +15,7 @@ export function SessionGrants({ threadId }: { readonly threadId: string }) {
   return (
     <div className="session-grants" data-testid="session-grants" aria-label="Approved for this thread">
       <ShieldCheck size={13} strokeWidth={2} aria-hidden="true" />
-      <span className="session-grants-label">Runs without asking in this thread:</span>
+      <span className="session-grants-label">Runs without asking in this thread until Wheelhouse restarts:</span>
       {grants.map((grant) => (
         <span key={grant.prefix.join('\u0000')} className="session-grant" data-testid="session-grant">
           <code>{grant.prefix.join(' ')}</code>
@@ -23,7 +23,7 @@ export function SessionGrants({ threadId }: { readonly threadId: string }) {
             type="button"
             className="session-grant-revoke"
             aria-label={`Revoke: ask again before ${grant.prefix.join(' ')}`}
-            title="Revoke: ask again"
+            title="Revoke: ask again (also in Approvals)"
             onClick={() => void revoke(threadId, grant.prefix)}
           >
             <X size={12} strokeWidth={2.2} aria-hidden="true" />

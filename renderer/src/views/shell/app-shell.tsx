@@ -1,4 +1,4 @@
-import { useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -51,11 +51,15 @@ const ConnectionsPage = lazyView(() => import('../connections/connections-page.j
 // The Jobs dashboard (virtualised list, terminal) loads when first opened.
 const JobsView = lazyView(() => import('../jobs/jobs-view.js').then((module) => module.JobsView), { label: 'Jobs' });
 
+// The Approvals inbox loads when first opened.
+const ApprovalsInbox = lazyView(() => import('../approvals/approvals-inbox.js').then((module) => module.ApprovalsInbox), { label: 'Approvals' });
+
 function MainView() {
   const connections = useMcpStore((s) => s.open);
   const jobs = useJobsStore((s) => s.open);
-  if (!connections && !jobs) return <ConversationPane />;
-  return connections ? <ConnectionsPage /> : <JobsView />;
+  const approvals = useApprovalsStore((s) => s.open);
+  if (!connections && !jobs && !approvals) return <ConversationPane />;
+  return connections ? <ConnectionsPage /> : jobs ? <JobsView /> : <ApprovalsInbox />;
 }
 
 function SetupLayer() {

@@ -28,7 +28,6 @@ export function Sidebar() {
           <ShipWheel size={15} strokeWidth={2} />
         </span>
         <span className="sidebar-brand-name">Wheelhouse</span>
-        <ApprovalsBadge />
       </header>
       <div className="sidebar-actions">
         <button
@@ -58,6 +57,7 @@ export function Sidebar() {
             </span>
           ) : null}
         </button>
+        <ApprovalsButton />
       </div>
       <ThreadList />
       <footer className="sidebar-footer">
@@ -91,23 +91,28 @@ export function Sidebar() {
   );
 }
 
-/** How many requests wait for the person across all threads; opens the thread of the oldest. */
-function ApprovalsBadge() {
-  const pending = useApprovalsStore((s) => s.pending);
-  const select = useThreadsStore((s) => s.select);
-  if (pending.length === 0) return null;
-  const oldest = pending.find((request) => request.threadId !== null);
+/** Opens the Approvals inbox; its badge counts the requests waiting in every thread and job. */
+function ApprovalsButton() {
+  const waiting = useApprovalsStore((s) => s.pending.length);
+  const open = useApprovalsStore((s) => s.open);
+  const show = useApprovalsStore((s) => s.show);
+  const hide = useApprovalsStore((s) => s.hide);
   return (
     <button
       type="button"
-      className="sidebar-approvals"
-      data-testid="approvals-badge"
-      title={`${pending.length} waiting for your approval`}
-      onClick={() => oldest?.threadId && select(oldest.threadId)}
+      className="sidebar-new-thread sidebar-jobs"
+      data-testid="open-approvals"
+      aria-current={open ? 'page' : undefined}
+      onClick={() => (open ? hide() : show())}
     >
-      <ShieldQuestion size={13} strokeWidth={2} aria-hidden="true" />
-      {pending.length}
-      <span className="visually-hidden"> waiting for approval</span>
+      <ShieldQuestion size={15} strokeWidth={1.9} aria-hidden="true" />
+      <span>Approvals</span>
+      {waiting > 0 ? (
+        <span className="sidebar-approvals" data-testid="approvals-badge" title={`${waiting} waiting for your approval`}>
+          {waiting}
+          <span className="visually-hidden"> waiting</span>
+        </span>
+      ) : null}
     </button>
   );
 }

@@ -1,0 +1,243 @@
+/**
+ * `seq 1 3000000` end to end: run through the runtime and read at real
+ * clients over real carriers, against a raw node-pty drain of the same
+ * fixture in the same run (interleaved, so machine load hits both alike).
+ *
+ * - agent over WebSocket: `wheelhouse serve` as a child process, the mock
+ *   model asks for `exec_command`, one client reads every
+ *   `item/commandExecution/outputDelta`. Timed from the client seeing the
+ *   command's `item/started` to it seeing `item/completed`: policy, spawn,
+ *   pty, supervisor batching, the process log, the event log (SQLite),
+ *   JSON, the socket and the client's parse. The model's own time is outside.
+ * - the same with two clients, one of them slow (it stops reading its socket
+ *   for 100 ms after every 512 KB): the command is paced by it; checks that
+ *   both still get every byte and reports the server's peak memory.
+ * - command/exec over stdio: `wheelhouse app-server`, a streamed `command/exec`
+ *   (no client acks), timed from the request to its answer (all output before it).
+ *
+ * Every client's bytes, and the command's log file, are hashed and compared
+ * with the expected sequence: lossless means same length and same sha256.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { execCall, mockModelConfig, textReply } from '../test-support/agent-commands.js';
+import { ensureCliBuilt } from '../test-support/build.js';
+import { killAllChildren, spawnTracked } from '../test-support/child-process.js';
+import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
+import { cliBin, repoRoot } from '../test-support/paths.js';
+import { startServe } from '../test-support/serve-process.js';
+import { TempDirs } from '../test-support/temp-dir.js';
+import { connectWs, type WsPeer } from '../test-support/ws-peer.js';
+import { expectedDigest, FIXTURE, LINES, rawDrain, type RunResult } from './pty-throughput.js';
+
+const SLOW_CLIENT_CHUNK = 512 * 1024;
+const SLOW_CLIENT_PAUSE_MS = 100;
+
+interface ClientCopy {
+  bytes: number;
+  readonly hash: ReturnType<typeof createHash>;
+}
+
+const newCopy = (): ClientCopy => ({ bytes: 0, hash: createHash('sha256') });
+
+function fileDigest(file: string): { bytes: number; sha256: string } {
+  const data = fs.readFileSync(file);
+  return { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+}
+
+/** Peak and current resident memory of a process, in MB (from /proc). */
+function memoryMb(pid: number): { peakRssMb: number; rssMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return { peakRssMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
+}
+
+/** A client that collects the command's output deltas; `slow` stops reading its socket now and then. */
+function attachReader(ws: WsPeer, slow: boolean) {
+  const copy = newCopy();
+  let sinceBreak = 0;
+  const events: { started: number | null; completed: number | null; logPath: string | null } = { started: null, completed: null, logPath: null };
+  let resolveCompleted: () => void = () => undefined;
+  const completed = new Promise<void>((resolve) => (resolveCompleted = resolve));
+  ws.socket.on('message', (data) => {
+    const text = String(data);
+    if (text.startsWith('{"method":"item/commandExecution/outputDelta"')) {
+      const delta = (JSON.parse(text) as { params: { delta: string } }).params.delta;
+      const bytes = Buffer.from(delta, 'utf8');
+      copy.bytes += bytes.length;
+      copy.hash.update(bytes);
+      sinceBreak += text.length;
+      if (slow && sinceBreak >= SLOW_CLIENT_CHUNK) {
+        sinceBreak = 0;
+        ws.socket.pause();
+        setTimeout(() => ws.socket.resume(), SLOW_CLIENT_PAUSE_MS);
+      }
+      return;
+    }
+    if (!text.includes('"commandExecution"')) return;
+    const message = JSON.parse(text) as { method?: string; params?: { item?: { type: string; logPath?: string | null } } };
+    if (message.params?.item?.type !== 'commandExecution') return;
+    if (message.method === 'item/started') events.started = performance.now();
+    if (message.method === 'item/completed') {
+      events.completed = performance.now();
+      events.logPath = message.params.item.logPath ?? null;
+      resolveCompleted();
+    }
+  });
+  return { copy, events, completed };
+}
+
+async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlowClient: boolean) {
+  const home = temp.make('wheelhouse-bench-');
+  const project = temp.make('wheelhouse-bench-project-');
+  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
+  const serve = await startServe({ home });
+  try {
+    const fast = await connectWs(serve.wsUrl);
+    const readers = [attachReader(fast, false)];
+    await fast.peer.initialize('fast');
+    if (withSlowClient) {
+      const slow = await connectWs(serve.wsUrl);
+      readers.push(attachReader(slow, true));
+      await slow.peer.initialize('slow');
+    }
+    const idleMemory = memoryMb(serve.process.child.pid!);
+    mock.enqueue(execCall(FIXTURE.join(' '), { yield_time_ms: 120_000 }), textReply('Counted.'));
+    const { thread } = await fast.peer.call('thread/start', { cwd: project, approvalPolicy: 'never' });
+    await fast.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'count' }] });
+    await Promise.all(readers.map((reader) => reader.completed));
+    const [first] = readers;
+    const ms = first!.events.completed! - first!.events.started!;
+    const memory = memoryMb(serve.process.child.pid!);
+    const log = first!.events.logPath ? fileDigest(first!.events.logPath) : null;
+    return {
+      ms,
+      clients: readers.map((reader) => ({ bytes: reader.copy.bytes, sha256: reader.copy.hash.digest('hex') })),
+      log,
+      serveIdleRssMb: idleMemory.rssMb,
+      servePeakRssMb: memory.peakRssMb,
+    };
+  } finally {
+    await serve.stop();
+  }
+}
+
+async function execOverStdio(temp: TempDirs) {
+  const home = temp.make('wheelhouse-bench-');
+  const project = temp.make('wheelhouse-bench-project-');
+  const server = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, WHEELHOUSE_HOME: home },
+  });
+  const { stdin, stdout } = server.child;
+  if (!stdin || !stdout) throw new Error('app-server spawned without pipes');
+  const copy = newCopy();
+  const answers = new Map<number, (message: unknown) => void>();
+  const lines = readline.createInterface({ input: stdout, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    if (line.startsWith('{"method":"command/exec/outputDelta"')) {
+      const bytes = Buffer.from((JSON.parse(line) as { params: { deltaBase64: string } }).params.deltaBase64, 'base64');
+      copy.bytes += bytes.length;
+      copy.hash.update(bytes);
+      return;
+    }
+    const message = JSON.parse(line) as { id?: number };
+    if (typeof message.id === 'number') answers.get(message.id)?.(message);
+  });
+  let nextId = 1;
+  const call = (method: string, params: unknown) => {
+    const id = nextId++;
+    stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+    return new Promise<unknown>((resolve) => answers.set(id, resolve));
+  };
+  try {
+    await call('initialize', { clientInfo: { name: 'carrier-throughput-bench', version: '0' } });
+    const started = performance.now();
+    const answer = (await call('command/exec', { command: FIXTURE, processId: 'flood', tty: true, cwd: project, disableOutputCap: true })) as {
+      result?: { exitCode: number };
+    };
+    const ms = performance.now() - started;
+    const logDir = path.join(home, 'logs', 'exec');
+    const logs = fs.readdirSync(logDir).map((name) => path.join(logDir, name));
+    return { ms, exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
+  } finally {
+    stdin.end();
+    await server.exited;
+  }
+}
+
+const mbPerSecond = (bytes: number, ms: number) => Math.round((bytes / 1e6 / (ms / 1000)) * 10) / 10;
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const loadAverage = () => Math.round(os.loadavg()[0]! * 100) / 100;
+
+export async function carrierThroughput(options: { temp: TempDirs; rounds?: number }) {
+  const expected = expectedDigest();
+  const lossless = (copy: { bytes: number; sha256: string } | null) => copy !== null && copy.bytes === expected.bytes && copy.sha256 === expected.sha256;
+  const mock = await startMockModelServer();
+  const loadAtStart = loadAverage();
+  const raw: RunResult[] = [];
+  const agent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
+  const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
+  let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
+  try {
+    for (let round = 0; round < (options.rounds ?? 3); round += 1) {
+      raw.push(await rawDrain(options.temp.make('wheelhouse-bench-')));
+      agent.push(await agentOverWebSocket(mock, options.temp, false));
+      stdio.push(await execOverStdio(options.temp));
+    }
+    slow = await agentOverWebSocket(mock, options.temp, true);
+  } finally {
+    await mock.close();
+  }
+  const rawRates = raw.map((run) => mbPerSecond(run.bytes, run.ms));
+  const rate = (runs: readonly { ms: number }[]) => runs.map((run) => mbPerSecond(expected.bytes, run.ms));
+  const agentRates = rate(agent);
+  const stdioRates = rate(stdio);
+  return {
+    fixture: `${FIXTURE.join(' ')} (${LINES} lines, ${expected.bytes} bytes through a pty)`,
+    loadAverage1m: { atStart: loadAtStart, atEnd: loadAverage() },
+    rawNodePty: { mbPerSecond: rawRates, bytesLost: raw.map((run) => expected.bytes - run.bytes) },
+    agentOverWebSocket: {
+      mbPerSecond: agentRates,
+      ratioOfMedians: Math.round((median(agentRates) / median(rawRates)) * 100) / 100,
+      clientLossless: agent.every((run) => run.clients.every(lossless)),
+      logLossless: agent.every((run) => lossless(run.log)),
+      servePeakRssMb: agent.map((run) => run.servePeakRssMb),
+    },
+    agentOverWebSocketWithSlowClient: {
+      // Paced by the slow client by design: this is not a throughput figure of the carrier.
+      pacedMbPerSecond: mbPerSecond(expected.bytes, slow.ms),
+      slowClientReads: `pauses ${SLOW_CLIENT_PAUSE_MS} ms after every ${SLOW_CLIENT_CHUNK / 1024} KB`,
+      fastClientLossless: lossless(slow.clients[0]!),
+      slowClientLossless: lossless(slow.clients[1]!),
+      logLossless: lossless(slow.log),
+      serveIdleRssMb: slow.serveIdleRssMb,
+      servePeakRssMb: slow.servePeakRssMb,
+    },
+    commandExecOverStdio: {
+      mbPerSecond: stdioRates,
+      ratioOfMedians: Math.round((median(stdioRates) / median(rawRates)) * 100) / 100,
+      clientLossless: stdio.every((run) => run.clients.every(lossless) && run.exitCode === 0),
+      logLossless: stdio.every((run) => lossless(run.log)),
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.env.NODE_ENV = 'production';
+  ensureCliBuilt();
+  const temp = new TempDirs();
+  try {
+    const rounds = Number(process.env['CARRIER_BENCH_ROUNDS'] ?? 3);
+    process.stdout.write(`${JSON.stringify(await carrierThroughput({ temp, rounds }), null, 2)}\n`);
+  } finally {
+    await killAllChildren();
+    temp.cleanup();
+  }
+}

@@ -1,0 +1,111 @@
+import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+
+/** A command the agent wants to run, waiting for the person. */
+export interface CommandApproval {
+  readonly kind: 'command';
+  readonly requestId: string;
+  readonly threadId: string;
+  /** When it was asked (ms since the epoch). */
+  readonly receivedAtMs: number;
+  readonly params: CommandExecutionRequestApprovalParams;
+}
+
+/** A server request this window has no special view for: shown raw, with accept / decline. */
+export interface OtherRequest {
+  readonly kind: 'other';
+  readonly requestId: string;
+  /** Null for a request that belongs to no thread (a job's, or the app's own). */
+  readonly threadId: string | null;
+  /** Set when the request names the job it comes from. */
+  readonly jobId: string | null;
+  readonly receivedAtMs: number;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+/**
+ * Every request the person can be asked. A new request type adds a variant
+ * here, a case in `batchResult` and `requestSummaryText`, and its views in
+ * views/approvals/request-views.tsx.
+ */
+export type PendingRequest = CommandApproval | OtherRequest;
+
+/** A batch answer from the inbox. */
+export type BatchVerdict = 'approve' | 'deny';
+
+/** The result a batch approve / deny sends for one request (each type answers in its own shape). */
+export function batchResult(request: PendingRequest, verdict: BatchVerdict): { decision: 'accept' | 'decline' } {
+  switch (request.kind) {
+    case 'command':
+    case 'other':
+      return { decision: verdict === 'approve' ? 'accept' : 'decline' };
+    default:
+      return request satisfies never;
+  }
+}
+
+/** One line naming what a request asks, for notes and labels. */
+export function requestSummaryText(request: PendingRequest): string {
+  switch (request.kind) {
+    case 'command':
+      return `Run ${request.params.command ?? 'a command'}`;
+    case 'other':
+      return request.method;
+    default:
+      return request satisfies never;
+  }
+}
+
+/** The thread id (or job id) a request names in its params, if any. */
+export function originOf(params: unknown): { threadId: string | null; jobId: string | null } {
+  const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
+  return { threadId: text(record['threadId']), jobId: text(record['jobId']) };
+}
+
+/**
+ * Shift-click: everything between the anchor (the last row clicked) and `target`,
+ * in list order, takes the target's new state. Without a usable anchor only the target changes.
+ */
+export function selectRange(
+  order: readonly string[],
+  selected: ReadonlySet<string>,
+  anchor: string | null,
+  target: string,
+  on: boolean,
+): Set<string> {
+  const next = new Set(selected);
+  const to = order.indexOf(target);
+  const from = anchor === null ? -1 : order.indexOf(anchor);
+  const [start, end] = from === -1 ? [to, to] : [Math.min(from, to), Math.max(from, to)];
+  for (let i = start; i <= end && i >= 0; i++) {
+    if (on) next.add(order[i]!);
+    else next.delete(order[i]!);
+  }
+  return next;
+}
+
+/** Keeps only selected ids that are still waiting (a row answered elsewhere leaves the selection too). */
+export function pruneSelection(selected: ReadonlySet<string>, pending: readonly PendingRequest[]): ReadonlySet<string> {
+  if (selected.size === 0) return selected;
+  const waiting = new Set(pending.map((request) => request.requestId));
+  const kept = [...selected].filter((id) => waiting.has(id));
+  return kept.length === selected.size ? selected : new Set(kept);
+}
+
+/**
+ * What "Approve for this thread" allows, in words: "Commands starting with
+ * `npm test` in thread ‘X’, until Wheelhouse restarts (or you revoke it)".
+ */
+export function sessionScopeText(prefixes: readonly (readonly string[])[] | undefined, command: string | null, threadTitle: string): string {
+  const words = prefixes && prefixes.length > 0 ? prefixes.map((prefix) => `\`${prefix.join(' ')}\``) : [command ? `\`${command}\`` : 'this command'];
+  const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)!}`;
+  return `Commands starting with ${list} in thread ‘${threadTitle}’, until Wheelhouse restarts or you revoke it`;
+}
+
+/** Grants of every thread, oldest first. */
+export function allGrants(grants: Readonly<Record<string, readonly ApprovalGrant[]>>): ApprovalGrant[] {
+  return Object.values(grants)
+    .flat()
+    .sort((a, b) => a.grantedAtMs - b.grantedAtMs);
+}

@@ -1,0 +1,118 @@
+import { useId } from 'react';
+import { useApprovalsStore } from '../../services.js';
+import { InlineCode } from '../common/inline-code.js';
+import { sessionScopeText, type CommandApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
+
+/**
+ * The inbox's views of each request type: what it asks, and the decisions it
+ * offers. A new request type adds one case to each switch and its two small
+ * components; the inbox row, batch answers and the badge need nothing else.
+ */
+export function RequestDetails({ request }: { readonly request: PendingRequest }) {
+  switch (request.kind) {
+    case 'command':
+      return <CommandDetails request={request} />;
+    case 'other':
+      return <OtherDetails request={request} />;
+    default:
+      return request satisfies never;
+  }
+}
+
+export function RequestDecisions({ request, threadTitle }: { readonly request: PendingRequest; readonly threadTitle: string }) {
+  switch (request.kind) {
+    case 'command':
+      return <CommandDecisions request={request} threadTitle={threadTitle} />;
+    case 'other':
+      return <OtherDecisions request={request} />;
+    default:
+      return request satisfies never;
+  }
+}
+
+function CommandDetails({ request }: { readonly request: CommandApproval }) {
+  const { params } = request;
+  return (
+    <div className="inbox-request-details">
+      <p className="inbox-request-what">
+        Run <code className="inbox-command">{params.command ?? '(no command given)'}</code>
+        {params.cwd ? (
+          <>
+            {' '}
+            in <code className="inbox-cwd">{params.cwd}</code>
+          </>
+        ) : null}
+      </p>
+      {params.reason && (
+        <p className="inbox-request-reason">
+          <InlineCode text={params.reason} />
+        </p>
+      )}
+    </div>
+  );
+}
+
+function CommandDecisions({ request, threadTitle }: { readonly request: CommandApproval; readonly threadTitle: string }) {
+  const answer = useApprovalsStore((s) => s.answerCommand);
+  const scopes = useApprovalsStore((s) => s.sessionScopes[request.requestId]);
+  const scopeId = useId();
+  const offered = request.params.availableDecisions ?? ['accept', 'acceptForSession', 'decline', 'cancel'];
+  const forThread = offered.includes('acceptForSession');
+  const label = request.params.command ?? 'this command';
+  return (
+    <div className="inbox-decisions">
+      <div className="approval-actions">
+        <button type="button" className="button button-primary" data-testid="inbox-accept" aria-label={`Approve: ${label}`} onClick={() => answer(request.requestId, 'accept')}>
+          Approve
+        </button>
+        {forThread && (
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="inbox-accept-thread"
+            aria-label={`Approve for this thread: ${label}`}
+            aria-describedby={scopeId}
+            onClick={() => answer(request.requestId, 'acceptForSession')}
+          >
+            Approve for this thread
+          </button>
+        )}
+        <button type="button" className="button button-secondary" data-testid="inbox-decline" aria-label={`Deny: ${label}`} onClick={() => answer(request.requestId, 'decline')}>
+          Deny
+        </button>
+      </div>
+      {forThread && (
+        <p className="approval-scope" id={scopeId} data-testid="inbox-scope">
+          For this thread: <InlineCode text={sessionScopeText(scopes, request.params.command ?? null, threadTitle)} />.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function OtherDetails({ request }: { readonly request: OtherRequest }) {
+  return (
+    <div className="inbox-request-details">
+      <p className="inbox-request-what">
+        The agent asks: <code>{request.method}</code>
+      </p>
+      <pre className="inbox-raw" tabIndex={0} aria-label={`Details of ${request.method}`}>
+        {JSON.stringify(request.params, null, 2)}
+      </pre>
+    </div>
+  );
+}
+
+function OtherDecisions({ request }: { readonly request: OtherRequest }) {
+  const answer = useApprovalsStore((s) => s.answerOther);
+  return (
+    <div className="approval-actions">
+      <button type="button" className="button button-primary" data-testid="inbox-accept" aria-label={`Accept: ${request.method}`} onClick={() => answer(request.requestId, true)}>
+        Accept
+      </button>
+      <button type="button" className="button button-secondary" data-testid="inbox-decline" aria-label={`Decline: ${request.method}`} onClick={() => answer(request.requestId, false)}>
+        Decline
+      </button>
+    </div>
+  );
+}
