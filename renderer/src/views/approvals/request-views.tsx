@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useApprovalsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
+import { DecidedByLine } from '../conversation/decided-by-line.js';
 import { sessionScopeText, type CommandApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
 
 /**
@@ -48,6 +49,7 @@ function CommandDetails({ request }: { readonly request: CommandApproval }) {
           <InlineCode text={params.reason} />
         </p>
       )}
+      <DecidedByLine decidedBy={params.decidedBy} />
     </div>
   );
 }

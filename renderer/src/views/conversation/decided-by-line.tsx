@@ -1,5 +1,6 @@
 import { Scale } from 'lucide-react';
 import type { PolicyDecidedBy } from '../../../../shared/protocol/command-execution.js';
+import './decided-by.css';
 
 /** Which rule (or default, or the approval policy) decided a command, in the runtime's words. */
 export function DecidedByLine({ decidedBy }: { readonly decidedBy: PolicyDecidedBy | null | undefined }) {
