@@ -319,7 +319,7 @@ export class Runtime {
           threads.start(hooked, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
         );
         this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
-        return started;
+        return this.sandboxSettings.withEffectiveSettings(started);
       },
       'thread/list': (params) => threads.list(params),
       'thread/read': (params) => threads.read(params),
@@ -332,12 +332,12 @@ export class Runtime {
         const resumed = await resumeWithSessionHooks(this.hooks, params, record, (hooked) => this.history.resume(hooked));
         this.clientTools.claim(resumed.thread.id, ctx.session.connectionId);
         this.queue.afterResume(resumed.thread.id);
-        return resumed;
+        return this.sandboxSettings.withEffectiveSettings(resumed);
       },
       'thread/fork': async (params, ctx) => {
         const forked = this.history.fork(params);
         await this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
-        return forked;
+        return this.sandboxSettings.withEffectiveSettings(forked);
       },
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),

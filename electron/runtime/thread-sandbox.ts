@@ -3,6 +3,7 @@ import type { HandlerParamsOf } from '../../shared/protocol/registry.js';
 import type { ThreadSandboxState } from '../../shared/protocol/methods/thread-sandbox.js';
 import type { AskForApproval, SandboxMode } from '../../shared/protocol/thread.js';
 import type { SandboxStatus } from '../exec/index.js';
+import { sandboxPolicyOf } from './thread-mapper.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
 
@@ -41,6 +42,21 @@ export class ThreadSandboxSettings {
     const sandbox: SandboxMode = chosenSandbox ?? (sandboxWorks ? 'workspace-write' : 'danger-full-access');
     const approvalPolicy = ((record?.approvalMode ?? null) as AskForApproval | null) ?? 'untrusted';
     return { approvalPolicy, sandbox };
+  }
+
+  /**
+   * A thread/start, resume or fork result with the approval policy and
+   * sandbox its commands really run under (the defaults filled in), so a
+   * Codex client is not told `never` / read-only while commands ask and write.
+   */
+  async withEffectiveSettings<R extends { thread: { id: string; cwd: string }; approvalPolicy: unknown; sandbox: unknown }>(result: R): Promise<R> {
+    const settings = await this.commandSettings(result.thread.id);
+    return {
+      ...result,
+      // Codex's wire enum has no `on-failure`; it reads as `on-request` there.
+      approvalPolicy: settings.approvalPolicy === 'on-failure' ? 'on-request' : settings.approvalPolicy,
+      sandbox: sandboxPolicyOf(settings.sandbox, result.thread.cwd),
+    };
   }
 
   async read(threadId: string): Promise<ThreadSandboxState> {

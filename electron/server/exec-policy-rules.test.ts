@@ -192,8 +192,12 @@ describe('exec-policy rules', () => {
 describe('thread sandbox settings', () => {
   it('reads the sandbox and approval policy in effect; thread/settings/update changes them for the next command', async () => {
     const { peer, project } = await setup();
-    const { thread } = await peer.call('thread/start', { cwd: project });
+    const started = await peer.call('thread/start', { cwd: project });
+    const { thread } = started;
     const before = await peer.call('thread/sandbox/read', { threadId: thread.id });
+    // A Codex client is told what commands really run under, defaults included.
+    expect(started.approvalPolicy).toBe('untrusted');
+    expect(started.sandbox.type).toBe(before.sandboxAvailable ? 'workspaceWrite' : 'dangerFullAccess');
     expect(before).toMatchObject({ threadId: thread.id, approvalPolicy: 'untrusted', sandboxChosen: false, approvalPolicyChosen: false });
     if (before.sandboxAvailable) {
       expect(before).toMatchObject({ sandbox: 'workspace-write', sandboxKind: 'bubblewrap', summary: 'Workspace write · sandboxed (bubblewrap)' });
