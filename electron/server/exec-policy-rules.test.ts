@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationMessage } from '../../shared/protocol/index.js';
@@ -16,6 +18,7 @@ import {
 import { killAllChildren } from '../../test-support/child-process.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
+import { detectSandbox } from '../exec/sandbox.js';
 import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { connectWs } from '../../test-support/ws-peer.js';
@@ -231,5 +234,54 @@ describe('thread sandbox settings', () => {
       expect('error' in response && response.error.message).toMatch(message);
     }
     expect(await peer.call('thread/sandbox/read', { threadId: thread.id })).toEqual(state);
+  });
+});
+
+describe('network policy amendments', () => {
+  it('a command naming a host asks with a network amendment; allowing it gives that command the network, plain accept does not', async (ctx) => {
+    const sandbox = await detectSandbox(process.env['PATH']);
+    if (!sandbox.available) ctx.skip(`no sandbox on this machine (${sandbox.reason}): commands always have the network`);
+    const site = http.createServer((_request, response) => response.end('hello-from-host'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = site.address() as AddressInfo;
+      const { peer, project } = await setup();
+      const { thread } = await peer.call('thread/start', { cwd: project, approvalPolicy: 'untrusted', sandbox: 'workspace-write' });
+      const command = `curl -sS http://127.0.0.1:${port}/`;
+      const amendment = { host: '127.0.0.1', action: 'allow' };
+
+      mock.enqueue(execCall(command), textReply('Fetched.'));
+      await peer.call('turn/start', { threadId: thread.id, input: say('fetch it') });
+      const asked = await approvalRequest(peer);
+      const params = asked.params as { proposedNetworkPolicyAmendments: unknown; availableDecisions: unknown[] };
+      expect(params.proposedNetworkPolicyAmendments).toEqual([amendment]);
+      expect(params.availableDecisions).toContainEqual({ applyNetworkPolicyAmendment: { network_policy_amendment: amendment } });
+      peer.sendRaw(JSON.stringify({ id: asked.id, result: { decision: { applyNetworkPolicyAmendment: { network_policy_amendment: amendment } } } }));
+      const fetched = await commandItem(peer, 'item/completed');
+      expect({ status: fetched.status, output: fetched.aggregatedOutput }).toEqual({ status: 'completed', output: 'hello-from-host' });
+      expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
+
+      // Approved without the amendment, the same command runs in the sandbox without network.
+      mock.enqueue(execCall(command), textReply('No network.'));
+      await peer.call('turn/start', { threadId: thread.id, input: say('again') });
+      const again = await approvalRequest(peer);
+      peer.sendRaw(JSON.stringify({ id: again.id, result: { decision: 'accept' } }));
+      const offline = await commandItem(peer, 'item/completed');
+      expect(offline.status).toBe('failed');
+      expect(offline.aggregatedOutput).not.toContain('hello-from-host');
+      expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
+
+      // Denying the host declines the command.
+      mock.enqueue(execCall(command), textReply('Understood.'));
+      await peer.call('turn/start', { threadId: thread.id, input: say('once more') });
+      const third = await approvalRequest(peer);
+      const deny = { host: '127.0.0.1', action: 'deny' };
+      peer.sendRaw(JSON.stringify({ id: third.id, result: { decision: { applyNetworkPolicyAmendment: { network_policy_amendment: deny } } } }));
+      const denied = await commandItem(peer, 'item/completed');
+      expect(denied).toMatchObject({ status: 'declined', aggregatedOutput: 'Not run: the person denied network access to 127.0.0.1. Do not retry it; continue another way or ask them.' });
+      expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
+    } finally {
+      site.close();
+    }
   });
 });

@@ -111,7 +111,8 @@ export class CommandRunner {
     if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
     if (requirement.type === 'needs_approval' && !granted) {
       const answer = await this.askPerson(turn, tracker, decision, args.justification);
-      if (answer !== 'run') return tracker;
+      if (answer === 'stop') return tracker;
+      if (answer === 'run-with-network' && sandbox.mode !== 'danger-full-access') sandbox = { ...sandbox, networkAccess: true };
     }
     await this.run(turn, tracker, cwd.path, args, sandbox);
     return tracker;
@@ -141,12 +142,15 @@ export class CommandRunner {
     tracker: CommandItemTracker,
     decision: ExecPolicyDecision,
     justification: string | undefined,
-  ): Promise<'run' | 'stop'> {
+  ): Promise<'run' | 'run-with-network' | 'stop'> {
     const requirement = decision.requirement;
     if (requirement.type !== 'needs_approval') return 'run';
     const amendment = requirement.proposedExecpolicyAmendment ? [...requirement.proposedExecpolicyAmendment] : null;
     const available: CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession'];
     if (amendment) available.push({ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } });
+    // Hosts the script names while the sandbox has no network: each can be allowed (for this command) or denied.
+    const network = requirement.proposedNetworkPolicyAmendments.map((entry) => ({ ...entry }));
+    for (const entry of network) available.push({ applyNetworkPolicyAmendment: { network_policy_amendment: entry } });
     available.push('decline', 'cancel');
     const item = tracker.snapshot;
     const hookContext = hookContextOf(turn);
@@ -172,7 +176,7 @@ export class CommandRunner {
         commandActions: item.commandActions,
         reason: justification ? `${requirement.reason}. The agent says: ${justification}` : requirement.reason,
         proposedExecpolicyAmendment: amendment,
-        proposedNetworkPolicyAmendments: null,
+        proposedNetworkPolicyAmendments: network.length > 0 ? network : null,
         availableDecisions: available,
         additionalPermissions: null,
         networkApprovalContext: null,
@@ -205,6 +209,15 @@ export class CommandRunner {
     if (typeof answer === 'object' && 'acceptWithExecpolicyAmendment' in answer) {
       const engine = await this.deps.policy();
       await engine.acceptAmendment(answer.acceptWithExecpolicyAmendment.execpolicy_amendment);
+    }
+    if (typeof answer === 'object' && 'applyNetworkPolicyAmendment' in answer) {
+      const { host, action } = answer.applyNetworkPolicyAmendment.network_policy_amendment;
+      if (action === 'deny') {
+        this.refuse(tracker, 'declined', `Not run: the person denied network access to ${host}. Do not retry it; continue another way or ask them.`);
+        return 'stop';
+      }
+      // The sandbox cannot filter by host: allowing one gives this command the network (nothing is remembered).
+      return 'run-with-network';
     }
     return 'run';
   }
