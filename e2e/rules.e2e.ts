@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
@@ -90,6 +92,28 @@ describe('command rules and the sandbox', () => {
     await approval.focus();
     await page.keyboard.press('d');
     await other.getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
+
+    // A command naming a host while the sandbox has no network: the card offers to run it with network.
+    if (sandboxed) {
+      const site = http.createServer((_request, response) => response.end('hello-from-host'));
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = site.address() as AddressInfo;
+        mock.enqueue(execCall('call_net', `curl -sS http://127.0.0.1:${port}/`), [{ type: 'text', text: 'Fetched.' }, { type: 'finish' }]);
+        await sendMessage(page, 'Fetch the page');
+        const fetch = page.getByTestId('command-card').filter({ hasText: 'curl -sS' });
+        const allow = fetch.getByTestId('approval-network-allow');
+        await allow.filter({ hasText: 'Approve with network for 127.0.0.1' }).waitFor();
+        if (shots) await page.screenshot({ path: path.join(shots, 'approval-network.png') });
+        await allow.click();
+        await fetch.getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor({ timeout: 30_000 });
+        await page.getByTestId('agent-message').filter({ hasText: 'Fetched.' }).waitFor();
+        await fetch.getByTestId('command-text').click(); // finished cards fold away
+        await fetch.getByTestId('command-output').filter({ hasText: 'hello-from-host' }).waitFor();
+      } finally {
+        site.close();
+      }
+    }
 
     // The person changes the thread's approval policy in the header; the runtime applies it.
     await page.getByTestId('sandbox-chip').click();

@@ -92,6 +92,18 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
             Always allow “{amendment.join(' ')}” <kbd>R</kbd>
           </button>
         )}
+        {networkAmendments(offered).map((amendment) => (
+          <button
+            key={amendment.host}
+            type="button"
+            className="button button-secondary"
+            data-testid="approval-network-allow"
+            title={`The sandbox has no network. This runs the command with network access (the sandbox cannot limit it to ${amendment.host}); nothing is remembered.`}
+            onClick={() => answer(approval.requestId, { applyNetworkPolicyAmendment: { network_policy_amendment: amendment } })}
+          >
+            Approve with network for {amendment.host}
+          </button>
+        ))}
         <button type="button" className="button button-secondary" data-testid="approval-decline" onClick={() => choose('decline')}>
           Deny <kbd>D</kbd>
         </button>
@@ -107,6 +119,15 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
         </p>
       )}
     </div>
+  );
+}
+
+/** The network amendments a request offers to allow (Codex's `applyNetworkPolicyAmendment` decisions). */
+function networkAmendments(offered: readonly CommandExecutionApprovalDecision[]): { host: string; action: 'allow' | 'deny' }[] {
+  return offered.flatMap((decision) =>
+    typeof decision === 'object' && 'applyNetworkPolicyAmendment' in decision && decision.applyNetworkPolicyAmendment.network_policy_amendment.action === 'allow'
+      ? [decision.applyNetworkPolicyAmendment.network_policy_amendment]
+      : [],
   );
 }
 
