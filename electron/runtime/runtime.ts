@@ -7,6 +7,8 @@ import { CommandExecService } from './command-exec/command-exec-service.js';
 import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
+import { PatchRunner } from './patch/patch-runner.js';
+import { endFileChangesOfEarlierRun } from './patch/patch-recovery.js';
 import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
 import { HookDispatcher } from './hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
@@ -195,6 +197,8 @@ export class Runtime {
       sandboxStatus: () => this.supervisor.sandboxStatus(),
       now,
     });
+    // Before the broker ends the old approvals: whether a patch still waited decides how it ends.
+    endFileChangesOfEarlierRun(this.durable);
     this.approvals = new ApprovalBroker({ events: this.events, now });
     this.approvals.endLeftovers(this.durable);
     // The one supervisor of every child process: agent commands, hooks, jobs, the person's terminals.
@@ -265,6 +269,14 @@ export class Runtime {
         now,
         // Its output goes to every client: the slowest one paces the command.
         ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
+      }),
+      patches: new PatchRunner({
+        approvals: this.approvals,
+        hooks: this.hooks,
+        events: this.events,
+        settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
+        newId,
+        now,
       }),
       bindModel:
         options.bindModel ??
@@ -380,7 +392,7 @@ export class Runtime {
       },
       'approval/grants/revoke': (params) => {
         threads.require(params.threadId);
-        return { revoked: this.approvals.revoke(params.threadId, params.prefix) };
+        return { revoked: this.approvals.revoke(params.threadId, params.prefix, params.kind ?? 'command') };
       },
       ...createMcpHandlers(this.mcp, (threadId) => void threads.require(threadId)),
       'model/test': (params) =>

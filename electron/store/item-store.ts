@@ -87,6 +87,7 @@ function roleOf(item: ConversationItem): string | null {
     case 'reasoning':
     case 'dynamicToolCall':
     case 'commandExecution':
+    case 'fileChange':
     case 'mcpToolCall':
       return 'assistant';
     case 'forkMarker':
@@ -107,6 +108,8 @@ function searchableText(item: ConversationItem): string {
       return item.tool;
     case 'commandExecution':
       return item.command;
+    case 'fileChange':
+      return item.changes.map((change) => change.path).join('\n');
     case 'mcpToolCall':
       return `${item.server} ${item.tool}`;
     case 'forkMarker':

@@ -21,6 +21,7 @@ export * from './methods/job.js';
 export * from './methods/dynamic-tools.js';
 export * from './methods/hooks.js';
 export * from './command-execution.js';
+export * from './file-change.js';
 export * from './methods/approvals.js';
 export * from './methods/mcp.js';
 export * from './methods/mcp-elicitation.js';

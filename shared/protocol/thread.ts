@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commandExecutionFields } from './command-execution.js';
+import { fileChangeFields } from './file-change.js';
 import {
   CodexErrorInfo,
   CodexSessionSource,
@@ -102,6 +103,8 @@ export const ThreadItem = z.discriminatedUnion('type', [
     durationMs: z.number().int().nullable(),
   }),
   z.object({ ...itemBase, ...commandExecutionFields }),
+  /** An apply_patch call (Codex `FileChangeThreadItem`). */
+  z.object({ ...itemBase, ...fileChangeFields }),
   z.object({
     ...itemBase,
     /** A call of an MCP server's tool (Codex McpToolCallThreadItem). */

@@ -3,7 +3,9 @@ import {
   type ApprovalGrant,
   type CommandExecutionApprovalDecision,
   type CommandExecutionRequestApprovalParams,
+  type FileChangeRequestApprovalParams,
   type PendingApproval,
+  FileChangeApprovalDecision,
 } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
@@ -50,6 +52,8 @@ export class ApprovalBroker {
   private readonly live = new Map<string, LiveApproval>();
   private readonly senders = new Set<ApprovalSender>();
   private readonly grants = new Map<string, ApprovalGrant[]>();
+  /** Per thread: the folder its patches may change without asking (a fileChange acceptForSession). */
+  private readonly fileGrants = new Map<string, ApprovalGrant>();
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
@@ -76,10 +80,34 @@ export class ApprovalBroker {
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[] = [],
   ): Promise<ApprovalOutcome> {
-    const requestId = `approval-${params.itemId}`;
-    const pending: PendingApproval = { requestId, method: 'item/commandExecution/requestApproval', params };
+    const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/commandExecution/requestApproval', params };
+    return this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, sessionPrefixes);
+  }
+
+  /**
+   * The same for a patch (`item/fileChange/requestApproval`, Codex's
+   * FileChangeApprovalDecision). On acceptForSession the caller grants with
+   * `grantFileChanges` (the thread's next patch cannot ask before it does).
+   */
+  requestFileChange(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    params: FileChangeRequestApprovalParams,
+    signal: AbortSignal,
+  ): Promise<ApprovalOutcome> {
+    const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/fileChange/requestApproval', params };
+    return this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, []);
+  }
+
+  private wait(
+    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    pending: PendingApproval,
+    where: { readonly turnId: string; readonly itemId: string },
+    signal: AbortSignal,
+    sessionPrefixes: readonly (readonly string[])[],
+  ): Promise<ApprovalOutcome> {
+    const { requestId } = pending;
     target.store.approvals.insert(
-      { requestId, threadId: params.threadId, turnId: params.turnId, itemId: params.itemId, method: pending.method, params: JSON.stringify(params) },
+      { requestId, threadId: pending.params.threadId, turnId: where.turnId, itemId: where.itemId, method: pending.method, params: JSON.stringify(pending.params) },
       this.deps.now(),
     );
     return new Promise<ApprovalOutcome>((resolve) => {
@@ -104,14 +132,22 @@ export class ApprovalBroker {
 
   /** The first answer wins; an unknown or already settled request is a typed error. */
   answer(requestId: string, decision: CommandExecutionApprovalDecision): void {
-    if (!this.live.has(requestId)) throw notWaiting(requestId);
+    const live = this.live.get(requestId);
+    if (!live) throw notWaiting(requestId);
+    if (live.pending.method === 'item/fileChange/requestApproval' && !FileChangeApprovalDecision.safeParse(decision).success) {
+      throw RpcError.invalidParams(`approval request ${requestId} is a file change: answer accept, acceptForSession, decline or cancel`);
+    }
     this.finish(requestId, 'answered', JSON.stringify(decision), { kind: 'decided', decision });
   }
 
   list(threadId?: string | null): PendingApproval[] {
     return [...this.live.values()]
       .filter((live) => !threadId || live.pending.params.threadId === threadId)
-      .map((live) => ({ ...live.pending, sessionPrefixes: live.sessionPrefixes.map((prefix) => [...prefix]) }));
+      .map((live) =>
+        live.pending.method === 'item/commandExecution/requestApproval'
+          ? { ...live.pending, sessionPrefixes: live.sessionPrefixes.map((prefix) => [...prefix]) }
+          : live.pending,
+      );
   }
 
   private grant(threadId: string, prefix: readonly string[]): void {
@@ -127,15 +163,21 @@ export class ApprovalBroker {
   }
 
   grantsOf(threadId: string): ApprovalGrant[] {
-    return [...(this.grants.get(threadId) ?? [])];
+    const fileGrant = this.fileGrants.get(threadId);
+    return [...(this.grants.get(threadId) ?? []), ...(fileGrant ? [fileGrant] : [])];
   }
 
   /** Every thread's grants, oldest first (the Approvals inbox lists them all). */
   allGrants(): ApprovalGrant[] {
-    return [...this.grants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
+    return [...this.grants.values(), ...this.fileGrants.values()].flat().sort((a, b) => a.grantedAtMs - b.grantedAtMs);
   }
 
-  revoke(threadId: string, prefix: readonly string[]): boolean {
+  revoke(threadId: string, prefix: readonly string[], kind: ApprovalGrant['kind'] = 'command'): boolean {
+    if (kind === 'fileChange') {
+      if (!this.fileGrants.delete(threadId)) return false;
+      this.grantsChanged(threadId);
+      return true;
+    }
     const grants = this.grants.get(threadId) ?? [];
     const kept = grants.filter((grant) => !sameWords(grant.prefix, prefix));
     this.grants.set(threadId, kept);
@@ -149,6 +191,18 @@ export class ApprovalBroker {
     const grants = this.grants.get(threadId) ?? [];
     if (commands.length === 0 || grants.length === 0) return false;
     return commands.every((argv) => grants.some((grant) => grant.prefix.length <= argv.length && grant.prefix.every((word, i) => argv[i] === word)));
+  }
+
+  /** True when the thread's patches inside `root` were accepted for the session. */
+  coversFileChange(threadId: string, root: string): boolean {
+    return this.fileGrants.get(threadId)?.root === root;
+  }
+
+  /** "Accept for session" of a patch: the thread's patches inside `root` apply without asking until revoked. */
+  grantFileChanges(threadId: string, root: string): void {
+    if (this.coversFileChange(threadId, root)) return;
+    this.fileGrants.set(threadId, { threadId, prefix: [], grantedAtMs: this.deps.now(), kind: 'fileChange', root });
+    this.grantsChanged(threadId);
   }
 
   private sendWith(sender: ApprovalSender, live: LiveApproval): void {

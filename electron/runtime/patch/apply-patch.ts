@@ -39,8 +39,13 @@ export interface PreparedPatch {
   readonly writes: ReadonlyMap<string, string | null>;
 }
 
+export interface PatchOptions {
+  /** Paths may lead outside the workspace (the thread runs danger-full-access); relative paths still start there. */
+  readonly outsideAllowed?: boolean;
+}
+
 /** Parses and checks a patch against the files in `workspace` without writing anything. */
-export async function preparePatch(workspace: string, patchText: string): Promise<PreparedPatch> {
+export async function preparePatch(workspace: string, patchText: string, options: PatchOptions = {}): Promise<PreparedPatch> {
   let hunks: PatchHunk[];
   try {
     hunks = parsePatch(patchText);
@@ -48,7 +53,10 @@ export async function preparePatch(workspace: string, patchText: string): Promis
     const line = (error as { line?: number }).line;
     throw new PatchError('invalid_patch', (error as Error).message, line === undefined ? {} : { line });
   }
-  const root = await fs.realpath(workspace);
+  const workspaceRoot = await fs.realpath(workspace);
+  const limit = options.outsideAllowed ? path.parse(workspaceRoot).root : workspaceRoot;
+  const resolve = (_root: string, requested: string) => resolveIn(limit, path.resolve(workspaceRoot, requested), requested);
+  const root = workspaceRoot;
   const files = new VirtualFiles();
   const changes: FileUpdateChange[] = [];
   for (const hunk of hunks) {
@@ -59,7 +67,7 @@ export async function preparePatch(workspace: string, patchText: string): Promis
     } else if (hunk.kind === 'delete') {
       const content = await files.read(target, hunk.path);
       // Deleting a symlink removes the link itself, not the file it points to.
-      const entry = await linkEntry(root, hunk.path);
+      const entry = await linkEntry(root, hunk.path, resolve);
       files.write(entry ?? target, null);
       changes.push({ path: entry ?? target, kind: { type: 'delete' }, diff: content });
     } else {
@@ -91,22 +99,23 @@ export async function preparePatch(workspace: string, patchText: string): Promis
 }
 
 /** Checks the whole patch, then writes it; returns the change descriptions for the `fileChange` item. */
-export async function applyPatch(workspace: string, patchText: string): Promise<readonly FileUpdateChange[]> {
-  const prepared = await preparePatch(workspace, patchText);
+export async function applyPatch(workspace: string, patchText: string, options: PatchOptions = {}): Promise<readonly FileUpdateChange[]> {
+  const prepared = await preparePatch(workspace, patchText, options);
   await commitWrites(prepared.writes);
   return prepared.changes;
 }
 
-async function resolve(root: string, requested: string): Promise<string> {
+async function resolveIn(limit: string, target: string, shown: string): Promise<string> {
   try {
-    return await resolveWritableInside(root, requested);
+    return await resolveWritableInside(limit, target);
   } catch (error) {
-    throw new PatchError('path_outside_workspace', (error as Error).message, { path: requested });
+    const message = (error as Error).message.replace(target, shown);
+    throw new PatchError('path_outside_workspace', message, { path: shown });
   }
 }
 
 /** The path of the symlink itself when `requested` names one (inside the workspace), else null. */
-async function linkEntry(root: string, requested: string): Promise<string | null> {
+async function linkEntry(root: string, requested: string, resolve: (root: string, requested: string) => Promise<string>): Promise<string | null> {
   const parent = path.resolve(root, path.dirname(requested));
   const folder = parent === root ? root : await resolve(root, parent);
   const entry = path.join(folder, path.basename(requested));

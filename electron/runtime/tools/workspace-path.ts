@@ -59,7 +59,9 @@ export async function resolveWritableInside(root: string, requested: string): Pr
     throw new Error(`${requested} goes through a broken symbolic link`);
   }
   const resolved = path.join(real, ...missing);
-  if (resolved === root || !resolved.startsWith(root + path.sep)) {
+  // A filesystem root ends with its separator already (`/`).
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  if (resolved === root || !resolved.startsWith(prefix)) {
     throw new Error(`${requested} is outside the project folder; only files under ${root} can be changed`);
   }
   return resolved;

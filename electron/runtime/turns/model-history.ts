@@ -76,6 +76,18 @@ export function buildModelHistory(items: readonly ConversationItem[]): ModelMess
         });
         break;
       }
+      case 'fileChange': {
+        const s = current();
+        const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+        s.calls.push({ id: item.callId, name: 'apply_patch', arguments: args });
+        s.results.push({
+          role: 'tool',
+          toolCallId: item.callId,
+          name: 'apply_patch',
+          content: item.modelOutput ?? 'The patch was not applied (the turn was stopped).',
+        });
+        break;
+      }
       case 'mcpToolCall': {
         // The item id stands in for the provider's call id: both halves are rebuilt from this one item.
         const s = current();

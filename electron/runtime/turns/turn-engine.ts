@@ -15,6 +15,7 @@ import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { CommandRunner } from '../commands/command-runner.js';
+import type { PatchRunner } from '../patch/patch-runner.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { McpToolCaller } from './mcp-tool-call.js';
@@ -33,6 +34,7 @@ export interface TurnEngineDeps {
   readonly tools: ToolRegistry;
   readonly clientTools: ClientTools;
   readonly commands: CommandRunner;
+  readonly patches: PatchRunner;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;

@@ -5,6 +5,8 @@ import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import type { CommandRunner } from '../commands/command-runner.js';
 import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command-tool-specs.js';
+import type { PatchRunner } from '../patch/patch-runner.js';
+import { APPLY_PATCH, applyPatchToolSpec } from '../patch/patch-tool-spec.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
@@ -27,6 +29,8 @@ export interface TurnRunnerDeps {
   readonly clientTools: ClientTools;
   /** exec_command / write_stdin. */
   readonly commands: CommandRunner;
+  /** apply_patch. */
+  readonly patches: PatchRunner;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
@@ -55,7 +59,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = [...deps.tools.specs(), ...commandToolSpecs, ...(await deps.clientTools.specsFor(turn.threadId))];
+    const tools = [...deps.tools.specs(), ...commandToolSpecs, applyPatchToolSpec, ...(await deps.clientTools.specsFor(turn.threadId))];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -178,6 +182,11 @@ export function storePendingInput(turn: ActiveTurn): void {
 }
 
 async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
+  // A patch is its own item (fileChange); the runner calls PostToolUse hooks itself.
+  if (call.name === APPLY_PATCH) {
+    const blocked = await deps.hooks.preToolUse(hookContextOf(turn), { name: call.name, callId: call.id, argumentsJson: call.arguments });
+    return deps.patches.applyPatch(turn, call, blocked ? blockedText(blocked) : null);
+  }
   // A command is its own item (commandExecution), not a generic tool call.
   if (call.name === EXEC_COMMAND) {
     const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { z } from 'zod';
-import type { CommandExecutionApprovalDecision, PendingApproval } from '../../../shared/protocol/index.js';
+import { FileChangeApprovalDecision, type CommandExecutionApprovalDecision, type PendingApproval } from '../../../shared/protocol/index.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { snakeCase, toSnakeKeys } from './case-keys.js';
 import { HttpError, sendJson } from './http-errors.js';
@@ -48,15 +48,22 @@ export function httpVariantOf(decision: CommandExecutionApprovalDecision): strin
   return snakeCase(variantOf(decision));
 }
 
+/** What a request offers: a command's own list; a file change always Codex's four. */
+function offeredDecisions(pending: PendingApproval): readonly CommandExecutionApprovalDecision[] | null {
+  if (pending.method === 'item/fileChange/requestApproval') return FileChangeApprovalDecision.options;
+  return pending.params.availableDecisions ?? null;
+}
+
 /** A waiting approval as the HTTP API shows it (snake_case; decisions in the API's spelling). */
 export function httpApprovalOf(pending: PendingApproval): Record<string, unknown> {
-  const { availableDecisions, ...params } = pending.params;
+  const params: Record<string, unknown> = { ...pending.params };
+  delete params['availableDecisions'];
   return {
     request_id: pending.requestId,
     method: pending.method,
     params: {
       ...(toSnakeKeys(params) as Record<string, unknown>),
-      available_decisions: availableDecisions?.map(httpDecisionOf) ?? null,
+      available_decisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? null,
     },
   };
 }
@@ -84,7 +91,9 @@ export class ApprovalRoutes {
     sendJson(res, 200, { data: this.runtime.approvals.list(threadId).map(httpApprovalOf) });
   }
 
-  private announce({ requestId, params }: PendingApproval): void {
+  private announce(pending: PendingApproval): void {
+    const { requestId, params } = pending;
+    const command = pending.method === 'item/commandExecution/requestApproval' ? pending.params : null;
     const { record } = this.runtime.threads.require(params.threadId);
     this.runtime.events.publish(
       'approval.requested',
@@ -93,10 +102,10 @@ export class ApprovalRoutes {
         threadId: params.threadId,
         turnId: params.turnId,
         itemId: params.itemId,
-        command: params.command ?? null,
-        cwd: params.cwd ?? null,
+        command: command?.command ?? null,
+        cwd: command?.cwd ?? null,
         reason: params.reason ?? null,
-        availableDecisions: params.availableDecisions?.map(httpDecisionOf) ?? [],
+        availableDecisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? [],
       },
       { threadId: params.threadId, turnId: params.turnId, ephemeral: record.ephemeral },
     );
@@ -111,7 +120,7 @@ export class ApprovalRoutes {
       throw new HttpError(404, 'approval_not_found', `no approval ${requestId}`);
     }
     const codex = codexDecisionOf(decision);
-    const offered = pending.params.availableDecisions;
+    const offered = offeredDecisions(pending);
     if (offered && !offered.some((choice) => variantOf(choice) === variantOf(codex))) {
       const names = offered.map((choice) => JSON.stringify(httpVariantOf(choice)));
       throw new HttpError(400, 'invalid_params', `approval ${requestId} does not offer that decision (offered: ${names.join(', ')})`);

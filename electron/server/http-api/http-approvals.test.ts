@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/index.js';
 import { execCall, textReply } from '../../../test-support/agent-commands.js';
+import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
 import { HttpApiClient, useServedHome } from '../../../test-support/http-api-client.js';
 import type { MockModelServer } from '../../../test-support/mock-model/index.js';
 import { type ServeProcess } from '../../../test-support/serve-process.js';
@@ -100,6 +101,27 @@ describe('approvals over HTTP', () => {
     await events.waitForEvent('turn/completed', 30_000);
     expect(fs.existsSync(path.join(project, 'approved.txt'))).toBe(true);
     expect((await client.call('GET', `/approvals?thread_id=${threadId}`)).body.data).toEqual([]);
+  });
+
+  it('a patch approval is listed and announced with the four file change decisions; a command-only one is refused', async () => {
+    const project = temp.make('wheelhouse-http-approvals-project-');
+    const threadId = (await client.call('POST', '/threads', { cwd: project })).body.thread.id as string;
+    const events = await client.subscribe(`/threads/${threadId}/events?since_seq=0`);
+    mock.enqueue(patchCall(patchOf('*** Add File: patched.txt', '+via http')), textReply('Done.'));
+    expect((await client.call('POST', `/threads/${threadId}/turns`, { input: 'patch it' })).status).toBe(201);
+    const requested = (await events.waitForEvent('approval.requested')).json as { payload: { request_id: string; command: unknown; available_decisions: unknown[] } };
+    expect(requested.payload).toMatchObject({ command: null, available_decisions: ['accept', 'accept_for_session', 'decline', 'cancel'] });
+    const requestId = requested.payload.request_id;
+    const listed = (await client.call('GET', `/approvals?thread_id=${threadId}`)).body.data[0];
+    expect(listed).toMatchObject({ request_id: requestId, method: 'item/fileChange/requestApproval', params: { thread_id: threadId, grant_root: null } });
+    const amendment = { accept_with_execpolicy_amendment: { execpolicy_amendment: ['touch'] } };
+    const refused = await client.call('POST', `/approvals/${requestId}`, { decision: amendment });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/does not offer/);
+    expect(fs.existsSync(path.join(project, 'patched.txt'))).toBe(false);
+    expect((await client.call('POST', `/approvals/${requestId}`, { decision: 'accept' })).status).toBe(200);
+    await events.waitForEvent('turn/completed', 30_000);
+    expect(fs.readFileSync(path.join(project, 'patched.txt'), 'utf8')).toBe('via http\n');
   });
 
   it('a decline over HTTP keeps the command from running', async () => {

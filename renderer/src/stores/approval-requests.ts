@@ -1,4 +1,4 @@
-import type { ApprovalGrant, CommandExecutionRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
+import type { ApprovalGrant, CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
 
 /** A command the agent wants to run, waiting for the person. */
 export interface CommandApproval {
@@ -8,6 +8,15 @@ export interface CommandApproval {
   /** When it was asked (ms since the epoch). */
   readonly receivedAtMs: number;
   readonly params: CommandExecutionRequestApprovalParams;
+}
+
+/** A patch the agent wants to apply, waiting for the person; the diff is on the `fileChange` item `params.itemId`. */
+export interface FileChangeApproval {
+  readonly kind: 'fileChange';
+  readonly requestId: string;
+  readonly threadId: string;
+  readonly receivedAtMs: number;
+  readonly params: FileChangeRequestApprovalParams;
 }
 
 /** A server request this window has no special view for: shown raw, with accept / decline. */
@@ -28,7 +37,7 @@ export interface OtherRequest {
  * here, a case in `batchResult` and `requestSummaryText`, and its views in
  * views/approvals/request-views.tsx.
  */
-export type PendingRequest = CommandApproval | OtherRequest;
+export type PendingRequest = CommandApproval | FileChangeApproval | OtherRequest;
 
 /** A batch answer from the inbox. */
 export type BatchVerdict = 'approve' | 'deny';
@@ -37,6 +46,7 @@ export type BatchVerdict = 'approve' | 'deny';
 export function batchResult(request: PendingRequest, verdict: BatchVerdict): { decision: 'accept' | 'decline' } {
   switch (request.kind) {
     case 'command':
+    case 'fileChange':
     case 'other':
       return { decision: verdict === 'approve' ? 'accept' : 'decline' };
     default:
@@ -49,11 +59,19 @@ export function requestSummaryText(request: PendingRequest): string {
   switch (request.kind) {
     case 'command':
       return `Run ${request.params.command ?? 'a command'}`;
+    case 'fileChange':
+      return `Apply a patch${patchFilesOf(request.params.reason) ? ` (${patchFilesOf(request.params.reason)})` : ''}`;
     case 'other':
       return request.method;
     default:
       return request satisfies never;
   }
+}
+
+/** The `M a.ts, A b.ts` list the runtime puts at the end of a patch approval's reason, if there. */
+export function patchFilesOf(reason: string | null | undefined): string | null {
+  const match = reason ? /: ((?:[AMD] [^,]+(?:, )?)+)$/.exec(reason) : null;
+  return match ? match[1]! : null;
 }
 
 /** The thread id (or job id) a request names in its params, if any. */

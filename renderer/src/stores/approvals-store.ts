@@ -1,5 +1,6 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/command-execution.js';
+import type { FileChangeApprovalDecision } from '../../../shared/protocol/file-change.js';
 import type { ApprovalGrant } from '../../../shared/protocol/methods/approvals.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import {
@@ -13,7 +14,7 @@ import {
 } from './approval-requests.js';
 import { showRequestError } from './toast-store.js';
 
-export type { CommandApproval, OtherRequest, PendingRequest } from './approval-requests.js';
+export type { CommandApproval, FileChangeApproval, OtherRequest, PendingRequest } from './approval-requests.js';
 
 /** A request that stopped waiting without an answer from this window. */
 export interface ResolvedElsewhereNote {
@@ -30,6 +31,7 @@ export interface ApprovalsState {
   /** Oldest first; its length is the badge count. */
   readonly pending: readonly PendingRequest[];
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
+  answerFileChange(requestId: string, decision: FileChangeApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
   /** Answers every named request still waiting; returns how many were still there to answer. */
   answerMany(requestIds: Iterable<string>, verdict: BatchVerdict): number;
@@ -55,11 +57,12 @@ export interface ApprovalsState {
   loadGrants(threadId: string): Promise<void>;
   /** Every thread's grants (for the inbox). */
   loadAllGrants(): Promise<void>;
-  revokeGrant(threadId: string, prefix: readonly string[]): Promise<void>;
+  /** `kind` fileChange revokes the thread's "apply all patches" grant. */
+  revokeGrant(threadId: string, prefix: readonly string[], kind?: ApprovalGrant['kind']): Promise<void>;
 }
 
 /**
- * Requests from the runtime that wait for the person: command approvals (and
+ * Requests from the runtime that wait for the person: command and file change approvals (and
  * any request type this window does not know). Each is answered as the
  * server request it came as; when another window answers first, the
  * runtime's `serverRequest/resolved` takes it off the screen with a note.
@@ -89,6 +92,7 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
       // A new grant arrives as approval/grants/changed.
       settle(requestId, { decision });
     },
+    answerFileChange: (requestId, decision) => settle(requestId, { decision }),
     answerOther: (requestId, accept) => settle(requestId, { decision: accept ? 'accept' : 'decline' }),
     answerMany: (requestIds, verdict) => {
       let answered = 0;
@@ -120,9 +124,9 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
         // Offline: the grants show once connected again.
       }
     },
-    revokeGrant: async (threadId, prefix) => {
+    revokeGrant: async (threadId, prefix, kind) => {
       try {
-        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix] });
+        await client.request('approval/grants/revoke', { threadId, prefix: [...prefix], ...(kind ? { kind } : {}) });
       } catch (error) {
         showRequestError(error);
       }
@@ -175,7 +179,7 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
         try {
           const { data } = await client.request('approval/list', {});
           const scopes: Record<string, readonly (readonly string[])[]> = {};
-          for (const pending of data) if (pending.sessionPrefixes) scopes[pending.requestId] = pending.sessionPrefixes;
+          for (const pending of data) if ('sessionPrefixes' in pending && pending.sessionPrefixes) scopes[pending.requestId] = pending.sessionPrefixes;
           store.setState({ sessionScopes: scopes });
         } catch {
           // Offline: the scope falls back to the command itself.
@@ -188,6 +192,10 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   client.handle('item/commandExecution/requestApproval', async (params, { requestId }) => {
     const request = { kind: 'command', requestId: String(requestId), threadId: params.threadId, receivedAtMs: params.startedAtMs, params } as const;
     return (await add(request)) as { decision: CommandExecutionApprovalDecision };
+  });
+  client.handle('item/fileChange/requestApproval', async (params, { requestId }) => {
+    const request = { kind: 'fileChange', requestId: String(requestId), threadId: params.threadId, receivedAtMs: params.startedAtMs, params } as const;
+    return (await add(request)) as { decision: FileChangeApprovalDecision };
   });
   client.handleOthers(({ method, params, requestId }) => {
     const { threadId, jobId } = originOf(params);

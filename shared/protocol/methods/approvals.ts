@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment, PolicyDecidedBy } from '../command-execution.js';
 import { defineMethod, defineNotification } from '../define.js';
+import { FileChangeApprovalDecision } from '../file-change.js';
 
 /** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
 export const CommandExecutionRequestApprovalParams = z.object({
@@ -27,11 +28,33 @@ export type CommandExecutionRequestApprovalParams = z.infer<typeof CommandExecut
 
 export const CommandExecutionRequestApprovalResponse = z.object({ decision: CommandExecutionApprovalDecision });
 
+/**
+ * Codex `FileChangeRequestApprovalParams`. The changes themselves are on the
+ * `fileChange` item announced (item/started) just before the request.
+ */
+export const FileChangeRequestApprovalParams = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  startedAtMs: z.number().int(),
+  reason: z.string().nullable().optional(),
+  /** Codex: a root the agent asks to write under for the session; Wheelhouse never asks for one (null). */
+  grantRoot: z.string().nullable().optional(),
+});
+export type FileChangeRequestApprovalParams = z.infer<typeof FileChangeRequestApprovalParams>;
+
+export const FileChangeRequestApprovalResponse = z.object({ decision: FileChangeApprovalDecision });
+
 export const approvalServerRequests = {
   'item/commandExecution/requestApproval': defineMethod(
     CommandExecutionRequestApprovalParams,
     CommandExecutionRequestApprovalResponse,
     'The agent wants to run a command that needs the person’s approval; the turn waits for the first answer.',
+  ),
+  'item/fileChange/requestApproval': defineMethod(
+    FileChangeRequestApprovalParams,
+    FileChangeRequestApprovalResponse,
+    'The agent wants to apply a patch (the changes are on the fileChange item); the turn waits for the first answer.',
   ),
 } as const;
 
@@ -43,17 +66,35 @@ export const commandNotifications = {
 } as const;
 
 /** A request still waiting for an answer, as `approval/list` reports it. */
-export const PendingApproval = z.object({
-  requestId: z.string(),
-  method: z.literal('item/commandExecution/requestApproval'),
-  params: CommandExecutionRequestApprovalParams,
-  /** What "accept for session" would allow in the thread: commands starting with each argv prefix (Wheelhouse's own). */
-  sessionPrefixes: z.array(z.array(z.string())).optional(),
-});
+export const PendingApproval = z.discriminatedUnion('method', [
+  z.object({
+    requestId: z.string(),
+    method: z.literal('item/commandExecution/requestApproval'),
+    params: CommandExecutionRequestApprovalParams,
+    /** What "accept for session" would allow in the thread: commands starting with each argv prefix (Wheelhouse's own). */
+    sessionPrefixes: z.array(z.array(z.string())).optional(),
+  }),
+  /** A patch: "accept for session" lets the thread's patches inside its folder through; the diff is on the fileChange item. */
+  z.object({ requestId: z.string(), method: z.literal('item/fileChange/requestApproval'), params: FileChangeRequestApprovalParams }),
+]);
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
-/** "Accept for session": commands starting with `prefix` run without asking in that thread until revoked. */
-export const ApprovalGrant = z.object({ threadId: z.string(), prefix: z.array(z.string()), grantedAtMs: z.number().int() });
+/** What a grant covers: commands (the default) or the thread's patches inside its folder. */
+export const ApprovalGrantKind = z.enum(['command', 'fileChange']);
+export type ApprovalGrantKind = z.infer<typeof ApprovalGrantKind>;
+
+/**
+ * "Accept for session": commands starting with `prefix` run without asking in
+ * that thread until revoked; a `fileChange` grant (empty prefix) lets the
+ * thread's patches inside `root` apply without asking.
+ */
+export const ApprovalGrant = z.object({
+  threadId: z.string(),
+  prefix: z.array(z.string()),
+  grantedAtMs: z.number().int(),
+  kind: ApprovalGrantKind.optional(),
+  root: z.string().optional(),
+});
 export type ApprovalGrant = z.infer<typeof ApprovalGrant>;
 
 /** Wheelhouse's own notifications about approvals. */
@@ -79,7 +120,7 @@ export const approvalNotifications = {
       reason: z.string().nullable(),
       availableDecisions: z.array(z.unknown()),
     }),
-    'A command approval waits; HTTP clients answer it at POST /v1/approvals/{requestId}.',
+    'A command or file change approval waits (command and cwd are null for a file change); HTTP clients answer it at POST /v1/approvals/{requestId}.',
   ),
 } as const;
 
@@ -100,8 +141,8 @@ export const approvalMethods = {
     'The thread’s "accept for session" grants (every thread’s, oldest first, when none is named).',
   ),
   'approval/grants/revoke': defineMethod(
-    z.object({ threadId: z.string(), prefix: z.array(z.string()) }),
+    z.object({ threadId: z.string(), prefix: z.array(z.string()), kind: ApprovalGrantKind.nullable().optional() }),
     z.object({ revoked: z.boolean() }),
-    'Ends an "accept for session" grant: those commands ask again.',
+    'Ends an "accept for session" grant: those commands (or, with kind fileChange, the thread’s patches) ask again.',
   ),
 } as const;

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { folderName, threadTitle } from '../../format/thread-labels.js';
 import { useApprovalsStore, useConnectionStore, useThreadsStore } from '../../services.js';
-import { allGrants, type PendingRequest } from '../../stores/approval-requests.js';
+import { allGrants, requestSummaryText, type PendingRequest } from '../../stores/approval-requests.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { RequestDecisions, RequestDetails } from './request-views.js';
 import './approvals.css';
@@ -107,7 +107,7 @@ function InboxRow({ request, checked }: { readonly request: PendingRequest; read
   const hide = useApprovalsStore((s) => s.hide);
   const now = useNow();
   const title = thread ? threadTitle(thread) : request.threadId ? 'a thread not loaded here' : '';
-  const summary = request.kind === 'command' ? (request.params.command ?? 'a command') : request.method;
+  const summary = request.kind === 'command' ? (request.params.command ?? 'a command') : request.kind === 'fileChange' ? requestSummaryText(request) : request.method;
   // Whether Shift was down when the click (or Space) began: it makes the change a range from the last row clicked.
   const shift = useRef(false);
   const remember = (event: MouseEvent | KeyboardEvent) => {
@@ -237,17 +237,18 @@ function GrantsSection() {
           {grants.map((grant) => {
             const thread = threads[grant.threadId];
             const name = thread ? threadTitle(thread) : 'a thread not loaded here';
-            const words = grant.prefix.join(' ');
+            const files = grant.kind === 'fileChange';
+            const words = files ? `file changes in ${grant.root ?? 'its folder'}` : grant.prefix.join(' ');
             return (
-              <li key={`${grant.threadId}\u0000${grant.prefix.join('\u0000')}`} className="approvals-grant" data-testid="inbox-grant">
+              <li key={`${grant.threadId}\u0000${files ? 'fileChange' : grant.prefix.join('\u0000')}`} className="approvals-grant" data-testid="inbox-grant">
                 <span>
-                  Commands starting with <code>{words}</code> in thread ‘{name}’, until Wheelhouse restarts
+                  {files ? 'Patches inside' : 'Commands starting with'} <code>{files ? (grant.root ?? 'its folder') : words}</code> in thread ‘{name}’, until Wheelhouse restarts
                 </span>
                 <button
                   type="button"
                   className="button button-secondary"
                   aria-label={`Revoke: ask again before ${words} in thread ${name}`}
-                  onClick={() => void revoke(grant.threadId, grant.prefix)}
+                  onClick={() => void revoke(grant.threadId, grant.prefix, grant.kind)}
                 >
                   Revoke
                 </button>

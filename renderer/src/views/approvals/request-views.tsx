@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useApprovalsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
 import { DecidedByLine } from '../conversation/decided-by-line.js';
-import { sessionScopeText, type CommandApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
+import { patchFilesOf, sessionScopeText, type CommandApproval, type FileChangeApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
 
 /**
  * The inbox's views of each request type: what it asks, and the decisions it
@@ -13,6 +13,8 @@ export function RequestDetails({ request }: { readonly request: PendingRequest }
   switch (request.kind) {
     case 'command':
       return <CommandDetails request={request} />;
+    case 'fileChange':
+      return <FileChangeDetails request={request} />;
     case 'other':
       return <OtherDetails request={request} />;
     default:
@@ -24,6 +26,8 @@ export function RequestDecisions({ request, threadTitle }: { readonly request: P
   switch (request.kind) {
     case 'command':
       return <CommandDecisions request={request} threadTitle={threadTitle} />;
+    case 'fileChange':
+      return <FileChangeDecisions request={request} threadTitle={threadTitle} />;
     case 'other':
       return <OtherDecisions request={request} />;
     default:
@@ -88,6 +92,52 @@ function CommandDecisions({ request, threadTitle }: { readonly request: CommandA
           For this thread: <InlineCode text={sessionScopeText(scopes, request.params.command ?? null, threadTitle)} />.
         </p>
       )}
+    </div>
+  );
+}
+
+function FileChangeDetails({ request }: { readonly request: FileChangeApproval }) {
+  const files = patchFilesOf(request.params.reason);
+  return (
+    <div className="inbox-request-details">
+      <p className="inbox-request-what">
+        Apply a patch{files ? <> to <code className="inbox-command">{files}</code></> : null} (its diff is in the thread)
+      </p>
+      {request.params.reason && (
+        <p className="inbox-request-reason">
+          <InlineCode text={request.params.reason} />
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FileChangeDecisions({ request, threadTitle }: { readonly request: FileChangeApproval; readonly threadTitle: string }) {
+  const answer = useApprovalsStore((s) => s.answerFileChange);
+  const scopeId = useId();
+  return (
+    <div className="inbox-decisions">
+      <div className="approval-actions">
+        <button type="button" className="button button-primary" data-testid="inbox-accept" aria-label="Apply this patch" onClick={() => answer(request.requestId, 'accept')}>
+          Apply
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          data-testid="inbox-accept-thread"
+          aria-label="Apply all patches in this thread"
+          aria-describedby={scopeId}
+          onClick={() => answer(request.requestId, 'acceptForSession')}
+        >
+          Apply all in this thread
+        </button>
+        <button type="button" className="button button-secondary" data-testid="inbox-decline" aria-label="Deny this patch" onClick={() => answer(request.requestId, 'decline')}>
+          Deny
+        </button>
+      </div>
+      <p className="approval-scope" id={scopeId} data-testid="inbox-scope">
+        For this thread: patches inside the folder of thread ‘{threadTitle}’, until Wheelhouse restarts or you revoke it.
+      </p>
     </div>
   );
 }

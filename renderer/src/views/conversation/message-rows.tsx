@@ -6,6 +6,7 @@ import { foldLongText } from '../../format/long-text.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { MarkdownView } from './markdown-view.js';
 import { CommandCard } from './command-card.js';
+import { FileChangeCard } from './file-change-card.js';
 import { McpToolCallCard } from './mcp-tool-call-card.js';
 import { ToolCallCard } from './tool-call-card.js';
 
@@ -24,6 +25,8 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
       return <ToolCallCard item={item} />;
     case 'commandExecution':
       return <CommandCard item={item} />;
+    case 'fileChange':
+      return <FileChangeCard item={item} />;
     case 'mcpToolCall':
       return <McpToolCallCard item={item} />;
     case 'forkMarker':

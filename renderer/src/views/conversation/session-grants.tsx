@@ -2,7 +2,7 @@ import { ShieldCheck, X } from 'lucide-react';
 import { useEffect } from 'react';
 import { useApprovalsStore, useConnectionStore } from '../../services.js';
 
-/** What "Approve for this thread" allowed here: commands that run without asking, each revocable. */
+/** What "Approve for this thread" allowed here: commands that run (and file changes that apply) without asking, each revocable. */
 export function SessionGrants({ threadId }: { readonly threadId: string }) {
   const grants = useApprovalsStore((s) => s.grants[threadId]);
   const loadGrants = useApprovalsStore((s) => s.loadGrants);
@@ -16,20 +16,24 @@ export function SessionGrants({ threadId }: { readonly threadId: string }) {
     <div className="session-grants" data-testid="session-grants" aria-label="Approved for this thread">
       <ShieldCheck size={13} strokeWidth={2} aria-hidden="true" />
       <span className="session-grants-label">Runs without asking in this thread until Wheelhouse restarts:</span>
-      {grants.map((grant) => (
-        <span key={grant.prefix.join('\u0000')} className="session-grant" data-testid="session-grant">
-          <code>{grant.prefix.join(' ')}</code>
-          <button
-            type="button"
-            className="session-grant-revoke"
-            aria-label={`Revoke: ask again before ${grant.prefix.join(' ')}`}
-            title="Revoke: ask again (also in Approvals)"
-            onClick={() => void revoke(threadId, grant.prefix)}
-          >
-            <X size={12} strokeWidth={2.2} aria-hidden="true" />
-          </button>
-        </span>
-      ))}
+      {grants.map((grant) => {
+        const files = grant.kind === 'fileChange';
+        const label = files ? `file changes in ${grant.root ?? 'this folder'}` : grant.prefix.join(' ');
+        return (
+          <span key={files ? 'fileChange' : grant.prefix.join('\u0000')} className="session-grant" data-testid="session-grant" data-kind={grant.kind ?? 'command'}>
+            <code>{label}</code>
+            <button
+              type="button"
+              className="session-grant-revoke"
+              aria-label={`Revoke: ask again before ${label}`}
+              title="Revoke: ask again (also in Approvals)"
+              onClick={() => void revoke(threadId, grant.prefix, grant.kind)}
+            >
+              <X size={12} strokeWidth={2.2} aria-hidden="true" />
+            </button>
+          </span>
+        );
+      })}
     </div>
   );
 }

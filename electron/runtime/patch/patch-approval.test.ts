@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
+import { patchRequirement } from './patch-approval.js';
+
+/** Whether a patch applies unasked, asks, or is refused, for each approval policy and sandbox (README's table). */
+describe('patch approval requirement', () => {
+  const granular = (sandboxApproval: boolean): AskForApproval => ({ granular: { rules: true, sandbox_approval: sandboxApproval, mcp_elicitations: true } });
+  const cases: [AskForApproval, SandboxMode, boolean, 'apply' | 'ask' | 'refuse'][] = [
+    ['untrusted', 'workspace-write', true, 'ask'],
+    ['untrusted', 'danger-full-access', true, 'ask'],
+    ['untrusted', 'read-only', true, 'ask'],
+    ['on-request', 'workspace-write', true, 'apply'],
+    ['on-failure', 'workspace-write', true, 'apply'],
+    ['never', 'workspace-write', true, 'apply'],
+    [granular(false), 'workspace-write', true, 'apply'],
+    ['on-request', 'danger-full-access', false, 'apply'],
+    ['never', 'danger-full-access', false, 'apply'],
+    ['on-request', 'read-only', true, 'ask'],
+    ['on-failure', 'read-only', true, 'ask'],
+    [granular(true), 'read-only', true, 'ask'],
+    [granular(false), 'read-only', true, 'refuse'],
+    ['never', 'read-only', true, 'refuse'],
+    ['on-request', 'workspace-write', false, 'ask'],
+    ['never', 'workspace-write', false, 'refuse'],
+  ];
+  it.each(cases)('%j in %s (inside: %s) -> %s', (approvalPolicy, sandbox, insideWorkspace, expected) => {
+    expect(patchRequirement({ approvalPolicy, sandbox, insideWorkspace }).type).toBe(expected);
+  });
+});

@@ -1,0 +1,29 @@
+import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
+
+export type PatchRequirement =
+  | { readonly type: 'apply' }
+  | { readonly type: 'ask'; readonly reason: string }
+  | { readonly type: 'refuse'; readonly reason: string };
+
+/**
+ * Whether a patch may be written without asking, as Codex decides for
+ * apply_patch: `untrusted` always asks; otherwise a patch the sandbox would
+ * let through (every file inside the workspace under `workspace-write`, or
+ * anything under `danger-full-access`) applies, and the rest asks — or is
+ * refused where the policy may not ask (`never`, granular without
+ * `sandbox_approval`).
+ */
+export function patchRequirement(input: {
+  readonly approvalPolicy: AskForApproval;
+  readonly sandbox: SandboxMode;
+  /** Every changed path is inside the thread's folder (and not in its .git). */
+  readonly insideWorkspace: boolean;
+}): PatchRequirement {
+  const { approvalPolicy, sandbox, insideWorkspace } = input;
+  if (approvalPolicy === 'untrusted') return { type: 'ask', reason: 'the approval policy (untrusted) asks before any file is changed' };
+  if (sandbox === 'danger-full-access') return { type: 'apply' };
+  if (sandbox === 'workspace-write' && insideWorkspace) return { type: 'apply' };
+  const reason = sandbox === 'read-only' ? 'the thread is read-only' : 'the patch writes outside the thread\'s folder (or into its .git)';
+  const mayAsk = approvalPolicy === 'never' ? false : typeof approvalPolicy === 'object' ? approvalPolicy.granular.sandbox_approval : true;
+  return mayAsk ? { type: 'ask', reason } : { type: 'refuse', reason: `${reason}, and the approval policy does not allow asking` };
+}
