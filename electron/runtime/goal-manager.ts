@@ -67,6 +67,21 @@ export class GoalManager {
     return { cleared };
   }
 
+  /**
+   * The agent's own change (the update_goal tool): only an active goal can be
+   * marked complete or blocked; pausing and budgets stay the person's.
+   */
+  markByAgent(threadId: string, turnId: string, status: 'complete' | 'blocked'): ThreadGoal {
+    const { record, store } = this.deps.threads.require(threadId);
+    const goal = store.goals.get(threadId);
+    if (!goal) throw new Error('this thread has no goal');
+    if (goal.status !== 'active') throw new Error(`the goal is ${goal.status}, not active; only an active goal can be marked ${status}`);
+    const next: ThreadGoal = { ...goal, status, updatedAt: Math.floor(this.deps.now() / 1000) };
+    store.goals.save(next);
+    this.publish(next, turnId, record.ephemeral);
+    return next;
+  }
+
   /** Throws when the goal's budget is spent, so no new work starts. */
   assertCanStart(threadId: string): void {
     const goal = this.get(threadId);

@@ -304,6 +304,7 @@ export class Runtime {
       events: this.events,
       supervisor: this.supervisor,
       newId,
+      agents: { threads: this.threads, turns: this.turns, goals: this.goals, approvals: this.approvals },
       ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
@@ -428,8 +429,9 @@ export class Runtime {
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.queue.stop();
-    await this.turns.stopAll();
+    // Jobs first: the turns stopped next belong to agent jobs that must stay `running` for the next start.
     await this.jobs.shutdown();
+    await this.turns.stopAll();
     await this.supervisor.dispose();
     await this.mcp.close();
     this.close();
@@ -446,8 +448,8 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.mcp.killNow();
     this.queue.stop();
-    this.turns.abortAll();
     void this.jobs.shutdown();
+    this.turns.abortAll();
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);
     this.elicitations.close();

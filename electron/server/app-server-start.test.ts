@@ -80,7 +80,7 @@ describe('`wheelhouse app-server` start-up', () => {
     // Wait until it holds the home (the lock file), without sending it anything.
     await vi.waitFor(() => expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(true), { timeout: 20_000, interval: 50 });
     const exit = await server.process.stop('SIGTERM');
-    expect(exit.code).toBe(0);
+    expect(exit, `stderr: ${server.process.stderr()}`).toEqual({ code: 0, signal: null });
     expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(false);
   });
 });

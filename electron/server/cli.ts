@@ -108,6 +108,7 @@ async function openRuntime(home: string, logError: (m: string, e: unknown) => vo
 }
 
 async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: string, e: unknown) => void): Promise<number> {
+  const stopSignal = listenForStop();
   let starting: StartingRuntime;
   try {
     // Takes the home lock now; the stores open once the first input has been read (and `initialize` in it answered).
@@ -132,9 +133,7 @@ async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: 
   const host = new RpcHost(starting);
   // Running turns end first, so the client still hears their turn/completed.
   // A runtime still opening has no turns yet; closing stdin lets it finish opening and shut down.
-  const stop = () => void (starting.current()?.turns.stopAll() ?? Promise.resolve()).finally(() => process.stdin.destroy());
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  void stopSignal.then(() => (starting.current()?.turns.stopAll() ?? Promise.resolve()).finally(() => process.stdin.destroy()));
   const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
   if (end.dropped) process.stderr.write(`wheelhouse: ${end.reason}\n`);
   host.close();
@@ -146,6 +145,22 @@ async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: 
   return openFailed ? 1 : 0;
 }
 
+/**
+ * Resolves on the first SIGINT or SIGTERM. Listened for before the home is locked: a signal
+ * that arrives while no listener exists kills the process outright, leaving its lock behind.
+ */
+function listenForStop(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
 /** Running turns get this long to end cleanly on Ctrl+C before the server goes anyway. */
 const TURN_STOP_GRACE_MS = 1_000;
 
@@ -155,6 +170,7 @@ async function runServe(
   rotateToken: boolean,
   logError: (m: string, e: unknown) => void,
 ): Promise<number> {
+  const stopSignal = listenForStop();
   const runtime = await openRuntime(home, logError);
   if (!runtime) return 1;
   const host = new RpcHost(runtime);
@@ -175,10 +191,7 @@ async function runServe(
   process.stdout.write(`Wheelhouse is running at ${server.url}\n`);
   process.stdout.write(`WebSocket: ${server.wsUrl}\n`);
   process.stdout.write(`HTTP API: ${server.apiUrl} (Authorization: Bearer <the token above>)\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopSignal;
   process.stdout.write('stopping…\n');
   // A second Ctrl+C means "now": skip the clean shutdown.
   const forceExit = () => process.exit(130);

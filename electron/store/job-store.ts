@@ -74,9 +74,9 @@ export class JobStore {
         thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, spec, detail, created_at_ms, updated_at_ms)
       VALUES (@id, @kind, @name, @status, @progress, @message, @attempt, @maxAttempts, @nextRetryAtMs, @exitCode,
         @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @spec, @detail, @createdAtMs, @updatedAtMs)`);
-    // What a transition can change; the rest is fixed at creation.
+    // What a transition can change (an agent job's spec carries its usage); the rest is fixed at creation.
     this.update = db.prepare(`
-      UPDATE jobs SET status = @status, progress = @progress, message = @message, attempt = @attempt,
+      UPDATE jobs SET status = @status, spec = @spec, progress = @progress, message = @message, attempt = @attempt,
         max_attempts = @maxAttempts, next_retry_at_ms = @nextRetryAtMs, exit_code = @exitCode, runs = @runs,
         active_ms = @activeMs, eta_ms = @etaMs, queue_order = @queueOrder, detail = @detail, updated_at_ms = @updatedAtMs
       WHERE id = @id`);

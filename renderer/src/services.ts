@@ -4,7 +4,7 @@ import { createConnectionStore } from './stores/connection-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createElicitationStore } from './stores/elicitation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
-import { notifyJobEnded } from './stores/job-notifications.js';
+import { notifyJobEnded, notifyJobWaiting } from './stores/job-notifications.js';
 import { createJobsStore } from './stores/jobs-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
@@ -68,8 +68,18 @@ setErrorActions({
   reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
 });
 
-/** Long-running jobs and the Jobs dashboard; a job that ends notifies the desktop, and the click opens it. */
-export const useJobsStore = createJobsStore(client, (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)));
+/** Long-running jobs and the Jobs dashboard; a job that ends (or waits for approval) notifies the desktop, and the click opens it. */
+export const useJobsStore = createJobsStore(
+  client,
+  (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)),
+  undefined,
+  // An agent job waiting for approval: the click opens its conversation, where the approval card is.
+  (job) =>
+    notifyJobWaiting(job, (threadId) => {
+      useThreadsStore.getState().select(threadId);
+      useJobsStore.getState().hide();
+    }),
+);
 
 // A new or other thread shows its conversation instead of the Jobs dashboard.
 useThreadsStore.subscribe((state, previous) => {

@@ -150,6 +150,11 @@ export class ApprovalBroker {
       );
   }
 
+  /** Grants command prefixes to a thread up front (what an agent job may run unasked). */
+  grantUpFront(threadId: string, prefixes: readonly (readonly string[])[]): void {
+    for (const prefix of prefixes) if (prefix.length > 0) this.grant(threadId, prefix);
+  }
+
   private grant(threadId: string, prefix: readonly string[]): void {
     const grants = this.grants.get(threadId) ?? [];
     if (grants.some((grant) => sameWords(grant.prefix, prefix))) return;

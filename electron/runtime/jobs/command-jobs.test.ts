@@ -147,10 +147,8 @@ describe('command jobs', () => {
     expect((await k.call('job/read', { jobId: job.id })).job).toEqual(done);
     await expect(k.call('job/create', { kind: 'command', command: 'true', cwd: '/no/such/folder' })).rejects.toMatchObject({ code: -32602 });
     await expect(k.call('job/create', { kind: 'command', command: '   ', cwd: k.home })).rejects.toMatchObject({ code: -32602 });
-    await expect(k.call('job/create', { kind: 'agent', cwd: k.home, objective: 'x' })).rejects.toMatchObject({
-      code: -32600,
-      data: { reason: 'notSupportedYet' },
-    });
+    await expect(k.call('job/create', { kind: 'agent', cwd: k.home, objective: '  ' })).rejects.toMatchObject({ code: -32602 });
+    await expect(k.call('job/create', { kind: 'agent', cwd: k.home, objective: 'x', approvalPolicy: 'sometimes' } as never)).rejects.toMatchObject({ code: -32602 });
     expect((await k.call('job/list', {})).data.map((j) => j.id)).toEqual([job.id]);
     await expect(k.call('job/delete', { jobId: job.id })).resolves.toEqual({ deleted: true });
     await expect(k.call('job/read', { jobId: job.id })).rejects.toMatchObject({ code: -32600 });

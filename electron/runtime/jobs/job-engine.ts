@@ -15,6 +15,7 @@ import { JobCommits } from './job-commits.js';
 import { commandSpecOf, entryOf, jobOf, rowOf, type JobEntry } from './job-entry.js';
 import { JobLogs } from './job-logs.js';
 import { CommandRunner } from './command-runner.js';
+import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
 
 export interface JobEngineOptions {
@@ -28,6 +29,8 @@ export interface JobEngineOptions {
   /** SIGTERM → SIGKILL grace when a job is cancelled. */
   readonly killGraceMs?: number;
   readonly onError?: (message: string, error: unknown) => void;
+  /** What `agent` jobs drive; without it they are refused as not supported. */
+  readonly agents?: AgentJobParts;
 }
 
 const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
@@ -45,6 +48,7 @@ export class JobEngine {
   private readonly clock: JobClock;
   private readonly commits: JobCommits;
   private readonly runner: CommandRunner;
+  private readonly agents: AgentRunner | null;
   readonly logs: JobLogs;
   private readonly concurrency: number;
   private nextQueueOrder: number;
@@ -68,6 +72,16 @@ export class JobEngine {
       onRunEnded: (entry) => this.afterRun(entry),
       onError,
     });
+    this.agents = options.agents
+      ? new AgentRunner({
+          ...options.agents,
+          events: options.events,
+          clock: this.clock,
+          commits: this.commits,
+          onRunEnded: (entry) => this.afterRun(entry),
+          onError,
+        })
+      : null;
     this.nextQueueOrder = options.store.jobs.maxQueueOrder() + 1;
   }
 
@@ -81,7 +95,9 @@ export class JobEngine {
     for (const row of this.options.store.jobs.unfinished()) {
       const entry = entryOf(row);
       this.entries.set(entry.state.id, entry);
-      const interruptedRun = entry.state.status === 'running' || entry.state.status === 'paused' ? this.logs.markInterrupted(entry.state.id) : null;
+      const wasLive = entry.state.status === 'running' || entry.state.status === 'paused';
+      const agentDetail = wasLive && entry.agent && this.agents ? this.agents.recoveredDetail(entry) : null;
+      const interruptedRun = !wasLive ? null : entry.agent ? (agentDetail ? entry.runs : null) : this.logs.markInterrupted(entry.state.id);
       if (interruptedRun !== null) {
         this.commits.runEnded({ jobId: entry.state.id, run: interruptedRun, endedAtMs: now, outcome: 'interrupted' });
       }
@@ -93,7 +109,7 @@ export class JobEngine {
         this.commits.mark(entry);
       }
       machine.resumePending([entry.state], now, () =>
-        interruptedRun !== null ? `interrupted: Wheelhouse stopped during run ${interruptedRun}` : null,
+        agentDetail ?? (interruptedRun !== null ? `interrupted: Wheelhouse stopped during run ${interruptedRun}` : null),
       );
       if (entry.state.status === 'queued') this.commits.mark(entry);
       if (entry.state.status === 'failed') this.armRetry(entry);
@@ -103,18 +119,37 @@ export class JobEngine {
   }
 
   async create(params: JobCreateParams): Promise<ResultOf<'job/create'>> {
+    let entry: JobEntry;
     if (params.kind === 'agent') {
-      throw new RpcError(-32600, 'agent jobs are not supported yet: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+      if (!this.agents) {
+        throw new RpcError(-32600, 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+      }
+      this.runner.validate({ command: '', cwd: params.cwd });
+      const name = params.name || params.objective.slice(0, 120);
+      const { threadId, spec } = this.agents.createThread(params, name);
+      entry = this.newEntry(machine.enqueue(`job-${this.options.newId()}`, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec);
+    } else {
+      const spec = commandSpecOf(params);
+      this.runner.validate(spec);
+      const state = machine.enqueue(`job-${this.options.newId()}`, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
+      entry = this.newEntry(state, 'command', spec, null, null);
     }
-    const spec = commandSpecOf(params);
-    this.runner.validate(spec);
-    const id = `job-${this.options.newId()}`;
-    const state = machine.enqueue(id, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
-    const entry: JobEntry = {
+    this.entries.set(entry.state.id, entry);
+    this.commits.mark(entry);
+    await this.commits.committed();
+    // What was made durable; starting it is the next change.
+    const job = this.jobNow(entry);
+    this.dispatch();
+    return { job };
+  }
+
+  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent']): JobEntry {
+    return {
       state,
-      kind: 'command',
+      kind,
       spec,
-      threadId: null,
+      agent,
+      threadId,
       exitCode: null,
       runs: 0,
       queueOrder: this.nextQueueOrder++,
@@ -125,13 +160,6 @@ export class JobEngine {
       retryTimer: null,
       lastCommitAt: -Infinity,
     };
-    this.entries.set(id, entry);
-    this.commits.mark(entry);
-    await this.commits.committed();
-    // What was made durable; starting it is the next change.
-    const job = this.jobNow(entry);
-    this.dispatch();
-    return { job };
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {
@@ -166,6 +194,12 @@ export class JobEngine {
     const { status } = entry.state;
     if (status === 'queued') {
       machine.pause(entry.state, 'paused before it started', now);
+    } else if (status === 'running' && entry.agent && this.agents && entry.live) {
+      // The current turn is interrupted; no new one starts until resume.
+      await this.agents.pause(entry);
+      if (entry.state.status !== 'running') return { job: this.jobNow(entry) };
+      this.stopClock(entry, this.clock.now());
+      machine.pause(entry.state, 'paused: no new turns until it is resumed', this.clock.now());
     } else if (status === 'running') {
       if (!entry.live?.process) throw refuse(entry, 'pause', 'it is still starting; try again in a moment');
       try {
@@ -186,7 +220,11 @@ export class JobEngine {
     if (entry.state.status !== 'paused') throw refuse(entry, 'resume', `it is ${entry.state.status}, not paused`);
     const now = this.clock.now();
     const process = entry.live?.process;
-    if (process && process.state === 'paused') {
+    if (entry.agent && this.agents && entry.live) {
+      this.agents.resume(entry);
+      entry.activeSince = now;
+      machine.resume(entry.state, 'resumed', now);
+    } else if (process && process.state === 'paused') {
       try {
         process.resume();
       } catch {
@@ -212,7 +250,8 @@ export class JobEngine {
     }
     if (entry.live) {
       // The run's exit completes the transition (cancelled) once the whole tree is gone.
-      await this.runner.cancel(entry);
+      if (entry.agent && this.agents) await this.agents.cancel(entry);
+      else await this.runner.cancel(entry);
       await this.commits.committed();
       return { job: this.jobNow(entry) };
     }
@@ -254,6 +293,7 @@ export class JobEngine {
     if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
     for (const entry of this.entries.values()) this.disarmRetry(entry);
     this.runner.stop();
+    this.agents?.stop();
     this.commits.close();
   }
 
@@ -307,7 +347,8 @@ export class JobEngine {
       machine.setRunning(entry.state, now);
       this.commits.mark(entry);
       this.liveRuns += 1;
-      this.runner.start(entry);
+      if (entry.kind === 'agent' && this.agents) this.agents.start(entry);
+      else this.runner.start(entry);
     }
   }
 

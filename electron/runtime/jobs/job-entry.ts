@@ -3,6 +3,7 @@ import type { SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
 import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
 import type { EtaEstimator, OutputProgressParser } from './output-progress.js';
+import { jobAgentOf, parseAgentSpec, type AgentSpec } from './agent-spec.js';
 
 /** What a command job runs, as stored in the `spec` column. */
 export interface CommandSpec {
@@ -39,7 +40,10 @@ export interface LiveRun {
 export interface JobEntry {
   readonly state: JobStateRecord;
   readonly kind: JobKind;
+  /** A command job's command (an agent job's holds only its folder). */
   readonly spec: CommandSpec;
+  /** An agent job's goal, budgets and usage; null for command jobs. */
+  readonly agent: AgentSpec | null;
   readonly threadId: string | null;
   exitCode: number | null;
   runs: number;
@@ -73,13 +77,13 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     nextRetryAtMs: state.retry.nextRetryAt,
     exitCode: entry.exitCode,
     threadId: entry.threadId,
-    command: entry.spec.command,
+    command: entry.agent ? null : entry.spec.command,
     cwd: entry.spec.cwd,
     runs: entry.runs,
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
     queueOrder: entry.queueOrder,
-    spec: JSON.stringify(entry.spec),
+    spec: JSON.stringify(entry.agent ?? entry.spec),
     detail: encodePersistedDetail(state),
     createdAtMs: state.createdAt,
     updatedAtMs: state.updatedAt,
@@ -96,16 +100,22 @@ export function entryOf(row: JobRow): JobEntry {
     createdAt: row.createdAtMs,
     updatedAt: row.updatedAtMs,
   });
+  const agent = row.kind === 'agent' ? parseAgentSpec(row.spec) : null;
   let spec: CommandSpec;
-  try {
-    spec = JSON.parse(row.spec) as CommandSpec;
-  } catch {
-    spec = { command: row.command ?? '', cwd: row.cwd };
+  if (row.kind === 'agent') {
+    spec = { command: '', cwd: row.cwd };
+  } else {
+    try {
+      spec = JSON.parse(row.spec) as CommandSpec;
+    } catch {
+      spec = { command: row.command ?? '', cwd: row.cwd };
+    }
   }
   return {
     state,
     kind: row.kind,
     spec,
+    agent,
     threadId: row.threadId,
     exitCode: row.exitCode,
     runs: row.runs,
@@ -140,5 +150,12 @@ export function jobOf(row: JobRow): Job {
     runs: row.runs,
     activeMs: row.activeMs,
     etaMs: row.etaMs,
+    agent: agentOfRow(row),
   };
+}
+
+function agentOfRow(row: JobRow): Job['agent'] {
+  if (row.kind !== 'agent') return null;
+  const spec = parseAgentSpec(row.spec);
+  return spec ? jobAgentOf(spec) : null;
 }

@@ -132,6 +132,15 @@ export function fail(job: JobStateRecord, detail: string, now: number): void {
   pushHistory(job, 'failed');
 }
 
+/** Failed for good: retrying on a schedule would only fail the same way (a goal blocked or out of budget). */
+export function failWithoutRetry(job: JobStateRecord, detail: string, now: number): void {
+  job.status = 'failed';
+  job.detail = detail;
+  clearRetrySchedule(job.retry);
+  job.updatedAt = now;
+  pushHistory(job, 'failed');
+}
+
 export function cancel(job: JobStateRecord, now: number, detail?: string): void {
   job.status = 'cancelled';
   if (detail !== undefined) job.detail = detail;

@@ -14,7 +14,11 @@ export function buildInstructions(cwd: string, goal: ThreadGoal | null): string 
     'Be concise. Format answers in Markdown; put code in fenced blocks with a language tag.',
   ];
   if (goal && goal.status === 'active') {
-    lines.push('', `The user's goal for this thread: ${goal.objective}`);
+    lines.push(
+      '',
+      `The user's goal for this thread: ${goal.objective}`,
+      'When the goal is achieved, call update_goal with status "complete"; if it cannot be achieved without the user, call update_goal with status "blocked" and a reason. Use report_progress to say how far along it is.',
+    );
   }
   return lines.join('\n');
 }

@@ -13,6 +13,7 @@ import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
+import { goalToolSpecs, isGoalTool, runGoalTool } from './goal-tools.js';
 import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
@@ -59,7 +60,14 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const tools = [...deps.tools.specs(), ...commandToolSpecs, applyPatchToolSpec, ...(await deps.clientTools.specsFor(turn.threadId))];
+    const hasGoal = turn.store.goals.get(turn.threadId) !== null;
+    const tools = [
+      ...deps.tools.specs(),
+      ...commandToolSpecs,
+      applyPatchToolSpec,
+      ...(hasGoal ? goalToolSpecs : []),
+      ...(await deps.clientTools.specsFor(turn.threadId)),
+    ];
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -235,6 +243,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
     call.name === WRITE_STDIN
       ? await deps.commands.writeStdin(call.arguments)
+      : isGoalTool(call.name)
+        ? runGoalTool(deps.goals, { threadId: turn.threadId, turnId: turn.id }, call.name, call.arguments)
       : (await deps.clientTools.has(turn.threadId, call.name))
         ? await deps.clientTools.invoke(
             { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },

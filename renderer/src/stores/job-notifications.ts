@@ -25,3 +25,20 @@ export function notifyJobEnded(job: Job, open: (jobId: string) => void): void {
     // Some hosts allow the permission but not the constructor (e.g. needing a service worker).
   }
 }
+
+/** An agent job waits for the person: the click opens its conversation, where the approval is. */
+export function notifyJobWaiting(job: Job, openThread: (threadId: string) => void): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || !job.threadId) return;
+  const threadId = job.threadId;
+  const command = job.agent?.waitingApproval?.command;
+  try {
+    const notification = new Notification(`Job waiting for approval: ${job.name}`, { body: command ? `Wants to run: ${command}` : 'A command needs your approval', tag: `job-${job.id}-approval` });
+    notification.onclick = () => {
+      window.focus();
+      openThread(threadId);
+      notification.close();
+    };
+  } catch {
+    // As above.
+  }
+}

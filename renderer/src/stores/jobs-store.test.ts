@@ -5,7 +5,7 @@ import { allowedActions, matchesJob, resortJobs, sortJobs } from './jobs-store.j
 const job = (id: string, updatedAt: number, over: Partial<Job> = {}): Job => ({
   id, kind: 'command', name: `job ${id}`, status: 'completed', progress: 100, detail: null, attempt: 0, maxAttempts: 3,
   nextRetryAt: null, exitCode: 0, threadId: null, createdAt: 0, updatedAt, command: `make ${id}`, cwd: '/', runs: 1,
-  activeMs: 0, etaMs: null, ...over,
+  activeMs: 0, etaMs: null, agent: null, ...over,
 });
 
 describe('jobs store helpers', () => {

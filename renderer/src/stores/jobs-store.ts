@@ -32,7 +32,7 @@ export interface JobsState {
   load(): Promise<void>;
   /** Fetches one job's history (the transition timeline). */
   loadDetail(jobId: string): Promise<void>;
-  create(params: Extract<ParamsOf<'job/create'>, { kind: 'command' }>): Promise<Job | null>;
+  create(params: ParamsOf<'job/create'>): Promise<Job | null>;
   act(jobId: string, action: JobAction): Promise<void>;
 }
 
@@ -98,6 +98,8 @@ export function createJobsStore(
   client: WheelhouseClient,
   onJobEnded: JobEndListener = () => undefined,
   scheduler: FrameScheduler = browserScheduler,
+  /** An agent job starts waiting for the person's approval (a desktop notification in the app). */
+  onJobWaiting: JobEndListener = () => undefined,
 ): UseBoundStore<StoreApi<JobsState>> {
   const store = create<JobsState>()((set, get) => ({
     jobs: new Map(),
@@ -186,6 +188,8 @@ export function createJobsStore(
       jobs.set(job.id, job);
       if (job.id === selectedJobId && before?.updatedAt !== job.updatedAt) refreshSelected = true;
       if (before && !TERMINAL.has(before.status) && TERMINAL.has(job.status)) onJobEnded(job);
+      const waiting = job.agent?.waitingApproval;
+      if (waiting && before?.agent?.waitingApproval?.requestId !== waiting.requestId) onJobWaiting(job);
     }
     const changed = [...new Set(updates.map((j) => j.id))].map((id) => jobs.get(id)!);
     store.setState({ jobs, sorted: resortJobs(sorted, changed) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
+import { AskForApproval, SandboxMode, ThreadGoalStatus } from '../thread.js';
 
 /**
  * Long-running jobs (seed 000's JobManager, with retries that really run).
@@ -21,6 +22,26 @@ export const JOB_LOG_MAX_LIMIT = 1024 * 1024;
 
 const JobId = z.string().min(1).max(200);
 const JobRequest = z.object({ jobId: JobId });
+
+/** What an `agent` job is working toward and what it has used (null for other kinds). */
+export const JobAgent = z.object({
+  objective: z.string(),
+  /** The thread goal's status (seed 001); null before the thread has one. */
+  goalStatus: ThreadGoalStatus.nullable(),
+  tokenBudget: z.number().int().nullable(),
+  tokensUsed: z.number().int().min(0),
+  timeBudgetMs: z.number().int().nullable(),
+  timeUsedMs: z.number().int().min(0),
+  approvalPolicy: AskForApproval,
+  sandbox: SandboxMode.nullable(),
+  /** Command prefixes the job may run without asking. */
+  allowCommands: z.array(z.string()),
+  /** Turns taken so far. */
+  turns: z.number().int().min(0),
+  /** A command approval the job is waiting for; null when it is not waiting. */
+  waitingApproval: z.object({ requestId: z.string(), command: z.string().nullable() }).nullable(),
+});
+export type JobAgent = z.infer<typeof JobAgent>;
 
 export const Job = z.object({
   id: z.string(),
@@ -50,6 +71,8 @@ export const Job = z.object({
   activeMs: z.number().min(0),
   /** Estimated time left from the rate of progress; null when unknown. */
   etaMs: z.number().min(0).nullable(),
+  /** An agent job's goal, budgets and approval state; null for command jobs. */
+  agent: JobAgent.nullable(),
 });
 export type Job = z.infer<typeof Job>;
 
@@ -93,9 +116,18 @@ export const JobCreateAgentParams = z.object({
   cwd: z.string().min(1).max(4096),
   objective: z.string().trim().min(1).max(4000),
   tokenBudget: z.number().int().min(1).optional(),
-  timeBudgetMs: z.number().int().min(1).optional(),
-  approvalPolicy: z.string().max(100).optional(),
+  timeBudgetMs: z.number().int().min(1).max(30 * 24 * 3600 * 1000).optional(),
+  /** What the agent may run without asking (Codex's AskForApproval); default "on-request". */
+  approvalPolicy: AskForApproval.optional(),
+  /** The sandbox of its commands; default the app's (workspace-write where the sandbox works). */
+  sandbox: SandboxMode.optional(),
+  /** Command prefixes it may run unasked, e.g. "npm test" (granted to its thread). */
+  allowCommands: z.array(z.string().trim().min(1).max(500)).max(50).optional(),
+  maxAttempts: z.number().int().min(0).max(100).optional(),
+  /** Turns it may take before it stops without reaching the goal (default 50). */
+  maxTurns: z.number().int().min(1).max(1000).optional(),
 });
+export type JobCreateAgentParams = z.output<typeof JobCreateAgentParams>;
 
 export const JobCreateParams = z.discriminatedUnion('kind', [JobCreateCommandParams, JobCreateAgentParams]);
 export type JobCreateParams = z.output<typeof JobCreateParams>;

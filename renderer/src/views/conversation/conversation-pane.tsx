@@ -2,7 +2,7 @@ import { CircleAlert, ShipWheel, SquarePen } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
-import { OtherRequestCard } from './approval-card.js';
+import { ApprovalCard, OtherRequestCard } from './approval-card.js';
 import { SessionGrants } from './session-grants.js';
 import { selectSelectedThread } from '../../stores/thread-selectors.js';
 import { Composer } from './composer.js';
@@ -95,13 +95,33 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
   return <MessageList key={thread.id} />;
 }
 
-/** Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left waiting unseen. */
+/**
+ * Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left
+ * waiting unseen. So is a command approval whose command is not in the loaded conversation (the thread was
+ * opened while its turn waited, e.g. an agent job's): its card stands on its own until the command shows up.
+ */
 function OtherRequests({ threadId }: { readonly threadId: string }) {
   const pending = useApprovalsStore((s) => s.pending);
+  const items = useConversationStore((s) => (s.threadId === threadId ? s.data.items : null));
+  useConversationStore((s) => s.revision);
   const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
-  if (others.length === 0) return null;
+  const unseen = pending.filter((request) => request.kind === 'command' && request.threadId === threadId && items !== null && !items.has(request.params.itemId));
+  if (others.length === 0 && unseen.length === 0) return null;
   return (
     <div className="pending-requests">
+      {unseen.map(
+        (request) =>
+          request.kind === 'command' && (
+            <div key={request.requestId} className="command-card" data-testid="command-card" data-status="waiting" data-open>
+              <div className="command-head">
+                <code className="command-text" data-testid="command-text">
+                  {request.params.command ?? 'a command'}
+                </code>
+              </div>
+              <ApprovalCard approval={request} />
+            </div>
+          ),
+      )}
       {others.map((request) => request.kind === 'other' && <OtherRequestCard key={request.requestId} request={request} />)}
     </div>
   );

@@ -1,8 +1,10 @@
 import { ArrowLeft, Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react';
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
-import { attemptLabel, formatDuration, jobDurationMs, retryCountdown, STATUS_LABELS } from '../../format/job-format.js';
+import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
+import { attemptLabel, formatDuration, jobDurationMs, retryCountdown } from '../../format/job-format.js';
 import { useJobsStore } from '../../services.js';
 import { allowedActions, type JobAction } from '../../stores/jobs-store.js';
+import { AgentJobFacts, AgentJobWork } from './agent-job-panel.js';
 import { JobProgress } from './job-progress.js';
 import { JobTerminal } from './job-terminal.js';
 import { useSecond } from './use-second.js';
@@ -28,6 +30,8 @@ const PHASES: Readonly<Record<string, string>> = {
   retry_requested: 'Retry requested',
   queued_after_resume: 'Re-queued after restart',
   interrupted: 'Interrupted',
+  waiting_for_approval: 'Waiting for approval',
+  approval_settled: 'Approval answered',
 };
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -48,8 +52,8 @@ export function JobPage({ job }: { readonly job: Job }) {
           <ArrowLeft size={16} aria-hidden="true" />
         </button>
         <h1 className="job-page-title">{job.name}</h1>
-        <span className="job-status" data-status={job.status} data-testid="job-page-status">
-          {STATUS_LABELS[job.status]}
+        <span className="job-status" data-status={isWaitingForApproval(job) ? 'waiting' : job.status} data-testid="job-page-status">
+          {jobStatusLabel(job)}
         </span>
         <div className="job-actions">
           {ACTIONS.filter(({ action }) => allowed.has(action)).map(({ action, label, icon: Icon, danger }) => (
@@ -69,8 +73,14 @@ export function JobPage({ job }: { readonly job: Job }) {
       <div className="job-summary">
         <JobProgress job={job} now={now} />
         <dl className="job-facts">
-          <dt>Command</dt>
-          <dd className="job-mono">{job.command}</dd>
+          {job.agent ? (
+            <AgentJobFacts job={job} agent={job.agent} />
+          ) : (
+            <>
+              <dt>Command</dt>
+              <dd className="job-mono">{job.command}</dd>
+            </>
+          )}
           <dt>Folder</dt>
           <dd className="job-mono">{job.cwd}</dd>
           <dt>Runs</dt>
@@ -96,8 +106,17 @@ export function JobPage({ job }: { readonly job: Job }) {
       </div>
       <div className="job-body">
         <div className="job-output">
-          <h2 className="job-section-title">Output{job.runs > 1 ? ` · run ${job.runs}` : ''}</h2>
-          {job.runs > 0 ? <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} /> : <p className="job-waiting">Waiting for a free slot to start.</p>}
+          <h2 className="job-section-title">
+            {job.agent ? 'Work' : 'Output'}
+            {job.runs > 1 ? ` · run ${job.runs}` : ''}
+          </h2>
+          {job.agent ? (
+            <AgentJobWork job={job} agent={job.agent} />
+          ) : job.runs > 0 ? (
+            <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} />
+          ) : (
+            <p className="job-waiting">Waiting for a free slot to start.</p>
+          )}
         </div>
         <aside className="job-timeline" aria-label="Timeline">
           <h2 className="job-section-title">Timeline</h2>

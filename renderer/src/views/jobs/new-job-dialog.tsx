@@ -3,17 +3,12 @@ import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useJobsStore, useThreadsStore } from '../../services.js';
 import { askNotificationPermission } from '../../stores/job-notifications.js';
 import { FolderField } from '../setup/folder-field.js';
-
-/** Whole numbers only, within bounds; null when the text is not one. */
-function wholeNumber(text: string, min: number, max: number): number | null {
-  if (!/^\d+$/.test(text.trim())) return null;
-  const value = Number(text.trim());
-  return value >= min && value <= max ? value : null;
-}
+import { AgentJobFields, agentFormErrors, agentParams, EMPTY_AGENT_FORM, wholeNumber, type AgentJobForm } from './agent-job-fields.js';
 
 /**
  * "New job", for someone who does not live in a terminal: a name, a folder
- * (typed or browsed), the command, how often to retry and an optional time limit.
+ * (typed or browsed), then either the command (how often to retry, an
+ * optional time limit) or an agent's goal with its budgets and approvals.
  */
 export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
   const titleId = useId();
@@ -21,6 +16,8 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
   const create = useJobsStore((s) => s.create);
   const creating = useJobsStore((s) => s.creating);
   const show = useJobsStore((s) => s.show);
+  const [kind, setKind] = useState<'command' | 'agent'>('command');
+  const [agentForm, setAgentForm] = useState<AgentJobForm>(EMPTY_AGENT_FORM);
   const [name, setName] = useState('');
   const [cwd, setCwd] = useState(projectFolder ?? '');
   const [command, setCommand] = useState('');
@@ -31,28 +28,32 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
 
   const retriesValue = wholeNumber(retries, 0, 100);
   const timeoutValue = timeoutMinutes.trim() === '' ? undefined : wholeNumber(timeoutMinutes, 1, 43_200);
+  const agentErrors = agentFormErrors(agentForm);
   const errors = {
-    cwd: cwd.trim() === '' ? 'Choose the folder the command runs in.' : null,
-    command: command.trim() === '' ? 'Type the command to run.' : null,
+    cwd: cwd.trim() === '' ? `Choose the folder the ${kind === 'agent' ? 'agent works' : 'command runs'} in.` : null,
+    command: kind === 'command' && command.trim() === '' ? 'Type the command to run.' : null,
     retries: retriesValue === null ? 'A whole number from 0 to 100.' : null,
-    timeout: timeoutValue === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
+    timeout: kind === 'command' && timeoutValue === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
   };
-  const valid = Object.values(errors).every((e) => e === null);
+  const valid = Object.values(errors).every((e) => e === null) && (kind === 'command' || Object.values(agentErrors).every((e) => e === null));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
     if (!valid) return;
     askNotificationPermission();
-    const job = await create({
-      kind: 'command',
-      command: command.trim(),
-      cwd: cwd.trim(),
-      maxAttempts: retriesValue ?? 3,
-      progressFromOutput,
-      ...(name.trim() ? { name: name.trim() } : {}),
-      ...(timeoutValue !== undefined && timeoutValue !== null ? { timeoutMs: timeoutValue * 60_000 } : {}),
-    });
+    const shared = { cwd: cwd.trim(), maxAttempts: retriesValue ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
+    const job = await create(
+      kind === 'agent'
+        ? { kind: 'agent', ...shared, ...agentParams(agentForm) }
+        : {
+            kind: 'command',
+            ...shared,
+            command: command.trim(),
+            progressFromOutput,
+            ...(timeoutValue !== undefined && timeoutValue !== null ? { timeoutMs: timeoutValue * 60_000 } : {}),
+          },
+    );
     if (job) {
       onClose();
       show(job.id);
@@ -75,6 +76,13 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
           </button>
         </div>
         <div className="new-job-body">
+          <div className="segmented new-job-kind" role="radiogroup" aria-label="Kind of job">
+            {(['command', 'agent'] as const).map((value) => (
+              <button key={value} type="button" role="radio" aria-checked={kind === value} className="segment" data-testid={`job-kind-${value}`} onClick={() => setKind(value)}>
+                {value === 'command' ? 'Run a command' : 'Agent with a goal'}
+              </button>
+            ))}
+          </div>
           <label className="field">
             <span className="field-label">
               Name <span className="field-optional">optional</span>
@@ -85,39 +93,56 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
             <span className="field-label">Folder</span>
             <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
           </div>
-          <label className="field">
-            <span className="field-label">Command</span>
-            <textarea
-              className="field-input field-mono new-job-command"
-              data-testid="job-command"
-              placeholder="npm test"
-              spellCheck={false}
-              rows={3}
-              value={command}
-              aria-invalid={shown(errors.command) !== null}
-              onChange={(e) => setCommand(e.target.value)}
+          {kind === 'agent' ? (
+            <AgentJobFields
+              form={agentForm}
+              errors={tried ? agentErrors : null}
+              onChange={(change) => setAgentForm((form) => ({ ...form, ...change }))}
+              retries={
+                <label className="field">
+                  <span className="field-label">Retries if a turn fails</span>
+                  <input className="field-input" data-testid="job-retries" inputMode="numeric" value={retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => setRetries(e.target.value)} />
+                  {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
+                </label>
+              }
             />
-            <span className="field-hint">Runs in your login shell, like typing it in a terminal in that folder.</span>
-            {shown(errors.command) && <span className="field-error">{errors.command}</span>}
-          </label>
-          <div className="new-job-row">
-            <label className="field">
-              <span className="field-label">Retries if it fails</span>
-              <input className="field-input" data-testid="job-retries" inputMode="numeric" value={retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => setRetries(e.target.value)} />
-              {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
-            </label>
-            <label className="field">
-              <span className="field-label">
-                Time limit, minutes <span className="field-optional">optional</span>
-              </span>
-              <input className="field-input" data-testid="job-timeout" inputMode="numeric" placeholder="no limit" value={timeoutMinutes} aria-invalid={shown(errors.timeout) !== null} onChange={(e) => setTimeoutMinutes(e.target.value)} />
-              {shown(errors.timeout) && <span className="field-error">{errors.timeout}</span>}
-            </label>
-          </div>
-          <label className="new-job-check">
-            <input type="checkbox" checked={progressFromOutput} onChange={(e) => setProgressFromOutput(e.target.checked)} />
-            Show progress from percentages and counts (like “42%” or “3/10”) in the output
-          </label>
+          ) : (
+            <>
+              <label className="field">
+                <span className="field-label">Command</span>
+                <textarea
+                  className="field-input field-mono new-job-command"
+                  data-testid="job-command"
+                  placeholder="npm test"
+                  spellCheck={false}
+                  rows={3}
+                  value={command}
+                  aria-invalid={shown(errors.command) !== null}
+                  onChange={(e) => setCommand(e.target.value)}
+                />
+                <span className="field-hint">Runs in your login shell, like typing it in a terminal in that folder.</span>
+                {shown(errors.command) && <span className="field-error">{errors.command}</span>}
+              </label>
+              <div className="new-job-row">
+                <label className="field">
+                  <span className="field-label">Retries if it fails</span>
+                  <input className="field-input" data-testid="job-retries" inputMode="numeric" value={retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => setRetries(e.target.value)} />
+                  {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
+                </label>
+                <label className="field">
+                  <span className="field-label">
+                    Time limit, minutes <span className="field-optional">optional</span>
+                  </span>
+                  <input className="field-input" data-testid="job-timeout" inputMode="numeric" placeholder="no limit" value={timeoutMinutes} aria-invalid={shown(errors.timeout) !== null} onChange={(e) => setTimeoutMinutes(e.target.value)} />
+                  {shown(errors.timeout) && <span className="field-error">{errors.timeout}</span>}
+                </label>
+              </div>
+              <label className="new-job-check">
+                <input type="checkbox" checked={progressFromOutput} onChange={(e) => setProgressFromOutput(e.target.checked)} />
+                Show progress from percentages and counts (like “42%” or “3/10”) in the output
+              </label>
+            </>
+          )}
         </div>
         <div className="dialog-actions">
           <button type="button" className="button-ghost" onClick={onClose}>
