@@ -68,8 +68,54 @@ function drainAtEnd(terminal: pty.IPty, onData: (chunk: Buffer) => void): void {
   });
 }
 
+/** How often the leader of a terminal whose other end we hold is checked for having exited (then more slowly). */
+const HELD_TERMINAL_WATCH_MS = [10, 100] as const;
+const HELD_TERMINAL_FAST_FOR_MS = 2_000;
+
+/**
+ * Keeps the terminal's slave end open in this process until its leader is gone. A program that
+ * closes every terminal fd just before exiting (coreutils' touch, mkdir, cp… do) makes the master
+ * read EIO; node-pty then closes the master and the kernel hangs the terminal up, so SIGHUP kills
+ * the program in its last instant and its exit 0 reads as "killed by SIGHUP" (about half the runs
+ * of `touch x` here). Once the leader has been reaped the end is let go, so the exit is reported
+ * at once rather than after node-pty's 200 ms fallback. Returns a release function (idempotent).
+ */
+function holdTerminalOpen(terminal: pty.IPty): () => void {
+  const slavePath = (terminal as unknown as { ptsName?: string }).ptsName;
+  let fd: number | null = null;
+  try {
+    if (slavePath) fd = fs.openSync(slavePath, fs.constants.O_RDWR | fs.constants.O_NOCTTY);
+  } catch {
+    fd = null; // already gone (a very short process): nothing to hold
+  }
+  if (fd === null) return () => {};
+  const started = Date.now();
+  let timer: NodeJS.Timeout | null = null;
+  const release = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (fd === null) return;
+    const held = fd;
+    fd = null;
+    try {
+      fs.closeSync(held);
+    } catch {
+      // closed already
+    }
+  };
+  const check = () => {
+    if (!isAlive(terminal.pid)) return release();
+    const fast = Date.now() - started < HELD_TERMINAL_FAST_FOR_MS;
+    timer = setTimeout(check, HELD_TERMINAL_WATCH_MS[fast ? 0 : 1]);
+    timer.unref();
+  };
+  check();
+  return release;
+}
+
 class PtyBackend implements ProcessBackend {
   private readonly terminal: pty.IPty;
+  private readonly releaseTerminal: () => void;
   private exitWatch: NodeJS.Timeout | null = null;
   private draining = false;
 
@@ -87,6 +133,7 @@ class PtyBackend implements ProcessBackend {
     } catch (error) {
       throw new ExecError('spawn-failed', `cannot start ${spec.argv[0]}: ${(error as Error).message}`);
     }
+    this.releaseTerminal = holdTerminalOpen(this.terminal);
   }
 
   get pid(): number {
@@ -127,6 +174,7 @@ class PtyBackend implements ProcessBackend {
     this.terminal.onData((chunk) => onData('pty', chunk as unknown as Buffer));
     drainAtEnd(this.terminal, (chunk) => onData('pty', chunk));
     this.terminal.onExit(({ exitCode, signal }) => {
+      this.releaseTerminal();
       this.stopExitWatch();
       const name = signal ? (signalNames.get(signal) ?? `signal ${signal}`) : null;
       onExit({ exitCode: name ? null : exitCode, signal: name });

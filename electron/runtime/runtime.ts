@@ -12,8 +12,7 @@ import { endFileChangesOfEarlierRun } from './patch/patch-recovery.js';
 import { endCommandsOfEarlierRun } from './commands/command-recovery.js';
 import { HookDispatcher } from './hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
-import { ExecPolicyEngine } from './policy/exec-policy-engine.js';
-import type { AskForApproval, SandboxMode } from './policy/policy-types.js';
+import { PolicyService } from './policy/policy-service.js';
 import type { RequestContext } from './context.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
@@ -25,6 +24,7 @@ import { JobApprovals } from './jobs/job-approvals.js';
 import { AgentJobTools, jobToolSpecs } from './jobs/job-tools.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
+import { ThreadSandboxSettings } from './thread-sandbox.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
 import { ClientTools } from './tools/client-tools.js';
@@ -140,6 +140,10 @@ export class Runtime {
   readonly approvals: ApprovalBroker;
   /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
   readonly elicitations: ElicitationBroker;
+  /** The exec policy: rules files (watched), built-in defaults, the rules editor's methods. */
+  readonly policy: PolicyService;
+  /** Each thread's sandbox mode and approval policy. */
+  readonly sandboxSettings: ThreadSandboxSettings;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -190,6 +194,12 @@ export class Runtime {
     });
     recoverInterruptedTurns(this.durable, this.events, now);
     endCommandsOfEarlierRun(this.durable);
+    this.sandboxSettings = new ThreadSandboxSettings({
+      threads: this.threads,
+      events: this.events,
+      sandboxStatus: () => this.supervisor.sandboxStatus(),
+      now,
+    });
     // Before the broker ends the old approvals: whether a patch still waited decides how it ends.
     endFileChangesOfEarlierRun(this.durable);
     this.approvals = new ApprovalBroker({ events: this.events, now });
@@ -205,9 +215,11 @@ export class Runtime {
     this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
-    // The shell parser is large: loaded with the first command, not at start-up.
-    let policy: Promise<ExecPolicyEngine> | null = null;
-    const openPolicy = () => (policy ??= ExecPolicyEngine.open(this.home));
+    // The shell parser is large: loaded with the first command or rules request, not at start-up.
+    this.policy = new PolicyService({
+      home: this.home,
+      onRulesChanged: (problems) => this.events.publish('execPolicy/rules/changed', { problems }, { ephemeral: true }),
+    });
     this.events.prune();
     this.pruneTimer = setInterval(() => this.events.prune(), 60 * 60 * 1000);
     this.pruneTimer.unref();
@@ -233,7 +245,7 @@ export class Runtime {
     });
     const mcpApprovals = new McpToolApprovals({
       lookup: (server, tool) => this.mcp.lookupTool(server, tool),
-      settingsOf: (threadId) => this.commandSettings(threadId),
+      settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
       ask: (target, params, itemId, signal) => this.approvals.requestMcpToolCall(target, params, itemId, signal),
       trustForever: (server, tool) => this.writeConfig([{ keyPath: `mcp_servers.${server}.tools`, value: { [tool]: { approval_mode: 'approve' } }, mergeStrategy: 'upsert' }]),
       ...(options.logError ? { logError: options.logError } : {}),
@@ -251,18 +263,18 @@ export class Runtime {
     const commands = new CommandRunner({
       supervisor: this.supervisor,
       sessions: new ExecSessions(this.supervisor),
-      policy: openPolicy,
+      policy: () => this.policy.engine(),
       approvals: this.approvals,
       hooks: this.hooks,
       events: this.events,
-      settingsOf: (threadId) => this.commandSettings(threadId),
+      settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
       newId,
       now,
       // Its output goes to every client: the slowest one paces the command.
       ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
     });
     // The job engine is built below; a tool cannot run before the constructor returns.
-    const jobTools = new AgentJobTools({ jobs: () => this.jobs, commands, settingsOf: (threadId) => this.commandSettings(threadId) });
+    const jobTools = new AgentJobTools({ jobs: () => this.jobs, commands, settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId) });
     this.turns = new TurnEngine({
       threads: this.threads,
       events: this.events,
@@ -281,7 +293,7 @@ export class Runtime {
         approvals: this.approvals,
         hooks: this.hooks,
         events: this.events,
-        settingsOf: (threadId) => this.commandSettings(threadId),
+        settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
         newId,
         now,
       }),
@@ -320,7 +332,7 @@ export class Runtime {
       ...(options.jobClock ? { clock: options.jobClock } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.logError ? { onError: options.logError } : {}),
-      approvals: new JobApprovals({ policy: openPolicy, approvals: this.approvals, settingsOf: (threadId) => this.commandSettings(threadId), now }),
+      approvals: new JobApprovals({ policy: () => this.policy.engine(), approvals: this.approvals, settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId), now }),
     });
     this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
@@ -344,7 +356,7 @@ export class Runtime {
           threads.start(hooked, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
         );
         this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
-        return started;
+        return this.sandboxSettings.withEffectiveSettings(started);
       },
       'thread/list': (params) => threads.list(params),
       'thread/read': (params) => threads.read(params),
@@ -357,12 +369,12 @@ export class Runtime {
         const resumed = await resumeWithSessionHooks(this.hooks, params, record, (hooked) => this.history.resume(hooked));
         this.clientTools.claim(resumed.thread.id, ctx.session.connectionId);
         this.queue.afterResume(resumed.thread.id);
-        return resumed;
+        return this.sandboxSettings.withEffectiveSettings(resumed);
       },
       'thread/fork': async (params, ctx) => {
         const forked = this.history.fork(params);
         await this.clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
-        return forked;
+        return this.sandboxSettings.withEffectiveSettings(forked);
       },
       'thread/rollback': (params) => this.history.rollback(params),
       'turn/start': (params) => this.turns.start(params),
@@ -415,6 +427,11 @@ export class Runtime {
         const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
         return { data: this.hooks.list(cwds) };
       },
+      'thread/settings/update': (params) => this.sandboxSettings.update(params),
+      'thread/sandbox/read': (params) => this.sandboxSettings.read(params.threadId),
+      'execPolicy/rules/list': () => this.policy.list(),
+      'execPolicy/rules/write': (params) => this.policy.write(params.change),
+      'execPolicy/check': async (params) => this.policy.check(params.command, await this.sandboxSettings.commandSettings(params.threadId ?? null)),
       'job/create': (params) => this.jobs.create(params),
       'job/list': (params) => this.jobs.list(params),
       'job/read': (params) => this.jobs.read(params.jobId),
@@ -437,21 +454,6 @@ export class Runtime {
   private writeConfig(edits: Parameters<ConfigService['applyEdits']>[0]): void {
     const keyPaths = this.config.applyEdits(edits);
     this.configChanged({ reason: 'write', keyPaths, providerId: null });
-  }
-
-  /**
-   * The thread's approval policy and sandbox (thread/start), or the defaults:
-   * workspace-write where the sandbox works, and "untrusted" (ask before
-   * anything not known to only read), so nothing runs unconfined or
-   * unreviewed without the person's yes.
-   */
-  private async commandSettings(threadId: string): Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }> {
-    const { record } = this.threads.require(threadId);
-    const chosenSandbox = record.sandboxPolicy as SandboxMode | null;
-    const sandboxWorks = (await this.supervisor.sandboxStatus()).available;
-    const sandbox: SandboxMode = chosenSandbox ?? (sandboxWorks ? 'workspace-write' : 'danger-full-access');
-    const approvalPolicy = (record.approvalMode as AskForApproval | null) ?? 'untrusted';
-    return { approvalPolicy, sandbox };
   }
 
   /** Stops running turns and every child process, flushes the event log and closes the databases. Safe to call twice. */
@@ -483,6 +485,7 @@ export class Runtime {
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);
     this.elicitations.close();
+    this.policy.close();
     this.events.close();
     this.durable.close();
     this.memory.close();

@@ -74,12 +74,12 @@ describe('thread/start', () => {
       status: { type: 'idle' },
       turns: [],
     });
-    // Codex's effective settings: a sandbox policy object, and `never` (Wheelhouse's tools ask nothing) when no policy was set.
+    // Codex's effective settings: a sandbox policy object, and the approval policy commands run under (`untrusted` when none was set).
     expect(started).toMatchObject({
       model: 'deepseek-chat',
       cwd: home,
       sandbox: { type: 'readOnly', networkAccess: false },
-      approvalPolicy: 'never',
+      approvalPolicy: 'untrusted',
       approvalsReviewer: 'user',
     });
     expect(idsInFile(home)).toEqual([thread.id]);

@@ -9,6 +9,8 @@ import { createJobsStore } from './stores/jobs-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
+import { createRulesStore } from './stores/rules-store.js';
+import { createSandboxStore } from './stores/sandbox-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
 import { createTerminalStore } from './stores/terminal-store.js';
@@ -43,6 +45,12 @@ export const useSetupStore = createSetupStore(client, window.localStorage);
 
 /** Commands (and other requests) waiting for the person, across threads. */
 export const useApprovalsStore = createApprovalsStore(client);
+/** The exec-policy rules editor in Settings. */
+export const useRulesStore = createRulesStore(client);
+
+/** Each thread's sandbox mode and approval policy, for the conversation header. */
+export const useSandboxStore = createSandboxStore(client);
+
 /** MCP servers: the Connections page and the sidebar badge. */
 export const useMcpStore = createMcpStore(client);
 

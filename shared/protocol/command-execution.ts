@@ -13,6 +13,29 @@ export const CommandAction = z.discriminatedUnion('type', [
 ]);
 export type CommandAction = z.infer<typeof CommandAction>;
 
+/** One position of an exec-policy prefix pattern: a word, or alternatives (`["push", "fetch"]`). */
+export const PolicyPatternToken = z.union([z.string(), z.array(z.string())]);
+export type PolicyPatternToken = z.infer<typeof PolicyPatternToken>;
+
+/**
+ * Wheelhouse: what decided whether a command ran, asked or was refused, as
+ * the command card and the approval card show it: a rule from a rules file,
+ * a built-in default, the thread's approval policy (no rule matched), or an
+ * "accept for session" grant. `label` is the wording every client shows.
+ */
+export const PolicyDecidedBy = z.object({
+  kind: z.enum(['rule', 'builtin', 'approvalPolicy', 'sessionGrant']),
+  /** `builtin:rm-force`, or `<rules file>:<line>`; null for the approval policy. */
+  source: z.string().nullable(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  pattern: z.array(PolicyPatternToken).nullable(),
+  decision: z.enum(['allow', 'prompt', 'forbidden']).nullable(),
+  justification: z.string().nullable(),
+  label: z.string(),
+});
+export type PolicyDecidedBy = z.infer<typeof PolicyDecidedBy>;
+
 /** Codex `NetworkPolicyAmendment`. */
 export const NetworkPolicyAmendment = z.object({ host: z.string(), action: z.enum(['allow', 'deny']) });
 
@@ -56,4 +79,6 @@ export const commandExecutionFields = {
   modelOutput: z.string().nullable(),
   /** Wheelhouse: the full output on disk (capped), while the runtime keeps it. */
   logPath: z.string().nullable(),
+  /** Wheelhouse: the exec-policy rule (or default) that decided; absent on items from before it was recorded. */
+  decidedBy: PolicyDecidedBy.nullable().optional(),
 };

@@ -25,3 +25,5 @@ export * from './file-change.js';
 export * from './methods/approvals.js';
 export * from './methods/mcp.js';
 export * from './methods/mcp-elicitation.js';
+export * from './methods/exec-policy.js';
+export * from './methods/thread-sandbox.js';

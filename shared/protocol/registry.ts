@@ -9,10 +9,12 @@ import { jobMethods, jobNotifications } from './methods/job.js';
 import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
 import { eventMethods } from './methods/events.js';
+import { execPolicyMethods, execPolicyNotifications } from './methods/exec-policy.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
+import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
 import { workspaceMethods } from './methods/workspace.js';
 
@@ -37,6 +39,8 @@ export const clientMethods = {
   ...approvalMethods,
   ...jobMethods,
   ...mcpMethods,
+  ...execPolicyMethods,
+  ...threadSandboxMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -53,6 +57,8 @@ export const serverNotifications = {
   ...jobNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
+  ...execPolicyNotifications,
+  ...threadSandboxNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */

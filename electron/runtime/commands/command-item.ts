@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandAction, CommandExecutionStatus, ThreadItem } from '../../../shared/protocol/index.js';
+import type { CommandAction, CommandExecutionStatus, PolicyDecidedBy, ThreadItem } from '../../../shared/protocol/index.js';
 import { HeadTailBuffer } from '../../exec/index.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from '../turns/active-turn.js';
@@ -28,7 +28,7 @@ export class CommandItemTracker {
     private readonly turn: ActiveTurn,
     private readonly events: EventLog,
     private readonly now: () => number,
-    init: { id: string; callId: string; arguments: unknown; command: string; cwd: string; actions: CommandAction[] },
+    init: { id: string; callId: string; arguments: unknown; command: string; cwd: string; actions: CommandAction[]; decidedBy: PolicyDecidedBy | null },
   ) {
     const at = now();
     this.item = {
@@ -53,6 +53,7 @@ export class CommandItemTracker {
       arguments: init.arguments,
       modelOutput: null,
       logPath: null,
+      decidedBy: init.decidedBy,
     };
   }
 

@@ -7,6 +7,7 @@ import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { EventLog } from '../event-log.js';
+import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
 import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
 import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
 import type { ToolResult } from '../tools/tool-registry.js';
@@ -68,8 +69,15 @@ export class CommandRunner {
   /**
    * Runs one exec_command call; its item is the call's record in the thread.
    * `blockedBy` (a PreToolUse hook's refusal) declines it before policy or approval.
+   * Answers what the model was told (for PostToolUse hooks).
    */
-  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: string | null = null): Promise<void> {
+  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: string | null = null): Promise<ToolResult> {
+    const tracker = await this.execCommandItem(turn, call, blockedBy);
+    const item = tracker.snapshot;
+    return { success: item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null), output: item.modelOutput ?? '' };
+  }
+
+  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, blockedBy: string | null): Promise<CommandItemTracker> {
     let raw: unknown = call.arguments;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
@@ -82,6 +90,8 @@ export class CommandRunner {
     const settings = await this.deps.settingsOf(turn.threadId);
     const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
     const argvs = decision.commands.map((verdict) => [...verdict.command]);
+    const requirement = decision.requirement;
+    const granted = requirement.type === 'needs_approval' && this.deps.approvals.covers(turn.threadId, needingApproval(decision));
     const tracker = new CommandItemTracker(turn, this.deps.events, this.deps.now, {
       id: this.deps.newId(),
       callId: call.id,
@@ -89,27 +99,37 @@ export class CommandRunner {
       command,
       cwd: turn.cwd,
       actions: commandActions(command, argvs),
+      decidedBy: granted ? sessionGrantDecidedBy(needingApproval(decision)[0] ?? []) : decidedByOf(decision, settings.approvalPolicy),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return this.refuse(tracker, 'failed', `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
+      this.refuse(tracker, 'failed', `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
+      return tracker;
     }
-    if (blockedBy !== null) return this.refuse(tracker, 'declined', `Not run: ${blockedBy}`);
+    if (blockedBy !== null) {
+      this.refuse(tracker, 'declined', `Not run: ${blockedBy}`);
+      return tracker;
+    }
     const args = parsed.data;
     const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
-    if (!cwd.ok) return this.refuse(tracker, 'failed', cwd.reason);
-    const requirement = decision.requirement;
+    if (!cwd.ok) {
+      this.refuse(tracker, 'failed', cwd.reason);
+      return tracker;
+    }
     if (requirement.type === 'forbidden') {
-      return this.refuse(tracker, 'declined', `Not run: the exec policy forbids it: ${requirement.reason}`);
+      this.refuse(tracker, 'declined', `Not run: the exec policy forbids it: ${requirement.reason}`);
+      return tracker;
     }
     tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     let sandbox: SandboxPolicy = sandboxPolicy(settings.sandbox, cwd.path);
     if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
-    if (requirement.type === 'needs_approval' && !this.deps.approvals.covers(turn.threadId, needingApproval(decision))) {
+    if (requirement.type === 'needs_approval' && !granted) {
       const answer = await this.askPerson(turn, tracker, decision, args.justification);
-      if (answer !== 'run') return;
+      if (answer === 'stop') return tracker;
+      if (answer === 'run-with-network' && sandbox.mode !== 'danger-full-access') sandbox = { ...sandbox, networkAccess: true };
     }
     await this.run(turn, tracker, cwd.path, args, sandbox);
+    return tracker;
   }
 
   /** write_stdin: types into (or stops) a command that outlived its exec_command call, then reads on. */
@@ -149,12 +169,15 @@ export class CommandRunner {
     tracker: CommandItemTracker,
     decision: ExecPolicyDecision,
     justification: string | undefined,
-  ): Promise<'run' | 'stop'> {
+  ): Promise<'run' | 'run-with-network' | 'stop'> {
     const requirement = decision.requirement;
     if (requirement.type !== 'needs_approval') return 'run';
     const amendment = requirement.proposedExecpolicyAmendment ? [...requirement.proposedExecpolicyAmendment] : null;
     const available: CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession'];
     if (amendment) available.push({ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } });
+    // Hosts the script names while the sandbox has no network: each can be allowed (for this command) or denied.
+    const network = requirement.proposedNetworkPolicyAmendments.map((entry) => ({ ...entry }));
+    for (const entry of network) available.push({ applyNetworkPolicyAmendment: { network_policy_amendment: entry } });
     available.push('decline', 'cancel');
     const item = tracker.snapshot;
     const hookContext = hookContextOf(turn);
@@ -180,11 +203,12 @@ export class CommandRunner {
         commandActions: item.commandActions,
         reason: justification ? `${requirement.reason}. The agent says: ${justification}` : requirement.reason,
         proposedExecpolicyAmendment: amendment,
-        proposedNetworkPolicyAmendments: null,
+        proposedNetworkPolicyAmendments: network.length > 0 ? network : null,
         availableDecisions: available,
         additionalPermissions: null,
         networkApprovalContext: null,
         environmentId: null,
+        decidedBy: item.decidedBy ?? null,
       },
       turn.controller.signal,
       needingApproval(decision),
@@ -212,6 +236,15 @@ export class CommandRunner {
     if (typeof answer === 'object' && 'acceptWithExecpolicyAmendment' in answer) {
       const engine = await this.deps.policy();
       await engine.acceptAmendment(answer.acceptWithExecpolicyAmendment.execpolicy_amendment);
+    }
+    if (typeof answer === 'object' && 'applyNetworkPolicyAmendment' in answer) {
+      const { host, action } = answer.applyNetworkPolicyAmendment.network_policy_amendment;
+      if (action === 'deny') {
+        this.refuse(tracker, 'declined', `Not run: the person denied network access to ${host}. Do not retry it; continue another way or ask them.`);
+        return 'stop';
+      }
+      // The sandbox cannot filter by host: allowing one gives this command the network (nothing is remembered).
+      return 'run-with-network';
     }
     return 'run';
   }
@@ -247,7 +280,14 @@ export class CommandRunner {
               { flowControl: true },
             );
             void child.exited.then((exit) => {
-              const why = exit.reason === 'timed-out' ? `(stopped: it ran longer than ${args.timeout_ms} ms)` : exit.reason === 'exited' ? undefined : `(stopped: ${exit.reason})`;
+              const why =
+                exit.reason === 'timed-out'
+                  ? `(stopped: it ran longer than ${args.timeout_ms} ms)`
+                  : exit.reason !== 'exited'
+                    ? `(stopped: ${exit.reason})`
+                    : exit.signal
+                      ? `(ended by ${exit.signal})`
+                      : undefined;
               tracker.finish(exit.exitCode === 0 ? 'completed' : 'failed', { exitCode: exit.exitCode, durationMs: Math.round(exit.durationMs), ...(why ? { message: why } : {}) });
             });
             if (turn.controller.signal.aborted) onAbort();

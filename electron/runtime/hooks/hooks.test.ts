@@ -381,6 +381,42 @@ describe('tool and turn hooks', () => {
   });
 });
 
+describe('command hooks', () => {
+  it('PostToolUse hooks run for exec_command: a real script hears the command and what the model was told', async () => {
+    const h = hooked([{ event: 'PostToolUse', name: 'audit', matcher: '^exec_command$', script: `cat > "$OUT/post.json"` }]);
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_cmd', name: 'exec_command', arguments: JSON.stringify({ cmd: 'echo kestrel' }) }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'It printed kestrel.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', { sandbox: 'danger-full-access' });
+    await h.call('turn/start', { threadId: thread.id, input: text('say kestrel') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const run = (await h.completedRun('postToolUse')).run;
+    expect(run.status).toBe('completed');
+    const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as Record<string, unknown>;
+    expect(post).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'exec_command', tool_use_id: 'call_cmd', tool_input: { cmd: 'echo kestrel' } });
+    const response = post['tool_response'] as { success: boolean; output: string };
+    expect(response.success).toBe(true);
+    expect(response.output).toMatch(/^Exit code: 0\n[\s\S]*kestrel/);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  });
+
+  it('a command the exec policy forbids still reaches PostToolUse, as a failed result saying why', async () => {
+    const h = hooked([{ event: 'PostToolUse', name: 'audit', script: `cat > "$OUT/post.json"` }]);
+    mock.enqueue(
+      [{ type: 'toolCalls', calls: [{ id: 'call_rm', name: 'exec_command', arguments: JSON.stringify({ cmd: 'rm -rf /' }) }] }, { type: 'finish' }],
+      [{ type: 'text', text: 'Refused.' }, { type: 'finish' }],
+    );
+    const { thread } = await h.call('thread/start', { sandbox: 'danger-full-access' });
+    await h.call('turn/start', { threadId: thread.id, input: text('wipe it') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    await h.completedRun('postToolUse');
+    const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_response: { success: boolean; output: string } };
+    expect(post.tool_response).toMatchObject({ success: false });
+    expect(post.tool_response.output).toMatch(/^Not run: the exec policy forbids it/);
+  });
+});
+
 describe('MCP tool calls', () => {
   it('a PreToolUse hook blocks one MCP tool by its model name; PostToolUse sees another one complete', async () => {
     const h = hooked(

@@ -46,7 +46,12 @@ export function decideRequirement(verdicts: readonly CommandVerdict[], request: 
   const escalation = escalationRequirement(request, 'the command asks to run outside the sandbox', verdicts, null);
   const allowedByPeople = verdicts.length > 0 && verdicts.every((verdict) => verdict.matchedRule && !verdict.matchedRule.source.startsWith('builtin:'));
   if (escalation && !allowedByPeople && !verdicts.every(isBuiltinReadOnly)) return decide(escalation);
-  const reason = allowedByPeople ? `allowed by ${verdicts.map((verdict) => verdict.matchedRule!.source).join(', ')}` : 'every command only reads';
+  const ruleSources = [...new Set(verdicts.filter((verdict) => !isBuiltinReadOnly(verdict)).map((verdict) => verdict.matchedRule?.source ?? ''))];
+  const reason = allowedByPeople
+    ? `allowed by ${verdicts.map((verdict) => verdict.matchedRule!.source).join(', ')}`
+    : ruleSources.length === 0
+      ? 'every command only reads'
+      : `allowed by ${ruleSources.join(', ')}; the rest only reads`;
   return decide({ type: 'skip', bypassSandbox: allowedByPeople, reason });
 }
 

@@ -15,7 +15,7 @@ export interface BuiltinVerdict {
 }
 
 /** Commands that only read, whatever their (literal or globbed) arguments. */
-const ALWAYS_READ_ONLY = new Set([
+export const ALWAYS_READ_ONLY = new Set([
   'cat', 'cd', 'cut', 'echo', 'expr', 'false', 'grep', 'egrep', 'fgrep', 'head', 'id', 'ls', 'nl', 'paste', 'pwd',
   'rev', 'seq', 'stat', 'tail', 'tr', 'true', 'uname', 'uniq', 'wc', 'which', 'whoami', 'printf', 'basename',
   'dirname', 'date', 'file', 'du', 'df', 'diff', 'cmp', 'realpath', 'readlink', 'tree', 'test', '[',

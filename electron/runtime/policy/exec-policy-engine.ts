@@ -1,3 +1,4 @@
+import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../files/atomic-write.js';
@@ -20,42 +21,77 @@ export interface LoadedRules {
   readonly errors: readonly RuleFileError[];
 }
 
+/** One rules file as last read. */
+export interface RuleFileState {
+  readonly file: string;
+  /** The rules in force from this file. */
+  readonly rules: readonly PrefixRule[];
+  readonly errors: readonly RuleFileError[];
+  /** The file has errors now and the rules of its last good version are kept instead. */
+  readonly keptPrevious: boolean;
+}
+
 /** Reads every `*.rules` file (sorted by name). Unreadable files and bad rules are reported, never thrown. */
 export async function loadRuleFiles(home: string): Promise<LoadedRules> {
+  const read = await readRuleFiles(home);
+  return { rules: read.files.flatMap((file) => file.rules), errors: [...read.folderErrors, ...read.files.flatMap((file) => file.errors)] };
+}
+
+interface ReadRuleFiles {
+  readonly files: readonly RuleFileState[];
+  readonly folderErrors: readonly RuleFileError[];
+}
+
+async function readRuleFiles(home: string): Promise<ReadRuleFiles> {
   const directory = rulesDirectory(home);
   let names: string[];
   try {
     names = (await fs.readdir(directory)).filter((name) => name.endsWith('.rules')).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { rules: [], errors: [] };
-    return { rules: [], errors: [{ file: directory, line: 0, message: `cannot list the rules folder: ${(error as Error).message}` }] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { files: [], folderErrors: [] };
+    return { files: [], folderErrors: [{ file: directory, line: 0, message: `cannot list the rules folder: ${(error as Error).message}` }] };
   }
-  const rules: PrefixRule[] = [];
-  const errors: RuleFileError[] = [];
+  const files: RuleFileState[] = [];
   for (const name of names) {
     const file = path.join(directory, name);
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');
     } catch (error) {
-      errors.push({ file, line: 0, message: `cannot read: ${(error as Error).message}` });
+      // Deleted between listing and reading: simply gone.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      files.push({ file, rules: [], errors: [{ file, line: 0, message: `cannot read: ${(error as Error).message}` }], keptPrevious: false });
       continue;
     }
     const parsed = parseRuleFile(text, file);
-    rules.push(...parsed.rules);
-    errors.push(...parsed.errors);
+    files.push({ file, rules: parsed.rules, errors: parsed.errors, keptPrevious: false });
   }
-  return { rules, errors };
+  return { files, folderErrors: [] };
 }
+
+/** How long file changes settle before the rules are read again (editors write in several steps). */
+const RELOAD_DEBOUNCE_MS = 150;
 
 /**
  * The exec policy of one Wheelhouse home: the rule files plus the built-in
- * defaults. `evaluate` is synchronous and pure; `reload` re-reads the files.
+ * defaults. `evaluate` is synchronous and pure; `reload` re-reads the files
+ * (and `watch` does so when they change on disk). A file that has errors
+ * keeps the rules of its last good version, so a half-typed edit never
+ * drops a `forbidden` rule.
  */
 export class ExecPolicyEngine {
-  private loaded: LoadedRules = { rules: [], errors: [] };
-  /** Amendments are read-modify-write of one file: one at a time, or one would lose the other. */
-  private amendments: Promise<void> = Promise.resolve();
+  private files: readonly RuleFileState[] = [];
+  private folderErrors: readonly RuleFileError[] = [];
+  private ruleList: readonly PrefixRule[] = [];
+  /** Each file's rules from its last read without errors. */
+  private readonly lastGood = new Map<string, readonly PrefixRule[]>();
+  /** Amendments and edits are read-modify-write of one file: one at a time, or one would lose the other. */
+  private writes: Promise<void> = Promise.resolve();
+  private reloading: Promise<void> | null = null;
+  private reloadAgain = false;
+  private watcher: FSWatcher | null = null;
+  private debounce: ReturnType<typeof setTimeout> | null = null;
+  private readonly reloadListeners = new Set<() => void>();
 
   private constructor(readonly home: string) {}
 
@@ -67,20 +103,88 @@ export class ExecPolicyEngine {
   }
 
   get rules(): readonly PrefixRule[] {
-    return this.loaded.rules;
+    return this.ruleList;
   }
 
-  /** Problems found in the rule files (`file`, `line`, `message`); the rules around them still apply. */
+  /** Problems found in the rule files (`file`, `line`, `column`, `message`); the rules around them still apply. */
   get loadErrors(): readonly RuleFileError[] {
-    return this.loaded.errors;
+    return [...this.folderErrors, ...this.files.flatMap((file) => file.errors)];
   }
 
-  async reload(): Promise<void> {
-    this.loaded = await loadRuleFiles(this.home);
+  /** Each rules file as last read, in load order. */
+  get ruleFiles(): readonly RuleFileState[] {
+    return this.files;
+  }
+
+  /** Re-reads the rule files; concurrent calls share one read (and one more after it, if asked meanwhile). */
+  reload(): Promise<void> {
+    if (this.reloading) {
+      this.reloadAgain = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      try {
+        do {
+          this.reloadAgain = false;
+          this.apply(await readRuleFiles(this.home));
+        } while (this.reloadAgain);
+      } finally {
+        this.reloading = null;
+      }
+    })();
+    return this.reloading.then(() => this.reloadListeners.forEach((listener) => listener()));
+  }
+
+  private apply(read: ReadRuleFiles): void {
+    const files = read.files.map((state): RuleFileState => {
+      if (state.errors.length === 0) {
+        this.lastGood.set(state.file, state.rules);
+        return state;
+      }
+      const previous = this.lastGood.get(state.file);
+      return previous ? { ...state, rules: previous, keptPrevious: true } : state;
+    });
+    for (const file of this.lastGood.keys()) if (!files.some((state) => state.file === file)) this.lastGood.delete(file);
+    this.files = files;
+    this.folderErrors = read.folderErrors;
+    this.ruleList = files.flatMap((state) => state.rules);
+  }
+
+  /** Calls `listener` after every reload (file change on disk, edit, amendment). */
+  onReload(listener: () => void): () => void {
+    this.reloadListeners.add(listener);
+    return () => this.reloadListeners.delete(listener);
+  }
+
+  /**
+   * Watches the rules folder (created if missing, owner-only) and reloads when
+   * a file in it changes, after the changes settle.
+   */
+  async watch(): Promise<void> {
+    if (this.watcher) return;
+    const directory = rulesDirectory(this.home);
+    await fs.mkdir(directory, { recursive: true, mode: 0o700 });
+    this.watcher = watchFolder(directory, () => {
+      if (this.debounce) clearTimeout(this.debounce);
+      this.debounce = setTimeout(() => {
+        this.debounce = null;
+        void this.reload();
+      }, RELOAD_DEBOUNCE_MS);
+    });
+    this.watcher.on('error', () => this.stopWatching());
+    // Anything written between the first read and the watch starting.
+    await this.reload();
+  }
+
+  stopWatching(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = null;
   }
 
   evaluate(request: ExecPolicyRequest): ExecPolicyDecision {
-    return evaluateExecPolicy(this.loaded.rules, request);
+    return evaluateExecPolicy(this.ruleList, request);
   }
 
   /**
@@ -89,11 +193,16 @@ export class ExecPolicyEngine {
    * evaluation already uses it.
    */
   acceptAmendment(prefix: readonly string[]): Promise<void> {
-    const next = this.amendments.then(async () => {
-      await appendAllowRule(this.home, prefix);
+    return this.serialized(() => appendAllowRule(this.home, prefix));
+  }
+
+  /** Runs one read-modify-write of a rules file after the ones before it, then reloads. */
+  serialized(write: () => Promise<unknown>): Promise<void> {
+    const next = this.writes.then(async () => {
+      await write();
       await this.reload();
     });
-    this.amendments = next.catch(() => undefined);
+    this.writes = next.catch(() => undefined);
     return next;
   }
 }

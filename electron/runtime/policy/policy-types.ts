@@ -35,6 +35,16 @@ export interface PrefixRule {
   readonly justification: string | null;
   /** Where the rule came from: `builtin`, or `file:line` of a rules file. */
   readonly source: string;
+  /** For a rule read from a file: where its text is (the rules editor replaces or removes exactly that). */
+  readonly location?: RuleLocation;
+}
+
+export interface RuleLocation {
+  readonly file: string;
+  readonly line: number;
+  /** Offsets of the `prefix_rule(...)` call in the file's text. */
+  readonly start: number;
+  readonly end: number;
 }
 
 /** The rule that decided, as reported with every decision. */
@@ -102,5 +112,7 @@ export interface ExecPolicyRequest {
 export interface RuleFileError {
   readonly file: string;
   readonly line: number;
+  /** 1-based; absent when the problem is the whole file (unreadable). */
+  readonly column?: number;
   readonly message: string;
 }

@@ -22,9 +22,11 @@ describe('rule files', () => {
       'a.rules',
     );
     expect(parsed.errors).toEqual([]);
+    const text = `# comment\nprefix_rule(\n  pattern = ["gh", "pr", ["view", "list"]],\n  decision = "prompt",\n  justification = 'reads PRs',\n  match = ["gh pr view 7", ["gh", "pr", "list"]],\n  not_match = ["gh pr --repo x view"],\n)\nprefix_rule(pattern = ["ls"])\n`;
+    const second = text.indexOf('prefix_rule(pattern = ["ls"])');
     expect(parsed.rules).toEqual([
-      { pattern: ['gh', 'pr', ['view', 'list']], decision: 'prompt', justification: 'reads PRs', source: 'a.rules:2' },
-      { pattern: ['ls'], decision: 'allow', justification: null, source: 'a.rules:9' },
+      { pattern: ['gh', 'pr', ['view', 'list']], decision: 'prompt', justification: 'reads PRs', source: 'a.rules:2', location: { file: 'a.rules', line: 2, start: 10, end: second - 1 } },
+      { pattern: ['ls'], decision: 'allow', justification: null, source: 'a.rules:9', location: { file: 'a.rules', line: 9, start: second, end: text.length - 1 } },
     ]);
   });
 
@@ -42,8 +44,8 @@ describe('rule files', () => {
       'bad.rules',
     );
     expect(parsed.rules.map((rule) => rule.pattern)).toEqual([['ok']]);
-    expect(parsed.errors.map((error) => [error.file, error.line])).toEqual([
-      ['bad.rules', 1], ['bad.rules', 2], ['bad.rules', 3], ['bad.rules', 4], ['bad.rules', 6], ['bad.rules', 7],
+    expect(parsed.errors.map((error) => [error.file, error.line, error.column])).toEqual([
+      ['bad.rules', 1, 41], ['bad.rules', 2, 23], ['bad.rules', 3, 30], ['bad.rules', 4, 39], ['bad.rules', 6, 1], ['bad.rules', 7, 28],
     ]);
     expect(parsed.errors[0]!.message).toMatch(/decision must be/);
     expect(parsed.errors[3]!.message).toMatch(/example "d" does not match/);
@@ -52,7 +54,7 @@ describe('rule files', () => {
   it('reports an unterminated string instead of throwing', () => {
     const parsed = parseRuleFile('prefix_rule(pattern = ["a])\n', 'x.rules');
     expect(parsed.rules).toEqual([]);
-    expect(parsed.errors).toEqual([{ file: 'x.rules', line: 1, message: 'unterminated string' }]);
+    expect(parsed.errors).toEqual([{ file: 'x.rules', line: 1, column: 24, message: 'unterminated string' }]);
   });
 
   it('loads every *.rules file of the home and reports their errors', async () => {
@@ -63,7 +65,7 @@ describe('rule files', () => {
     fs.writeFileSync(path.join(home, 'rules', 'notes.txt'), 'not a rules file');
     const engine = await ExecPolicyEngine.open(home);
     expect(engine.rules.map((rule) => rule.pattern)).toEqual([['cargo', 'build']]);
-    expect(engine.loadErrors).toEqual([{ file: path.join(home, 'rules', 'broken.rules'), line: 3, message: 'pattern must be a non-empty list' }]);
+    expect(engine.loadErrors).toEqual([{ file: path.join(home, 'rules', 'broken.rules'), line: 3, column: 23, message: 'pattern must be a non-empty list' }]);
     const decision = engine.evaluate({ command: 'cargo build --release', approvalPolicy: 'untrusted', sandboxMode: 'read-only' });
     expect(decision.requirement).toMatchObject({ type: 'skip', bypassSandbox: true });
     expect(decision.matchedRule?.source).toBe(`${path.join(home, 'rules', 'team.rules')}:1`);

@@ -203,7 +203,10 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   if (call.name === EXEC_COMMAND) {
     const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
     const blocked = await deps.hooks.preToolUse(hookContextOf(turn), hookCall);
-    return deps.commands.execCommand(turn, call, blocked ? blockedText(blocked) : null);
+    const result = await deps.commands.execCommand(turn, call, blocked ? blockedText(blocked) : null);
+    // As for other tools: PostToolUse hooks hear what the command answered, unless a PreToolUse hook refused it.
+    if (!blocked) await deps.hooks.postToolUse(hookContextOf(turn), hookCall, result);
+    return;
   }
   const mcpTool = deps.mcp?.resolveTool(call.name);
   if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment } from '../command-execution.js';
+import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment, PolicyDecidedBy } from '../command-execution.js';
 import { defineMethod, defineNotification } from '../define.js';
 import { McpServerElicitationRequestParams } from './mcp-elicitation.js';
 import { FileChangeApprovalDecision } from '../file-change.js';
@@ -22,6 +22,8 @@ export const CommandExecutionRequestApprovalParams = z.object({
   additionalPermissions: z.unknown().optional(),
   networkApprovalContext: z.unknown().optional(),
   environmentId: z.string().nullable().optional(),
+  /** Wheelhouse: the exec-policy rule (or default) that asked for this approval. */
+  decidedBy: PolicyDecidedBy.nullable().optional(),
 });
 export type CommandExecutionRequestApprovalParams = z.infer<typeof CommandExecutionRequestApprovalParams>;
 

@@ -40,8 +40,8 @@ const startNulls = nullFields('activePermissionProfile', 'reasoningEffort', 'ser
 
 /**
  * Codex's answer to thread/start (and the base of resume and fork): the
- * effective settings. Wheelhouse's tools only read, so the effective sandbox
- * is read-only unless the thread asked for more.
+ * effective settings — the approval policy and sandbox the thread's commands
+ * run under, the app's defaults filled in where the thread chose none.
  */
 export const ThreadStartResult = z.object({
   thread: Thread,

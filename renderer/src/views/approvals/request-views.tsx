@@ -3,6 +3,7 @@ import { useApprovalsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
 import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';
 import { formatArguments } from '../../format/tool-calls.js';
+import { DecidedByLine } from '../conversation/decided-by-line.js';
 import { mcpToolName, patchFilesOf, sessionScopeText, type CommandApproval, type FileChangeApproval, type McpToolApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
 
 /**
@@ -58,6 +59,7 @@ function CommandDetails({ request }: { readonly request: CommandApproval }) {
           <InlineCode text={params.reason} />
         </p>
       )}
+      <DecidedByLine decidedBy={params.decidedBy} />
     </div>
   );
 }

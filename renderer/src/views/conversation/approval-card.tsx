@@ -6,6 +6,7 @@ import { useApprovalsStore, useThreadsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
 import { sessionScopeText } from '../../stores/approval-requests.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
+import { DecidedByLine } from './decided-by-line.js';
 
 /** Keys that answer a focused approval card. */
 const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline' | 'cancel'>> = {
@@ -64,6 +65,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
           <InlineCode text={params.reason} />
         </p>
       )}
+      <DecidedByLine decidedBy={params.decidedBy} />
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="approval-accept" onClick={() => choose('accept')}>
           Approve <kbd>A</kbd>
@@ -90,6 +92,18 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
             Always allow “{amendment.join(' ')}” <kbd>R</kbd>
           </button>
         )}
+        {networkAmendments(offered).map((amendment) => (
+          <button
+            key={amendment.host}
+            type="button"
+            className="button button-secondary"
+            data-testid="approval-network-allow"
+            title={`The sandbox has no network. This runs the command with network access (the sandbox cannot limit it to ${amendment.host}); nothing is remembered.`}
+            onClick={() => answer(approval.requestId, { applyNetworkPolicyAmendment: { network_policy_amendment: amendment } })}
+          >
+            Approve with network for {amendment.host}
+          </button>
+        ))}
         <button type="button" className="button button-secondary" data-testid="approval-decline" onClick={() => choose('decline')}>
           Deny <kbd>D</kbd>
         </button>
@@ -105,6 +119,15 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
         </p>
       )}
     </div>
+  );
+}
+
+/** The network amendments a request offers to allow (Codex's `applyNetworkPolicyAmendment` decisions). */
+function networkAmendments(offered: readonly CommandExecutionApprovalDecision[]): { host: string; action: 'allow' | 'deny' }[] {
+  return offered.flatMap((decision) =>
+    typeof decision === 'object' && 'applyNetworkPolicyAmendment' in decision && decision.applyNetworkPolicyAmendment.network_policy_amendment.action === 'allow'
+      ? [decision.applyNetworkPolicyAmendment.network_policy_amendment]
+      : [],
   );
 }
 

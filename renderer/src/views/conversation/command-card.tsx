@@ -5,6 +5,7 @@ import type { ConversationItem } from '../../stores/conversation-model.js';
 import { stripAnsi } from '../../format/ansi.js';
 import { formatDuration } from '../../format/usage.js';
 import { ApprovalCard } from './approval-card.js';
+import { DecidedByLine } from './decided-by-line.js';
 
 type CommandItem = Extract<ConversationItem, { type: 'commandExecution' }>;
 
@@ -29,6 +30,7 @@ export function CommandCard({ item }: { readonly item: CommandItem }) {
         <ChevronRight size={14} strokeWidth={2} className="command-chevron" aria-hidden="true" />
       </button>
       {approval?.kind === 'command' && <ApprovalCard approval={approval} />}
+      {open && !approval && <DecidedByLine decidedBy={item.decidedBy} />}
       {open && (output.length > 0 || !approval) && <Output text={output} running={running} status={item.status} />}
     </div>
   );

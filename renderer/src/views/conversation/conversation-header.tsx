@@ -5,6 +5,7 @@ import { threadTitle } from '../../format/thread-labels.js';
 import { PopoverMenu } from '../common/popover-menu.js';
 import { useThreadActions } from '../threads/use-thread-actions.js';
 import { GoalButton } from './goal-editor.js';
+import { SandboxChip } from './sandbox-chip.js';
 
 /** Thread name with where it works (folder, git branch), its goal, its menu, and an archived notice with a way back. */
 export function ConversationHeader({ thread }: { readonly thread: Thread }) {
@@ -34,6 +35,7 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
               <span>{branch}</span>
             </span>
           )}
+          {!thread.archived && <SandboxChip threadId={thread.id} />}
         </div>
       </div>
       <div className="conversation-tools">

@@ -10,6 +10,7 @@ import { useFocusTrap } from '../common/use-focus-trap.js';
 import { FolderField } from './folder-field.js';
 import { McpServerList } from '../connections/mcp-server-list.js';
 import { ProviderSection } from './provider-section.js';
+import { RulesSection } from '../rules/rules-section.js';
 import './setup.css';
 
 /**
@@ -225,6 +226,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
             <McpServerList />
           </section>
         )}
+        {!firstRun && <RulesSection headingId="step-rules" number={4} />}
       </div>
 
       <footer className="setup-foot">

@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type MockModelServer } from '../test-support/mock-model/index.js';
+import { blocking, runAxe } from './axe.js';
+import { useFirstRunApp } from './first-run-app.js';
+import type { WheelhouseApp } from './harness.js';
+import { sendMessage } from './page-actions.js';
+
+function execCall(id: string, cmd: string) {
+  return [
+    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd }) }] },
+    { type: 'finish' as const, reason: 'tool_calls' as const },
+  ];
+}
+
+/** The person adds a rule in Settings, tests a command against it, and sees the agent's command decided by it. */
+describe('command rules and the sandbox', () => {
+  let mock: MockModelServer;
+  let app: WheelhouseApp;
+  let folder: string;
+  const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
+
+  useFirstRunApp({ models: ['mock-coder'], folderPrefix: 'wheelhouse-e2e-rules-' }, (parts) => ({ mock, app, folder } = parts));
+
+  it('a rule added in Settings decides the next command, and every card says what decided', async () => {
+    const { page } = app;
+    await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
+
+    await page.getByTestId('open-settings').click();
+    const rules = page.getByTestId('rules-section');
+    await rules.waitFor();
+    const form = rules.getByTestId('rule-add-form');
+    // A bad rule: the runtime's reason shows and nothing is added.
+    await form.getByTestId('rule-pattern').fill('git push|');
+    await form.getByTestId('rule-submit').click();
+    await form.getByTestId('rule-error').filter({ hasText: 'a pattern word cannot be empty' }).waitFor();
+    expect(await rules.getByTestId('rule-row').count()).toBe(0);
+
+    await form.getByTestId('rule-pattern').fill('touch ruled.txt');
+    await form.getByTestId('rule-decision-allow').click();
+    await form.getByTestId('rule-justification').fill('scratch file for the demo');
+    await form.getByTestId('rule-submit').click();
+    const row = rules.getByTestId('rule-row').filter({ hasText: 'touch ruled.txt' });
+    await row.filter({ hasText: 'default.rules:1' }).waitFor();
+    expect(await form.getByTestId('rule-pattern').inputValue()).toBe('');
+
+    // The test box asks the runtime; nothing runs.
+    await rules.getByTestId('rule-check-input').fill('touch ruled.txt && ls');
+    await rules.getByTestId('rule-check-submit').click();
+    const result = rules.getByTestId('rule-check-result');
+    await result.filter({ hasText: 'Runs without asking' }).waitFor();
+    expect(await result.getByTestId('rule-check-decided-by').textContent()).toBe('Decided by rule “touch ruled.txt” → allow (default.rules:1)');
+    expect(existsSync(path.join(folder, 'ruled.txt'))).toBe(false);
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+    if (shots) {
+      await rules.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(shots, 'settings-rules.png') });
+    }
+    await page.getByTestId('setup-close').click();
+
+    // The header says where commands run.
+    const summary = page.getByTestId('sandbox-summary');
+    await summary.waitFor();
+    const sandboxed = (await summary.textContent()) === 'Workspace write · sandboxed (bubblewrap)';
+    if (!sandboxed) expect(await summary.textContent()).toBe('No sandbox on this machine — commands run with your full access');
+
+    // The rule lets the agent's command run without a question, and its card names the rule.
+    mock.enqueue(execCall('call_ruled', 'touch ruled.txt && echo made'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    await sendMessage(page, 'Make the scratch file');
+    const ruled = page.getByTestId('command-card').filter({ hasText: 'touch ruled.txt' });
+    await ruled.and(page.locator('[data-status="completed"], [data-status="failed"], [data-status="declined"]')).waitFor({ timeout: 60_000 });
+    if (shots) await page.screenshot({ path: path.join(shots, 'ruled-command.png') });
+    expect(await ruled.getAttribute('data-status')).toBe('completed');
+    await page.getByTestId('agent-message').filter({ hasText: 'Made it.' }).waitFor();
+    expect(existsSync(path.join(folder, 'ruled.txt'))).toBe(true);
+    await ruled.getByTestId('command-text').click();
+    expect(await ruled.getByTestId('decided-by').textContent()).toBe(
+      'Decided by rule “touch ruled.txt” → allow (default.rules:1) — scratch file for the demo',
+    );
+
+    // A command no rule covers asks, and the approval card says the approval policy decided.
+    mock.enqueue(execCall('call_other', 'touch other.txt'), [{ type: 'text', text: 'Not made.' }, { type: 'finish' }]);
+    await sendMessage(page, 'Make another file');
+    const other = page.getByTestId('command-card').filter({ hasText: 'touch other.txt' });
+    const approval = other.getByTestId('approval-card');
+    await approval.waitFor();
+    expect(await approval.getByTestId('decided-by').textContent()).toBe('Decided by approval policy “untrusted” (no rule matched)');
+    if (shots) await page.screenshot({ path: path.join(shots, 'approval-decided-by.png') });
+    await approval.focus();
+    await page.keyboard.press('d');
+    await other.getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
+
+    // A command naming a host while the sandbox has no network: the card offers to run it with network.
+    if (sandboxed) {
+      const site = http.createServer((_request, response) => response.end('hello-from-host'));
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = site.address() as AddressInfo;
+        mock.enqueue(execCall('call_net', `curl -sS http://127.0.0.1:${port}/`), [{ type: 'text', text: 'Fetched.' }, { type: 'finish' }]);
+        await sendMessage(page, 'Fetch the page');
+        const fetch = page.getByTestId('command-card').filter({ hasText: 'curl -sS' });
+        const allow = fetch.getByTestId('approval-network-allow');
+        await allow.filter({ hasText: 'Approve with network for 127.0.0.1' }).waitFor();
+        if (shots) await page.screenshot({ path: path.join(shots, 'approval-network.png') });
+        await allow.click();
+        await fetch.getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor({ timeout: 30_000 });
+        await page.getByTestId('agent-message').filter({ hasText: 'Fetched.' }).waitFor();
+        await fetch.getByTestId('command-text').click(); // finished cards fold away
+        await fetch.getByTestId('command-output').filter({ hasText: 'hello-from-host' }).waitFor();
+      } finally {
+        site.close();
+      }
+    }
+
+    // The person changes the thread's approval policy in the header; the runtime applies it.
+    await page.getByTestId('sandbox-chip').click();
+    const editor = page.getByTestId('sandbox-editor');
+    await editor.waitFor();
+    if (shots) await page.screenshot({ path: path.join(shots, 'sandbox-editor.png') });
+    await editor.getByTestId('approval-policy-never').click();
+    await editor.getByTestId('approval-policy-never').and(page.locator(':checked')).waitFor();
+    if (sandboxed) {
+      await editor.getByTestId('sandbox-mode-read-only').click();
+      await summary.filter({ hasText: 'Read only · sandboxed (bubblewrap)' }).waitFor();
+    } else {
+      expect(await editor.getByTestId('sandbox-mode-read-only').isDisabled()).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    // `never`: a command no rule covers runs without asking now.
+    mock.enqueue(execCall('call_never', 'touch never.txt && echo made'), [{ type: 'text', text: 'Ran it.' }, { type: 'finish' }]);
+    await sendMessage(page, 'And one more');
+    const never = page.getByTestId('command-card').filter({ hasText: 'touch never.txt' });
+    await never.getByTestId('command-status').filter({ hasText: sandboxed ? 'exit 1' : 'exit 0' }).waitFor({ timeout: 20_000 });
+    // Read only: the sandbox stopped the write.
+    expect(existsSync(path.join(folder, 'never.txt'))).toBe(!sandboxed);
+    if (shots) await page.screenshot({ path: path.join(shots, 'sandbox-header.png') });
+  });
+});
