@@ -20,6 +20,8 @@ import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
 import type { JobClock } from './jobs/job-clock.js';
 import { JobEngine } from './jobs/job-engine.js';
+import { JobApprovals } from './jobs/job-approvals.js';
+import { AgentJobTools, jobToolSpecs } from './jobs/job-tools.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadSandboxSettings } from './thread-sandbox.js';
@@ -254,10 +256,25 @@ export class Runtime {
     this.clientTools = new ClientTools({
       storeOf: (threadId) => this.threads.require(threadId).store,
       // Client tools may not shadow built-ins.
-      reservedNames: new Set(builtins.map((tool) => tool.spec.name)),
+      reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
     });
+    const commands = new CommandRunner({
+      supervisor: this.supervisor,
+      sessions: new ExecSessions(this.supervisor),
+      policy: () => this.policy.engine(),
+      approvals: this.approvals,
+      hooks: this.hooks,
+      events: this.events,
+      settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
+      newId,
+      now,
+      // Its output goes to every client: the slowest one paces the command.
+      ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
+    });
+    // The job engine is built below; a tool cannot run before the constructor returns.
+    const jobTools = new AgentJobTools({ jobs: () => this.jobs, commands, settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId) });
     this.turns = new TurnEngine({
       threads: this.threads,
       events: this.events,
@@ -270,19 +287,8 @@ export class Runtime {
         readOnlyHint: (server, tool) => this.mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
         review: (call) => mcpApprovals.review(call),
       },
-      commands: new CommandRunner({
-        supervisor: this.supervisor,
-        sessions: new ExecSessions(this.supervisor),
-        policy: () => this.policy.engine(),
-        approvals: this.approvals,
-        hooks: this.hooks,
-        events: this.events,
-        settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
-        newId,
-        now,
-        // Its output goes to every client: the slowest one paces the command.
-        ackWhenClientsCatchUp: (ack) => this.commandExec.ackWhenClientsCatchUp(null, ack),
-      }),
+      commands,
+      jobTools,
       patches: new PatchRunner({
         approvals: this.approvals,
         hooks: this.hooks,
@@ -299,7 +305,11 @@ export class Runtime {
       knownSecrets: () => this.providers.knownApiKeys(),
       ...(options.logError ? { onInternalError: options.logError } : {}),
       // The queue is built next; a turn cannot end before the constructor returns.
-      onTurnEnded: (threadId) => this.queue.drain(threadId),
+      onTurnEnded: (threadId, turnId) => {
+        // A command the turn left running becomes a job (it shows in the dashboard and can be paused or cancelled).
+        void jobTools.adoptLeftovers(threadId, turnId).catch((error: unknown) => options.logError?.(`adopting the commands of turn ${turnId}`, error));
+        this.queue.drain(threadId);
+      },
       hooks: this.hooks,
     });
     this.queue = new TurnQueue({
@@ -322,6 +332,7 @@ export class Runtime {
       ...(options.jobClock ? { clock: options.jobClock } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.logError ? { onError: options.logError } : {}),
+      approvals: new JobApprovals({ policy: () => this.policy.engine(), approvals: this.approvals, settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId), now }),
     });
     this.jobs.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });

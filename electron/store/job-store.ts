@@ -74,12 +74,13 @@ export class JobStore {
         thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, spec, detail, created_at_ms, updated_at_ms)
       VALUES (@id, @kind, @name, @status, @progress, @message, @attempt, @maxAttempts, @nextRetryAtMs, @exitCode,
         @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @spec, @detail, @createdAtMs, @updatedAtMs)`);
-    // What a transition can change (an agent job's spec carries its usage); the rest is fixed at creation.
+    // What a transition can change (the spec: an agent job's carries its usage, a command job's loses its
+    // pending approval); the rest is fixed at creation.
+    // Positional parameters: binding 15 of them by name costs more than the UPDATE itself at 20,000 a second.
     this.update = db.prepare(`
-      UPDATE jobs SET status = @status, spec = @spec, progress = @progress, message = @message, attempt = @attempt,
-        max_attempts = @maxAttempts, next_retry_at_ms = @nextRetryAtMs, exit_code = @exitCode, runs = @runs,
-        active_ms = @activeMs, eta_ms = @etaMs, queue_order = @queueOrder, detail = @detail, updated_at_ms = @updatedAtMs
-      WHERE id = @id`);
+      UPDATE jobs SET status = ?, progress = ?, message = ?, attempt = ?, max_attempts = ?, next_retry_at_ms = ?,
+        exit_code = ?, runs = ?, active_ms = ?, eta_ms = ?, queue_order = ?, spec = ?, detail = ?, updated_at_ms = ?
+      WHERE id = ?`);
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM jobs WHERE id = ?`);
     this.insertRun = db.prepare(
       `INSERT OR REPLACE INTO job_runs (job_id, run, log_path, started_at_ms, ended_at_ms, outcome) VALUES (?, ?, ?, ?, NULL, NULL)`,
@@ -90,7 +91,13 @@ export class JobStore {
   /** Writes every row in one transaction (all land, or none). */
   upsertMany(rows: readonly JobRow[], runStarts: readonly JobRunRow[] = [], runEnds: readonly JobRunEnd[] = []): void {
     this.db.transaction(() => {
-      for (const row of rows) if (this.update.run(row).changes === 0) this.insert.run(row);
+      for (const row of rows) {
+        const changed = this.update.run(
+          row.status, row.progress, row.message, row.attempt, row.maxAttempts, row.nextRetryAtMs, row.exitCode,
+          row.runs, row.activeMs, row.etaMs, row.queueOrder, row.spec, row.detail, row.updatedAtMs, row.id,
+        ).changes;
+        if (changed === 0) this.insert.run(row);
+      }
       for (const run of runStarts) this.insertRun.run(run.jobId, run.run, run.logPath, run.startedAtMs);
       for (const run of runEnds) this.endRun.run(run.endedAtMs, run.outcome, run.jobId, run.run);
     })();

@@ -33,7 +33,8 @@ export type ApprovalSender = (pending: PendingApproval, signal: AbortSignal, ans
 interface LiveApproval {
   readonly pending: PendingApproval;
   readonly ephemeral: boolean;
-  readonly store: StateStore;
+  /** Where the request is recorded; null when its owner keeps the record (a job asks again after a restart). */
+  readonly store: StateStore | null;
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
@@ -82,7 +83,7 @@ export class ApprovalBroker {
 
   /** Persists and sends a request, then waits for the first answer, or for `signal` (the turn stopping). */
   async request(
-    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    target: { readonly store: StateStore | null; readonly ephemeral: boolean },
     params: CommandExecutionRequestApprovalParams,
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[] = [],
@@ -124,14 +125,14 @@ export class ApprovalBroker {
   }
 
   private wait(
-    target: { readonly store: StateStore; readonly ephemeral: boolean },
+    target: { readonly store: StateStore | null; readonly ephemeral: boolean },
     pending: PendingApproval,
     where: { readonly turnId: string; readonly itemId: string },
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[],
   ): Promise<ApprovalResponse | null> {
     const { requestId } = pending;
-    target.store.approvals.insert(
+    target.store?.approvals.insert(
       { requestId, threadId: pending.params.threadId, turnId: where.turnId, itemId: where.itemId, method: pending.method, params: JSON.stringify(pending.params) },
       this.deps.now(),
     );
@@ -248,7 +249,7 @@ export class ApprovalBroker {
     const live = this.live.get(requestId);
     if (!live) return;
     this.live.delete(requestId);
-    live.store.approvals.resolve(requestId, state, recorded, this.deps.now());
+    live.store?.approvals.resolve(requestId, state, recorded, this.deps.now());
     const threadId = live.pending.params.threadId;
     if (response && 'decision' in response && response.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/index.js';
-import { ExecError, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy } from '../../exec/index.js';
+import { ExecError, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
@@ -39,6 +39,20 @@ export interface CommandRunnerDeps {
 interface RunningCommand {
   readonly sessionId: string;
   readonly tracker: CommandItemTracker;
+  readonly turnId: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly sandbox: SandboxPolicy;
+  /** Already handed to the job engine. */
+  adopted: boolean;
+}
+
+/** A command of an ended turn that is still running. */
+export interface LeftoverCommand {
+  readonly process: SupervisedProcess;
+  readonly command: string;
+  readonly cwd: string;
+  readonly sandbox: SandboxPolicy;
 }
 
 /**
@@ -135,6 +149,19 @@ export class CommandRunner {
       : await this.deps.sessions.poll(running.sessionId, { yieldMs: parsed.data.yield_time_ms ?? DEFAULT_YIELD_MS, ...(parsed.data.chars ? { input: parsed.data.chars } : {}) });
     if (answer.status === 'exited') this.running.delete(parsed.data.session_id);
     return { success: true, output: this.describe(answer, parsed.data.session_id) };
+  }
+
+  /** Commands a turn started that still run after it ended (each handed out once: they become jobs). */
+  takeLeftovers(turnId: string): LeftoverCommand[] {
+    const leftovers: LeftoverCommand[] = [];
+    for (const running of this.running.values()) {
+      if (running.turnId !== turnId || running.adopted) continue;
+      const process = this.deps.supervisor.get(running.sessionId);
+      if (!process || process.state === 'exited') continue;
+      running.adopted = true;
+      leftovers.push({ process, command: running.command, cwd: running.cwd, sandbox: running.sandbox });
+    }
+    return leftovers;
   }
 
   private async askPerson(
@@ -277,7 +304,7 @@ export class CommandRunner {
     let sessionNumber: number | null = null;
     if (answer.status === 'running') {
       sessionNumber = this.nextSession++;
-      this.running.set(sessionNumber, { sessionId: answer.sessionId, tracker });
+      this.running.set(sessionNumber, { sessionId: answer.sessionId, tracker, turnId: turn.id, command: args.cmd, cwd, sandbox, adopted: false });
       const number = sessionNumber;
       void this.deps.supervisor.get(answer.sessionId)?.exited.then(() => {
         // Kept until write_stdin collects the exit; forgotten if the model never does.
@@ -305,18 +332,18 @@ export class CommandRunner {
 }
 
 /** The commands of a script that were not allowed outright: what "accept for session" grants. */
-function needingApproval(decision: ExecPolicyDecision): string[][] {
+export function needingApproval(decision: ExecPolicyDecision): string[][] {
   return decision.commands.filter((verdict) => verdict.decision !== 'allow').map((verdict) => [...(verdict.proposedPrefix ?? verdict.command)]);
 }
 
-function sandboxPolicy(mode: SandboxMode, cwd: string): SandboxPolicy {
+export function sandboxPolicy(mode: SandboxMode, cwd: string): SandboxPolicy {
   if (mode === 'workspace-write') return { mode, writableRoots: [cwd], networkAccess: false };
   if (mode === 'read-only') return { mode, networkAccess: false };
   return { mode };
 }
 
 /** The working folder: inside the thread's folder, unless the thread runs without a sandbox. */
-function resolveWorkdir(root: string, workdir: string | undefined, sandbox: SandboxMode): { ok: true; path: string } | { ok: false; reason: string } {
+export function resolveWorkdir(root: string, workdir: string | undefined, sandbox: SandboxMode): { ok: true; path: string } | { ok: false; reason: string } {
   const wanted = path.resolve(root, workdir ?? '.');
   let real: string;
   let realRoot: string;

@@ -52,7 +52,20 @@ export class CommandRunner {
   }
 
   start(entry: JobEntry): void {
-    const live: LiveRun = {
+    const live = this.newRun(entry);
+    entry.live = live;
+    void this.spawn(entry, live);
+  }
+
+  /** Takes over a process that is already running (an agent's command that outlived its turn) as the entry's current run. */
+  adopt(entry: JobEntry, child: SupervisedProcess): void {
+    const live = this.newRun(entry);
+    entry.live = live;
+    this.attach(entry, live, child);
+  }
+
+  private newRun(entry: JobEntry): LiveRun {
+    return {
       run: entry.runs,
       process: null,
       cancelRequested: false,
@@ -61,8 +74,6 @@ export class CommandRunner {
       pendingProgress: undefined,
       progressTimer: null,
     };
-    entry.live = live;
-    void this.spawn(entry, live);
   }
 
   private async spawn(entry: JobEntry, live: LiveRun): Promise<void> {
@@ -74,6 +85,7 @@ export class CommandRunner {
         cwd: spec.cwd,
         ...(spec.env ? { env: spec.env } : {}),
         ...(spec.timeoutMs !== undefined ? { timeoutMs: spec.timeoutMs } : {}),
+        ...(spec.sandbox ? { sandbox: spec.sandbox } : {}),
         tty: true,
         cols: 120,
         rows: 30,
@@ -85,6 +97,10 @@ export class CommandRunner {
       this.finish(entry, live, null, 'failed');
       return;
     }
+    this.attach(entry, live, child);
+  }
+
+  private attach(entry: JobEntry, live: LiveRun, child: SupervisedProcess): void {
     live.process = child;
     this.options.commits.runStarted({ jobId: entry.state.id, run: live.run, logPath: child.description.logPath, startedAtMs: this.options.clock.now(), endedAtMs: null, outcome: null });
     const decoder = new StringDecoder('utf8');

@@ -7,13 +7,14 @@ import {
   type JobCreateParams,
   type ResultOf,
 } from '../../../shared/protocol/index.js';
-import type { ProcessSupervisor } from '../../exec/index.js';
+import type { ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { systemClock, type JobClock } from './job-clock.js';
 import { JobCommits } from './job-commits.js';
-import { commandSpecOf, entryOf, jobOf, rowOf, type JobEntry } from './job-entry.js';
+import { commandSpecOf, entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './job-entry.js';
 import { JobLogs } from './job-logs.js';
+import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { CommandRunner } from './command-runner.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
@@ -29,6 +30,8 @@ export interface JobEngineOptions {
   /** SIGTERM → SIGKILL grace when a job is cancelled. */
   readonly killGraceMs?: number;
   readonly onError?: (message: string, error: unknown) => void;
+  /** The exec policy and approvals for command jobs; without it every job runs as asked. */
+  readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
 }
@@ -113,12 +116,18 @@ export class JobEngine {
       );
       if (entry.state.status === 'queued') this.commits.mark(entry);
       if (entry.state.status === 'failed') this.armRetry(entry);
+      // Its question ended with the process that asked it: ask again.
+      if (entry.spec.approval && (entry.state.status === 'queued' || entry.state.status === 'paused')) {
+        entry.state.detail = WAITING_FOR_APPROVAL;
+        this.commits.mark(entry);
+        this.awaitApproval(entry);
+      }
     }
     this.commits.flush();
     this.dispatch();
   }
 
-  async create(params: JobCreateParams): Promise<ResultOf<'job/create'>> {
+  async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
     let entry: JobEntry;
     if (params.kind === 'agent') {
       if (!this.agents) {
@@ -129,17 +138,24 @@ export class JobEngine {
       const { threadId, spec } = this.agents.createThread(params, name);
       entry = this.newEntry(machine.enqueue(`job-${this.options.newId()}`, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec);
     } else {
-      const spec = commandSpecOf(params);
-      this.runner.validate(spec);
+      const asked = commandSpecOf(params);
+      this.runner.validate(asked);
+      const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
+      const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
       const state = machine.enqueue(`job-${this.options.newId()}`, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
-      entry = this.newEntry(state, 'command', spec, null, null);
+      if (spec.approval) {
+        state.detail = WAITING_FOR_APPROVAL;
+        machine.pushHistory(state, 'waiting_for_approval');
+      }
+      entry = this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null);
     }
     this.entries.set(entry.state.id, entry);
     this.commits.mark(entry);
     await this.commits.committed();
-    // What was made durable; starting it is the next change.
+    // What was made durable; starting it (or asking the person) is the next change.
     const job = this.jobNow(entry);
-    this.dispatch();
+    if (entry.spec.approval) this.awaitApproval(entry);
+    else this.dispatch();
     return { job };
   }
 
@@ -150,6 +166,7 @@ export class JobEngine {
       spec,
       agent,
       threadId,
+      approvalWait: null,
       exitCode: null,
       runs: 0,
       queueOrder: this.nextQueueOrder++,
@@ -160,6 +177,40 @@ export class JobEngine {
       retryTimer: null,
       lastCommitAt: -Infinity,
     };
+  }
+
+  /**
+   * Makes a job of a process that is already running (the agent's command that
+   * outlived its turn): the same process and log, now controllable as a job. It
+   * is not retried by itself (maxAttempts 0): it already ran once, as the agent asked.
+   */
+  async adopt(child: SupervisedProcess, origin: { readonly threadId: string; readonly command: string; readonly cwd: string; readonly spec: Partial<CommandSpec> }): Promise<Job> {
+    const now = this.clock.now();
+    const id = `job-${this.options.newId()}`;
+    const state = machine.enqueue(id, origin.command.slice(0, 120), now, 0);
+    const entry: JobEntry = {
+      state,
+      kind: 'command',
+      spec: { ...origin.spec, command: origin.command, cwd: origin.cwd },
+      agent: null,
+      threadId: origin.threadId,
+      approvalWait: null,
+      exitCode: null,
+      runs: 1,
+      queueOrder: this.nextQueueOrder++,
+      activeMs: Math.max(0, now - child.startedAt),
+      activeSince: now,
+      etaMs: null,
+      live: null,
+      retryTimer: null,
+      lastCommitAt: -Infinity,
+    };
+    machine.setRunning(state, now);
+    state.detail = 'started by the agent; kept running after its turn ended';
+    this.entries.set(id, entry);
+    this.liveRuns += 1;
+    this.runner.adopt(entry, child);
+    return (await this.commit(entry)).job;
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {
@@ -256,6 +307,7 @@ export class JobEngine {
       return { job: this.jobNow(entry) };
     }
     this.disarmRetry(entry);
+    entry.approvalWait?.abort();
     machine.cancel(entry.state, this.clock.now(), scheduledRetry ? 'cancelled before its retry' : 'cancelled before it started');
     const result = await this.commit(entry);
     this.settle(entry);
@@ -279,11 +331,14 @@ export class JobEngine {
     const entry = this.lookup(jobId);
     if (entry.live) throw refuse(entry, 'delete', `it is ${entry.state.status}; cancel it first`);
     this.disarmRetry(entry);
+    entry.approvalWait?.abort();
     await this.commits.committed();
     this.commits.forget(jobId);
     this.entries.delete(jobId);
     this.logs.deleteAll(jobId);
     this.options.store.jobs.delete(jobId);
+    // Other clients drop the row (the jobs table no longer has it for a later job/list either).
+    this.options.events.publish('job/deleted', { jobId }, { ephemeral: true });
     return { deleted: true };
   }
 
@@ -291,7 +346,10 @@ export class JobEngine {
   async shutdown(): Promise<void> {
     this.stopped = true;
     if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
-    for (const entry of this.entries.values()) this.disarmRetry(entry);
+    for (const entry of this.entries.values()) {
+      this.disarmRetry(entry);
+      entry.approvalWait?.abort();
+    }
     this.runner.stop();
     this.agents?.stop();
     this.commits.close();
@@ -299,7 +357,7 @@ export class JobEngine {
 
   /** A consistent wire object for an entry as it is now. */
   private jobNow(entry: JobEntry): Job {
-    return jobOf(rowOf(entry, this.clock.now()));
+    return jobOfEntry(entry, this.clock.now());
   }
 
   private async commit(entry: JobEntry): Promise<{ job: Job }> {
@@ -334,7 +392,7 @@ export class JobEngine {
   private dispatchNow(): void {
     if (this.stopped || this.liveRuns >= this.concurrency) return;
     const queued: JobEntry[] = [];
-    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued') queued.push(entry);
+    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued' && !entry.spec.approval) queued.push(entry);
     queued.sort((a, b) => a.queueOrder - b.queueOrder);
     for (const entry of queued.slice(0, this.concurrency - this.liveRuns)) {
       const now = this.clock.now();
@@ -367,6 +425,39 @@ export class JobEngine {
     const { status } = entry.state;
     const done = status === 'completed' || status === 'cancelled' || (status === 'failed' && entry.state.retry.nextRetryAt === null);
     if (done && !entry.live) this.entries.delete(entry.state.id);
+  }
+
+  /** The job waits (queued, or paused meanwhile) until the person answers; a yes lets it start, a no cancels it. */
+  private awaitApproval(entry: JobEntry): void {
+    const need = entry.spec.approval;
+    if (!need || !this.options.approvals || entry.approvalWait) return;
+    const wait = new AbortController();
+    entry.approvalWait = wait;
+    void this.options.approvals
+      .ask(entry, need, wait.signal)
+      .catch((error: unknown) => {
+        this.options.onError?.(`approval of job ${entry.state.id}`, error);
+        return 'ended' as const;
+      })
+      .then((answer) => {
+        if (entry.approvalWait === wait) entry.approvalWait = null;
+        if (answer === 'ended' || this.stopped || !this.entries.has(entry.state.id)) return;
+        const now = this.clock.now();
+        const { approval: _answered, ...approved } = entry.spec;
+        entry.spec = approved;
+        if (answer === 'declined') {
+          machine.cancel(entry.state, now, 'not run: the person declined it');
+        } else if (entry.state.status === 'queued') {
+          entry.state.detail = null;
+          entry.state.updatedAt = now;
+          machine.pushHistory(entry.state, 'approved');
+        } else if (entry.state.detail === WAITING_FOR_APPROVAL) {
+          entry.state.detail = null;
+        }
+        this.commits.mark(entry);
+        this.settle(entry);
+        this.dispatch();
+      });
   }
 
   private armRetry(entry: JobEntry): void {

@@ -1,5 +1,5 @@
 import type { Job, JobCreateCommandParams, JobKind } from '../../../shared/protocol/index.js';
-import type { SupervisedProcess } from '../../exec/index.js';
+import type { SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
 import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
 import type { EtaEstimator, OutputProgressParser } from './output-progress.js';
@@ -12,6 +12,22 @@ export interface CommandSpec {
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly progressFromOutput?: boolean;
+  /** The agent's jobs run in its thread's sandbox; the person's own run unconfined, as their terminal does. */
+  readonly sandbox?: SandboxPolicy;
+  /** Set while the job waits for the person's approval (job-approvals.ts); it does not start until cleared. */
+  readonly approval?: JobApprovalNeed;
+}
+
+/** Why a job waits for approval, kept with the job so it can ask again after a restart. */
+export interface JobApprovalNeed {
+  readonly reason: string;
+  /** The commands of the script (argv) as the exec policy read them. */
+  readonly commands: readonly (readonly string[])[];
+  /** What "approve for this thread" grants (agent jobs). */
+  readonly sessionPrefixes: readonly (readonly string[])[];
+  readonly proposedAmendment: readonly string[] | null;
+  /** The turn that started the job (agent jobs); gone after a restart. */
+  readonly turnId: string | null;
 }
 
 export function commandSpecOf(params: JobCreateCommandParams): CommandSpec {
@@ -40,11 +56,13 @@ export interface LiveRun {
 export interface JobEntry {
   readonly state: JobStateRecord;
   readonly kind: JobKind;
-  /** A command job's command (an agent job's holds only its folder). */
-  readonly spec: CommandSpec;
+  /** A command job's command (an agent job's holds only its folder); replaced when its approval is given. */
+  spec: CommandSpec;
   /** An agent job's goal, budgets and usage; null for command jobs. */
   readonly agent: AgentSpec | null;
   readonly threadId: string | null;
+  /** Aborts the wait for approval (cancel, delete, quit). */
+  approvalWait: AbortController | null;
   exitCode: number | null;
   runs: number;
   queueOrder: number;
@@ -61,6 +79,18 @@ export interface JobEntry {
 
 export function activeMsAt(entry: JobEntry, now: number): number {
   return Math.round(entry.activeMs + (entry.activeSince === null ? 0 : Math.max(0, now - entry.activeSince)));
+}
+
+/** A spec's JSON, made once per spec object (a spec is replaced, never changed, e.g. when its approval is given). */
+const encodedSpecs = new WeakMap<CommandSpec, string>();
+
+function specJson(spec: CommandSpec): string {
+  let json = encodedSpecs.get(spec);
+  if (json === undefined) {
+    json = JSON.stringify(spec);
+    encodedSpecs.set(spec, json);
+  }
+  return json;
 }
 
 export function rowOf(entry: JobEntry, now: number): JobRow {
@@ -83,7 +113,8 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
     queueOrder: entry.queueOrder,
-    spec: JSON.stringify(entry.agent ?? entry.spec),
+    // An agent job's spec changes as it runs (its usage), so it is encoded every time.
+    spec: entry.agent ? JSON.stringify(entry.agent) : specJson(entry.spec),
     detail: encodePersistedDetail(state),
     createdAtMs: state.createdAt,
     updatedAtMs: state.updatedAt,
@@ -117,6 +148,7 @@ export function entryOf(row: JobRow): JobEntry {
     spec,
     agent,
     threadId: row.threadId,
+    approvalWait: null,
     exitCode: row.exitCode,
     runs: row.runs,
     queueOrder: row.queueOrder,
@@ -126,6 +158,32 @@ export function entryOf(row: JobRow): JobEntry {
     live: null,
     retryTimer: null,
     lastCommitAt: -Infinity,
+  };
+}
+
+/** The wire object of an entry as it is now, without encoding what only the store needs (the same fields as `jobOf(rowOf(…))`). */
+export function jobOfEntry(entry: JobEntry, now: number): Job {
+  const { state } = entry;
+  return {
+    id: state.id,
+    kind: entry.kind,
+    name: state.name,
+    status: state.status,
+    progress: state.progress,
+    detail: state.detail,
+    attempt: state.retry.attempt,
+    maxAttempts: state.retry.maxAttempts,
+    nextRetryAt: state.retry.nextRetryAt,
+    exitCode: entry.exitCode,
+    threadId: entry.threadId,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    command: entry.agent ? null : entry.spec.command,
+    cwd: entry.spec.cwd,
+    runs: entry.runs,
+    activeMs: activeMsAt(entry, now),
+    etaMs: entry.etaMs,
+    agent: entry.agent ? jobAgentOf(entry.agent) : null,
   };
 }
 

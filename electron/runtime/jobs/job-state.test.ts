@@ -98,6 +98,32 @@ describe('seed 000 job state machine', () => {
     expect(back.history).toEqual(job.history);
   });
 
+  it('encodes the detail exactly as JSON.stringify would, also after the history changed (cap, replaced progress)', () => {
+    const reference = (job: machine.JobStateRecord) =>
+      JSON.stringify({
+        schema_version: machine.JOB_DETAIL_SCHEMA_VERSION,
+        status: job.status,
+        detail: job.detail,
+        retry: { attempt: job.retry.attempt, max_attempts: job.retry.maxAttempts, backoff_base_ms: job.retry.backoffBaseMs, next_backoff_ms: job.retry.nextBackoffMs, next_retry_at: job.retry.nextRetryAt },
+        history: job.history.map((h) => ({ ...h, retry: { attempt: h.retry.attempt, max_attempts: h.retry.maxAttempts, backoff_base_ms: h.retry.backoffBaseMs, next_backoff_ms: h.retry.nextBackoffMs, next_retry_at: h.retry.nextRetryAt } })),
+      });
+    const job = machine.enqueue('j', 'quote " and \\ name', 1000);
+    expect(machine.encodePersistedDetail(job)).toBe(reference(job));
+    machine.setRunning(job, 1001);
+    machine.updateProgress(job, 10, 'step "one"', 1002);
+    expect(machine.encodePersistedDetail(job)).toBe(reference(job));
+    machine.updateProgress(job, 20, null, 1003);
+    expect(machine.encodePersistedDetail(job)).toBe(reference(job));
+    machine.fail(job, 'exited with code 1', 1004);
+    expect(machine.encodePersistedDetail(job)).toBe(reference(job));
+    for (let i = 0; i < 70; i += 1) {
+      if (i % 2 === 0) machine.pause(job, null, 2000 + i);
+      else machine.resume(job, null, 2000 + i);
+      expect(machine.encodePersistedDetail(job)).toBe(reference(job));
+    }
+    expect(job.history).toHaveLength(64);
+  });
+
   it('falls back to the row when the detail is unreadable or has no known status', () => {
     for (const detail of ['{not json', JSON.stringify({ schema_version: 1, status: 'exploded' }), '42']) {
       const job = machine.fromStored({ id: 'job-1', name: 'x', status: 'paused', progress: 12, detail, createdAt: T0, updatedAt: T0 });

@@ -267,14 +267,29 @@ function encodeEntry(entry: JobHistoryEntry): string {
   return json;
 }
 
+/** A record's history as JSON, reused while its entries are the same (most commits add none: progress replaces the last). */
+const encodedHistories = new WeakMap<JobStateRecord, { first: JobHistoryEntry | undefined; last: JobHistoryEntry | undefined; length: number; json: string }>();
+
+function encodeHistory(job: JobStateRecord): string {
+  const { history } = job;
+  const first = history[0];
+  const last = history[history.length - 1];
+  const cached = encodedHistories.get(job);
+  if (cached && cached.length === history.length && cached.first === first && cached.last === last) return cached.json;
+  let json = '';
+  for (let i = 0; i < history.length; i += 1) json += (i === 0 ? '' : ',') + encodeEntry(history[i]!);
+  encodedHistories.set(job, { first, last, length: history.length, json });
+  return json;
+}
+
 export function encodePersistedDetail(job: JobStateRecord): string {
-  const head = JSON.stringify({
-    schema_version: JOB_DETAIL_SCHEMA_VERSION,
-    status: job.status,
-    detail: job.detail,
-    retry: retryToValue(job.retry),
-  });
-  return `${head.slice(0, -1)},"history":[${job.history.map(encodeEntry).join(',')}]}`;
+  // Written out by hand (same keys and order as JSON.stringify of the object): this runs at every commit of every job.
+  const retry = job.retry;
+  return (
+    `{"schema_version":${JOB_DETAIL_SCHEMA_VERSION},"status":${JSON.stringify(job.status)},"detail":${JSON.stringify(job.detail)},` +
+    `"retry":{"attempt":${retry.attempt},"max_attempts":${retry.maxAttempts},"backoff_base_ms":${retry.backoffBaseMs},` +
+    `"next_backoff_ms":${retry.nextBackoffMs},"next_retry_at":${JSON.stringify(retry.nextRetryAt)}},"history":[${encodeHistory(job)}]}`
+  );
 }
 
 /** A stored row's columns, as the seed's `load_from_store` reads them. */

@@ -19,6 +19,7 @@ import type { PatchRunner } from '../patch/patch-runner.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { McpToolCaller } from './mcp-tool-call.js';
+import type { AgentJobTools } from '../jobs/job-tools.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
@@ -49,6 +50,8 @@ export interface TurnEngineDeps {
   readonly hooks: HookDispatcher;
   /** MCP servers' tools for the agent. */
   readonly mcp?: McpToolCaller;
+  /** The agent's background jobs (job_start, job_status, job_output). */
+  readonly jobTools?: AgentJobTools;
 }
 
 /**

@@ -8,6 +8,7 @@ import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command
 import type { PatchRunner } from '../patch/patch-runner.js';
 import { APPLY_PATCH, applyPatchToolSpec } from '../patch/patch-tool-spec.js';
 import type { ClientTools } from '../tools/client-tools.js';
+import { jobToolSpecs, type AgentJobTools } from '../jobs/job-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, type ActiveTurn } from './active-turn.js';
@@ -41,6 +42,8 @@ export interface TurnRunnerDeps {
   readonly hooks: HookDispatcher;
   /** MCP servers' tools (their calls become `mcpToolCall` items). */
   readonly mcp?: McpToolCaller;
+  /** job_start / job_status / job_output: background jobs without blocking the turn. */
+  readonly jobTools?: AgentJobTools;
 }
 
 export type TurnOutcome =
@@ -65,6 +68,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
       ...deps.tools.specs(),
       ...commandToolSpecs,
       applyPatchToolSpec,
+      ...(deps.jobTools ? jobToolSpecs : []),
       ...(hasGoal ? goalToolSpecs : []),
       ...(await deps.clientTools.specsFor(turn.threadId)),
     ];
@@ -243,6 +247,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
     call.name === WRITE_STDIN
       ? await deps.commands.writeStdin(call.arguments)
+      : deps.jobTools?.has(call.name)
+        ? await deps.jobTools.invoke(turn, call.name, call.arguments)
       : isGoalTool(call.name)
         ? runGoalTool(deps.goals, { threadId: turn.threadId, turnId: turn.id }, call.name, call.arguments)
       : (await deps.clientTools.has(turn.threadId, call.name))

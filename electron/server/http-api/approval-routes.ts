@@ -97,7 +97,8 @@ export class ApprovalRoutes {
 
   private announce(pending: PendingApproval): void {
     const { requestId, params } = pending;
-    const { record } = this.runtime.threads.require(params.threadId);
+    // A job the person created has no thread: its request names the job instead, on the all-events stream.
+    const ephemeral = this.isEphemeralThread(params.threadId);
     const turnId = params.turnId ?? '';
     const what =
       pending.method === 'mcpServer/elicitation/request'
@@ -108,8 +109,17 @@ export class ApprovalRoutes {
     this.runtime.events.publish(
       'approval.requested',
       { requestId, threadId: params.threadId, turnId, ...what, availableDecisions: offeredDecisions(pending)?.map(httpDecisionOf) ?? [] },
-      { threadId: params.threadId, turnId, ephemeral: record.ephemeral },
+      ephemeral === null ? { ephemeral: true } : { threadId: params.threadId, turnId, ephemeral },
     );
+  }
+
+  /** Whether the thread lives in memory only; null when there is no such thread. */
+  private isEphemeralThread(threadId: string): boolean | null {
+    try {
+      return this.runtime.threads.require(threadId).record.ephemeral;
+    } catch {
+      return null;
+    }
   }
 
   async answer(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {

@@ -10,6 +10,9 @@ const TITLES: Readonly<Record<string, string>> = {
   list_directory: 'Listed folder',
   read_file: 'Read file',
   search_text: 'Searched',
+  job_start: 'Started a background job',
+  job_status: 'Checked a job',
+  job_output: 'Read job output',
 };
 
 /** A title and a one-line summary of the arguments of a tool call. */

@@ -5,7 +5,10 @@ import type { McpServerElicitationRequestParams, McpServerElicitationRequestResp
 export interface CommandApproval {
   readonly kind: 'command';
   readonly requestId: string;
-  readonly threadId: string;
+  /** Null for a background job the person created (its request names the job as thread and item). */
+  readonly threadId: string | null;
+  /** The background job waiting for this approval, if it is one's. */
+  readonly jobId: string | null;
   /** When it was asked (ms since the epoch). */
   readonly receivedAtMs: number;
   readonly params: CommandExecutionRequestApprovalParams;
@@ -99,6 +102,12 @@ export function patchFilesOf(reason: string | null | undefined): string | null {
 }
 
 /** The thread id (or job id) a request names in its params, if any. */
+/** Where a command approval comes from: a job's request names the job as its item (and as its thread when it has none). */
+export function commandOriginOf(params: { readonly threadId: string; readonly itemId: string }): { threadId: string | null; jobId: string | null } {
+  const jobId = params.itemId.startsWith('job-') ? params.itemId : null;
+  return { threadId: jobId !== null && params.threadId === jobId ? null : params.threadId, jobId };
+}
+
 export function originOf(params: unknown): { threadId: string | null; jobId: string | null } {
   const record = typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);

@@ -7,6 +7,7 @@ import type { RequestId } from '../../../shared/protocol/wire.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import {
   batchResult,
+  commandOriginOf,
   originOf,
   pruneSelection,
   requestSummaryText,
@@ -209,7 +210,7 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   }
 
   client.handle('item/commandExecution/requestApproval', async (params, { requestId }) => {
-    const request = { kind: 'command', requestId: String(requestId), threadId: params.threadId, receivedAtMs: params.startedAtMs, params } as const;
+    const request = { kind: 'command', requestId: String(requestId), ...commandOriginOf(params), receivedAtMs: params.startedAtMs, params } as const;
     return (await add(request)) as { decision: CommandExecutionApprovalDecision };
   });
   client.handle('item/fileChange/requestApproval', async (params, { requestId }) => {

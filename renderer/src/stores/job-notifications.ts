@@ -10,9 +10,17 @@ export function askNotificationPermission(): void {
   void Notification.requestPermission().catch(() => undefined);
 }
 
+/** A job ended, or started waiting for the person's approval (a job they may not be watching). */
 export function notifyJobEnded(job: Job, open: (jobId: string) => void): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const title = job.status === 'completed' ? `Job finished: ${job.name}` : job.status === 'failed' ? `Job failed: ${job.name}` : `Job cancelled: ${job.name}`;
+  const title =
+    job.status === 'completed'
+      ? `Job finished: ${job.name}`
+      : job.status === 'failed'
+        ? `Job failed: ${job.name}`
+        : job.status === 'cancelled'
+          ? `Job cancelled: ${job.name}`
+          : `Job waiting for your approval: ${job.name}`;
   const body = job.status === 'failed' && job.nextRetryAt !== null ? `${job.detail ?? 'failed'} — it will retry automatically` : job.detail ?? '';
   try {
     const notification = new Notification(title, { body, tag: `job-${job.id}` });

@@ -38,6 +38,8 @@ export interface JobsState {
 
 const PAGE = 500;
 const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
+/** The runtime's detail for a job that waits for the person (electron/runtime/jobs/job-approvals.ts). */
+const WAITING_FOR_APPROVAL = 'waiting for approval';
 
 /** The actions that make sense for a job as it is now (the runtime refuses the others). */
 export function allowedActions(job: Job): ReadonlySet<JobAction> {
@@ -87,7 +89,7 @@ export function matchesJob(job: Job, filter: JobFilter, search: string): boolean
   return job.name.toLowerCase().includes(needle) || (job.command ?? '').toLowerCase().includes(needle);
 }
 
-/** What happens when a job reaches an end (a desktop notification in the app). */
+/** What happens when a job reaches an end or starts waiting for approval (a desktop notification in the app). */
 export type JobEndListener = (job: Job) => void;
 
 /**
@@ -164,9 +166,7 @@ export function createJobsStore(
       try {
         if (action === 'delete') {
           await client.request('job/delete', { jobId });
-          const jobs = new Map(get().jobs);
-          jobs.delete(jobId);
-          set((state) => ({ jobs, sorted: state.sorted.filter((j) => j.id !== jobId), selectedJobId: state.selectedJobId === jobId ? null : state.selectedJobId }));
+          drop(jobId);
           return;
         }
         const { job } = await client.request(`job/${action}`, { jobId });
@@ -177,8 +177,20 @@ export function createJobsStore(
     },
   }));
 
+  /** Jobs deleted (here or by another client): an update still waiting for its frame must not bring one back. */
+  const deleted = new Set<string>();
+  const drop = (jobId: string) => {
+    deleted.add(jobId);
+    const { jobs: current } = store.getState();
+    if (!current.has(jobId)) return;
+    const jobs = new Map(current);
+    jobs.delete(jobId);
+    store.setState((state) => ({ jobs, sorted: state.sorted.filter((j) => j.id !== jobId), selectedJobId: state.selectedJobId === jobId ? null : state.selectedJobId }));
+  };
+
   /** Applies updates, keeping the newest of each job; an update to the open job refreshes its timeline. */
-  const apply = (updates: readonly Job[]) => {
+  const apply = (all: readonly Job[]) => {
+    const updates = deleted.size === 0 ? all : all.filter((job) => !deleted.has(job.id));
     const { jobs: current, selectedJobId, sorted } = store.getState();
     const jobs = new Map(current);
     let refreshSelected = false;
@@ -188,6 +200,7 @@ export function createJobsStore(
       jobs.set(job.id, job);
       if (job.id === selectedJobId && before?.updatedAt !== job.updatedAt) refreshSelected = true;
       if (before && !TERMINAL.has(before.status) && TERMINAL.has(job.status)) onJobEnded(job);
+      else if (job.detail === WAITING_FOR_APPROVAL && before?.detail !== WAITING_FOR_APPROVAL && job.status === 'queued') onJobEnded(job);
       const waiting = job.agent?.waitingApproval;
       if (waiting && before?.agent?.waitingApproval?.requestId !== waiting.requestId) onJobWaiting(job);
     }
@@ -197,6 +210,7 @@ export function createJobsStore(
   };
   const batcher = new FrameBatcher<Job>(apply, scheduler);
   client.on('job/updated', ({ job }) => batcher.push(job));
+  client.on('job/deleted', ({ jobId }) => drop(jobId));
   // Jobs may have moved on while the link was down.
   client.onReady(() => {
     if (store.getState().loaded) void store.getState().load();

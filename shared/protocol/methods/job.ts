@@ -191,4 +191,5 @@ export const jobNotifications = {
     z.object({ jobId: z.string(), attempt: z.number().int(), delta: z.string() }),
     'Output of a running job.',
   ),
+  'job/deleted': defineNotification(z.object({ jobId: z.string() }), 'A job and its logs were deleted; clients drop its row.'),
 } as const;

@@ -174,7 +174,7 @@ function Origin({ request, thread, title }: { readonly request: PendingRequest; 
       </span>
     );
   }
-  if (request.kind === 'other' && request.jobId) {
+  if ((request.kind === 'command' || request.kind === 'other') && request.jobId) {
     return (
       <span className="inbox-row-thread">
         Job <strong>{request.jobId}</strong>

@@ -21,7 +21,7 @@ const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline
 export function ApprovalCard({ approval }: { readonly approval: CommandApproval }) {
   const answer = useApprovalsStore((s) => s.answerCommand);
   const scopes = useApprovalsStore((s) => s.sessionScopes[approval.requestId]);
-  const thread = useThreadsStore((s) => s.threads[approval.threadId]);
+  const thread = useThreadsStore((s) => (approval.threadId === null ? undefined : s.threads[approval.threadId]));
   const scopeId = useId();
   const { params } = approval;
   const amendment = params.proposedExecpolicyAmendment ?? null;

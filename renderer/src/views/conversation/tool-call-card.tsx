@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { formatArguments, labelToolCall } from '../../format/tool-calls.js';
 import { formatDuration } from '../../format/usage.js';
+import { useJobsStore } from '../../services.js';
 
 type ToolCall = Extract<ConversationItem, { type: 'dynamicToolCall' }>;
 
@@ -18,6 +19,8 @@ export function ToolCallCard({ item }: { readonly item: ToolCall }) {
   const { title, subject } = labelToolCall(item.tool, item.arguments);
   const Icon = ICONS[item.tool] ?? Wrench;
   const status = item.status;
+  const jobId = jobOfCall(item);
+  const showJob = useJobsStore((s) => s.show);
   return (
     <div className="tool-call" data-testid="tool-call" data-status={status} data-open={open || undefined}>
       <button type="button" className="tool-call-head" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -32,6 +35,11 @@ export function ToolCallCard({ item }: { readonly item: ToolCall }) {
         </span>
         <ChevronRight size={14} strokeWidth={2} className="tool-call-chevron" aria-hidden="true" />
       </button>
+      {jobId && (
+        <button type="button" className="tool-call-job-link" data-testid="tool-call-job-link" onClick={() => showJob(jobId)}>
+          Open job {jobId}
+        </button>
+      )}
       {open && (
         <div className="tool-call-body">
           <div className="tool-call-section">
@@ -51,6 +59,15 @@ export function ToolCallCard({ item }: { readonly item: ToolCall }) {
       )}
     </div>
   );
+}
+
+/** The background job a job_start / job_status / job_output call is about, if any. */
+function jobOfCall(item: ToolCall): string | null {
+  if (item.tool === 'job_start') return /Started background job (job-\S+) /.exec(item.output ?? '')?.[1] ?? null;
+  if (item.tool !== 'job_status' && item.tool !== 'job_output') return null;
+  const args = item.arguments;
+  const jobId = typeof args === 'object' && args !== null ? (args as { jobId?: unknown }).jobId : undefined;
+  return typeof jobId === 'string' ? jobId : null;
 }
 
 function StatusIcon({ status }: { readonly status: ToolCall['status'] }) {

@@ -2,7 +2,9 @@ import { ArrowLeft, Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react'
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
 import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
 import { attemptLabel, formatDuration, jobDurationMs, retryCountdown } from '../../format/job-format.js';
-import { useJobsStore } from '../../services.js';
+import { threadTitle } from '../../format/thread-labels.js';
+import { useApprovalsStore, useJobsStore, useThreadsStore } from '../../services.js';
+import { ApprovalCard } from '../conversation/approval-card.js';
 import { allowedActions, type JobAction } from '../../stores/jobs-store.js';
 import { AgentJobFacts, AgentJobWork } from './agent-job-panel.js';
 import { JobProgress } from './job-progress.js';
@@ -29,6 +31,7 @@ const PHASES: Readonly<Record<string, string>> = {
   retrying: 'Retry started',
   retry_requested: 'Retry requested',
   queued_after_resume: 'Re-queued after restart',
+  approved: 'Approved',
   interrupted: 'Interrupted',
   waiting_for_approval: 'Waiting for approval',
   approval_settled: 'Approval answered',
@@ -44,6 +47,16 @@ export function JobPage({ job }: { readonly job: Job }) {
   const now = useSecond(job.status === 'running' || job.nextRetryAt !== null);
   const allowed = allowedActions(job);
   const countdown = retryCountdown(job, now);
+  const thread = useThreadsStore((s) => (job.threadId ? s.threads[job.threadId] : undefined));
+  const selectThread = useThreadsStore((s) => s.select);
+  const hide = useJobsStore((s) => s.hide);
+  const openThread = (threadId: string) => {
+    selectThread(threadId);
+    // Already the selected thread: selecting it again does not leave the dashboard by itself.
+    hide();
+  };
+  // A job waiting for the person carries its own id as the request's item.
+  const approval = useApprovalsStore((s) => s.pending.find((request) => request.kind === 'command' && request.params.itemId === job.id));
 
   return (
     <section className="job-page" aria-label={`Job ${job.name}`} data-testid="job-page" data-status={job.status}>
@@ -70,6 +83,11 @@ export function JobPage({ job }: { readonly job: Job }) {
           ))}
         </div>
       </header>
+      {approval?.kind === 'command' && (
+        <div className="job-approval" data-testid="job-approval">
+          <ApprovalCard approval={approval} />
+        </div>
+      )}
       <div className="job-summary">
         <JobProgress job={job} now={now} />
         <dl className="job-facts">
@@ -83,6 +101,16 @@ export function JobPage({ job }: { readonly job: Job }) {
           )}
           <dt>Folder</dt>
           <dd className="job-mono">{job.cwd}</dd>
+          {!job.agent && job.threadId && (
+            <>
+              <dt>Started in</dt>
+              <dd>
+                <button type="button" className="job-thread-link" data-testid="job-thread-link" onClick={() => openThread(job.threadId!)}>
+                  {thread ? threadTitle(thread) : 'its thread'}
+                </button>
+              </dd>
+            </>
+          )}
           <dt>Runs</dt>
           <dd>
             {attemptLabel(job)}
@@ -115,7 +143,7 @@ export function JobPage({ job }: { readonly job: Job }) {
           ) : job.runs > 0 ? (
             <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} />
           ) : (
-            <p className="job-waiting">Waiting for a free slot to start.</p>
+            <p className="job-waiting">{approval ? 'Waiting for your approval to start.' : 'Waiting for a free slot to start.'}</p>
           )}
         </div>
         <aside className="job-timeline" aria-label="Timeline">
@@ -140,7 +168,9 @@ function TimelineEntry({ entry }: { readonly entry: JobHistoryEntry }) {
         {timeFormat.format(entry.at)}
       </time>
       {entry.phase === 'progress_updated' && entry.progress !== null ? <span className="job-timeline-detail">{entry.progress}%</span> : null}
-      {entry.detail && entry.phase !== 'progress_updated' ? <span className="job-timeline-detail">{entry.detail}</span> : null}
+      {entry.detail && entry.phase !== 'progress_updated' && entry.detail.toLowerCase() !== (PHASES[entry.phase] ?? '').toLowerCase() ? (
+        <span className="job-timeline-detail">{entry.detail}</span>
+      ) : null}
     </li>
   );
 }
