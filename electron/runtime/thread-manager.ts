@@ -151,6 +151,7 @@ export class ThreadManager {
       thread: this.toWire(record, turns),
       readState: null,
       items,
+      eventSeq: this.deps.events.lastSeq,
       checkpoint: checkpoint
         ? {
             checkpointId: checkpoint.checkpointId,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestMessage, ThreadItem, Turn } from '../../shared/protocol/index.js';
+import type { ConversationItem, RequestMessage, Turn } from '../../shared/protocol/index.js';
 import {
   approvalRequest,
   COMMAND_WAIT_MS,
@@ -54,7 +54,7 @@ async function client(server: ServeProcess, name: string): Promise<ProtocolPeer>
   return peer;
 }
 
-function commandsIn(items: readonly ThreadItem[]): CommandItem[] {
+function commandsIn(items: readonly ConversationItem[]): CommandItem[] {
   return items.filter((item): item is CommandItem => item.type === 'commandExecution');
 }
 

@@ -49,6 +49,8 @@ export class ReplyItems {
         summary: [],
         content: [],
       };
+      const reasoning = this.reasoning;
+      this.turn.liveItems.set(reasoning.id, () => ({ ...reasoning, content: [this.reasoningText] }));
       this.started(this.reasoning);
     }
     this.reasoningText += delta;
