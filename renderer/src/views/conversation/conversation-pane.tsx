@@ -104,7 +104,8 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
  */
 function OtherRequests({ threadId }: { readonly threadId: string }) {
   const pending = useApprovalsStore((s) => s.pending);
-  const items = useConversationStore((s) => (s.threadId === threadId ? s.data.items : null));
+  // Until the thread is loaded every item is "missing": the cards would flash here before moving to their place.
+  const items = useConversationStore((s) => (s.threadId === threadId && s.load === 'ready' ? s.data.items : null));
   useConversationStore((s) => s.revision);
   const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
   const unseen = pending.filter((request) => request.kind === 'command' && request.threadId === threadId && items !== null && !items.has(request.params.itemId));
