@@ -55,12 +55,13 @@ describe('MCP tool approvals', () => {
     expect(existsSync(first)).toBe(false);
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     if (shots) await page.screenshot({ path: path.join(shots, 'mcp-approval.png') });
-    // A reloaded window gets the waiting approval again (above the composer: the running call's item is not stored yet).
+    // A reloaded window gets the waiting approval again, once, in the call's place in the conversation.
     await page.reload();
     await waitForConnected(page);
-    const again = page.getByTestId('mcp-approval-card');
+    const again = waiting.getByTestId('mcp-approval-card');
     await again.waitFor({ timeout: 30_000 });
     await expect(again.textContent()).resolves.toContain(first);
+    expect(await page.getByTestId('mcp-approval-card').count()).toBe(1);
     if (shots) await page.screenshot({ path: path.join(shots, 'mcp-approval-after-reload.png') });
     await again.getByTestId('mcp-approval-accept').click();
     await page.locator('[data-testid="mcp-tool-call"][data-status="completed"]').waitFor({ timeout: 30_000 });

@@ -94,6 +94,12 @@ describe('MCP tool calls and approvals', () => {
     expect(a.runtime.durable.approvals.get(pending.requestId)?.state).toBe('pending');
     expect(fs.existsSync(approved)).toBe(false);
     expect(a.seen.some((n) => n.method === 'item/started' && n.params.item.id === pending.itemId)).toBe(true);
+    // A window opening the thread now sees the waiting call in the running turn (not stored until it ends).
+    const waitingRead = await a.call('thread/read', { threadId: thread.id, includeTurns: true });
+    const waitingCall = { id: pending.itemId, type: 'mcpToolCall', server: 'files', tool: 'write_file', status: 'inProgress' };
+    expect(waitingRead.thread.turns.at(-1)).toMatchObject({ status: 'inProgress' });
+    expect(waitingRead.thread.turns.at(-1)!.items.filter((item) => item.type === 'mcpToolCall')).toEqual([expect.objectContaining(waitingCall)]);
+    expect((await a.call('thread/resume', { threadId: thread.id })).items.filter((item) => item.type === 'mcpToolCall')).toEqual([expect.objectContaining(waitingCall)]);
 
     await a.call('approval/answer', { requestId: pending.requestId, decision: 'accept' });
     expect((await a.turnDone(mark)).status).toBe('completed');

@@ -191,6 +191,7 @@ export class Runtime {
       newId,
       now,
       providerIds: () => this.config.providers().map((provider) => provider.id),
+      liveItemsOf: (threadId) => this.turns.liveItems(threadId),
     });
     recoverInterruptedTurns(this.durable, this.events, now);
     endCommandsOfEarlierRun(this.durable);

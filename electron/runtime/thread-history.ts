@@ -145,7 +145,7 @@ export class ThreadHistory {
   }
 
   private loadResult(threadId: string): ResultOf<'thread/resume'> {
-    const { thread, items } = this.deps.threads.read({ threadId, includeTurns: true }, false);
-    return { ...this.deps.threads.startResult(thread), ...THREAD_LOAD_CODEX_NULLS, items };
+    const { thread, items, eventSeq } = this.deps.threads.read({ threadId, includeTurns: true }, false);
+    return { ...this.deps.threads.startResult(thread), ...THREAD_LOAD_CODEX_NULLS, items, eventSeq };
   }
 }

@@ -3,6 +3,7 @@ import {
   RpcError,
   THREAD_START_CODEX_NULLS,
   type Checkpoint,
+  type ConversationItem,
   type HandlerParamsOf,
   type ResultOf,
   type SessionSource,
@@ -35,6 +36,8 @@ export interface ThreadManagerDeps {
   readonly now: () => number;
   /** Ids of the model providers that exist (built in or configured); a thread naming another is refused. */
   readonly providerIds?: () => readonly string[];
+  /** The running turn's announced items not yet stored (commands, MCP calls, a streaming reply), as they are now. */
+  readonly liveItemsOf?: (threadId: string) => ThreadItem[];
 }
 
 /** Live, in-memory state of a loaded thread. */
@@ -130,7 +133,7 @@ export class ThreadManager {
    */
   read(params: HandlerParamsOf<'thread/read'>, turnItems = true): ResultOf<'thread/read'> {
     const { record, store } = this.require(params.threadId);
-    const items = store.items.list(record.id);
+    const items = withLiveItems(store.items.list(record.id), this.deps.liveItemsOf?.(record.id) ?? []);
     const turnRecords = store.turns.list(record.id);
     const byTurn = new Map<string, ThreadItem[]>();
     if (params.includeTurns && turnItems) {
@@ -148,6 +151,7 @@ export class ThreadManager {
       thread: this.toWire(record, turns),
       readState: null,
       items,
+      eventSeq: this.deps.events.lastSeq,
       checkpoint: checkpoint
         ? {
             checkpointId: checkpoint.checkpointId,
@@ -296,4 +300,21 @@ function decodeCursor(cursor: string): ThreadCursor {
     // fall through to the typed error
   }
   throw RpcError.invalidParams(`invalid params for thread/list: cursor: not a cursor returned by thread/list`);
+}
+
+/**
+ * A window that opens a thread mid-turn sees what is waiting or running: a
+ * stored item still changing (a command's output so far) in its current
+ * state, the ones not stored yet after what the turn stored.
+ */
+function withLiveItems(stored: ConversationItem[], live: ThreadItem[]): ConversationItem[] {
+  if (live.length === 0) return stored;
+  const liveById = new Map(live.map((item) => [item.id, item] as const));
+  const merged = stored.map((item) => {
+    const current = liveById.get(item.id);
+    if (!current) return item;
+    liveById.delete(item.id);
+    return current;
+  });
+  return [...merged, ...liveById.values()];
 }

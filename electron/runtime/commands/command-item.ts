@@ -65,10 +65,15 @@ export class CommandItemTracker {
     return this.item;
   }
 
-  /** Announces the item; until it is stored, a crash records it with `ifLost`'s words. */
+  /**
+   * Announces the item; until it is stored, a crash records it with `ifLost`'s
+   * words. Until it is stored with its final status, readers of the thread get
+   * it from `current()` (the stored copy of a running command has no output yet).
+   */
   announce(ifLost: { status: CommandExecutionStatus; output: string }): void {
     if (this.announced) return;
     this.announced = true;
+    this.turn.liveItems.set(this.item.id, () => this.current());
     this.events.publish('item/started', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, startedAtMs: this.item.createdAtMs }, this.scope());
     this.saveIfLost(ifLost);
   }
@@ -98,7 +103,10 @@ export class CommandItemTracker {
       store.pending.delete(this.item.id);
     });
     this.stored = true;
-    if (this.completed) this.publishCompleted();
+    if (this.completed) {
+      this.turn.liveItems.delete(this.item.id);
+      this.publishCompleted();
+    }
   }
 
   /** The final status; stored now if the call already returned, else when it does. */
@@ -118,6 +126,7 @@ export class CommandItemTracker {
     };
     this.completed = true;
     if (this.stored) {
+      this.turn.liveItems.delete(this.item.id);
       try {
         this.turn.store.items.replace(this.item);
       } catch {
@@ -126,6 +135,12 @@ export class CommandItemTracker {
       }
       this.publishCompleted();
     }
+  }
+
+  /** The item as a client reading the thread now should see it: the output so far while it runs. */
+  private current(): CommandItem {
+    if (this.completed || this.output.totalBytes === 0) return this.item;
+    return { ...this.item, aggregatedOutput: this.output.text() };
   }
 
   private publishCompleted(): void {

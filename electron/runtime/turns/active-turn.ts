@@ -17,6 +17,14 @@ export interface ActiveTurn {
    * and its tool results), so a steer never splits a reply from its tool calls.
    */
   pendingInput: ThreadItem[];
+  /**
+   * Items announced to clients but not yet in `thread_items` (a command
+   * waiting for approval or running, an MCP call, a reply still streaming),
+   * in announcement order, each giving its current state. thread/read and
+   * thread/resume add them to the running turn, so a window that reloads
+   * mid-turn sees them where they are; each leaves the map when it is stored.
+   */
+  readonly liveItems: Map<string, () => ThreadItem>;
   model: string | null;
   usage: TokenUsageBreakdown;
   /** Resolves when the turn has ended and been persisted. */

@@ -74,6 +74,7 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     readOnlyHint: deps.mcp.readOnlyHint(ref.server, ref.tool),
   };
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: started.id, ephemeral: turn.ephemeral };
+  turn.liveItems.set(started.id, () => started);
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
   let completed: McpToolCallItem;
   const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
@@ -120,6 +121,7 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     turn.store.items.append(turn.threadId, final);
     turn.store.pending.delete(final.id);
   });
+  turn.liveItems.delete(final.id);
   deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
 

@@ -49,6 +49,8 @@ export class ReplyItems {
         summary: [],
         content: [],
       };
+      const reasoning = this.reasoning;
+      this.turn.liveItems.set(reasoning.id, () => ({ ...reasoning, content: [this.reasoningText] }));
       this.started(this.reasoning);
     }
     this.reasoningText += delta;
@@ -74,6 +76,8 @@ export class ReplyItems {
         text: '',
         ...ITEM_CODEX_NULLS.agentMessage,
       };
+      const message = this.message;
+      this.turn.liveItems.set(message.id, () => ({ ...message, text: this.messageText }));
       this.started(this.message);
     }
     this.messageText += delta;
@@ -142,6 +146,7 @@ export class ReplyItems {
       store.items.append(this.turn.threadId, item);
       store.pending.delete(item.id);
     });
+    this.turn.liveItems.delete(item.id);
     this.events.publish(
       'item/completed',
       { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now(), contentTokenCount: null },

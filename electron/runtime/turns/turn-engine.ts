@@ -119,6 +119,7 @@ export class TurnEngine {
       startedAtMs: now,
       controller: new AbortController(),
       pendingInput: [],
+      liveItems: new Map(),
       model: model ?? record.model,
       usage: ZERO_USAGE,
       done: Promise.resolve(),
@@ -186,6 +187,12 @@ export class TurnEngine {
 
   activeTurnId(threadId: string): string | null {
     return this.active.get(threadId)?.id ?? null;
+  }
+
+  /** The running turn's items not yet stored, as they are now (see `ActiveTurn.liveItems`). */
+  liveItems(threadId: string): ThreadItem[] {
+    const turn = this.active.get(threadId);
+    return turn ? [...turn.liveItems.values()].map((current) => current()) : [];
   }
 
   /** Interrupts every running turn and waits for them (shutdown). */

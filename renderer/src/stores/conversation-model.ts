@@ -45,6 +45,11 @@ export const CONVERSATION_METHODS = [
   'item/commandExecution/outputDelta',
 ] as const;
 
+/** Events that add text or output to an item (applying one twice would double it). */
+export function isDelta(event: ConversationEvent): boolean {
+  return event.method === 'item/agentMessage/delta' || event.method === 'item/reasoning/textDelta' || event.method === 'item/commandExecution/outputDelta';
+}
+
 /** Live command output kept per card; older output is on disk (the item's log). */
 const MAX_LIVE_OUTPUT_CHARS = 256 * 1024;
 export type ConversationMethod = (typeof CONVERSATION_METHODS)[number];
@@ -71,9 +76,12 @@ export function emptyConversation(): ConversationData {
 /** The conversation from a thread/read (or resume) answer: every listed item is finished. */
 export function conversationFrom(items: readonly StoredItem[], turns: readonly Turn[]): ConversationData {
   const data = emptyConversation();
+  // An unfinished item of the running turn (a reply streaming, a command running) goes on taking deltas.
+  const running = new Set(turns.filter((turn) => turn.status === 'inProgress').map((turn) => turn.id));
   for (const item of items) {
     if (data.items.has(item.id)) continue;
-    data.items.set(item.id, { ...item, streaming: false });
+    const streaming = item.completedAtMs === null && item.turnId !== null && running.has(item.turnId);
+    data.items.set(item.id, { ...item, streaming });
     data.order.push(item.id);
   }
   for (const turn of turns) data.turns.set(turn.id, summarize(turn));

@@ -207,13 +207,34 @@ describe('the conversation store', () => {
     runtime.events.prune(Date.now() + 2 * 24 * 60 * 60 * 1000);
     offline.value = false;
     client.retryNow();
-    // Reloaded from thread/read: the stale partial reply is gone, the turn still runs.
-    await until(() => client.getSnapshot().status === 'connected' && agentText() === '', 'reloaded without the stale text');
+    // Reloaded from thread/read, which has the reply streamed so far: whole, and the turn still runs.
+    await until(() => client.getSnapshot().status === 'connected' && agentText() === 'Before the drop. While away. ', 'reloaded with the text so far');
     expect(store.getState().activeTurnId).not.toBeNull();
 
     end.release();
     await until(() => store.getState().activeTurnId === null, 'turn completed');
     expect(agentText()).toBe('Before the drop. While away. After.');
+  });
+
+  it('opened mid-reply (a reloaded window), shows the text so far once and goes on streaming', async () => {
+    const { client, store, until, connected, agentText } = setup();
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    const tokens = Array.from({ length: 200 }, (_, i) => ({ type: 'text' as const, text: `t${i} ` }));
+    const gate = createGate();
+    mock.enqueue([...tokens, { type: 'waitFor', release: gate.promise }, { type: 'text', text: 'End.' }, { type: 'finish' }]);
+    // The window opens the thread at the first token: the rest stream while thread/resume is answered.
+    let opened: Promise<void> | undefined;
+    client.on('item/agentMessage/delta', () => void (opened ??= store.getState().open(thread.id)));
+    await client.request('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'count' }] });
+    const whole = tokens.map((t) => t.text).join('');
+    await until(() => opened !== undefined && store.getState().load === 'ready' && agentText().length >= whole.length, 'the text so far shown');
+    expect(agentText()).toBe(whole);
+    expect(store.getState().activeTurnId).not.toBeNull();
+
+    gate.release();
+    await until(() => store.getState().activeTurnId === null, 'turn completed');
+    expect(agentText()).toBe(`${whole}End.`);
   });
 
   it('rolls back the last turn and shows the thread without it', async () => {

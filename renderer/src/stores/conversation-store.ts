@@ -9,6 +9,7 @@ import {
   conversationFrom,
   deriveRows,
   emptyConversation,
+  isDelta,
   keepStreaming,
   turnInputText,
   type Change,
@@ -78,6 +79,12 @@ export function createConversationStore(
   let generation = 0;
   /** The newest seq applied to this conversation; events at or below it are already in. */
   let appliedSeq = 0;
+  /**
+   * The seq the last load's answer already reflects: the text and output
+   * streamed so far are in its items, so deltas at or below it are not added
+   * again (other events apply idempotently, whenever they arrive).
+   */
+  let snapshotSeq = 0;
 
   const batcher = new FrameBatcher<ConversationEvent>((batch) => commit(batch), scheduler);
 
@@ -101,6 +108,7 @@ export function createConversationStore(
       batcher.clear();
       set({ threadId, load: threadId ? 'loading' : 'idle', loadError: null, stopping: false, sendError: null });
       install(emptyConversation(), []);
+      snapshotSeq = 0;
       if (!threadId) {
         batcher.release();
         return;
@@ -110,6 +118,7 @@ export function createConversationStore(
         if (gen !== generation) return;
         // Everything queued since the request went out may predate the answer: apply it all, idempotently.
         appliedSeq = 0;
+        snapshotSeq = result.eventSeq;
         install(conversationFrom(result.items, result.thread.turns), batcher.release());
         set({ load: 'ready' });
       } catch (error) {
@@ -209,6 +218,7 @@ export function createConversationStore(
       if (event.seq !== null) {
         if (event.seq <= appliedSeq) continue;
         appliedSeq = event.seq;
+        if (event.seq <= snapshotSeq && isDelta(event)) continue;
       }
       const result = applyEvent(data, event);
       if (result === 'structure' || (result === 'content' && change === 'none')) change = result;
@@ -256,6 +266,7 @@ export function createConversationStore(
         }
       }
       if (!reloaded) keepStreaming(store.getState().data, next);
+      snapshotSeq = read.eventSeq;
       // After a reload every queued live event applies (idempotently), as on open.
       appliedSeq = reloaded ? 0 : afterSeq;
       const pending = [...missed, ...batcher.release()].sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));

@@ -78,12 +78,20 @@ export const ThreadReadParams = z.object({
   includeTurns: z.boolean().nullable().optional(),
 });
 
+/**
+ * Wheelhouse: the seq of the newest notification this answer already reflects
+ * (its items of a running turn carry the text and output streamed so far), so
+ * a client applying notifications on top skips the deltas at or below it.
+ */
+const EventSeqField = z.number().int().nonnegative();
+
 export const ThreadReadResult = z.object({
   thread: Thread,
   readState: z.null(),
   /** Wheelhouse: every item of the thread once, in order (fork markers included). */
   items: z.array(ConversationItem),
   checkpoint: Checkpoint.nullable(),
+  eventSeq: EventSeqField,
 });
 
 export const ThreadSetNameParams = z.object({
@@ -137,6 +145,7 @@ export const ThreadRollbackParams = z.object({
 export const ThreadLoadResult = ThreadStartResult.extend({
   ...nullFields('collaborationMode', 'initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,
   items: z.array(ConversationItem),
+  eventSeq: EventSeqField,
 });
 /** The Codex resume result fields Wheelhouse has no value for. */
 export const THREAD_LOAD_CODEX_NULLS = {

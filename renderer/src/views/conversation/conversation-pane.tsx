@@ -98,13 +98,14 @@ function ConversationBody({ thread }: { readonly thread: Thread }) {
 
 /**
  * Requests of a kind this window has no card for (this thread's, or of no thread): shown raw, never left
- * waiting unseen. So is a command approval whose command is not in the loaded conversation (the thread was
- * opened while its turn waited, e.g. an agent job's): its card stands on its own until the command shows up.
- * The same for an MCP tool call waiting for approval (a reloaded window rebuilt the thread from stored items).
+ * waiting unseen. A command or MCP approval normally shows on its item in the conversation (thread/resume
+ * includes the running turn's waiting items); should its item not be in the loaded conversation (still
+ * loading, or a request whose item the thread does not hold), its card stands here until the item shows up.
  */
 function OtherRequests({ threadId }: { readonly threadId: string }) {
   const pending = useApprovalsStore((s) => s.pending);
-  const items = useConversationStore((s) => (s.threadId === threadId ? s.data.items : null));
+  // Until the thread is loaded every item is "missing": the cards would flash here before moving to their place.
+  const items = useConversationStore((s) => (s.threadId === threadId && s.load === 'ready' ? s.data.items : null));
   useConversationStore((s) => s.revision);
   const others = pending.filter((request) => request.kind === 'other' && (request.threadId === null || request.threadId === threadId));
   const unseen = pending.filter((request) => request.kind === 'command' && request.threadId === threadId && items !== null && !items.has(request.params.itemId));
