@@ -100,6 +100,13 @@ describe('client-side tools over JSON-RPC', () => {
       tool: 'get_reservation',
       arguments: { reservation_id: 'ABC123' },
     });
+    // While the client works on it, a window that opens the thread sees the call running.
+    const { thread: read } = await server.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
+    const running = read.turns.at(-1)!;
+    expect(running.status).toBe('inProgress');
+    expect(running.items.filter((item) => item.type === 'dynamicToolCall')).toEqual([
+      expect.objectContaining({ status: 'inProgress', tool: 'tau_bench__get_reservation', callId: 'call_1' }),
+    ]);
     server.peer.sendRaw(JSON.stringify({ id: request.id, result: { success: true, contentItems: [{ type: 'inputText', text: '{"status":"confirmed"}' }] } }));
     expect((await turnEnd(server)).status).toBe('completed');
 

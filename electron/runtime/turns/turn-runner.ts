@@ -242,6 +242,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   // A client may take minutes to answer; if the runtime dies meanwhile, the restart records the
   // call as failed instead of losing it (turn-recovery moves pending items into the thread).
   turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
+  // Until it is stored, a window that opens the thread sees it as running (thread/read, thread/resume).
+  turn.liveItems.set(started.id, () => started);
   const signal = turn.controller.signal;
   const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
   const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
@@ -272,5 +274,6 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     turn.store.items.append(turn.threadId, completed);
     turn.store.pending.delete(completed.id);
   });
+  turn.liveItems.delete(completed.id);
   deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
