@@ -169,7 +169,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
           <p className="setup-subtitle">
             {firstRun
               ? 'Connect a model and pick a project. It takes a minute, and you can change it later in Settings.'
-              : 'The model provider new turns use, and the folder new threads start in.'}
+              : 'The model provider new turns use, the folder new threads start in, MCP servers and command rules.'}
           </p>
         </div>
         {!firstRun && (
