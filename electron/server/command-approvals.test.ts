@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NotificationMessage, ThreadItem } from '../../shared/protocol/index.js';
 import {
   approvalRequest,
@@ -8,61 +8,27 @@ import {
   commandItem,
   execCall,
   lastToolMessage,
-  mockModelConfig,
   textReply,
   turnEnd,
   type CommandItem,
 } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
-import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { connectWs } from '../../test-support/ws-peer.js';
+import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
 /**
  * The agent runs a command with the person in control, over real WebSockets
  * to `wheelhouse serve`, with the mock model asking for `exec_command`.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-const servers: ServeProcess[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  await killAllChildren();
-  temp.cleanup();
-});
+const served = useServedAgentHomes();
+const { serve, client } = served;
 
 const WAIT = COMMAND_WAIT_MS;
 
-function makeHome(): { home: string; project: string } {
-  const home = temp.make('wheelhouse-approvals-');
-  const project = temp.make('wheelhouse-project-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  return { home, project };
-}
-
-async function serve(home: string): Promise<ServeProcess> {
-  const server = await startServe({ home });
-  servers.push(server);
-  return server;
-}
-
-async function client(server: ServeProcess, name: string): Promise<ProtocolPeer> {
-  const { peer } = await connectWs(server.wsUrl);
-  await peer.initialize(name);
-  return peer;
-}
+const makeHome = () => served.makeHome('wheelhouse-approvals-');
 
 const reply = textReply;
 const completedCommand = (peer: ProtocolPeer) => commandItem(peer, 'item/completed');
-const toolMessageIn = (index: number) => lastToolMessage(mock, index);
+const toolMessageIn = (index: number) => lastToolMessage(served.mock, index);
 
 describe('commands and approvals over WebSocket', () => {
   it('asks every client; the first answer wins, the other sees serverRequest/resolved; output streams', async () => {
@@ -70,8 +36,8 @@ describe('commands and approvals over WebSocket', () => {
     const server = await serve(home);
     const alice = await client(server, 'alice');
     const bob = await client(server, 'bob');
-    mock.enqueue(execCall('touch made.txt && echo approved-output'), reply('Done.'));
-    const before = mock.requests.length;
+    served.mock.enqueue(execCall('touch made.txt && echo approved-output'), reply('Done.'));
+    const before = served.mock.requests.length;
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'make the file' }] });
 
@@ -115,8 +81,8 @@ describe('commands and approvals over WebSocket', () => {
     const { home, project } = makeHome();
     const server = await serve(home);
     const alice = await client(server, 'alice');
-    mock.enqueue(execCall('touch declined.txt'), reply('Understood.'));
-    const before = mock.requests.length;
+    served.mock.enqueue(execCall('touch declined.txt'), reply('Understood.'));
+    const before = served.mock.requests.length;
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     const request = await approvalRequest(alice);
@@ -138,14 +104,14 @@ describe('commands and approvals over WebSocket', () => {
     const alice = await client(server, 'alice');
     const { thread } = await alice.call('thread/start', { cwd: project });
 
-    mock.enqueue(execCall('touch once.txt'));
+    served.mock.enqueue(execCall('touch once.txt'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     const first = await approvalRequest(alice);
     alice.sendRaw(JSON.stringify({ id: first.id, result: { decision: 'cancel' } }));
     expect((await completedCommand(alice)).status).toBe('declined');
     expect((await turnEnd(alice)).status).toBe('interrupted');
 
-    mock.enqueue(execCall('touch once.txt'), reply('ok'), execCall('touch once.txt', {}, 'call_again'), reply('ok again'));
+    served.mock.enqueue(execCall('touch once.txt'), reply('ok'), execCall('touch once.txt', {}, 'call_again'), reply('ok again'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'again' }] });
     const second = await approvalRequest(alice);
     alice.sendRaw(JSON.stringify({ id: second.id, result: { decision: 'acceptForSession' } }));
@@ -160,7 +126,7 @@ describe('commands and approvals over WebSocket', () => {
     expect(alice.inbox.drainNotifications().length).toBeGreaterThan(0);
 
     expect(await alice.call('approval/grants/revoke', { threadId: thread.id, prefix: ['touch', 'once.txt'] })).toEqual({ revoked: true });
-    mock.enqueue(execCall('touch once.txt', {}, 'call_after_revoke'), reply('asked'));
+    served.mock.enqueue(execCall('touch once.txt', {}, 'call_after_revoke'), reply('asked'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'fourth' }] });
     const fourth = await approvalRequest(alice);
     alice.sendRaw(JSON.stringify({ id: fourth.id, result: { decision: 'decline' } }));
@@ -171,7 +137,7 @@ describe('commands and approvals over WebSocket', () => {
     const { home, project } = makeHome();
     const server = await serve(home);
     const alice = await client(server, 'alice');
-    mock.enqueue(execCall('touch never.txt'));
+    served.mock.enqueue(execCall('touch never.txt'));
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     const request = await approvalRequest(alice);
@@ -180,7 +146,6 @@ describe('commands and approvals over WebSocket', () => {
     expect((await approvalRequest(latecomer)).id).toBe(request.id);
 
     await server.stop();
-    servers.splice(servers.indexOf(server), 1);
     const again = await serve(home);
     const bob = await client(again, 'bob');
     expect((await bob.call('approval/list', {})).data).toEqual([]);
@@ -201,7 +166,7 @@ describe('commands and approvals over WebSocket', () => {
     const server = await serve(home);
     const alice = await client(server, 'alice');
     const script = 'sleep 300 & echo $! > pids; (sleep 300 & echo $! >> pids; wait) & echo started; wait';
-    mock.enqueue(execCall(script, { yield_time_ms: 60_000 }), reply('stopped'));
+    served.mock.enqueue(execCall(script, { yield_time_ms: 60_000 }), reply('stopped'));
     const { thread } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
     const { turn } = await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     await alice.inbox.take(

@@ -1,55 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_WAIT_MS, lastToolMessage, mockModelConfig, textReply, turnEnd } from '../../test-support/agent-commands.js';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_WAIT_MS, lastToolMessage, textReply, turnEnd } from '../../test-support/agent-commands.js';
 import { fileApprovalRequest, fileChangeItem, patchCall, patchOf, type FileChangeItem } from '../../test-support/agent-patches.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
-import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { connectWs } from '../../test-support/ws-peer.js';
+import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
 /**
  * The agent edits files with apply_patch, the person in control, over real
  * WebSockets to `wheelhouse serve` (every message checked against Codex's
  * schema by the peers), with the mock model asking for the patch.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-const servers: ServeProcess[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  await killAllChildren();
-  temp.cleanup();
-});
+const served = useServedAgentHomes();
+const { serve, client } = served;
 
 const WAIT = COMMAND_WAIT_MS;
 
 function makeHome(extraToml = ''): { home: string; project: string } {
-  const home = temp.make('wheelhouse-patches-');
-  const project = temp.make('wheelhouse-project-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock) + extraToml);
-  fs.writeFileSync(path.join(project, 'greeting.txt'), 'one\ntwo\nthree\n');
-  return { home, project };
-}
-
-async function serve(home: string): Promise<ServeProcess> {
-  const server = await startServe({ home });
-  servers.push(server);
-  return server;
-}
-
-async function client(server: ServeProcess, name: string): Promise<ProtocolPeer> {
-  const { peer } = await connectWs(server.wsUrl);
-  await peer.initialize(name);
-  return peer;
+  const made = served.makeHome('wheelhouse-patches-', extraToml);
+  fs.writeFileSync(path.join(made.project, 'greeting.txt'), 'one\ntwo\nthree\n');
+  return made;
 }
 
 const read = (project: string, file: string) => fs.readFileSync(path.join(project, file), 'utf8');
@@ -61,8 +30,8 @@ describe('apply_patch with approvals over WebSocket', () => {
     const server = await serve(home);
     const alice = await client(server, 'alice');
     const bob = await client(server, 'bob');
-    mock.enqueue(patchCall(UPDATE_GREETING), textReply('Edited.'));
-    const before = mock.requests.length;
+    served.mock.enqueue(patchCall(UPDATE_GREETING), textReply('Edited.'));
+    const before = served.mock.requests.length;
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'edit it' }] });
 
@@ -93,7 +62,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect(read(project, 'greeting.txt')).toBe('one\nTWO\nthree\n');
     expect(read(project, 'notes/new.txt')).toBe('fresh\n');
     expect((await turnEnd(alice)).status).toBe('completed');
-    expect(lastToolMessage(mock, before + 1)).toBe('Success. Changed these files:\nM greeting.txt\nA notes/new.txt');
+    expect(lastToolMessage(served.mock, before + 1)).toBe('Success. Changed these files:\nM greeting.txt\nA notes/new.txt');
     const stored = (await alice.call('thread/read', { threadId: thread.id, includeTurns: true })).thread.turns.at(-1)!.items.find((i) => i.type === 'fileChange');
     expect(stored).toMatchObject({ status: 'completed', changes: started.changes });
   });
@@ -101,8 +70,8 @@ describe('apply_patch with approvals over WebSocket', () => {
   it('a declined patch changes nothing; the model reads why and the turn goes on', async () => {
     const { home, project } = makeHome();
     const alice = await client(await serve(home), 'alice');
-    mock.enqueue(patchCall(patchOf('*** Delete File: greeting.txt')), textReply('Understood.'));
-    const before = mock.requests.length;
+    served.mock.enqueue(patchCall(patchOf('*** Delete File: greeting.txt')), textReply('Understood.'));
+    const before = served.mock.requests.length;
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'delete it' }] });
     const started = await fileChangeItem(alice, 'item/started');
@@ -112,22 +81,22 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
     expect((await turnEnd(alice)).status).toBe('completed');
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
-    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied: the person declined this patch; no file was changed/);
+    expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied: the person declined this patch; no file was changed/);
   });
 
   it('a hunk that does not apply changes nothing, asks nobody, and names the hunk', async () => {
     const { home, project } = makeHome();
     const alice = await client(await serve(home), 'alice');
     const bad = patchOf('*** Add File: would-be.txt', '+x', '*** Update File: greeting.txt', '@@', '-one', '+ONE', '@@', '-four', '+FOUR');
-    mock.enqueue(patchCall(bad), textReply('I will look again.'));
-    const before = mock.requests.length;
+    served.mock.enqueue(patchCall(bad), textReply('I will look again.'));
+    const before = served.mock.requests.length;
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'edit' }] });
     const item = await fileChangeItem(alice, 'item/completed');
     expect(item.status).toBe('failed');
     expect(item.modelOutput).toMatch(/hunk 2 of greeting\.txt does not apply[\s\S]*four/);
     expect((await turnEnd(alice)).status).toBe('completed');
-    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied; no file was changed\. apply_patch verification failed: hunk 2 of greeting\.txt does not apply/);
+    expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied; no file was changed\. apply_patch verification failed: hunk 2 of greeting\.txt does not apply/);
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
     expect(fs.existsSync(path.join(project, 'would-be.txt'))).toBe(false);
     expect(alice.inbox.drainNotifications().some((n) => n.method === 'serverRequest/resolved')).toBe(false);
@@ -135,19 +104,19 @@ describe('apply_patch with approvals over WebSocket', () => {
 
   it('a path outside the workspace is refused unless the thread runs danger-full-access', async () => {
     const { home, project } = makeHome();
-    const outside = temp.make('wheelhouse-outside-');
+    const outside = served.temp.make('wheelhouse-outside-');
     const alice = await client(await serve(home), 'alice');
     const escape = patchOf(`*** Add File: ${path.relative(project, path.join(outside, 'escaped.txt'))}`, '+out');
-    mock.enqueue(patchCall(escape), textReply('ok'));
-    const before = mock.requests.length;
+    served.mock.enqueue(patchCall(escape), textReply('ok'));
+    const before = served.mock.requests.length;
     const { thread } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'workspace-write' });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'escape' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('failed');
     await turnEnd(alice);
-    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied; no file was changed\. apply_patch verification failed: .*escaped\.txt is outside the project folder/);
+    expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied; no file was changed\. apply_patch verification failed: .*escaped\.txt is outside the project folder/);
     expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(false);
 
-    mock.enqueue(patchCall(escape, 'call_full'), textReply('ok'));
+    served.mock.enqueue(patchCall(escape, 'call_full'), textReply('ok'));
     const { thread: full } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
     await alice.call('turn/start', { threadId: full.id, input: [{ type: 'text', text: 'escape' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('completed');
@@ -158,7 +127,7 @@ describe('apply_patch with approvals over WebSocket', () => {
   it('policy: inside the workspace under workspace-write applies unasked; read-only under never is refused', async () => {
     const { home, project } = makeHome();
     const alice = await client(await serve(home), 'alice');
-    mock.enqueue(patchCall(UPDATE_GREETING), textReply('done'));
+    served.mock.enqueue(patchCall(UPDATE_GREETING), textReply('done'));
     const { thread } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'on-request', sandbox: 'workspace-write' });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('completed');
@@ -166,7 +135,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect(read(project, 'greeting.txt')).toBe('one\nTWO\nthree\n');
 
     // The folder's .git is not writable for the sandbox, so a patch there asks even under on-request.
-    mock.enqueue(patchCall(patchOf('*** Add File: .git/hooks/pre-commit', '+#!/bin/sh'), 'call_git'), textReply('asked'));
+    served.mock.enqueue(patchCall(patchOf('*** Add File: .git/hooks/pre-commit', '+#!/bin/sh'), 'call_git'), textReply('asked'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hook' }] });
     const gitRequest = await fileApprovalRequest(alice);
     expect((gitRequest.params as { reason: string }).reason).toMatch(/into its \.git.*A \.git\/hooks\/pre-commit/);
@@ -174,13 +143,13 @@ describe('apply_patch with approvals over WebSocket', () => {
     await turnEnd(alice);
     expect(fs.existsSync(path.join(project, '.git'))).toBe(false);
 
-    mock.enqueue(patchCall(patchOf('*** Delete File: greeting.txt'), 'call_ro'), textReply('fine'));
-    const before = mock.requests.length;
+    served.mock.enqueue(patchCall(patchOf('*** Delete File: greeting.txt'), 'call_ro'), textReply('fine'));
+    const before = served.mock.requests.length;
     const { thread: readOnly } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'read-only' });
     await alice.call('turn/start', { threadId: readOnly.id, input: [{ type: 'text', text: 'go' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
     await turnEnd(alice);
-    expect(lastToolMessage(mock, before + 1)).toMatch(/^Not applied: the thread is read-only, and the approval policy does not allow asking/);
+    expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied: the thread is read-only, and the approval policy does not allow asking/);
     expect(fs.existsSync(path.join(project, 'greeting.txt'))).toBe(true);
   });
 
@@ -188,7 +157,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     const { home, project } = makeHome();
     const alice = await client(await serve(home), 'alice');
     const { thread } = await alice.call('thread/start', { cwd: project });
-    mock.enqueue(patchCall(patchOf('*** Add File: a.txt', '+a')), textReply('one'));
+    served.mock.enqueue(patchCall(patchOf('*** Add File: a.txt', '+a')), textReply('one'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'first' }] });
     const first = await fileApprovalRequest(alice);
     // A command-only decision is a typed error for a file change, and changes nothing.
@@ -200,14 +169,14 @@ describe('apply_patch with approvals over WebSocket', () => {
     const grants = (await alice.call('approval/grants/list', { threadId: thread.id })).data;
     expect(grants).toEqual([{ threadId: thread.id, prefix: [], kind: 'fileChange', root: fs.realpathSync(project), grantedAtMs: expect.any(Number) }]);
 
-    mock.enqueue(patchCall(patchOf('*** Add File: b.txt', '+b'), 'call_b'), textReply('two'));
+    served.mock.enqueue(patchCall(patchOf('*** Add File: b.txt', '+b'), 'call_b'), textReply('two'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'second' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('completed');
     await turnEnd(alice);
     expect(read(project, 'b.txt')).toBe('b\n');
 
     expect(await alice.call('approval/grants/revoke', { threadId: thread.id, prefix: [], kind: 'fileChange' })).toEqual({ revoked: true });
-    mock.enqueue(patchCall(patchOf('*** Add File: c.txt', '+c'), 'call_c'));
+    served.mock.enqueue(patchCall(patchOf('*** Add File: c.txt', '+c'), 'call_c'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'third' }] });
     const third = await fileApprovalRequest(alice);
     alice.sendRaw(JSON.stringify({ id: third.id, result: { decision: 'cancel' } }));
@@ -217,7 +186,7 @@ describe('apply_patch with approvals over WebSocket', () => {
   });
 
   it('PreToolUse hooks can block apply_patch; PostToolUse hooks hear an applied one', async () => {
-    const hooksDir = temp.make('wheelhouse-patch-hooks-');
+    const hooksDir = served.temp.make('wheelhouse-patch-hooks-');
     const pre = path.join(hooksDir, 'pre.sh');
     const post = path.join(hooksDir, 'post.sh');
     fs.writeFileSync(pre, `#!/bin/sh\nif grep -q forbidden.txt; then echo '{"decision":"block","reason":"not that file"}'; fi\n`, { mode: 0o755 });
@@ -247,16 +216,16 @@ describe('apply_patch with approvals over WebSocket', () => {
     const { home, project } = makeHome(hookToml);
     const alice = await client(await serve(home), 'alice');
     const { thread } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'workspace-write' });
-    mock.enqueue(patchCall(patchOf('*** Add File: forbidden.txt', '+no')), textReply('blocked'));
-    const before = mock.requests.length;
+    served.mock.enqueue(patchCall(patchOf('*** Add File: forbidden.txt', '+no')), textReply('blocked'));
+    const before = served.mock.requests.length;
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'one' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
     await turnEnd(alice);
-    expect(lastToolMessage(mock, before + 1)).toBe("Not applied: blocked by hook 'guard' at PreToolUse: not that file");
+    expect(lastToolMessage(served.mock, before + 1)).toBe("Not applied: blocked by hook 'guard' at PreToolUse: not that file");
     expect(fs.existsSync(path.join(project, 'forbidden.txt'))).toBe(false);
     expect(fs.existsSync(path.join(hooksDir, 'post.json'))).toBe(false);
 
-    mock.enqueue(patchCall(patchOf('*** Add File: fine.txt', '+yes'), 'call_fine'), textReply('applied'));
+    served.mock.enqueue(patchCall(patchOf('*** Add File: fine.txt', '+yes'), 'call_fine'), textReply('applied'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'two' }] });
     const item: FileChangeItem = await fileChangeItem(alice, 'item/completed');
     expect(item.status).toBe('completed');
@@ -267,12 +236,12 @@ describe('apply_patch with approvals over WebSocket', () => {
     // In a thread that asks, a PermissionRequest hook may decline before anyone is asked.
     fs.writeFileSync(path.join(hooksDir, 'deny-next'), '');
     const { thread: asking } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'untrusted' });
-    mock.enqueue(patchCall(patchOf('*** Add File: secret.txt', '+s'), 'call_secret'), textReply('ok'));
-    const beforeSecret = mock.requests.length;
+    served.mock.enqueue(patchCall(patchOf('*** Add File: secret.txt', '+s'), 'call_secret'), textReply('ok'));
+    const beforeSecret = served.mock.requests.length;
     await alice.call('turn/start', { threadId: asking.id, input: [{ type: 'text', text: 'three' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
     await turnEnd(alice);
-    expect(lastToolMessage(mock, beforeSecret + 1)).toBe("Not applied: blocked by hook 'no-asking' at PermissionRequest: no secrets");
+    expect(lastToolMessage(served.mock, beforeSecret + 1)).toBe("Not applied: blocked by hook 'no-asking' at PermissionRequest: no secrets");
     expect(fs.existsSync(path.join(project, 'secret.txt'))).toBe(false);
     expect(alice.inbox.drainNotifications().some((n) => n.method === 'serverRequest/resolved')).toBe(false);
   });
@@ -284,7 +253,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     const { home, project } = makeHome();
     const server = await serve(home);
     const alice = await client(server, 'alice');
-    mock.enqueue(patchCall(UPDATE_GREETING));
+    served.mock.enqueue(patchCall(UPDATE_GREETING));
     const { thread } = await alice.call('thread/start', { cwd: project });
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     const request = await fileApprovalRequest(alice);
@@ -300,7 +269,6 @@ describe('apply_patch with approvals over WebSocket', () => {
     } else {
       await server.stop();
     }
-    servers.splice(servers.indexOf(server), 1);
     const bob = await client(await serve(home), 'bob');
     expect((await bob.call('approval/list', {})).data).toEqual([]);
     const answer = await bob.request('approval/answer', { requestId: String(request.id), decision: 'accept' });

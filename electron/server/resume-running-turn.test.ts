@@ -1,57 +1,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationItem, RequestMessage, Turn } from '../../shared/protocol/index.js';
 import {
   approvalRequest,
   COMMAND_WAIT_MS,
   commandItem,
   execCall,
-  mockModelConfig,
   textReply,
   turnEnd,
   type CommandItem,
 } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
-import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { connectWs } from '../../test-support/ws-peer.js';
+import type { ServeProcess } from '../../test-support/serve-process.js';
+import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
 /**
  * A second client (or a reloaded window) opens a thread while its turn runs:
  * thread/resume and thread/read show the turn's items that are still waiting
  * or running, in their current state — over real WebSockets to `wheelhouse serve`.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-const servers: ServeProcess[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  await killAllChildren();
-  temp.cleanup();
-});
+const served = useServedAgentHomes();
+const { client } = served;
 
 async function setUp(): Promise<{ server: ServeProcess; project: string; alice: ProtocolPeer }> {
-  const home = temp.make('wheelhouse-resume-');
-  const project = temp.make('wheelhouse-project-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const server = await startServe({ home });
-  servers.push(server);
+  const { home, project } = served.makeHome('wheelhouse-resume-');
+  const server = await served.serve(home);
   return { server, project, alice: await client(server, 'alice') };
-}
-
-async function client(server: ServeProcess, name: string): Promise<ProtocolPeer> {
-  const { peer } = await connectWs(server.wsUrl);
-  await peer.initialize(name);
-  return peer;
 }
 
 function commandsIn(items: readonly ConversationItem[]): CommandItem[] {
@@ -61,7 +36,7 @@ function commandsIn(items: readonly ConversationItem[]): CommandItem[] {
 describe('opening a thread while its turn runs', () => {
   it('shows the command waiting for approval in the running turn, once, and it completes in place', async () => {
     const { server, project, alice } = await setUp();
-    mock.enqueue(execCall('touch made.txt && echo approved-output'), textReply('Done.'));
+    served.mock.enqueue(execCall('touch made.txt && echo approved-output'), textReply('Done.'));
     const { thread } = await alice.call('thread/start', { cwd: project });
     const { turn } = await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'make the file' }] });
     const request = await approvalRequest(alice);
@@ -96,7 +71,7 @@ describe('opening a thread while its turn runs', () => {
     const { server, project, alice } = await setUp();
     // The command prints, then waits on a file the test creates: it runs as long as the test needs.
     const gate = path.join(project, 'gate');
-    mock.enqueue(
+    served.mock.enqueue(
       [
         { type: 'text' as const, text: 'Running it now.' },
         ...execCall(`echo first-part; while [ ! -e ${gate} ]; do sleep 0.1; done; echo second-part`, { yield_time_ms: 30_000 }),
