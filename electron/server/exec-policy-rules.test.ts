@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NotificationMessage } from '../../shared/protocol/index.js';
 import type { ExecPolicyRuleProblem } from '../../shared/protocol/methods/exec-policy.js';
 import type { ThreadSandboxState } from '../../shared/protocol/methods/thread-sandbox.js';
@@ -15,13 +15,9 @@ import {
   textReply,
   turnEnd,
 } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { detectSandbox } from '../exec/sandbox.js';
-import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { connectWs } from '../../test-support/ws-peer.js';
+import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
 /**
  * The rules editor's methods, the rule that decided each command (on the
@@ -29,29 +25,12 @@ import { connectWs } from '../../test-support/ws-peer.js';
  * files reloaded when they change on disk, and a thread's sandbox settings,
  * over a real WebSocket to `wheelhouse serve`.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-let server: ServeProcess | null = null;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await server?.stop();
-  server = null;
-  await killAllChildren();
-  temp.cleanup();
-});
+const served = useServedAgentHomes();
 
 async function setup(): Promise<{ peer: ProtocolPeer; home: string; project: string }> {
-  const home = temp.make('wheelhouse-rules-');
-  const project = temp.make('wheelhouse-project-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  server = await startServe({ home });
-  const { peer } = await connectWs(server.wsUrl);
-  await peer.initialize('rules-test');
+  const { home, project } = served.makeHome('wheelhouse-rules-');
+  const server = await served.serve(home);
+  const peer = await served.client(server, 'rules-test');
   return { peer, home, project };
 }
 
@@ -93,7 +72,7 @@ describe('exec-policy rules', () => {
     const { thread } = await peer.call('thread/start', { cwd: project, approvalPolicy: 'untrusted', sandbox: 'danger-full-access' });
     // `&& echo`: node-pty reports a pty leader that exits silently right after closing its output (coreutils) as
     // killed by SIGHUP now and then (see the report); a shell that outlives touch keeps the exit status honest.
-    mock.enqueue(execCall('touch made.txt && echo made'), textReply('Made.'));
+    served.mock.enqueue(execCall('touch made.txt && echo made'), textReply('Made.'));
     await peer.call('turn/start', { threadId: thread.id, input: say('make it') });
     const done = await commandItem(peer, 'item/completed');
     // The whole item on failure: its output says why a command did not complete.
@@ -107,7 +86,7 @@ describe('exec-policy rules', () => {
     await peer.call('execPolicy/rules/write', {
       change: { type: 'add', rule: { pattern: ['git', ['push', 'fetch']], decision: 'prompt', justification: 'talks to the remote' } },
     });
-    mock.enqueue(execCall('git push origin main'), textReply('Not pushed.'));
+    served.mock.enqueue(execCall('git push origin main'), textReply('Not pushed.'));
     await peer.call('turn/start', { threadId: thread.id, input: say('push') });
     const request = await approvalRequest(peer);
     const params = request.params as { reason: string; decidedBy: { kind: string; source: string; label: string } };
@@ -165,7 +144,7 @@ describe('exec-policy rules', () => {
     const outside = await peer.request('execPolicy/rules/write', { change: { type: 'delete', at: { file: path.join(home, 'config.toml'), line: 1 } } });
     expect('error' in outside && outside.error.message).toMatch(/not a rules file of this home/);
     expect(fs.existsSync(defaultFile)).toBe(false);
-    expect(fs.readFileSync(path.join(home, 'config.toml'), 'utf8')).toBe(mockModelConfig(mock));
+    expect(fs.readFileSync(path.join(home, 'config.toml'), 'utf8')).toBe(mockModelConfig(served.mock));
   });
 
   it('reloads a rules file changed on disk; a broken one keeps its last good rules and says where it is broken', async () => {
@@ -216,7 +195,7 @@ describe('thread sandbox settings', () => {
     expect((await peer.call('thread/read', { threadId: thread.id })).thread).toMatchObject({ sandbox: 'danger-full-access', approvalPolicy: 'never' });
 
     // `never`: a command no rule covers runs without asking, decided by the approval policy.
-    mock.enqueue(execCall('touch free.txt && echo done'), textReply('Done.'));
+    served.mock.enqueue(execCall('touch free.txt && echo done'), textReply('Done.'));
     await peer.call('turn/start', { threadId: thread.id, input: say('go') });
     const done = await commandItem(peer, 'item/completed');
     expect({ status: done.status, output: done.aggregatedOutput }).toEqual({ status: 'completed', output: 'done\r\n' });
@@ -250,7 +229,7 @@ describe('network policy amendments', () => {
       const command = `curl -sS http://127.0.0.1:${port}/`;
       const amendment = { host: '127.0.0.1', action: 'allow' };
 
-      mock.enqueue(execCall(command), textReply('Fetched.'));
+      served.mock.enqueue(execCall(command), textReply('Fetched.'));
       await peer.call('turn/start', { threadId: thread.id, input: say('fetch it') });
       const asked = await approvalRequest(peer);
       const params = asked.params as { proposedNetworkPolicyAmendments: unknown; availableDecisions: unknown[] };
@@ -262,7 +241,7 @@ describe('network policy amendments', () => {
       expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
 
       // Approved without the amendment, the same command runs in the sandbox without network.
-      mock.enqueue(execCall(command), textReply('No network.'));
+      served.mock.enqueue(execCall(command), textReply('No network.'));
       await peer.call('turn/start', { threadId: thread.id, input: say('again') });
       const again = await approvalRequest(peer);
       peer.sendRaw(JSON.stringify({ id: again.id, result: { decision: 'accept' } }));
@@ -272,7 +251,7 @@ describe('network policy amendments', () => {
       expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
 
       // Denying the host declines the command.
-      mock.enqueue(execCall(command), textReply('Understood.'));
+      served.mock.enqueue(execCall(command), textReply('Understood.'));
       await peer.call('turn/start', { threadId: thread.id, input: say('once more') });
       const third = await approvalRequest(peer);
       const deny = { host: '127.0.0.1', action: 'deny' };
