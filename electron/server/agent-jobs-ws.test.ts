@@ -1,34 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Job, NotificationMessage } from '../../shared/protocol/index.js';
-import { approvalRequest, COMMAND_WAIT_MS, execCall, mockModelConfig, textReply, toolCallReply } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { approvalRequest, COMMAND_WAIT_MS, execCall, textReply, toolCallReply } from '../../test-support/agent-commands.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
-import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { connectWs } from '../../test-support/ws-peer.js';
+import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
 /**
  * An agent job over a real WebSocket to `wheelhouse serve`: every message the
  * client sees passes the Codex schema check (wire-conformance) where Codex
  * has the method, and the job's approval reaches the client as Codex's server request.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-const servers: ServeProcess[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  await killAllChildren();
-  temp.cleanup();
-});
+const served = useServedAgentHomes();
 
 async function jobUpdate(peer: ProtocolPeer, jobId: string, match: (job: Job) => boolean, what: string): Promise<Job> {
   const received = await peer.inbox.take(
@@ -41,14 +24,10 @@ async function jobUpdate(peer: ProtocolPeer, jobId: string, match: (job: Job) =>
 
 describe('agent jobs over WebSocket', () => {
   it('wait for approval as a visible job state and a server request; answering lets the goal complete', async () => {
-    const home = temp.make('wheelhouse-agent-job-');
-    const project = temp.make('wheelhouse-project-');
-    fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-    const server = await startServe({ home });
-    servers.push(server);
-    const { peer } = await connectWs(server.wsUrl);
-    await peer.initialize('job-watcher');
-    mock.enqueue(execCall('touch by-job.txt'), toolCallReply('update_goal', { status: 'complete' }, 'call_goal'), textReply('All done.'));
+    const { home, project } = served.makeHome('wheelhouse-agent-job-');
+    const server = await served.serve(home);
+    const peer = await served.client(server, 'job-watcher');
+    served.mock.enqueue(execCall('touch by-job.txt'), toolCallReply('update_goal', { status: 'complete' }, 'call_goal'), textReply('All done.'));
 
     const { job } = await peer.call('job/create', {
       kind: 'agent',

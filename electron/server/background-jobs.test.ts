@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Job, NotificationMessage, RequestMessage, ThreadItem } from '../../shared/protocol/index.js';
-import { approvalRequest, COMMAND_WAIT_MS, execCall, lastToolMessage, mockModelConfig, textReply, toolCallReply, turnEnd } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { approvalRequest, COMMAND_WAIT_MS, execCall, lastToolMessage, textReply, toolCallReply, turnEnd } from '../../test-support/agent-commands.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
-import { startServe, type ServeProcess } from '../../test-support/serve-process.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { connectWs } from '../../test-support/ws-peer.js';
+import type { ServeProcess } from '../../test-support/serve-process.js';
+import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
 /**
  * Background command jobs and the agent, over real WebSockets to `wheelhouse
@@ -17,42 +14,20 @@ import { connectWs } from '../../test-support/ws-peer.js';
  * exec_command that outlives its turn becoming a job, the exec policy and
  * approvals for jobs, and job/deleted reaching a second client.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-const servers: ServeProcess[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.stop();
-  await killAllChildren();
-  temp.cleanup();
-});
+const served = useServedAgentHomes();
+const { client } = served;
 
 const WAIT = COMMAND_WAIT_MS;
 /** A job that runs until the test creates `go` in its folder: it cannot end early, however loaded the machine. */
 const UNTIL_GO = `'${process.execPath}' -e "setInterval(() => require('fs').existsSync('go') && process.exit(0), 50)"`;
 
 async function serveHome(rules?: string): Promise<{ server: ServeProcess; project: string }> {
-  const home = temp.make('wheelhouse-bgjobs-');
-  const project = temp.make('wheelhouse-project-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
+  const { home, project } = served.makeHome('wheelhouse-bgjobs-');
   if (rules) {
     fs.mkdirSync(path.join(home, 'rules'), { recursive: true });
     fs.writeFileSync(path.join(home, 'rules', 'test.rules'), rules);
   }
-  const server = await startServe({ home });
-  servers.push(server);
-  return { server, project };
-}
-
-async function client(server: ServeProcess, name: string): Promise<ProtocolPeer> {
-  const { peer } = await connectWs(server.wsUrl);
-  await peer.initialize(name);
-  return peer;
+  return { server: await served.serve(home), project };
 }
 
 /** The next job/updated (of `jobId`, or of any job) matching `match`. */
@@ -76,13 +51,13 @@ describe('background jobs and the agent', () => {
     const { server, project } = await serveHome();
     const alice = await client(server, 'alice');
     const threadId = await trustedThread(alice, project);
-    const before = mock.requests.length;
-    mock.enqueue(toolCallReply('job_start', { command: `echo job-began; ${UNTIL_GO}; echo job-finished`, name: 'long build' }), textReply('Started it.'));
+    const before = served.mock.requests.length;
+    served.mock.enqueue(toolCallReply('job_start', { command: `echo job-began; ${UNTIL_GO}; echo job-finished`, name: 'long build' }), textReply('Started it.'));
     await alice.call('turn/start', { threadId, input: [{ type: 'text', text: 'build in the background' }] });
 
     // The turn ends while the job still runs (it cannot end before the test says go).
     expect((await turnEnd(alice)).status).toBe('completed');
-    const started = lastToolMessage(mock, before + 1);
+    const started = lastToolMessage(served.mock, before + 1);
     const jobId = /Started background job (job-\S+) /.exec(started)?.[1];
     expect(jobId, started).toBeTruthy();
     const running = await jobUpdate(alice, (job) => job.id === jobId && job.status === 'running', 'the job running');
@@ -101,28 +76,28 @@ describe('background jobs and the agent', () => {
     fs.writeFileSync(path.join(project, 'go'), '');
     await jobUpdate(alice, (job) => job.id === jobId && job.status === 'completed', 'the job completed');
 
-    const second = mock.requests.length;
-    mock.enqueue(toolCallReply('job_status', { jobId }, 'call_status'), toolCallReply('job_output', { jobId }, 'call_output'), textReply('It finished.'));
+    const second = served.mock.requests.length;
+    served.mock.enqueue(toolCallReply('job_status', { jobId }, 'call_status'), toolCallReply('job_output', { jobId }, 'call_output'), textReply('It finished.'));
     await alice.call('turn/start', { threadId, input: [{ type: 'text', text: 'how did it go?' }] });
     expect((await turnEnd(alice)).status).toBe('completed');
-    expect(lastToolMessage(mock, second + 1)).toMatch(new RegExp(`Job ${jobId} \\("long build"\\): completed[\\s\\S]*exit code: 0`));
-    const output = lastToolMessage(mock, second + 2);
+    expect(lastToolMessage(served.mock, second + 1)).toMatch(new RegExp(`Job ${jobId} \\("long build"\\): completed[\\s\\S]*exit code: 0`));
+    const output = lastToolMessage(served.mock, second + 2);
     expect(output).toMatch(/run 1: bytes 0–\d+ of \d+ \(the run has ended\)/);
     expect(output).toContain('job-began');
     expect(output).toContain('job-finished');
     // An unknown job is a result the model reads, not a failed turn.
-    const third = mock.requests.length;
-    mock.enqueue(toolCallReply('job_status', { jobId: 'job-nope' }, 'call_nope'), textReply('No such job.'));
+    const third = served.mock.requests.length;
+    served.mock.enqueue(toolCallReply('job_status', { jobId: 'job-nope' }, 'call_nope'), textReply('No such job.'));
     await alice.call('turn/start', { threadId, input: [{ type: 'text', text: 'and that one?' }] });
     expect((await turnEnd(alice)).status).toBe('completed');
-    expect(lastToolMessage(mock, third + 1)).toMatch(/job not found: job-nope/);
+    expect(lastToolMessage(served.mock, third + 1)).toMatch(/job not found: job-nope/);
   });
 
   it('a command that outlives its turn becomes a job: same process, output continues into the job log, pause and resume work', async () => {
     const { server, project } = await serveHome();
     const alice = await client(server, 'alice');
     const threadId = await trustedThread(alice, project);
-    mock.enqueue(execCall(`echo adopted-start; ${UNTIL_GO}; echo adopted-end`, { yield_time_ms: 300 }), textReply('Left it running.'));
+    served.mock.enqueue(execCall(`echo adopted-start; ${UNTIL_GO}; echo adopted-end`, { yield_time_ms: 300 }), textReply('Left it running.'));
     await alice.call('turn/start', { threadId, input: [{ type: 'text', text: 'start the watcher' }] });
     expect((await turnEnd(alice)).status).toBe('completed');
 
@@ -191,8 +166,8 @@ describe('background jobs and the agent', () => {
     const { server, project } = await serveHome('prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "never delete")\n');
     const alice = await client(server, 'alice');
     const { thread } = await alice.call('thread/start', { cwd: project, approvalPolicy: 'untrusted', sandbox: 'danger-full-access' });
-    const before = mock.requests.length;
-    mock.enqueue(
+    const before = served.mock.requests.length;
+    served.mock.enqueue(
       toolCallReply('job_start', { command: 'rm -rf src' }, 'call_rm'),
       toolCallReply('job_start', { command: 'touch agent.txt' }, 'call_touch'),
       textReply('Waiting for you.'),
@@ -200,8 +175,8 @@ describe('background jobs and the agent', () => {
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     const toAlice = await approvalRequest(alice);
     expect((await turnEnd(alice)).status).toBe('completed');
-    expect(lastToolMessage(mock, before + 1)).toMatch(/forbids `rm -rf src`.*never delete/);
-    expect(lastToolMessage(mock, before + 2)).toMatch(/waits for the person's approval/);
+    expect(lastToolMessage(served.mock, before + 1)).toMatch(/forbids `rm -rf src`.*never delete/);
+    expect(lastToolMessage(served.mock, before + 2)).toMatch(/waits for the person's approval/);
     const params = toAlice.params as { threadId: string; itemId: string; availableDecisions: unknown[] };
     expect(params.threadId).toBe(thread.id);
     expect(params.availableDecisions).toContain('acceptForSession');
