@@ -1,5 +1,5 @@
 import { ShieldQuestion } from 'lucide-react';
-import { useId, type KeyboardEvent } from 'react';
+import { useId } from 'react';
 import type { CommandExecutionApprovalDecision } from '../../../../shared/protocol/command-execution.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { useApprovalsStore, useThreadsStore } from '../../services.js';
@@ -7,6 +7,7 @@ import { InlineCode } from '../common/inline-code.js';
 import { sessionScopeText } from '../../stores/approval-requests.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
 import { DecidedByLine } from './decided-by-line.js';
+import { ApprovalCardFrame } from './approval-card-frame.js';
 
 /** Keys that answer a focused approval card. */
 const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline' | 'cancel'>> = {
@@ -40,26 +41,8 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
             : choice;
     if (decision) answer(approval.requestId, decision);
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const choice = SHORTCUTS[event.key.toLowerCase()];
-    if (!choice) return;
-    event.preventDefault();
-    choose(choice);
-  };
   return (
-    <div
-      className="approval-card"
-      role="group"
-      aria-label="Approve this command?"
-      data-testid="approval-card"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-    >
-      <div className="approval-head">
-        <ShieldQuestion size={15} strokeWidth={2} aria-hidden="true" />
-        <span className="approval-title">Run this command?</span>
-      </div>
+    <ApprovalCardFrame label="Approve this command?" title="Run this command?" testId="approval-card" shortcuts={SHORTCUTS} onChoose={choose}>
       {params.reason && (
         <p className="approval-reason">
           <InlineCode text={params.reason} />
@@ -118,7 +101,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
           “Approve for this thread”: <InlineCode text={sessionScopeText(scopes, params.command ?? null, thread ? threadTitle(thread) : 'this thread')} />.
         </p>
       )}
-    </div>
+    </ApprovalCardFrame>
   );
 }
 

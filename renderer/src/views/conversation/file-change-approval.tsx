@@ -1,8 +1,7 @@
-import { ShieldQuestion } from 'lucide-react';
-import type { KeyboardEvent } from 'react';
 import type { FileChangeApprovalDecision } from '../../../../shared/protocol/file-change.js';
 import { useApprovalsStore } from '../../services.js';
 import type { FileChangeApproval } from '../../stores/approvals-store.js';
+import { ApprovalCardFrame } from './approval-card-frame.js';
 
 /** The same keys as the command approval card (there is no rule to add for a patch). */
 const SHORTCUTS: Readonly<Record<string, FileChangeApprovalDecision>> = {
@@ -16,26 +15,14 @@ const SHORTCUTS: Readonly<Record<string, FileChangeApprovalDecision>> = {
 export function FileChangeApprovalCard({ approval, folder }: { readonly approval: FileChangeApproval; readonly folder: string | null }) {
   const answer = useApprovalsStore((s) => s.answerFileChange);
   const choose = (decision: FileChangeApprovalDecision) => answer(approval.requestId, decision);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const decision = SHORTCUTS[event.key.toLowerCase()];
-    if (!decision) return;
-    event.preventDefault();
-    choose(decision);
-  };
   return (
-    <div
-      className="approval-card"
-      role="group"
-      aria-label="Apply these file changes?"
-      data-testid="file-approval-card"
-      tabIndex={0}
-      onKeyDown={onKeyDown}
+    <ApprovalCardFrame
+      label="Apply these file changes?"
+      title="Apply these changes?"
+      testId="file-approval-card"
+      shortcuts={SHORTCUTS}
+      onChoose={choose}
     >
-      <div className="approval-head">
-        <ShieldQuestion size={15} strokeWidth={2} aria-hidden="true" />
-        <span className="approval-title">Apply these changes?</span>
-      </div>
       {approval.params.reason && <p className="approval-reason">Asked because {approval.params.reason}</p>}
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="file-approval-accept" onClick={() => choose('accept')}>
@@ -57,6 +44,6 @@ export function FileChangeApprovalCard({ approval, folder }: { readonly approval
           Stop turn <kbd>S</kbd>
         </button>
       </div>
-    </div>
+    </ApprovalCardFrame>
   );
 }

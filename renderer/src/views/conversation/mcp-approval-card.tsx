@@ -1,9 +1,8 @@
-import { ShieldQuestion } from 'lucide-react';
-import type { KeyboardEvent } from 'react';
 import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';
 import { formatArguments } from '../../format/tool-calls.js';
 import { useApprovalsStore } from '../../services.js';
 import type { McpToolApproval } from '../../stores/approvals-store.js';
+import { ApprovalCardFrame } from './approval-card-frame.js';
 
 type Choice = 'accept' | 'session' | 'always' | 'decline';
 
@@ -40,19 +39,8 @@ export function McpApprovalCard({ approval }: { readonly approval: McpToolApprov
     const persist = choice === 'session' ? MCP_TOOL_APPROVAL_META.persistSession : MCP_TOOL_APPROVAL_META.persistAlways;
     if (persistence.includes(persist)) answer(approval.requestId, { action: 'accept', _meta: { [MCP_TOOL_APPROVAL_META.persistKey]: persist } });
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
-    const choice = SHORTCUTS[event.key.toLowerCase()];
-    if (!choice) return;
-    event.preventDefault();
-    choose(choice);
-  };
   return (
-    <div className="approval-card" role="group" aria-label={message} data-testid="mcp-approval-card" tabIndex={0} onKeyDown={onKeyDown}>
-      <div className="approval-head">
-        <ShieldQuestion size={15} strokeWidth={2} aria-hidden="true" />
-        <span className="approval-title">{message}</span>
-      </div>
+    <ApprovalCardFrame label={message} title={message} testId="mcp-approval-card" shortcuts={SHORTCUTS} onChoose={choose}>
       {(tool || description) && (
         <p className="approval-reason">
           {tool && <strong>{tool}. </strong>}
@@ -90,6 +78,6 @@ export function McpApprovalCard({ approval }: { readonly approval: McpToolApprov
           Decline <kbd>D</kbd>
         </button>
       </div>
-    </div>
+    </ApprovalCardFrame>
   );
 }
