@@ -19,8 +19,53 @@ export interface QueueState {
 
 const PAGE = 100;
 
+/** How long after its last move a thread still treats replies showing an older order of its own as echoes. */
+const ECHO_WINDOW_MS = 2_000;
+
+const orderKey = (rows: readonly QueuedTurn[]): string => rows.map((row) => row.id).join('\n');
+
+/**
+ * The orders this window asked for, per thread, oldest first. Moves made in
+ * quick succession (↑ then ↓) each get an answer and a thread/queue/changed;
+ * those of a superseded move can arrive after the newer move was shown
+ * (notifications are batched, answers are not) and would put the old order
+ * back for a moment, long enough for a click to land on the wrong card. A
+ * reply showing an order this window asked for before its latest one is such
+ * an echo and is skipped; anything else (a row started, another window's
+ * move) applies.
+ */
+class AskedOrders {
+  private readonly asked = new Map<string, { keys: string[]; at: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  ask(threadId: string, rows: readonly QueuedTurn[]): void {
+    const entry = this.current(threadId) ?? { keys: [], at: 0 };
+    entry.keys.push(orderKey(rows));
+    entry.at = this.now();
+    this.asked.set(threadId, entry);
+  }
+
+  isEcho(threadId: string, rows: readonly QueuedTurn[]): boolean {
+    const entry = this.current(threadId);
+    if (!entry) return false;
+    const index = entry.keys.lastIndexOf(orderKey(rows));
+    return index >= 0 && index < entry.keys.length - 1;
+  }
+
+  private current(threadId: string): { keys: string[]; at: number } | undefined {
+    const entry = this.asked.get(threadId);
+    if (entry && this.now() - entry.at > ECHO_WINDOW_MS) {
+      this.asked.delete(threadId);
+      return undefined;
+    }
+    return entry;
+  }
+}
+
 /** Each thread's queued turns (thread/queue/*), kept current by thread/queue/changed. */
-export function createQueueStore(client: WheelhouseClient): UseBoundStore<StoreApi<QueueState>> {
+export function createQueueStore(client: WheelhouseClient, now: () => number = Date.now): UseBoundStore<StoreApi<QueueState>> {
+  const asked = new AskedOrders(now);
   const store = create<QueueState>()((set, get) => {
     const put = (threadId: string, rows: readonly QueuedTurn[]) =>
       set((state) => ({ queues: { ...state.queues, [threadId]: rows } }));
@@ -70,13 +115,14 @@ export function createQueueStore(client: WheelhouseClient): UseBoundStore<StoreA
         const next = [...before];
         const [moved] = next.splice(from, 1);
         next.splice(toIndex, 0, moved!);
+        asked.ask(threadId, next);
         put(threadId, next);
         try {
           const { queuedTurns } = await client.request('thread/queue/reorder', {
             threadId,
             queuedTurnIds: next.map((q) => q.id),
           });
-          put(threadId, queuedTurns);
+          if (!asked.isEcho(threadId, queuedTurns)) put(threadId, queuedTurns);
         } catch (error) {
           // The queue moved under us (a row started or was deleted): show what the runtime has.
           showRequestError(error);
@@ -98,9 +144,10 @@ export function createQueueStore(client: WheelhouseClient): UseBoundStore<StoreA
       },
     };
   });
-  client.on('thread/queue/changed', ({ threadId, queuedTurns }) =>
-    store.setState((state) => ({ queues: { ...state.queues, [threadId]: queuedTurns } })),
-  );
+  client.on('thread/queue/changed', ({ threadId, queuedTurns }) => {
+    if (asked.isEcho(threadId, queuedTurns)) return;
+    store.setState((state) => ({ queues: { ...state.queues, [threadId]: queuedTurns } }));
+  });
   // Rows may have started or failed while the link was down.
   client.onReady(() => {
     for (const threadId of Object.keys(store.getState().queues)) void store.getState().load(threadId, { quiet: true });
