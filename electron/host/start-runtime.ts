@@ -1,6 +1,8 @@
 import {
   clientMethods,
   Dispatcher,
+  isDesktopMethod,
+  type DesktopMethod,
   ErrorCode,
   RpcError,
   type ClientMethod,
@@ -16,6 +18,9 @@ import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
 import { lockHome } from './lock-home.js';
 import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
+
+/** The desktop shell's answers to the desktop methods (open at login, restart); they work whether or not the runtime opened. */
+export type DesktopHandlers = Pick<MethodHandlers<RequestContext>, DesktopMethod>;
 
 /**
  * A runtime whose home is locked but whose stores are still opening. Carriers
@@ -45,7 +50,11 @@ export interface StartingRuntime {
  * request waiting for the runtime, and every later one, gets a -32603 error
  * saying why.
  */
-export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promise<unknown> = () => Promise.resolve()): StartingRuntime {
+export function startRuntime(
+  options: HostRuntimeOptions,
+  openAfter: () => Promise<unknown> = () => Promise.resolve(),
+  desktop: DesktopHandlers | null = null,
+): StartingRuntime {
   const lock = lockHome(options.home);
   const ready = openAfter().then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(async () => {
     try {
@@ -73,9 +82,12 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       });
       return (runtime.methods[method] as (p: unknown, c: RequestContext) => unknown)(params, ctx);
     }) as unknown as MethodHandlers<RequestContext>[M];
-  const handlers = Object.fromEntries(
-    (Object.keys(clientMethods) as ClientMethod[]).map((method) => [method, method === 'initialize' ? initializeHandler(options.home) : waitForRuntime(method)]),
-  ) as unknown as MethodHandlers<RequestContext>;
+  const handlerOf = (method: ClientMethod) => {
+    if (method === 'initialize') return initializeHandler(options.home);
+    if (desktop && isDesktopMethod(method)) return desktop[method];
+    return waitForRuntime(method);
+  };
+  const handlers = Object.fromEntries((Object.keys(clientMethods) as ClientMethod[]).map((method) => [method, handlerOf(method)])) as unknown as MethodHandlers<RequestContext>;
   const dispatcher = new Dispatcher<RequestContext>(handlers, {
     validateResults: options.validateResults ?? resultsValidatedByDefault(),
     onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
