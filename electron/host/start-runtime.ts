@@ -66,6 +66,24 @@ export function startRuntime(
       throw error;
     }
   });
+  return startingRuntime(options, ready, desktop);
+}
+
+/**
+ * A runtime that could not even start (its home is in use, say): it answers
+ * `initialize` and the desktop methods, and every other request with -32603
+ * saying why, so the desktop window can show what happened and offer a restart.
+ */
+export function failedRuntime(options: Pick<HostRuntimeOptions, 'home' | 'validateResults' | 'logError'>, error: unknown, desktop: DesktopHandlers | null = null): StartingRuntime {
+  const ready = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  return startingRuntime(options, ready, desktop);
+}
+
+function startingRuntime(
+  options: Pick<HostRuntimeOptions, 'home' | 'validateResults' | 'logError'>,
+  ready: Promise<Runtime>,
+  desktop: DesktopHandlers | null,
+): StartingRuntime {
   let opened: Runtime | null = null;
   // A failure is reported through `ready` and through the requests; it is never unhandled.
   ready.then(

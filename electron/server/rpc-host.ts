@@ -125,10 +125,17 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
    * Sends a notification of the host itself (not a runtime event: no `seq`,
    * never in the log or a replay) to every initialised connection; the
    * desktop shell says this way that its runtime failed or what to show.
+   * Returns how many connections it reached.
    */
-  broadcast<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): void {
+  broadcast<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): number {
     const text = JSON.stringify({ method, params });
-    for (const connection of this.connections) connection.sendNotification(method, text);
+    let reached = 0;
+    for (const connection of this.connections) {
+      if (!connection.isOpen || !connection.isInitialized) continue;
+      connection.sendNotification(method, text);
+      reached += 1;
+    }
+    return reached;
   }
 
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {

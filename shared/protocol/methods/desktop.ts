@@ -37,6 +37,8 @@ export const DesktopStateResult = z.object({
   runtime: DesktopRuntimeState,
   /** Whether Wheelhouse opens when the person logs in; null where this system offers no way to set it. */
   openAtLogin: z.boolean().nullable(),
+  /** What the shell asked to show before this window was listening (a notification clicked while it was closed); handed out once. */
+  open: DesktopOpenTarget.nullable(),
 });
 export type DesktopStateResult = z.infer<typeof DesktopStateResult>;
 
