@@ -10,7 +10,7 @@ const LABELS: Record<ConnectionStatus, string> = {
   disconnected: 'Disconnected',
 };
 
-/** Dot and words saying whether this window reaches the runtime; a retry button when it does not. */
+/** Dot and word saying whether this window reaches the runtime, and a retry button when it does not; the banner says why. */
 export function ConnectionIndicator() {
   const status = useConnectionStore((s) => s.status);
   const error = useConnectionStore((s) => s.error);
@@ -28,7 +28,6 @@ export function ConnectionIndicator() {
       <span className="connection-dot" aria-hidden="true" />
       <div className="connection-text" role="status" aria-live="polite">
         <span className="connection-label">{LABELS[status]}</span>
-        {status !== 'connected' && error && <span className="connection-error">{error}</span>}
       </div>
       {canRetry && (
         <button type="button" className="icon-button" aria-label="Retry connection" title="Retry now" onClick={retry}>
