@@ -424,6 +424,7 @@ export class Runtime {
       'command/exec/resize': (params, ctx) => this.commandExec.resize(params, ctx.session.connectionId),
       'command/exec/terminate': (params, ctx) => this.commandExec.terminate(params, ctx.session.connectionId),
       'command/exec/ack': (params, ctx) => this.commandExec.ack(params, ctx.session.connectionId),
+      'command/exec/foreground': (params, ctx) => this.commandExec.foreground(params, ctx.session.connectionId),
       'hooks/list': (params) => {
         const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
         return { data: this.hooks.list(cwds) };

@@ -49,7 +49,7 @@ export const useQueueStore = createQueueStore(client);
 export const useModelsStore = createModelsStore(client);
 
 /** Each thread's terminal panel and its shell. */
-export const useTerminalStore = createTerminalStore(client);
+export const useTerminalStore = createTerminalStore(client, window.localStorage);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
