@@ -5,6 +5,7 @@ import {
   type DesktopMethod,
   ErrorCode,
   RpcError,
+  RUNTIME_UNAVAILABLE,
   type ClientMethod,
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
@@ -92,7 +93,9 @@ function startingRuntime(
   );
 
   const unavailable = (error: unknown) =>
-    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`, {
+      reason: RUNTIME_UNAVAILABLE,
+    });
   const waitForRuntime = <M extends ClientMethod>(method: M) =>
     (async (params: unknown, ctx: RequestContext) => {
       const runtime = await ready.catch((error: unknown) => {

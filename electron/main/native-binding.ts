@@ -47,7 +47,7 @@ export function findBetterSqliteBinding(
 export function explainStartupError(error: unknown, binding: string | undefined, isPackaged: boolean): string {
   if (error instanceof HomeInUseError) {
     const other = error.pid === process.pid ? 'Another Wheelhouse window' : `Another Wheelhouse (process ${error.pid})`;
-    return `${other} is using Wheelhouse's data, so this one cannot open it. Close the other one (it may be a \`wheelhouse serve\` in a terminal), then restart Wheelhouse.`;
+    return `${other} is using Wheelhouse's data, so this one cannot open it. Close the other one (it may have been started from a terminal, as “wheelhouse serve”), then restart Wheelhouse.`;
   }
   const message = error instanceof Error ? error.message : String(error);
   const fix = isPackaged

@@ -1,5 +1,5 @@
 import { jobNotice, type Notice } from '../../shared/notices.js';
-import { DEFAULT_NOTIFICATION_PREFERENCES, type DesktopOpenTarget } from '../../shared/protocol/index.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, RUNTIME_UNAVAILABLE, type DesktopOpenTarget } from '../../shared/protocol/index.js';
 import { findBridge } from './client/bridge-transport.js';
 import { createWheelhouseClient } from './client/create-client.js';
 import { threadTitle } from './format/thread-labels.js';
@@ -21,7 +21,7 @@ import { createSandboxStore } from './stores/sandbox-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
 import { createTerminalStore } from './stores/terminal-store.js';
-import { setErrorActions, useToastStore } from './stores/toast-store.js';
+import { setErrorActions, setExplainedElsewhere, useToastStore } from './stores/toast-store.js';
 import { showWebNotification } from './stores/web-notifications.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
@@ -89,6 +89,12 @@ export const useJobsStore = createJobsStore(client, (before, after) => {
 
 /** The desktop app's own state (its runtime, open at login); what its menu, tray and notifications ask to show. */
 export const useDesktopStore = createDesktopStore(client, host === 'electron', (target) => openTarget(target));
+
+// The desktop app's runtime could not open: the banner says so once; each refused request need not say it again.
+setExplainedElsewhere(
+  (error) =>
+    error instanceof RpcError && typeof error.data === 'object' && error.data !== null && (error.data as { reason?: unknown }).reason === RUNTIME_UNAVAILABLE,
+);
 
 /** Shows a place in the window: chosen from the application menu, the tray, a notification or a toast. */
 export function openTarget(target: DesktopOpenTarget): void {

@@ -86,8 +86,16 @@ export function setErrorActions(actions: Partial<Record<NonNullable<ErrorAction>
   errorActions = actions;
 }
 
+/** Errors the window already explains elsewhere (the connection banner), registered by services.ts. */
+let explainedElsewhere: (error: unknown) => boolean = () => false;
+
+export function setExplainedElsewhere(test: (error: unknown) => boolean): void {
+  explainedElsewhere = test;
+}
+
 /** Shows a failed request as a sentence (see describeRequestError), with its action as a button. */
 export function showRequestError(error: unknown): void {
+  if (explainedElsewhere(error)) return;
   const { message, action } = describeRequestError(error);
   const button = action === null ? undefined : errorActions[action];
   useToastStore.getState().show('error', message, button);

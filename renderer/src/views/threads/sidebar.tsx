@@ -1,5 +1,5 @@
 import { ListChecks, Plug, Settings, ShieldQuestion, ShipWheel, SquarePen } from 'lucide-react';
-import { useApprovalsStore, useConnectionStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { useLive } from '../connection/use-live.js';
 import { ThreadList } from './thread-list.js';
@@ -8,7 +8,8 @@ import './sidebar.css';
 /** Left column: brand, the New thread action, the thread list, the connection and Settings. */
 export function Sidebar() {
   const creating = useThreadsStore((s) => s.creating);
-  const connected = useConnectionStore((s) => s.status === 'connected');
+  // Connected to a runtime that runs (the desktop app's may have failed to start).
+  const connected = useLive();
   const newThread = useThreadsStore((s) => s.newThread);
   const openSettings = useSetupStore((s) => s.openSettings);
   const connectionsOpen = useMcpStore((s) => s.open);
@@ -22,7 +23,7 @@ export function Sidebar() {
     return n;
   });
   // While Wheelhouse is away the last count is not news: the badge says it is not known.
-  const live = useLive();
+  const live = connected;
 
   return (
     <aside className="sidebar" aria-label="Threads">
