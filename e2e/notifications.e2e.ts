@@ -110,7 +110,9 @@ describe('notices in the window', () => {
     const finishedBox = page.getByTestId('notify-jobFinished').locator('input');
     await finishedBox.uncheck();
     await expect.poll(() => finishedBox.isChecked()).toBe(false);
-    expect(await readFile(path.join(home, 'config.toml'), 'utf8')).toMatch(/\[wheelhouse\.notifications\]\s*\njob_finished = false/);
+    // The switch moves with the click; the file follows once the write is done.
+    await expect.poll(() => readFile(path.join(home, 'config.toml'), 'utf8')).toMatch(/\[wheelhouse\.notifications\]\s*\njob_finished = false/);
+    await expect.poll(() => finishedBox.isEnabled()).toBe(true);
     await page.getByTestId('setup-close').click();
 
     await createThread(page);

@@ -7,10 +7,14 @@ import { askNotificationPermission, webNotificationPermission, type WebNotificat
 export interface NotificationSettingsState {
   /** The kind being saved right now (its switch waits). */
   readonly saving: NotificationKind | null;
+  /** What the person just chose, shown at once until config/read says the same (cleared if the write fails). */
+  readonly chosen: { readonly kind: NotificationKind; readonly on: boolean } | null;
   /** What this browser allows (the desktop app's notifications need no page permission). */
   readonly permission: WebNotificationPermission;
   /** Turns a kind on or off in config.toml (`[wheelhouse.notifications]`); Settings shows it once config/changed comes back. */
   setPreference(kind: NotificationKind, on: boolean): Promise<void>;
+  /** Forgets the shown choice once the saved configuration agrees with it. */
+  settle(): void;
   /** Asks the browser (from the click on "Allow"). */
   askPermission(): Promise<void>;
 }
@@ -19,17 +23,20 @@ export interface NotificationSettingsState {
 export function createNotificationSettingsStore(client: WheelhouseClient): UseBoundStore<StoreApi<NotificationSettingsState>> {
   return create<NotificationSettingsState>()((set) => ({
     saving: null,
+    chosen: null,
     permission: webNotificationPermission(),
     setPreference: async (kind, on) => {
-      set({ saving: kind });
+      set({ saving: kind, chosen: { kind, on } });
       try {
         await client.request('config/value/write', { keyPath: NOTIFICATION_PREFERENCE_KEYS[kind], value: on });
       } catch (error) {
+        set({ chosen: null });
         showRequestError(error);
       } finally {
         set({ saving: null });
       }
     },
+    settle: () => set({ chosen: null }),
     askPermission: async () => set({ permission: await askNotificationPermission() }),
   }));
 }

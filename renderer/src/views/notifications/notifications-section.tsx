@@ -1,5 +1,5 @@
 import { BellOff, BellRing } from 'lucide-react';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationKind } from '../../../../shared/protocol/index.js';
 import { host, useNotificationSettingsStore, useSetupStore } from '../../services.js';
 import './notifications.css';
@@ -19,6 +19,12 @@ export function NotificationsSection({ number }: { readonly number: number }) {
   const preferences = useSetupStore((s) => s.config?.notifications ?? DEFAULT_NOTIFICATION_PREFERENCES);
   const saving = useNotificationSettingsStore((s) => s.saving);
   const setPreference = useNotificationSettingsStore((s) => s.setPreference);
+  const chosen = useNotificationSettingsStore((s) => s.chosen);
+  const settle = useNotificationSettingsStore((s) => s.settle);
+  // The switch moves with the click; it follows config.toml again once the saved value comes back.
+  useEffect(() => {
+    if (chosen && preferences[chosen.kind] === chosen.on) settle();
+  }, [chosen, preferences, settle]);
   return (
     <section className="setup-step notifications-section" aria-labelledby={headingId} data-testid="notifications-section">
       <h2 id={headingId} className="setup-step-title">
@@ -37,7 +43,7 @@ export function NotificationsSection({ number }: { readonly number: number }) {
           <label key={kind} className="notification-kind" data-testid={`notify-${kind}`}>
             <input
               type="checkbox"
-              checked={preferences[kind]}
+              checked={chosen?.kind === kind ? chosen.on : preferences[kind]}
               disabled={saving === kind}
               onChange={(event) => void setPreference(kind, event.target.checked)}
             />
