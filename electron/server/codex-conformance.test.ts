@@ -226,14 +226,14 @@ describe('a Codex-shaped session produces only schema-valid messages', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/protocol.md', () => {
   it("lists each method under Codex's or Wheelhouse's own, as the protocol tables and Codex's schema say", async () => {
     const { clientMethods, serverNotifications, serverRequests } = await import('../../shared/protocol/index.js');
     const schema = CodexSchema.load(codexSchemaPath());
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(repoRoot, 'docs', 'protocol.md'), 'utf8');
     const rowOf = (label: string) => {
-      const row = readme.split('\n').find((line) => line.startsWith(`| ${label} |`));
-      if (!row) throw new Error(`README has no "${label}" row in its Codex compatibility table`);
+      const row = doc.split('\n').find((line) => line.startsWith(`| ${label} |`));
+      if (!row) throw new Error(`docs/protocol.md has no "${label}" row in its Codex compatibility table`);
       const [codex = '', ours = ''] = row.split('|').slice(2, 4);
       const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
       return { codex: names(codex), ours: names(ours) };
