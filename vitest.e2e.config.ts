@@ -7,6 +7,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits as long as the test may: its own 1 s default is a wall-time bound a loaded machine breaks.
+    expect: { poll: { timeout: 60_000 } },
     fileParallelism: false,
   },
 });

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { execCall, textReply } from '../test-support/agent-commands.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
+import { waitUntil } from '../test-support/waiting.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
@@ -12,12 +13,8 @@ import { createThread, sendMessage, waitForConnected } from './page-actions.js';
 const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
 
 /** Waits until a file exists (a command the person approved ran). */
-async function fileAppears(page: Page, file: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`${file} never appeared`);
-    await page.waitForTimeout(50);
-  }
+async function fileAppears(file: string): Promise<void> {
+  await waitUntil(() => existsSync(file), { what: `${file} to appear`, intervalMs: 50 });
 }
 
 async function axeClean(page: Page): Promise<void> {
@@ -77,8 +74,8 @@ describe('the Approvals inbox', () => {
     await page.getByTestId('approvals-approve-selected').click();
     await page.getByTestId('approvals-empty').waitFor();
     expect(await page.getByTestId('approvals-badge').count()).toBe(0);
-    await fileAppears(page, path.join(folder, 'one.txt'));
-    await fileAppears(page, path.join(folder, 'two.txt'));
+    await fileAppears(path.join(folder, 'one.txt'));
+    await fileAppears(path.join(folder, 'two.txt'));
     if (shots) await page.screenshot({ path: path.join(shots, 'approvals-inbox-empty.png') });
 
     // After a reload the count is still right: nothing waits.
@@ -116,7 +113,7 @@ describe('the Approvals inbox', () => {
 
     // Approve for this thread, from the inbox: the grant is listed here with Revoke, in both windows.
     await page.getByTestId('inbox-row').getByTestId('inbox-accept-thread').click();
-    await fileAppears(page, path.join(folder, 'two.txt'));
+    await fileAppears(path.join(folder, 'two.txt'));
     const grant = page.getByTestId('inbox-grant').filter({ hasText: 'touch two.txt' });
     await grant.waitFor();
     expect(await grant.textContent()).toContain('in thread ‘Make file two’, until Wheelhouse restarts');
@@ -174,8 +171,7 @@ describe('the Approvals inbox', () => {
     await row.getByTestId('inbox-row-check').focus();
     await page.keyboard.press('a');
     await page.getByTestId('approvals-empty').waitFor();
-    const deadline = Date.now() + 10_000;
-    while (answers.length === 0 && Date.now() < deadline) await page.waitForTimeout(20);
+    await waitUntil(() => answers.length > 0, { what: 'the answer to the unknown request' });
     expect(answers).toEqual([{ id: 'newer-1', result: { decision: 'accept' } }]);
   });
 });

@@ -1,6 +1,9 @@
-import { build, type Metafile } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { build, stop as stopEsbuild, type Metafile } from 'esbuild';
+import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../test-support/paths.js';
+
+// esbuild's build API keeps a service process running until told to stop.
+afterEach(() => stopEsbuild());
 
 /**
  * The first screen loads only what it shows: markdown-it, highlight.js and

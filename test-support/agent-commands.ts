@@ -4,7 +4,6 @@ import type { ProtocolPeer } from './protocol-peer.js';
 
 /** Helpers for tests where the mock model runs commands (exec_command) through a real runtime. */
 export type CommandItem = Extract<ThreadItem, { type: 'commandExecution' }>;
-export const COMMAND_WAIT_MS = 20_000;
 
 /** The config.toml of a home whose provider is the mock model (chat wire, no retries). */
 export function mockModelConfig(mock: MockModelServer): string {
@@ -29,7 +28,6 @@ export async function approvalRequest(peer: ProtocolPeer): Promise<RequestMessag
   const received = await peer.inbox.take(
     (r) => r.kind === 'request' && r.message.method === 'item/commandExecution/requestApproval',
     'an approval request',
-    COMMAND_WAIT_MS,
   );
   return received.message as RequestMessage;
 }
@@ -38,13 +36,12 @@ export async function commandItem(peer: ProtocolPeer, method: 'item/started' | '
   const received = await peer.inbox.take(
     (r) => r.kind === 'notification' && r.message.method === method && (r.message.params as { item: ThreadItem }).item.type === 'commandExecution',
     `${method} of a command`,
-    COMMAND_WAIT_MS,
   );
   return ((received.message as NotificationMessage).params as { item: CommandItem }).item;
 }
 
 export async function turnEnd(peer: ProtocolPeer): Promise<Turn> {
-  return ((await peer.inbox.notification('turn/completed', COMMAND_WAIT_MS)).params as { turn: Turn }).turn;
+  return ((await peer.inbox.notification('turn/completed')).params as { turn: Turn }).turn;
 }
 
 /** The last tool result the runtime handed the model, as seen in request `index`. */

@@ -1,5 +1,5 @@
 import type { NotificationMessage, RequestMessage, ThreadItem } from '../shared/protocol/index.js';
-import { COMMAND_WAIT_MS, toolCallReply } from './agent-commands.js';
+import { toolCallReply } from './agent-commands.js';
 import type { ProtocolPeer } from './protocol-peer.js';
 
 /** Helpers for tests where the mock model edits files (apply_patch) through a real runtime. */
@@ -19,7 +19,6 @@ export async function fileApprovalRequest(peer: ProtocolPeer): Promise<RequestMe
   const received = await peer.inbox.take(
     (r) => r.kind === 'request' && r.message.method === 'item/fileChange/requestApproval',
     'a file change approval request',
-    COMMAND_WAIT_MS,
   );
   return received.message as RequestMessage;
 }
@@ -28,7 +27,6 @@ export async function fileChangeItem(peer: ProtocolPeer, method: 'item/started' 
   const received = await peer.inbox.take(
     (r) => r.kind === 'notification' && r.message.method === method && (r.message.params as { item: ThreadItem }).item.type === 'fileChange',
     `${method} of a file change`,
-    COMMAND_WAIT_MS,
   );
   return ((received.message as NotificationMessage).params as { item: FileChangeItem }).item;
 }

@@ -1,4 +1,4 @@
-import type { ProcessEvent, SupervisedProcess } from '../electron/exec/index.js';
+import type { ProcessEvent, ProcessSupervisor, SupervisedProcess } from '../electron/exec/index.js';
 import { isAlive } from '../electron/exec/process-tree.js';
 
 /** Everything a subscriber saw from one process. */
@@ -16,13 +16,21 @@ export function collect(child: SupervisedProcess): Collected {
   return { events, bytes, text: () => bytes().toString('utf8') };
 }
 
-/** Polls `condition` until it holds; fails with `what` after `timeoutMs` (a bound on a hang, not an expected time). */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * Runs a second process under `supervisor` that does `rounds` rounds of work
+ * (print a line, sleep 50 ms) and resolves when it has exited: the yardstick
+ * a test holds a process that must stay quiet against. On a loaded machine
+ * both slow down alike, so the quiet period grows with the load instead of
+ * being a fixed sleep; it lasts at least `rounds` × 50 ms.
+ */
+export async function referenceWork(supervisor: ProcessSupervisor, cwd: string, rounds = 10): Promise<void> {
+  const reference = await supervisor.spawn({
+    command: ['sh', '-c', `i=0; while [ $i -lt ${rounds} ]; do i=$((i+1)); echo "round $i"; sleep 0.05; done`],
+    cwd,
+    tty: false,
+  });
+  const exit = await reference.exited;
+  if (exit.exitCode !== 0) throw new Error(`the reference process failed: ${JSON.stringify(exit)}`);
 }
 
 /** Pids printed by the command, one per line, after `marker`. */

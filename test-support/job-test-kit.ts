@@ -5,6 +5,7 @@ import type { AnyNotification, ClientMethod, Job, ParamsOf, ResultOf } from '../
 import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/runtime/runtime.js';
 import { createTestRuntime, type TestRuntimeOptions } from './test-runtime.js';
+import { waitUntil } from './waiting.js';
 
 const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
@@ -12,17 +13,13 @@ const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process
 export class JobTestKit {
   readonly runtime: Runtime;
   readonly notifications: AnyNotification[] = [];
-  private waiters = new Set<() => void>();
 
   constructor(
     readonly home: string,
     options: Partial<TestRuntimeOptions> = {},
   ) {
     this.runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0, killGraceMs: 1000, ...options });
-    this.runtime.events.subscribe((notification) => {
-      this.notifications.push(notification);
-      for (const wake of this.waiters) wake();
-    });
+    this.runtime.events.subscribe((notification) => this.notifications.push(notification));
   }
 
   static home(): string {
@@ -45,32 +42,13 @@ export class JobTestKit {
       .join('');
   }
 
-  /** Resolves when `check` holds after some notification (or already does); fails after `timeoutMs`. */
-  until<T>(what: string, check: () => T | undefined | false | null, timeoutMs = 20_000): Promise<T> {
-    const now = check();
-    if (now) return Promise.resolve(now);
-    return new Promise((resolve, reject) => {
-      const wake = () => {
-        const value = check();
-        if (value) {
-          done();
-          resolve(value);
-        }
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-      };
-      this.waiters.add(wake);
-    });
+  /** Resolves when `check` holds (checked again after each notification). */
+  until<T>(what: string, check: () => T | undefined | false | null): Promise<T> {
+    return waitUntil(check, { what, wakeOn: (wake) => this.runtime.events.subscribe(wake) });
   }
 
   /** The newest job/updated of `jobId` matching `match`. */
-  untilJob(jobId: string, what: string, match: (job: Job) => boolean, timeoutMs?: number): Promise<Job> {
-    return this.until(what, () => this.updates(jobId).findLast(match), timeoutMs);
+  untilJob(jobId: string, what: string, match: (job: Job) => boolean): Promise<Job> {
+    return this.until(what, () => this.updates(jobId).findLast(match));
   }
 }

@@ -8,6 +8,7 @@ import type { Runtime, RuntimeOptions } from '../electron/runtime/runtime.js';
 import type { MockModelServer } from './mock-model/index.js';
 import { mockProvider } from './mock-model/model-test-kit.js';
 import { createTestRuntime } from './test-runtime.js';
+import { waitUntil } from './waiting.js';
 
 const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
@@ -41,17 +42,8 @@ export function mcpRuntimeApp(mock: MockModelServer, cleanups: Array<() => Promi
   runtime.events.subscribe((n) => seen.push(n));
   const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
   /** Resolves with the first notification (already seen or future) that matches. */
-  const waitFor = (match: (n: AnyNotification) => boolean, after = 0) =>
-    new Promise<AnyNotification>((resolve) => {
-      const found = seen.slice(after).find(match);
-      if (found) return resolve(found);
-      const off = runtime.events.subscribe((n) => {
-        if (match(n)) {
-          off();
-          resolve(n);
-        }
-      });
-    });
+  const waitFor = (match: (n: AnyNotification) => boolean, after = 0, what = 'a matching notification') =>
+    waitUntil(() => seen.slice(after).find(match), { what, wakeOn: (wake) => runtime.events.subscribe(wake) });
   const status = (name: string, state: string, after = 0) =>
     waitFor((n) => n.method === 'mcpServer/startupStatus/updated' && n.params.name === name && n.params.status === state, after);
   const startupDone = () => waitFor((n) => n.method === 'mcpServer/startupStatus/completed');

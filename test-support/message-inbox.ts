@@ -1,3 +1,4 @@
+import { trackWait } from './waiting.js';
 import {
   classifyMessage,
   type NotificationMessage,
@@ -15,11 +16,16 @@ interface Waiter {
   readonly match: (received: Received) => boolean;
   readonly resolve: (received: Received) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
+  readonly timer: ReturnType<typeof setTimeout> | undefined;
+  readonly untrack: () => void;
 }
 
-/** How long a test waits for a message before it fails (never a sleep: it resolves on arrival). */
-export const DEFAULT_WAIT_MS = 10_000;
+/**
+ * How long a wait lasts when the caller gives no limit: under vitest, only the
+ * test's own timeout ends it (the leak check then names it); elsewhere
+ * (benchmarks), a minute.
+ */
+const DEFAULT_WAIT_MS = process.env['VITEST'] ? undefined : 60_000;
 
 /**
  * Everything a test peer received, in arrival order. Tests `take` the message
@@ -52,8 +58,7 @@ export class MessageInbox {
     }
     for (const waiter of this.waiters) {
       if (waiter.match(received)) {
-        this.waiters.delete(waiter);
-        clearTimeout(waiter.timer);
+        this.settle(waiter);
         waiter.resolve(received);
         return;
       }
@@ -61,7 +66,10 @@ export class MessageInbox {
     this.unread.push(received);
   }
 
-  /** Takes the first message matching `match`, waiting for it if it has not arrived yet. */
+  /**
+   * Takes the first message matching `match`, waiting for it if it has not
+   * arrived yet; `timeoutMs` adds a limit of the wait's own.
+   */
   take(match: (received: Received) => boolean, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<Received> {
     const index = this.unread.findIndex(match);
     if (index >= 0) return Promise.resolve(this.unread.splice(index, 1)[0]!);
@@ -69,17 +77,25 @@ export class MessageInbox {
       return Promise.reject(new Error(`channel closed (${this.closedReason}) while waiting for ${what}`));
     }
     return new Promise<Received>((resolve, reject) => {
+      const fail = (message: string) => {
+        this.settle(waiter);
+        reject(new Error(message));
+      };
       const waiter: Waiter = {
         match,
         resolve,
         reject,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs),
+        timer: timeoutMs === undefined ? undefined : setTimeout(() => fail(`timed out after ${timeoutMs} ms waiting for ${what}`), timeoutMs),
+        untrack: trackWait(what, (reason) => fail(`${reason} while waiting for ${what}`)),
       };
       this.waiters.add(waiter);
     });
+  }
+
+  private settle(waiter: Waiter): void {
+    this.waiters.delete(waiter);
+    clearTimeout(waiter.timer);
+    waiter.untrack();
   }
 
   /** Takes the response to request `id` (or an id-less error when `id` is null). */
@@ -118,10 +134,9 @@ export class MessageInbox {
   /** Fails every waiter: the channel is gone. */
   close(reason: string): void {
     this.closedReason ??= reason;
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
+    for (const waiter of [...this.waiters]) {
+      this.settle(waiter);
       waiter.reject(new Error(`channel closed (${reason}) while waiting`));
     }
-    this.waiters.clear();
   }
 }

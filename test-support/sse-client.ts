@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { waitUntil } from './waiting.js';
 
 /** One parsed Server-Sent Event; `json` is its data parsed (undefined if not JSON). */
 export interface SseEvent {
@@ -22,7 +23,7 @@ export class SseSubscriber {
   readonly events: SseEvent[] = [];
   /** Comment lines (keepalives) seen so far. */
   comments = 0;
-  private waiters: { predicate: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
+  private readonly wakes = new Set<() => void>();
   private endedFlag = false;
   readonly ended: Promise<void>;
   private markEnded: () => void = () => undefined;
@@ -68,25 +69,18 @@ export class SseSubscriber {
   }
 
   /** The first event (already received or still to come) matching the predicate. */
-  waitFor(predicate: (e: SseEvent) => boolean, timeoutMs = 20_000): Promise<SseEvent> {
-    const seen = this.events.find(predicate);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`no matching SSE event within ${timeoutMs} ms; got ${this.events.map((e) => e.event).join(', ')}`));
-      }, timeoutMs);
-      this.waiters.push({
-        predicate,
-        resolve: (event) => {
-          clearTimeout(timer);
-          resolve(event);
-        },
-      });
+  waitFor(predicate: (e: SseEvent) => boolean, what = 'a matching SSE event'): Promise<SseEvent> {
+    return waitUntil(() => this.events.find(predicate), {
+      what,
+      wakeOn: (wake) => {
+        this.wakes.add(wake);
+        return () => this.wakes.delete(wake);
+      },
     });
   }
 
-  waitForEvent(name: string, timeoutMs?: number): Promise<SseEvent> {
-    return this.waitFor((e) => e.event === name, timeoutMs);
+  waitForEvent(name: string): Promise<SseEvent> {
+    return this.waitFor((e) => e.event === name, `an SSE ${name} event`);
   }
 
   close(): void {
@@ -108,12 +102,7 @@ export class SseSubscriber {
       json,
     };
     this.events.push(event);
-    const waiting = this.waiters;
-    this.waiters = [];
-    for (const waiter of waiting) {
-      if (waiter.predicate(event)) waiter.resolve(event);
-      else this.waiters.push(waiter);
-    }
+    for (const wake of [...this.wakes]) wake();
   }
 
   private finish(): void {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, collect, waitFor } from '../../test-support/exec.js';
+import { alive, collect } from '../../test-support/exec.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { resolveLoginEnvironment } from './login-environment.js';
 import { ProcessSupervisor } from './supervisor.js';
@@ -60,7 +61,7 @@ describe('login environment', () => {
     expect(login.env.PATH).toBe('/usr/bin:/bin');
     expect(login.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
     const sleeper = Number(fs.readFileSync(path.join(home, 'sleeper'), 'utf8').trim().replace('pid:', ''));
-    await waitFor(() => alive([sleeper]).length === 0, 'the hanging profile to be killed', 10_000);
+    await waitUntil(() => alive([sleeper]).length === 0, { what: 'the hanging profile to be killed' });
   });
 
   it('falls back with a note when the shell cannot start', async () => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { boundedView, HeadTailBuffer } from './model-view.js';
 import { OutputLog } from './output-log.js';
@@ -70,24 +70,41 @@ describe('output pipeline', () => {
     return { output, log, pauses, events };
   }
 
-  it('sends the first read after a quiet spell at once, batches what follows by time, and large output by size', async () => {
-    const { output, events, log } = pipeline();
-    output.subscribe((event) => events.push(event));
-    for (let i = 0; i < 1000; i += 1) output.push('pty', Buffer.from(`line ${i}\n`));
-    // The first read (say, a keystroke's echo) is not held back; the other 999 wait for the batch.
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'output', offset: 0, data: Buffer.from('line 0\n') });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(events).toHaveLength(2);
-    const chunk = Buffer.alloc(1024, 'x');
-    output.push('pty', chunk);
-    expect(events).toHaveLength(3);
-    for (let i = 0; i < 100; i += 1) output.push('pty', chunk);
-    expect(events).toHaveLength(3 + 3);
-    output.close();
-    const outputs = events.flatMap((event) => (event.type === 'output' ? [event.data.length] : []));
-    expect(outputs.slice(2)).toEqual([1024, 32 * 1024, 32 * 1024, 32 * 1024, 4 * 1024]);
-    expect(fs.statSync(log.path).size).toBe(outputs.reduce((a, b) => a + b, 0));
+  it('sends the first read after a quiet spell at once, batches what follows by time, and large output by size', () => {
+    // A driven clock: the batch's time and the quiet spell pass when the test says so.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let clock = performance.now();
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const advance = (ms: number) => {
+      clock += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    try {
+      const { output, events, log } = pipeline();
+      output.subscribe((event) => events.push(event));
+      for (let i = 0; i < 1000; i += 1) output.push('pty', Buffer.from(`line ${i}\n`));
+      // The first read (say, a keystroke's echo) is not held back; the other 999 wait for the batch.
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ type: 'output', offset: 0, data: Buffer.from('line 0\n') });
+      advance(DEFAULT_OUTPUT_LIMITS.maxDelayMs - 1);
+      expect(events).toHaveLength(1);
+      advance(1);
+      expect(events).toHaveLength(2);
+      // A quiet spell as long as the batch time: the next read goes at once again.
+      advance(DEFAULT_OUTPUT_LIMITS.maxDelayMs);
+      const chunk = Buffer.alloc(1024, 'x');
+      output.push('pty', chunk);
+      expect(events).toHaveLength(3);
+      for (let i = 0; i < 100; i += 1) output.push('pty', chunk);
+      expect(events).toHaveLength(3 + 3);
+      output.close();
+      const outputs = events.flatMap((event) => (event.type === 'output' ? [event.data.length] : []));
+      expect(outputs.slice(2)).toEqual([1024, 32 * 1024, 32 * 1024, 32 * 1024, 4 * 1024]);
+      expect(fs.statSync(log.path).size).toBe(outputs.reduce((a, b) => a + b, 0));
+    } finally {
+      now.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('pauses the source above the high-water mark and resumes at the low-water mark, per lagging subscriber', () => {

@@ -3,7 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { collect } from '../../test-support/exec.js';
+import { collect, referenceWork } from '../../test-support/exec.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { isAlive, treeMembers } from './process-tree.js';
 import { detectSandbox } from './sandbox.js';
 import { ProcessSupervisor } from './supervisor.js';
@@ -136,18 +137,14 @@ describe.skipIf(unavailable !== null)(`sandbox enforcement (bubblewrap)${unavail
     });
     const seen = collect(child);
     const ticks = () => seen.text().split('tick').length - 1;
-    const waitTicks = async (n: number) => {
-      const deadline = Date.now() + 20_000;
-      while (ticks() < n) {
-        if (Date.now() > deadline) throw new Error('no ticks');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
+    const waitTicks = (n: number) => waitUntil(() => ticks() >= n, { what: `${n} ticks` });
     await waitTicks(3);
     child.pause();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // What it wrote before it stopped has arrived once another process has run for a while (ten rounds of 50 ms).
+    await referenceWork(supervisor, workspace, 10);
     const paused = ticks();
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // And nothing more comes while it runs ten more.
+    await referenceWork(supervisor, workspace, 10);
     expect(ticks()).toBe(paused);
     child.resume();
     await waitTicks(paused + 3);

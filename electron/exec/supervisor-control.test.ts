@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, collect, pidsAfter, seqText, waitFor } from '../../test-support/exec.js';
+import { alive, collect, pidsAfter, referenceWork, seqText } from '../../test-support/exec.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { treeMembers } from './process-tree.js';
 import { ProcessSupervisor } from './supervisor.js';
@@ -28,7 +29,7 @@ const STUBBORN = `trap '' TERM; sh -c 'trap "" TERM; sleep 300' & echo "pid:$!";
 async function startTree(sup: ProcessSupervisor, command: string, extra: { tty?: boolean; timeoutMs?: number } = {}) {
   const child = await sup.spawn({ command: ['sh', '-c', command], cwd: temp.make(), ...extra });
   const seen = collect(child);
-  await waitFor(() => pidsAfter(seen.text(), 'pid:').length === 3, 'the tree to print its pids');
+  await waitUntil(() => pidsAfter(seen.text(), 'pid:').length === 3, { what: 'the tree to print its pids' });
   const pids = pidsAfter(seen.text(), 'pid:');
   expect(alive(pids)).toEqual(pids);
   return { child, seen, pids };
@@ -49,10 +50,12 @@ describe('process supervisor control', () => {
       },
       { flowControl: true },
     );
-    await waitFor(() => child.outputPaused, 'flow control to pause the output');
+    await waitUntil(() => child.outputPaused, { what: 'flow control to pause the output' });
     const heldAt = receivedBytes;
-    // Paused, not lost: the command blocks, nothing more arrives, it has not exited.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Paused, not lost: while a second command does the same amount of output to its end, nothing more
+    // arrives from this one and it has not exited.
+    const reference = await supervisor().spawn({ command: ['seq', '1', '300000'], cwd: temp.make() });
+    expect((await reference.exited).exitCode).toBe(0);
     expect(receivedBytes).toBe(heldAt);
     expect(child.state).toBe('running');
     expect(heldAt).toBeGreaterThan(384 * 1024);
@@ -72,7 +75,7 @@ describe('process supervisor control', () => {
     const child = await supervisor().spawn({ command: ['sh', '-c', script], cwd: temp.make() });
     const received: Buffer[] = [];
     child.subscribe((event) => event.type === 'output' && received.push(event.data), { flowControl: true });
-    await waitFor(() => child.outputPaused, 'flow control to pause the output');
+    await waitUntil(() => child.outputPaused, { what: 'flow control to pause the output' });
     child.write('go\r');
     const exit = await child.exited;
     expect(exit.exitCode).toBe(0);
@@ -83,7 +86,7 @@ describe('process supervisor control', () => {
     const child = await supervisor().spawn({ command: ['seq', '1', '300000'], cwd: temp.make(), tty: false });
     const received: Buffer[] = [];
     const subscription = child.subscribe((event) => event.type === 'output' && received.push(event.data), { flowControl: true });
-    await waitFor(() => child.outputPaused, 'flow control to pause the pipes');
+    await waitUntil(() => child.outputPaused, { what: 'flow control to pause the pipes' });
     expect(child.state).toBe('running');
     subscription.dispose();
     await child.exited;
@@ -113,7 +116,7 @@ describe('process supervisor control', () => {
     const { child, pids } = await startTree(supervisor(), GRANDCHILDREN, { timeoutMs: 5000 });
     const exit = await child.exited;
     expect(exit.reason).toBe('timed-out');
-    await waitFor(() => alive(pids).length === 0, 'the timed-out tree to be gone', 10_000);
+    await waitUntil(() => alive(pids).length === 0, { what: 'the timed-out tree to be gone' });
   });
 
   it('dispose (app quit) ends every tree and refuses new commands', async () => {
@@ -131,7 +134,7 @@ describe('process supervisor control', () => {
     const sup = supervisor();
     const { child, pids } = await startTree(sup, STUBBORN);
     sup.disposeNow();
-    await waitFor(() => alive(pids).length === 0, 'SIGKILL to reach the tree', 10_000);
+    await waitUntil(() => alive(pids).length === 0, { what: 'SIGKILL to reach the tree' });
     expect((await child.exited).reason).toBe('disposed');
   });
 
@@ -140,27 +143,28 @@ describe('process supervisor control', () => {
     const seen = collect(child);
     expect((await child.exited).exitCode).toBe(0);
     const [orphan] = pidsAfter(seen.text(), 'pid:');
-    await waitFor(() => alive([orphan!]).length === 0, 'the background sleep to be killed', 10_000);
+    await waitUntil(() => alive([orphan!]).length === 0, { what: 'the background sleep to be killed' });
   });
 
   it('pause stops the whole tree and its output; resume restarts both; paused time is not running time', async () => {
     const script = `sh -c 'i=0; while :; do i=$((i+1)); echo "tick:$i"; sleep 0.05; done' & echo "pid:$!"; wait`;
     const child = await supervisor().spawn({ command: ['sh', '-c', script], cwd: temp.make(), timeoutMs: 60_000 });
     const seen = collect(child);
-    await waitFor(() => pidsAfter(seen.text(), 'tick:').length >= 3, 'ticks');
+    await waitUntil(() => pidsAfter(seen.text(), 'tick:').length >= 3, { what: 'ticks' });
     child.pause();
     expect(child.state).toBe('paused');
     const members = treeMembers(child.pid).map((member) => member.pid);
     expect(members.length).toBeGreaterThanOrEqual(2);
     // Every member is stopped (state T), not merely quiet.
-    await waitFor(() => members.every((pid) => processState(pid) === 'T'), 'every member to be stopped');
+    await waitUntil(() => members.every((pid) => processState(pid) === 'T'), { what: 'every member to be stopped' });
     const ticksWhenPaused = pidsAfter(seen.text(), 'tick:').length;
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // While another process ticks ten times (at least 500 ms), this one adds at most the line it was writing when stopped.
+    await referenceWork(supervisor(), temp.make(), 10);
     expect(pidsAfter(seen.text(), 'tick:').length).toBeLessThanOrEqual(ticksWhenPaused + 1);
     const stalled = pidsAfter(seen.text(), 'tick:').length;
     child.resume();
     expect(child.state).toBe('running');
-    await waitFor(() => pidsAfter(seen.text(), 'tick:').length >= stalled + 3, 'ticks after resume');
+    await waitUntil(() => pidsAfter(seen.text(), 'tick:').length >= stalled + 3, { what: 'ticks after resume' });
     const exit = await child.terminate();
     expect(exit.durationMs - exit.activeMs).toBeGreaterThanOrEqual(500);
     expect(seen.events.filter((event) => event.type === 'state').map((event) => event.type === 'state' && event.state)).toEqual(['paused', 'running']);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, seqText } from '../../test-support/exec.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { ExecError } from './exec-error.js';
 import { ProcessSupervisor } from './supervisor.js';
 
@@ -188,10 +189,6 @@ describe('process supervisor output', () => {
   });
 });
 
-async function waitForText(seen: { text(): string }, needle: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!seen.text().includes(needle)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(needle)}; got ${JSON.stringify(seen.text())}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function waitForText(seen: { text(): string }, needle: string): Promise<true> {
+  return waitUntil(() => seen.text().includes(needle), { what: `output containing ${JSON.stringify(needle)}` });
 }

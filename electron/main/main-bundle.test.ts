@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { build, stop as stopEsbuild } from 'esbuild';
+import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test-support/paths.js';
+
+// esbuild's build API keeps a service process running until told to stop.
+afterEach(() => stopEsbuild());
 
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
   main: string;

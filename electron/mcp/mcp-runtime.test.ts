@@ -8,6 +8,7 @@ import { killAllChildren, spawnTracked } from '../../test-support/child-process.
 import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
+import { waitUntil } from '../../test-support/waiting.js';
 
 /**
  * MCP servers through the runtime, against the real reference servers from
@@ -211,7 +212,7 @@ describe('MCP servers in the runtime', () => {
     const [pid] = pidsOf(a.runtime);
     await a.call('config/value/write', { keyPath: 'mcp_servers.everything.enabled', value: false });
     expect((await a.call('mcpServerStatus/list', {})).data[0]?.runtimeStatus).toBe('disabled');
-    await expect.poll(() => isAlive(pid!), { timeout: 15_000 }).toBe(false);
+    await waitUntil(() => !isAlive(pid!), { what: `server process ${pid} to end` });
     await a.call('config/value/write', { keyPath: 'mcp_servers.everything', value: null });
     expect((await a.call('mcpServerStatus/list', {})).data).toEqual([]);
   });
@@ -226,7 +227,7 @@ describe('MCP servers in the runtime', () => {
     await a.status('everything', 'ready', mark);
     const [after] = pidsOf(a.runtime);
     expect(after).not.toBe(before);
-    await expect.poll(() => isAlive(before!), { timeout: 15_000 }).toBe(false);
+    await waitUntil(() => !isAlive(before!), { what: `the old server process ${before} to end` });
 
     fs.appendFileSync(path.join(a.home, 'config.toml'), stdioServerToml('second', everythingServerScript));
     mark = a.seen.length;
@@ -250,7 +251,7 @@ describe('MCP servers in the runtime', () => {
     await b.startupDone();
     const more = pidsOf(b.runtime);
     b.runtime.close();
-    for (const pid of more) await expect.poll(() => isAlive(pid), { timeout: 15_000 }).toBe(false);
+    for (const pid of more) await waitUntil(() => !isAlive(pid), { what: `process ${pid} to end` });
   });
 
   it.skipIf(process.platform !== 'linux')('stops a launcher’s grandchild too (a server started through a shell, as npx does)', async () => {
@@ -271,7 +272,7 @@ describe('MCP servers in the runtime', () => {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    await expect.poll(() => server.stderr(), { timeout: 30_000 }).toContain('listening on port');
+    await waitUntil(() => server.stderr().includes('listening on port'), { what: 'the HTTP server to listen' });
     process.env.WHEELHOUSE_TEST_MCP_TOKEN = 'test-token';
     cleanups.push(() => {
       delete process.env.WHEELHOUSE_TEST_MCP_TOKEN;

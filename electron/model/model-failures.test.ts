@@ -96,14 +96,13 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
 
   it('no bytes for streamIdleTimeoutMs: timeout, keeping the text so far', async () => {
     mock.enqueue([{ type: 'text', text: 'Thinking about' }, { type: 'stall' }]);
-    const started = Date.now();
 
     const { events, error } = await collectStream(client({ streamIdleTimeoutMs: 300 }).stream(userRequest('hi')));
 
     expect(textOf(events)).toBe('Thinking about');
     expect(error).toMatchObject({ kind: 'timeout' });
+    // The stream stalls for good: only the idle timeout can have ended it, and it says which.
     expect((error as ModelError).message).toContain('sent nothing for 300 ms');
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(await mock.requests[0]?.outcome).toBe('clientClosed');
   });
 
@@ -175,19 +174,15 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
     const gate = createGate();
     mock.enqueue([{ type: 'text', text: 'first words' }, { type: 'waitFor', release: gate.promise }, { type: 'text', text: 'late' }, { type: 'finish' }]);
     const controller = new AbortController();
-    let abortedAt = 0;
 
+    // The server holds the rest of the reply until the gate opens after the test: only the abort can end the stream.
     const { events, error } = await collectStream(
       client().stream(userRequest('hi', { signal: controller.signal })),
       (event) => {
-        if (event.type === 'textDelta') {
-          abortedAt = Date.now();
-          controller.abort();
-        }
+        if (event.type === 'textDelta') controller.abort();
       },
     );
 
-    expect(Date.now() - abortedAt).toBeLessThan(1_000);
     expect(textOf(events)).toBe('first words');
     expect(error).toBeInstanceOf(DOMException);
     expect((error as DOMException).name).toBe('AbortError');

@@ -1,10 +1,13 @@
 import { EventEmitter } from 'node:events';
-import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { build, stop as stopEsbuild } from 'esbuild';
+import { afterEach, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS } from '../../shared/ipc.js';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import { repoRoot } from '../../test-support/paths.js';
 import { createBridge, exceedsBytes, type RendererIpc } from './bridge.js';
+
+// esbuild's build API keeps a service process running until told to stop.
+afterEach(() => stopEsbuild());
 
 /** ipcRenderer's send/on/removeListener over a Node EventEmitter, recording what was sent. */
 class FakeRendererIpc extends EventEmitter implements RendererIpc {

@@ -115,10 +115,16 @@ describe('EventLog', () => {
 
   it('never hands out a seq twice after a crash that lost the unwritten batch', () => {
     const { durable, memory, file } = openStores();
-    const log = new EventLog(durable, memory, { flushDelayMs: 60_000, reserveBlock: 4 });
     const seen: number[] = [];
-    log.subscribe((n) => seen.push(n.seq!));
-    for (let i = 0; i < 10; i++) log.publish('thread/archived', { threadId: `t${i}` });
+    // A driven clock that never moves: the batch's flush timer never fires, as in a process that crashed first.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const log = new EventLog(durable, memory, { flushDelayMs: 60_000, reserveBlock: 4 });
+      log.subscribe((n) => seen.push(n.seq!));
+      for (let i = 0; i < 10; i++) log.publish('thread/archived', { threadId: `t${i}` });
+    } finally {
+      vi.useRealTimers();
+    }
     // Clients saw seq 1..10; the crash leaves none of them in the file.
     expect(durable.events.maxSeq()).toBe(0);
     durable.close();

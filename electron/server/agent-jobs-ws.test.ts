@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Job, NotificationMessage } from '../../shared/protocol/index.js';
-import { approvalRequest, COMMAND_WAIT_MS, execCall, textReply, toolCallReply } from '../../test-support/agent-commands.js';
+import { approvalRequest, execCall, textReply, toolCallReply } from '../../test-support/agent-commands.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
@@ -17,7 +17,6 @@ async function jobUpdate(peer: ProtocolPeer, jobId: string, match: (job: Job) =>
   const received = await peer.inbox.take(
     (r) => r.kind === 'notification' && r.message.method === 'job/updated' && (r.message.params as { job: Job }).job.id === jobId && match((r.message.params as { job: Job }).job),
     what,
-    COMMAND_WAIT_MS,
   );
   return ((received.message as NotificationMessage).params as { job: Job }).job;
 }
@@ -54,7 +53,6 @@ describe('agent jobs over WebSocket', () => {
     const goal = await peer.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'thread/goal/updated' && (r.message.params as { goal: { status: string } }).goal.status === 'complete',
       'the completed goal',
-      COMMAND_WAIT_MS,
     );
     expect((goal.message as NotificationMessage).params).toMatchObject({ threadId: job.threadId });
     const listed = await peer.call('job/list', {});

@@ -1,54 +1,20 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../shared/protocol/index.js';
-import { startAppServer } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
 /**
  * `wheelhouse app-server` as a real process, configured only by a
  * config.toml that points at the local mock provider.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await killAllChildren();
-  temp.cleanup();
-});
-
-function writeConfig(home: string): void {
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    [
-      'model = "deepseek-chat"',
-      'model_provider = "mock"',
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      `base_url = "${mock.url}"`,
-      'wire_api = "chat"',
-      'request_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
-}
+const stdio = useStdioAgentHomes();
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 
 /** An app-server whose turn has begun streaming a reply that never ends on its own. */
 async function startStreamingTurn() {
-  const home = temp.make('wheelhouse-agent-');
-  writeConfig(home);
-  mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
-  const first = startAppServer(home);
+  const { home } = stdio.makeHome('wheelhouse-agent-');
+  stdio.mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
+  const first = stdio.start(home);
   await first.peer.initialize();
   const { thread } = await first.peer.call('thread/start', { cwd: home });
   await first.peer.call('turn/start', { threadId: thread.id, input: text('long job') });
@@ -58,15 +24,14 @@ async function startStreamingTurn() {
 
 describe('agent over stdio', () => {
   it('runs a turn to turn/completed, then continues the thread after the process restarts', async () => {
-    const home = temp.make('wheelhouse-agent-');
-    writeConfig(home);
-    mock.enqueue(
+    const { home } = stdio.makeHome('wheelhouse-agent-');
+    stdio.mock.enqueue(
       [{ type: 'text', text: 'Hello from the mock.' }, { type: 'finish', usage: { inputTokens: 20, outputTokens: 5 } }],
       [{ type: 'text', text: 'Still here.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = stdio.mock.requests.length;
 
-    const first = startAppServer(home);
+    const first = stdio.start(home);
     await first.peer.initialize();
     const { thread } = await first.peer.call('thread/start', { cwd: home });
     expect(thread.modelProvider).toBe('mock');
@@ -80,14 +45,14 @@ describe('agent over stdio', () => {
     first.endInput();
     expect((await first.exited).code).toBe(0);
 
-    const second = startAppServer(home);
+    const second = stdio.start(home);
     await second.peer.initialize();
     const resumed = await second.peer.call('thread/resume', { threadId: thread.id });
     expect(resumed.thread.turns).toHaveLength(1);
     expect(resumed.items.map((i) => i.type)).toEqual(['userMessage', 'agentMessage']);
     await second.peer.call('turn/start', { threadId: thread.id, input: text('are you there?') });
     await second.peer.inbox.notification('turn/completed');
-    const body = JSON.stringify(mock.requests[before + 1]!.body);
+    const body = JSON.stringify(stdio.mock.requests[before + 1]!.body);
     expect(body).toContain('Hello from the mock.');
     expect(body).toContain('are you there?');
     // A reconnecting client can replay everything it missed.
@@ -102,7 +67,7 @@ describe('agent over stdio', () => {
     first.process.child.kill('SIGKILL');
     await first.exited;
 
-    const second = startAppServer(home);
+    const second = stdio.start(home);
     await second.peer.initialize();
     const read = await second.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
     expect(read.thread.turns[0]).toMatchObject({ status: 'interrupted' });
@@ -119,7 +84,7 @@ describe('agent over stdio', () => {
     expect((completed.params as { turn: Turn }).turn.status).toBe('interrupted');
     expect((await first.exited).code).toBe(0);
 
-    const second = startAppServer(home);
+    const second = stdio.start(home);
     await second.peer.initialize();
     const read = await second.peer.call('thread/read', { threadId: thread.id });
     expect(read.items.find((i) => i.type === 'agentMessage')).toMatchObject({ text: 'Working' });

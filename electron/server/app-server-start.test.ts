@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, RUNTIME_UNAVAILABLE } from '../../shared/protocol/index.js';
 import { startAppServer } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
+import { waitUntil } from '../../test-support/waiting.js';
 
 /**
  * `app-server` answers `initialize` before it opens the home's SQLite store
@@ -78,7 +79,7 @@ describe('`wheelhouse app-server` start-up', () => {
     const home = temp.make('wheelhouse-start-');
     const server = startAppServer(home);
     // Wait until it holds the home (the lock file), without sending it anything.
-    await vi.waitFor(() => expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(true), { timeout: 20_000, interval: 50 });
+    await waitUntil(() => fs.existsSync(path.join(home, 'runtime.lock')), { what: 'the home lock file' });
     const exit = await server.process.stop('SIGTERM');
     expect(exit, `stderr: ${server.process.stderr()}`).toEqual({ code: 0, signal: null });
     expect(fs.existsSync(path.join(home, 'runtime.lock'))).toBe(false);

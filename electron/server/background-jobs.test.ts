@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Job, NotificationMessage, RequestMessage, ThreadItem } from '../../shared/protocol/index.js';
-import { approvalRequest, COMMAND_WAIT_MS, execCall, lastToolMessage, textReply, toolCallReply, turnEnd } from '../../test-support/agent-commands.js';
+import { approvalRequest, execCall, lastToolMessage, textReply, toolCallReply, turnEnd } from '../../test-support/agent-commands.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import type { ServeProcess } from '../../test-support/serve-process.js';
 import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
@@ -17,7 +17,6 @@ import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 const served = useServedAgentHomes();
 const { client } = served;
 
-const WAIT = COMMAND_WAIT_MS;
 /** A job that runs until the test creates `go` in its folder: it cannot end early, however loaded the machine. */
 const UNTIL_GO = `'${process.execPath}' -e "setInterval(() => require('fs').existsSync('go') && process.exit(0), 50)"`;
 
@@ -35,7 +34,6 @@ async function jobUpdate(peer: ProtocolPeer, match: (job: Job) => boolean, what:
   const received = await peer.inbox.take(
     (r) => r.kind === 'notification' && r.message.method === 'job/updated' && match((r.message.params as { job: Job }).job),
     what,
-    WAIT,
   );
   return ((received.message as NotificationMessage).params as { job: Job }).job;
 }
@@ -71,7 +69,6 @@ describe('background jobs and the agent', () => {
     await alice.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'job/output/delta' && (r.message.params as { delta: string }).delta.includes('job-began'),
       'the job output',
-      WAIT,
     );
     fs.writeFileSync(path.join(project, 'go'), '');
     await jobUpdate(alice, (job) => job.id === jobId && job.status === 'completed', 'the job completed');
@@ -113,7 +110,6 @@ describe('background jobs and the agent', () => {
     await alice.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'job/output/delta' && (r.message.params as { jobId: string; delta: string }).jobId === adopted.id && (r.message.params as { delta: string }).delta.includes('adopted-end'),
       'the adopted job output',
-      WAIT,
     );
     const done = await jobUpdate(alice, (job) => job.id === adopted.id && job.status === 'completed', 'the adopted job completed');
     expect(done.exitCode).toBe(0);
@@ -147,7 +143,7 @@ describe('background jobs and the agent', () => {
     expect((await alice.call('job/read', { jobId: job.id })).job.status).toBe('queued');
 
     bob.sendRaw(JSON.stringify({ id: toBob.id, result: { decision: 'accept' } }));
-    await alice.inbox.notification('serverRequest/resolved', WAIT);
+    await alice.inbox.notification('serverRequest/resolved');
     await jobUpdate(alice, (j) => j.id === job.id && j.status === 'completed', 'the approved job completed');
     expect(fs.existsSync(path.join(project, 'approved.txt'))).toBe(true);
     const phases = (await alice.call('job/read', { jobId: job.id })).history.map((h) => h.phase);
@@ -194,7 +190,7 @@ describe('background jobs and the agent', () => {
     const { job } = await alice.call('job/create', { kind: 'command', command: 'echo short', cwd: project });
     await jobUpdate(bob, (j) => j.id === job.id && j.status === 'completed', 'bob sees it completed');
     await alice.call('job/delete', { jobId: job.id });
-    const deleted = await bob.inbox.notification('job/deleted', WAIT);
+    const deleted = await bob.inbox.notification('job/deleted');
     expect(deleted.params).toEqual({ jobId: job.id });
     expect((await bob.call('job/list', {})).data).toEqual([]);
     const again = await bob.request('job/read', { jobId: job.id });

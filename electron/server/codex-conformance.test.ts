@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
+import { describe, expect, it } from 'vitest';
 import { CodexSchema, codexSchemaPath } from '../../test-support/codex-schema.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { startServe } from '../../test-support/serve-process.js';
 import { repoRoot } from '../../test-support/paths.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 import { activeWireConformance, WireConformanceRun } from '../../test-support/wire-conformance.js';
 import { connectWs } from '../../test-support/ws-peer.js';
 
@@ -18,34 +15,10 @@ import { connectWs } from '../../test-support/ws-peer.js';
  * field), and every message both ways checked against Codex 0.169.0's schema
  * by the peers' conformance tap (test-support/wire-conformance.ts).
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-  await killAllChildren();
-  temp.cleanup();
-});
+const stdio = useStdioAgentHomes();
 
 function homeWithMockProvider(): string {
-  const home = temp.make('wheelhouse-codex-');
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    [
-      'model = "deepseek-chat"',
-      'model_provider = "mock"',
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      `base_url = "${mock.url}"`,
-      'wire_api = "chat"',
-      'request_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
-  return home;
+  return stdio.makeHome('wheelhouse-codex-').home;
 }
 
 const text = (t: string) => [{ type: 'text', text: t, text_elements: [] }];
@@ -85,7 +58,7 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
   await peer.inbox.notification('thread/started');
 
   // A turn with a (read-only) tool call, reasoning and streamed text.
-  mock.enqueue(
+  stdio.mock.enqueue(
     [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{}' }] }, { type: 'finish', reason: 'tool_calls' }],
     [
       { type: 'reasoning', text: 'Looking at the folder.' },
@@ -102,7 +75,7 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
   const turnItems = (read.thread as { turns: { items: { type: string }[] }[] }).turns[0]!.items.map((i) => i.type);
   expect(turnItems).toEqual(['userMessage', 'dynamicToolCall', 'reasoning', 'agentMessage']);
 
-  mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
+  stdio.mock.enqueue([{ type: 'text', text: 'Working' }, { type: 'stall' }]);
   const second = await ok(peer, 'turn/start', { threadId, input: text('long job'), model: null });
   await peer.inbox.notification('item/agentMessage/delta');
   await ok(peer, 'turn/interrupt', { threadId, turnId: (second.turn as { id: string }).id });
@@ -203,7 +176,7 @@ describe("Codex 0.169.0's schema", () => {
 describe('a Codex-shaped session produces only schema-valid messages', () => {
   it('over stdio', async () => {
     const home = homeWithMockProvider();
-    const server = startAppServer(home);
+    const server = stdio.start(home);
     const before = conformance().validated;
     await codexSession(server.peer, home);
     server.endInput();
@@ -226,14 +199,14 @@ describe('a Codex-shaped session produces only schema-valid messages', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/protocol.md', () => {
   it("lists each method under Codex's or Wheelhouse's own, as the protocol tables and Codex's schema say", async () => {
     const { clientMethods, serverNotifications, serverRequests } = await import('../../shared/protocol/index.js');
     const schema = CodexSchema.load(codexSchemaPath());
-    const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(repoRoot, 'docs', 'protocol.md'), 'utf8');
     const rowOf = (label: string) => {
-      const row = readme.split('\n').find((line) => line.startsWith(`| ${label} |`));
-      if (!row) throw new Error(`README has no "${label}" row in its Codex compatibility table`);
+      const row = doc.split('\n').find((line) => line.startsWith(`| ${label} |`));
+      if (!row) throw new Error(`docs/protocol.md has no "${label}" row in its Codex compatibility table`);
       const [codex = '', ours = ''] = row.split('|').slice(2, 4);
       const names = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
       return { codex: names(codex), ours: names(ours) };

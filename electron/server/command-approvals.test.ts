@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import type { NotificationMessage, ThreadItem } from '../../shared/protocol/index.js';
 import {
   approvalRequest,
-  COMMAND_WAIT_MS,
   commandItem,
   execCall,
   lastToolMessage,
@@ -14,6 +13,7 @@ import {
 } from '../../test-support/agent-commands.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
+import { waitUntil } from '../../test-support/waiting.js';
 
 /**
  * The agent runs a command with the person in control, over real WebSockets
@@ -22,7 +22,6 @@ import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 const served = useServedAgentHomes();
 const { serve, client } = served;
 
-const WAIT = COMMAND_WAIT_MS;
 
 const makeHome = () => served.makeHome('wheelhouse-approvals-');
 
@@ -51,20 +50,19 @@ describe('commands and approvals over WebSocket', () => {
     const started = await alice.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'item/started' && (r.message.params as { item: ThreadItem }).item.type === 'commandExecution',
       'the command item',
-      WAIT,
     );
     expect(((started.message as NotificationMessage).params as { item: CommandItem }).item).toMatchObject({ type: 'commandExecution', id: params['itemId'], status: 'inProgress' });
     expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(false);
     expect((await alice.call('approval/list', {})).data.map((a) => a.requestId)).toEqual([toAlice.id]);
 
     bob.sendRaw(JSON.stringify({ id: toBob.id, result: { decision: 'accept' } }));
-    const resolved = await alice.inbox.notification('serverRequest/resolved', WAIT);
+    const resolved = await alice.inbox.notification('serverRequest/resolved');
     expect(resolved.params).toEqual({ threadId: thread.id, requestId: toAlice.id });
     // A late answer through the method is a typed error and changes nothing.
     const late = await alice.request('approval/answer', { requestId: toAlice.id, decision: 'decline' });
     expect('error' in late && late.error.message).toMatch(/not waiting/);
 
-    const delta = await alice.inbox.notification('item/commandExecution/outputDelta', WAIT);
+    const delta = await alice.inbox.notification('item/commandExecution/outputDelta');
     expect((delta.params as { itemId: string }).itemId).toBe(params['itemId']);
     const item = await completedCommand(alice);
     expect(item).toMatchObject({ status: 'completed', exitCode: 0, cwd: fs.realpathSync(project) });
@@ -172,7 +170,6 @@ describe('commands and approvals over WebSocket', () => {
     await alice.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'item/commandExecution/outputDelta' && String((r.message.params as { delta: string }).delta).includes('started'),
       'the command to start',
-      WAIT,
     );
     const pids = await waitForPids(path.join(project, 'pids'), 2);
     await alice.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
@@ -183,13 +180,14 @@ describe('commands and approvals over WebSocket', () => {
   });
 });
 
-async function waitForPids(file: string, count: number): Promise<number[]> {
-  for (let i = 0; i < 200; i++) {
-    const pids = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : [];
-    if (pids.length >= count) return pids;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${file} did not list ${count} pids`);
+function waitForPids(file: string, count: number): Promise<number[]> {
+  return waitUntil(
+    () => {
+      const pids = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+      return pids.length >= count && pids;
+    },
+    { what: `${file} to list ${count} pids` },
+  );
 }
 
 function alive(pid: number): boolean {

@@ -7,6 +7,7 @@ import { killAllChildren } from '../../test-support/child-process.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { startServe } from '../../test-support/serve-process.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { connectWs } from '../../test-support/ws-peer.js';
 
 const temp = new TempDirs();
@@ -25,7 +26,6 @@ async function screenUntil(peer: ProtocolPeer, processId: string, pattern: RegEx
     const received = await peer.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'command/exec/outputDelta',
       `output matching ${pattern} (so far: ${JSON.stringify(seen.text.slice(-300))})`,
-      20_000,
     );
     const params = (received.message as NotificationMessage).params as { processId: string; deltaBase64: string };
     expect(params.processId).toBe(processId);
@@ -42,20 +42,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitForPid(file: string): Promise<number> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
-    if (/^\d+$/.test(text)) return Number(text);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no pid in ${file}`);
+function waitForPid(file: string): Promise<number> {
+  return waitUntil(
+    () => {
+      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+      return /^\d+$/.test(text) && Number(text);
+    },
+    { what: `a pid in ${file}` },
+  );
 }
 
 async function waitUntilGone(pids: number[]): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(pids.filter(isAlive)).toEqual([]);
+  await waitUntil(() => !pids.some(isAlive), { what: `processes ${pids.join(', ')} to be gone` });
 }
 
 describe('command/exec over stdio: the person\'s terminal', () => {
@@ -126,7 +124,7 @@ describe('command/exec over stdio: the person\'s terminal', () => {
     let received = 0;
     const next = async () => {
       const message = (await peer.inbox.take(
-        (r) => r.kind === 'notification' && r.message.method === 'command/exec/outputDelta',
+        (r) => r.kind === 'notification' && r.message.method === 'command/exec/outputDelta' && (r.message.params as { processId: string }).processId === 'flood',
         'flood output',
         30_000,
       )).message as NotificationMessage;
@@ -136,10 +134,19 @@ describe('command/exec over stdio: the person\'s terminal', () => {
       return bytes.length;
     };
     while (received < 384 * 1024) await next();
-    // Nothing acknowledged yet: the command must be held, not streamed on (a broken pause delivers megabytes in this time).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Nothing acknowledged yet: the command must be held, not streamed on. Meanwhile a second flood of the
+    // same size on the same connection (without outputAck: consumed once sent) runs to its end; a broken
+    // pause would deliver megabytes of the first in that time.
+    const reference = await peer.request(
+      'command/exec',
+      { command: ['seq', '1', String(lines)], processId: 'reference', tty: true, cwd: temp.make(), disableOutputCap: true },
+      60_000,
+    );
+    expect(reference).toMatchObject({ result: { exitCode: 0 } });
     for (const message of peer.inbox.drainNotifications()) {
-      const bytes = Buffer.from((message.params as { deltaBase64: string }).deltaBase64, 'base64');
+      const params = message.params as { processId: string; deltaBase64: string };
+      if (message.method !== 'command/exec/outputDelta' || params.processId !== 'flood') continue;
+      const bytes = Buffer.from(params.deltaBase64, 'base64');
       chunks.push(bytes);
       received += bytes.length;
     }

@@ -10,6 +10,7 @@ import { startMockModelServer, type MockModelServer } from '../../test-support/m
 import { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { connectWs, type WsPeer } from '../../test-support/ws-peer.js';
 import type { SupervisedProcess } from '../exec/index.js';
 import { RpcHost } from './rpc-host.js';
@@ -71,16 +72,16 @@ function startRuntime(): { runtime: Runtime; host: RpcHost<Runtime>; project: st
 }
 
 /** Waits until the process is paused by flow control, or has exited (then the caller's check fails). */
-async function pausedOrExited(find: () => SupervisedProcess | undefined): Promise<SupervisedProcess> {
-  const deadline = Date.now() + WAIT_MS;
+function pausedOrExited(find: () => SupervisedProcess | undefined): Promise<SupervisedProcess> {
   // Held once seen: the supervisor forgets a process after its exit.
   let child: SupervisedProcess | undefined;
-  for (;;) {
-    child ??= find();
-    if (child && (child.outputPaused || child.state === 'exited')) return child;
-    if (Date.now() > deadline) throw new Error('the command neither paused nor exited');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return waitUntil(
+    () => {
+      child ??= find();
+      return child && (child.outputPaused || child.state === 'exited') && child;
+    },
+    { what: 'the command to be paused by flow control (or to exit)' },
+  );
 }
 
 /** The one command running under the supervisor (the test starts exactly one). */

@@ -67,7 +67,6 @@ describe('exec sessions', () => {
     await peer.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'item/commandExecution/outputDelta' && String((r.message.params as { delta: string }).delta).includes('after'),
       'output after the turn ended',
-      20_000,
     );
     const done = await commandItem(peer, 'item/completed');
     expect(done).toMatchObject({ status: 'completed', exitCode: 0, turnId: turn.id });

@@ -1,37 +1,17 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RequestMessage, Turn } from '../../shared/protocol/index.js';
-import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import type { AppServerProcess } from '../../test-support/app-server-process.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
 /**
  * Client-side tools over JSON-RPC as Codex does them: `dynamicTools` on
  * thread/start, the server request `item/tool/call`, answered with
  * `{success, contentItems}`; a real app-server process and the mock model.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await killAllChildren();
-  temp.cleanup();
-});
+const stdio = useStdioAgentHomes();
 
 function home(): string {
-  const dir = temp.make('wheelhouse-tools-');
-  fs.writeFileSync(
-    path.join(dir, 'config.toml'),
-    ['model = "deepseek-chat"', 'model_provider = "mock"', '[model_providers.mock]', 'name = "Mock"', `base_url = "${mock.url}"`, 'wire_api = "chat"', 'request_max_retries = 0', ''].join('\n'),
-  );
-  return dir;
+  return stdio.makeHome('wheelhouse-tools-').home;
 }
 
 const reservationTools = [
@@ -77,17 +57,17 @@ async function turnEnd(server: AppServerProcess): Promise<Turn> {
 
 /** The text the runtime handed back to the model for the tool call, in the next request. */
 function toolMessageIn(requestIndex: number): string {
-  const messages = (mock.requests[requestIndex]!.body as { messages: { role: string; content: string }[] }).messages;
+  const messages = (stdio.mock.requests[requestIndex]!.body as { messages: { role: string; content: string }[] }).messages;
   return messages.find((m) => m.role === 'tool')?.content ?? '';
 }
 
 describe('client-side tools over JSON-RPC', () => {
   it('offers <namespace>__<name> to the model, sends item/tool/call and feeds the answer back', async () => {
     const dir = home();
-    const server = startAppServer(dir);
+    const server = stdio.start(dir);
     await server.peer.initialize();
-    mock.enqueue(callTool('{"reservation_id":"ABC123"}'), [{ type: 'text', text: 'Confirmed.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
+    stdio.mock.enqueue(callTool('{"reservation_id":"ABC123"}'), [{ type: 'text', text: 'Confirmed.' }, { type: 'finish' }]);
+    const before = stdio.mock.requests.length;
     const { thread } = await server.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
     const { turn } = await server.peer.call('turn/start', { threadId: thread.id, input: text('check ABC123') });
 
@@ -110,7 +90,7 @@ describe('client-side tools over JSON-RPC', () => {
     server.peer.sendRaw(JSON.stringify({ id: request.id, result: { success: true, contentItems: [{ type: 'inputText', text: '{"status":"confirmed"}' }] } }));
     expect((await turnEnd(server)).status).toBe('completed');
 
-    const offered = (mock.requests[before]!.body as { tools: { function: { name: string; parameters: unknown } }[] }).tools;
+    const offered = (stdio.mock.requests[before]!.body as { tools: { function: { name: string; parameters: unknown } }[] }).tools;
     expect(offered.map((t) => t.function.name)).toContain('tau_bench__get_reservation');
     expect(offered.find((t) => t.function.name === 'tau_bench__get_reservation')!.function.parameters).toEqual(reservationTools[0]!.tools[0]!.inputSchema);
     expect(toolMessageIn(before + 1)).toBe('{"status":"confirmed"}');
@@ -118,10 +98,10 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('refuses arguments that break input_schema before the client sees them; the model reads why', async () => {
     const dir = home();
-    const server = startAppServer(dir);
+    const server = stdio.start(dir);
     await server.peer.initialize();
-    mock.enqueue(callTool('{"reservation_id":5}'), [{ type: 'text', text: 'Sorry.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
+    stdio.mock.enqueue(callTool('{"reservation_id":5}'), [{ type: 'text', text: 'Sorry.' }, { type: 'finish' }]);
+    const before = stdio.mock.requests.length;
     const { thread } = await server.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
     await server.peer.call('turn/start', { threadId: thread.id, input: text('check') });
     expect((await turnEnd(server)).status).toBe('completed');
@@ -132,10 +112,10 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('a call the client does not answer in time fails with a timeout and the turn goes on', async () => {
     const dir = home();
-    const server = startAppServer(dir, { env: { WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: '300' } });
+    const server = stdio.start(dir, { env: { WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: '300' } });
     await server.peer.initialize();
-    mock.enqueue(callTool('{"reservation_id":"X"}'), [{ type: 'text', text: 'It timed out.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
+    stdio.mock.enqueue(callTool('{"reservation_id":"X"}'), [{ type: 'text', text: 'It timed out.' }, { type: 'finish' }]);
+    const before = stdio.mock.requests.length;
     const { thread } = await server.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
     await server.peer.call('turn/start', { threadId: thread.id, input: text('check') });
     const request = await toolRequest(server);
@@ -148,15 +128,15 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('keeps the tools with the thread across a restart; the resuming connection answers them', async () => {
     const dir = home();
-    const first = startAppServer(dir);
+    const first = stdio.start(dir);
     await first.peer.initialize();
     const { thread } = await first.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
     first.endInput();
     await first.exited;
 
-    mock.enqueue(callTool('{"reservation_id":"R1"}'), [{ type: 'text', text: 'Done.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
-    const second = startAppServer(dir);
+    stdio.mock.enqueue(callTool('{"reservation_id":"R1"}'), [{ type: 'text', text: 'Done.' }, { type: 'finish' }]);
+    const before = stdio.mock.requests.length;
+    const second = stdio.start(dir);
     await second.peer.initialize();
     await second.peer.call('thread/resume', { threadId: thread.id });
     await second.peer.call('turn/start', { threadId: thread.id, input: text('again') });
@@ -169,15 +149,15 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('a call still waiting when the runtime is killed ends failed ("canceled by restart"); the thread goes on', async () => {
     const dir = home();
-    const first = startAppServer(dir);
+    const first = stdio.start(dir);
     await first.peer.initialize();
-    mock.enqueue(callTool('{"reservation_id":"K1"}'));
+    stdio.mock.enqueue(callTool('{"reservation_id":"K1"}'));
     const { thread } = await first.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
     const { turn } = await first.peer.call('turn/start', { threadId: thread.id, input: text('check') });
     await toolRequest(first);
     await first.process.stop('SIGKILL');
 
-    const second = startAppServer(dir);
+    const second = stdio.start(dir);
     await second.peer.initialize();
     const read = await second.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
     expect(read.thread.turns.find((t) => t.id === turn.id)?.status).toBe('interrupted');
@@ -187,7 +167,7 @@ describe('client-side tools over JSON-RPC', () => {
       success: false,
       output: 'canceled by restart',
     });
-    mock.enqueue([{ type: 'text', text: 'Back.' }, { type: 'finish' }]);
+    stdio.mock.enqueue([{ type: 'text', text: 'Back.' }, { type: 'finish' }]);
     await second.peer.call('thread/resume', { threadId: thread.id });
     await second.peer.call('turn/start', { threadId: thread.id, input: text('go on') });
     expect((await turnEnd(second)).status).toBe('completed');
@@ -195,11 +175,11 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('a fork keeps the thread tools', async () => {
     const dir = home();
-    const server = startAppServer(dir);
+    const server = stdio.start(dir);
     await server.peer.initialize();
     const { thread } = await server.peer.call('thread/start', { cwd: dir, dynamicTools: reservationTools });
     const fork = await server.peer.call('thread/fork', { threadId: thread.id });
-    mock.enqueue(callTool('{"reservation_id":"F1"}'), [{ type: 'text', text: 'Done.' }, { type: 'finish' }]);
+    stdio.mock.enqueue(callTool('{"reservation_id":"F1"}'), [{ type: 'text', text: 'Done.' }, { type: 'finish' }]);
     await server.peer.call('turn/start', { threadId: fork.thread.id, input: text('in the fork') });
     const request = await toolRequest(server);
     expect(request.params).toMatchObject({ threadId: fork.thread.id, tool: 'get_reservation' });
@@ -209,7 +189,7 @@ describe('client-side tools over JSON-RPC', () => {
 
   it('refuses a tool spec that cannot work, creating no thread', async () => {
     const dir = home();
-    const server = startAppServer(dir);
+    const server = stdio.start(dir);
     await server.peer.initialize();
     const bad = [
       [{ type: 'function', name: 'broken', description: 'x', inputSchema: { type: 'nope' } }],

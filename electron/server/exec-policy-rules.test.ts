@@ -8,7 +8,6 @@ import type { ExecPolicyRuleProblem } from '../../shared/protocol/methods/exec-p
 import type { ThreadSandboxState } from '../../shared/protocol/methods/thread-sandbox.js';
 import {
   approvalRequest,
-  COMMAND_WAIT_MS,
   commandItem,
   execCall,
   mockModelConfig,
@@ -49,7 +48,6 @@ async function rulesChanged(peer: ProtocolPeer, matches: (problems: ExecPolicyRu
   const received = await peer.inbox.take(
     (r) => r.kind === 'notification' && r.message.method === 'execPolicy/rules/changed' && matches((r.message.params as { problems: ExecPolicyRuleProblem[] }).problems),
     'execPolicy/rules/changed',
-    COMMAND_WAIT_MS,
   );
   return ((received.message as NotificationMessage).params as { problems: ExecPolicyRuleProblem[] }).problems;
 }
@@ -188,7 +186,7 @@ describe('thread sandbox settings', () => {
     }
 
     await peer.call('thread/settings/update', { threadId: thread.id, approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' } });
-    const changed = await peer.inbox.notification('thread/sandbox/changed', COMMAND_WAIT_MS);
+    const changed = await peer.inbox.notification('thread/sandbox/changed');
     const state = changed.params as ThreadSandboxState;
     expect(state).toMatchObject({ threadId: thread.id, sandbox: 'danger-full-access', approvalPolicy: 'never', sandboxChosen: true, approvalPolicyChosen: true });
     expect(await peer.call('thread/sandbox/read', { threadId: thread.id })).toEqual(state);

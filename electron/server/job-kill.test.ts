@@ -68,7 +68,7 @@ describe('a job when its host is killed with SIGKILL', () => {
     expect(lines).toEqual(lines.map((_, i) => i + 1));
 
     // It runs again, as run 2, and can be cancelled.
-    await app.peer.inbox.take(isDelta(job.id, 2), 'run 2 output', 20_000);
+    await app.peer.inbox.take(isDelta(job.id, 2), 'run 2 output');
     const { job: cancelled } = await app.peer.call('job/cancel', { jobId: job.id });
     expect(cancelled.status).toBe('cancelled');
     app.endInput();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEventEnvelope, ConversationItem, Turn } from '../../shared/protocol/index.js';
+import { mockModelConfig } from '../../test-support/agent-commands.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import { CrashObserver, seededRandom } from '../../test-support/crash-observer.js';
@@ -36,13 +37,6 @@ afterEach(async () => {
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function writeConfig(home: string, mock: MockModelServer): void {
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    ['model = "deepseek-chat"', 'model_provider = "mock"', '', '[model_providers.mock]', 'name = "Mock"', `base_url = "${mock.url}"`, 'wire_api = "chat"', 'request_max_retries = 0', ''].join('\n'),
-  );
-}
-
 describe('kill -9 at random points', () => {
   it('never reuses a seq, keeps every acknowledged item, ends every interrupted turn in the log, keeps the file sound', async () => {
     const seed = Number(process.env.WHEELHOUSE_KILL_SEED ?? Date.now() % 1_000_000);
@@ -59,7 +53,7 @@ describe('kill -9 at random points', () => {
     let model!: MockModelServer;
     const launch = async () => {
       model = mock = await startMockModelServer();
-      writeConfig(home, model);
+      fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(model));
       app = startAppServer(home);
       stdoutClosed = observer.follow(app, `process ${++life}`);
       await app.peer.initialize();

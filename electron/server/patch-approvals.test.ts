@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_WAIT_MS, lastToolMessage, textReply, turnEnd } from '../../test-support/agent-commands.js';
+import { lastToolMessage, textReply, turnEnd } from '../../test-support/agent-commands.js';
 import { fileApprovalRequest, fileChangeItem, patchCall, patchOf, type FileChangeItem } from '../../test-support/agent-patches.js';
 import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 
@@ -13,7 +13,6 @@ import { useServedAgentHomes } from '../../test-support/served-agent-home.js';
 const served = useServedAgentHomes();
 const { serve, client } = served;
 
-const WAIT = COMMAND_WAIT_MS;
 
 function makeHome(extraToml = ''): { home: string; project: string } {
   const made = served.makeHome('wheelhouse-patches-', extraToml);
@@ -53,7 +52,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     ]);
 
     bob.sendRaw(JSON.stringify({ id: toBob.id, result: { decision: 'accept' } }));
-    expect((await alice.inbox.notification('serverRequest/resolved', WAIT)).params).toEqual({ threadId: thread.id, requestId: toAlice.id });
+    expect((await alice.inbox.notification('serverRequest/resolved')).params).toEqual({ threadId: thread.id, requestId: toAlice.id });
     const late = await alice.request('approval/answer', { requestId: String(toAlice.id), decision: 'decline' });
     expect('error' in late && late.error.message).toMatch(/not waiting/);
 

@@ -1,45 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NotificationParamsOf, QueuedTurn, Turn } from '../../shared/protocol/index.js';
-import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { createGate, startMockModelServer, type MockModelServer, type MockScript } from '../../test-support/mock-model/index.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import type { AppServerProcess } from '../../test-support/app-server-process.js';
+import { createGate, type MockScript } from '../../test-support/mock-model/index.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 import { StateStore } from '../store/state-store.js';
 
 /**
  * Seed 003's app-server tests (thread_queue.rs), against `wheelhouse app-server`
  * as a real process whose model is the local mock provider.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await killAllChildren();
-  temp.cleanup();
-});
+const stdio = useStdioAgentHomes();
 
 const INVALID_REQUEST = -32600;
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 const reply = (t: string): MockScript => [{ type: 'text', text: t }, { type: 'finish' }];
 
-function writeConfig(home: string): void {
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    ['model = "deepseek-chat"', 'model_provider = "mock"', '', '[model_providers.mock]', 'name = "Mock"',
-      `base_url = "${mock.url}"`, 'wire_api = "chat"', 'request_max_retries = 0', ''].join('\n'),
-  );
-}
-
-async function startServer(home = temp.make('wheelhouse-queue-')) {
-  writeConfig(home);
-  const server = startAppServer(home);
+async function startServer(home = stdio.makeHome('wheelhouse-queue-').home) {
+  const server = stdio.start(home);
   await server.peer.initialize();
   return { home, server, peer: server.peer };
 }
@@ -74,15 +53,15 @@ async function completedTurn(server: AppServerProcess): Promise<Turn> {
 
 /** The user text the model saw last in request `index` (counted from `before`). */
 function lastUserText(index: number): string {
-  const body = mock.requests[index]!.body as { messages: Array<{ role: string; content: unknown }> };
+  const body = stdio.mock.requests[index]!.body as { messages: Array<{ role: string; content: unknown }> };
   const users = body.messages.filter((m) => m.role === 'user');
   return JSON.stringify(users[users.length - 1]!.content);
 }
 
 describe('thread/queue over stdio (seed 003)', () => {
   it('an idle add dispatches the serialized turn and drains the visible queue', async () => {
-    mock.enqueue(reply('queued done'), reply('second queued done'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue(reply('queued done'), reply('second queued done'));
+    const before = stdio.mock.requests.length;
     const { server, home } = await startServer();
     const thread = await startThread(server, home);
     const added = await queueTurn(server, thread.id, 'queued serialized input');
@@ -98,7 +77,7 @@ describe('thread/queue over stdio (seed 003)', () => {
     await queueTurn(server, thread.id, 'second queued serialized input');
     await completedTurn(server);
     expect(await listIds(server, thread.id)).toEqual([]);
-    expect(mock.requests.length - before).toBe(2);
+    expect(stdio.mock.requests.length - before).toBe(2);
     expect(lastUserText(before)).toContain('queued serialized input');
     expect(lastUserText(before + 1)).toContain('second queued serialized input');
   });
@@ -125,7 +104,7 @@ describe('thread/queue over stdio (seed 003)', () => {
 
   it('a busy thread queue supports list, paging, reorder and delete before it drains', async () => {
     const gate = createGate();
-    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('active turn done')]);
+    stdio.mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('active turn done')]);
     const { server, peer, home } = await startServer();
     const thread = await startThread(server, home);
     await peer.call('turn/start', { threadId: thread.id, input: text('keep the thread running') });
@@ -152,31 +131,31 @@ describe('thread/queue over stdio (seed 003)', () => {
     expect(await listIds(server, thread.id)).toEqual([]);
     gate.release();
     await completedTurn(server);
-    expect(mock.pendingScripts).toBe(0);
+    expect(stdio.mock.pendingScripts).toBe(0);
   });
 
   it('queued turns stay serial after the first dispatch starts', async () => {
     const gate = createGate();
-    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('first queued turn done')], reply('second queued turn done'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('first queued turn done')], reply('second queued turn done'));
+    const before = stdio.mock.requests.length;
     const { server, home } = await startServer();
     const thread = await startThread(server, home);
     await queueTurn(server, thread.id, 'first queued');
-    await mock.waitForRequests(before + 1);
+    await stdio.mock.waitForRequests(before + 1);
     const second = await queueTurnId(server, thread.id, 'second queued');
     expect(await listIds(server, thread.id)).toEqual([second]);
     gate.release();
     await completedTurn(server);
     await completedTurn(server);
     expect(await listIds(server, thread.id)).toEqual([]);
-    expect(mock.requests.length - before).toBe(2);
+    expect(stdio.mock.requests.length - before).toBe(2);
     expect(lastUserText(before + 1)).toContain('second queued');
   });
 
   it('a queued turn waits for a just-accepted direct turn, then runs after it', async () => {
     const gate = createGate();
-    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('direct turn done')], reply('queued follow-up done'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('direct turn done')], reply('queued follow-up done'));
+    const before = stdio.mock.requests.length;
     const { server, peer, home } = await startServer();
     const thread = await startThread(server, home);
     await peer.call('turn/start', { threadId: thread.id, input: text('direct turn first') });
@@ -186,15 +165,15 @@ describe('thread/queue over stdio (seed 003)', () => {
     await completedTurn(server);
     await completedTurn(server);
     expect(await listIds(server, thread.id)).toEqual([]);
-    expect(mock.requests.length - before).toBe(2);
+    expect(stdio.mock.requests.length - before).toBe(2);
     expect(lastUserText(before)).toContain('direct turn first');
     expect(lastUserText(before + 1)).toContain('queued turn after direct');
   });
 
   it('queued turns drain after a direct turn has already completed, and after an interrupted one', async () => {
     const gate = createGate();
-    mock.enqueue(reply('direct turn done'), reply('queued follow-up done'), [{ type: 'waitFor', release: gate.promise }], reply('after stop'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue(reply('direct turn done'), reply('queued follow-up done'), [{ type: 'waitFor', release: gate.promise }], reply('after stop'));
+    const before = stdio.mock.requests.length;
     const { server, peer, home } = await startServer();
     const thread = await startThread(server, home);
     await peer.call('turn/start', { threadId: thread.id, input: text('direct turn first') });
@@ -205,7 +184,7 @@ describe('thread/queue over stdio (seed 003)', () => {
 
     const { turn } = await peer.call('turn/start', { threadId: thread.id, input: text('stop me') });
     await queueTurn(server, thread.id, 'queued turn after stop');
-    await mock.waitForRequests(before + 3);
+    await stdio.mock.waitForRequests(before + 3);
     await peer.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
     expect((await completedTurn(server)).status).toBe('interrupted');
     expect((await completedTurn(server)).status).toBe('completed');
@@ -214,8 +193,8 @@ describe('thread/queue over stdio (seed 003)', () => {
   });
 
   it('a row whose turn cannot start is failed with the reason and blocks later rows until deleted', async () => {
-    mock.enqueue(reply('second ran'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue(reply('second ran'));
+    const before = stdio.mock.requests.length;
     const { server, peer, home } = await startServer();
     const thread = await startThread(server, home);
     const missing = path.join(home, 'no-such-folder');
@@ -230,7 +209,7 @@ describe('thread/queue over stdio (seed 003)', () => {
 
     const second = await queueTurnId(server, thread.id, 'second after failure');
     expect(await listIds(server, thread.id)).toEqual([failedId, second]);
-    expect(mock.requests.length).toBe(before);
+    expect(stdio.mock.requests.length).toBe(before);
     expect(await peer.call('thread/queue/delete', { threadId: thread.id, queuedTurnId: failedId })).toEqual({ deleted: true });
     await completedTurn(server);
     expect(await listIds(server, thread.id)).toEqual([]);
@@ -238,8 +217,8 @@ describe('thread/queue over stdio (seed 003)', () => {
   });
 
   it('after a restart, a row left dispatching comes back failed, is announced, and blocks FIFO', async () => {
-    mock.enqueue(reply('pending one ran'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue(reply('pending one ran'));
+    const before = stdio.mock.requests.length;
     const { server, home } = await startServer();
     const thread = await startThread(server, home);
     server.endInput();
@@ -264,7 +243,7 @@ describe('thread/queue over stdio (seed 003)', () => {
       status: { type: 'failed', error: { message: 'queued turn dispatch was interrupted while app-server restarted' } },
     });
     expect(resumed.queuedTurns[1]).toMatchObject({ id: 'waiting', status: { type: 'pending' } });
-    expect(mock.requests.length).toBe(before);
+    expect(stdio.mock.requests.length).toBe(before);
     await peer.call('thread/queue/delete', { threadId: thread.id, queuedTurnId: 'crashed' });
     await completedTurn(again);
     expect(lastUserText(before)).toContain('still pending');
@@ -272,8 +251,8 @@ describe('thread/queue over stdio (seed 003)', () => {
 
   it('speaks Codex 0.169 queued submissions: add, update, list, reorder and start', async () => {
     const gate = createGate();
-    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('busy')], reply('started now'), reply('then the rest'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...reply('busy')], reply('started now'), reply('then the rest'));
+    const before = stdio.mock.requests.length;
     const { server, peer, home } = await startServer();
     const thread = await startThread(server, home);
     const { turn } = await peer.call('turn/start', { threadId: thread.id, input: text('busy') });
@@ -291,7 +270,7 @@ describe('thread/queue over stdio (seed 003)', () => {
     expect(busy).toMatchObject({ error: { code: INVALID_REQUEST } });
 
     // The busy turn's request is with the model (the model client loads on first use, so this is not instant).
-    await mock.waitForRequests(before + 1);
+    await stdio.mock.waitForRequests(before + 1);
     await peer.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
     gate.release();
     // The interrupted turn drains the head (otherId); the edited row waits and then runs.
@@ -304,8 +283,8 @@ describe('thread/queue over stdio (seed 003)', () => {
   });
 
   it('thread/queue/start runs a chosen row now, past a failed head, and refuses unknown ids', async () => {
-    mock.enqueue(reply('chosen ran'));
-    const before = mock.requests.length;
+    stdio.mock.enqueue(reply('chosen ran'));
+    const before = stdio.mock.requests.length;
     const { server, peer, home } = await startServer();
     const thread = await startThread(server, home);
     await peer.call('thread/queue/add', {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationItem, RequestMessage, Turn } from '../../shared/protocol/index.js';
 import {
   approvalRequest,
-  COMMAND_WAIT_MS,
   commandItem,
   execCall,
   textReply,
@@ -57,7 +56,7 @@ describe('opening a thread while its turn runs', () => {
     expect(commandsIn(read.items)).toHaveLength(1);
 
     // Bob answers from the resumed view; the item completes under the same id, and the thread keeps it once.
-    const toBob = (await bob.inbox.take((r) => r.kind === 'request' && r.message.id === request.id, 'the approval request replayed or sent to bob', COMMAND_WAIT_MS)).message as RequestMessage;
+    const toBob = (await bob.inbox.take((r) => r.kind === 'request' && r.message.id === request.id, 'the approval request replayed or sent to bob')).message as RequestMessage;
     bob.sendRaw(JSON.stringify({ id: toBob.id, result: { decision: 'accept' } }));
     const completed = await commandItem(bob, 'item/completed');
     expect(completed).toMatchObject({ id: itemId, status: 'completed', exitCode: 0 });
@@ -86,7 +85,6 @@ describe('opening a thread while its turn runs', () => {
     await alice.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'item/commandExecution/outputDelta' && JSON.stringify(r.message.params).includes('first-part'),
       'the first output',
-      COMMAND_WAIT_MS,
     );
 
     const bob = await client(server, 'bob');

@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelTestResult, Turn } from '../../shared/protocol/index.js';
-import { startAppServer } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
 /**
  * A provider that quotes the key back in its 401 body, as OpenAI does
@@ -13,36 +10,7 @@ import { TempDirs } from '../../test-support/temp-dir.js';
  * the home folder (SQLite file and WAL included), not in anything a client
  * receives, not on stderr.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await killAllChildren();
-  temp.cleanup();
-});
-
-function writeConfig(home: string): void {
-  fs.writeFileSync(
-    path.join(home, 'config.toml'),
-    [
-      'model = "deepseek-chat"',
-      'model_provider = "mock"',
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      `base_url = "${mock.url}"`,
-      'wire_api = "chat"',
-      'env_key = "MOCK_PROVIDER_KEY"',
-      'request_max_retries = 0',
-      '',
-    ].join('\n'),
-  );
-}
+const stdio = useStdioAgentHomes();
 
 /** Every file under `dir`, as bytes decoded leniently (binary SQLite pages included). */
 function allFileText(dir: string): Array<{ file: string; text: string }> {
@@ -60,12 +28,11 @@ describe.each([
   ['a key of no known shape', 'plain-words-secret'],
 ])('a provider that echoes %s in its 401', (_label, apiKey) => {
   it('never lets the key reach the home folder, the client or the logs', async () => {
-    const home = temp.make('wheelhouse-secret-');
-    writeConfig(home);
+    const { home } = stdio.makeHome('wheelhouse-secret-', 'env_key = "MOCK_PROVIDER_KEY"\n');
     const echo = { type: 'httpError' as const, status: 401, message: `Incorrect API key provided: ${apiKey}. You can find your API key in your account.` };
-    mock.enqueue([echo], [echo]);
+    stdio.mock.enqueue([echo], [echo]);
 
-    const server = startAppServer(home, { env: { MOCK_PROVIDER_KEY: apiKey } });
+    const server = stdio.start(home, { env: { MOCK_PROVIDER_KEY: apiKey } });
     let traffic = '';
     server.process.child.stdout?.on('data', (chunk: Buffer) => {
       traffic += chunk.toString('utf8');
@@ -90,7 +57,7 @@ describe.each([
     server.endInput();
     await server.exited;
 
-    expect(mock.requests.at(-1)?.headers.authorization).toBe(`Bearer ${apiKey}`);
+    expect(stdio.mock.requests.at(-1)?.headers.authorization).toBe(`Bearer ${apiKey}`);
     expect(traffic).toContain('Incorrect API key provided');
     expect(traffic).not.toContain(apiKey);
     expect(server.process.stderr()).not.toContain(apiKey);

@@ -10,6 +10,7 @@ import {
   type ServerRequestParamsOf,
 } from '../../shared/protocol/index.js';
 import { createMemoryTransportPair } from '../../test-support/memory-transport.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import type { RequestContext } from '../runtime/context.js';
 import { RpcConnection } from './rpc-connection.js';
 
@@ -44,7 +45,7 @@ async function connected(options: { raw?: boolean } = {}) {
   if (client) await client.request('initialize', { clientInfo: { name: 'test', version: '0' } });
   else {
     clientEnd.send(JSON.stringify({ id: 0, method: 'initialize', params: { clientInfo: { name: 'raw', version: '0' } } }));
-    await expect.poll(() => connection.isInitialized).toBe(true);
+    await waitUntil(() => connection.isInitialized, { what: 'the connection to be initialized' });
   }
   return { connection, client: client!, clientEnd, serverEnd, sent };
 }
@@ -95,14 +96,14 @@ describe('server requests: item/tool/call', () => {
     const sentIds = () => sent.map((t) => JSON.parse(t) as { id?: string; method?: string }).filter((m) => m.method === 'item/tool/call').map((m) => m.id!);
 
     const bad = connection.request('item/tool/call', call, { timeoutMs: 10_000 });
-    await expect.poll(() => sentIds().length).toBe(1);
+    await waitUntil(() => sentIds().length === 1, { what: 'one request sent' });
     clientEnd.send(JSON.stringify({ id: sentIds()[0], result: { success: true } }));
     await expect(bad).rejects.toMatchObject({ reason: 'badAnswer', message: expect.stringMatching(/contentItems/) });
 
     await expect(connection.request('item/tool/call', call, { timeoutMs: 20 })).rejects.toMatchObject({ reason: 'timeout' });
 
     const once = connection.request('item/tool/call', call, { timeoutMs: 10_000 });
-    await expect.poll(() => sentIds().length).toBe(3);
+    await waitUntil(() => sentIds().length === 3, { what: 'three requests sent' });
     const id = sentIds()[2];
     clientEnd.send(JSON.stringify({ id, result: { success: true, contentItems: [] } }));
     clientEnd.send(JSON.stringify({ id, result: { success: false, contentItems: [] } }));
@@ -130,7 +131,7 @@ describe('server requests: item/tool/call', () => {
     const answers: unknown[] = [];
     serverEnd.onMessage((text) => answers.push(JSON.parse(text)));
     serverEnd.send(JSON.stringify({ id: 7, method: 'item/tool/call', params: { threadId: 'x' } }));
-    await expect.poll(() => answers.length).toBe(1);
+    await waitUntil(() => answers.length === 1, { what: 'one answer' });
     expect(answers[0]).toMatchObject({ id: 7, error: { code: ErrorCode.InvalidParams } });
     expect(called).toBe(false);
   });

@@ -1,29 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test-support/paths.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
 /**
  * Start-up speed depends on what the built CLI loads before it answers: the
  * OpenAI SDK, the keychain addon and the web server's ws are loaded only
  * when first needed. A module trace of the real process keeps it so.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await killAllChildren();
-  temp.cleanup();
-});
+const stdio = useStdioAgentHomes();
 
 const tracer = path.join(repoRoot, 'test-support', 'module-trace.mjs');
 const PACKAGES = ['openai', '@napi-rs/keyring', 'ws', 'better-sqlite3', '@modelcontextprotocol/sdk'] as const;
@@ -36,13 +22,9 @@ function loadedPackages(traceFile: string): string[] {
 
 describe('what `wheelhouse app-server` loads', () => {
   it('answers initialize and thread requests without the model SDK, keychain or ws; the first turn loads them', async () => {
-    const home = temp.make('wheelhouse-startup-');
-    fs.writeFileSync(
-      path.join(home, 'config.toml'),
-      `model = "deepseek-chat"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "Mock"\nbase_url = "${mock.url}"\nwire_api = "chat"\n`,
-    );
+    const { home } = stdio.makeHome('wheelhouse-startup-');
     const traceFile = path.join(home, 'modules.log');
-    const server = startAppServer(home, {
+    const server = stdio.start(home, {
       nodeArgs: ['--import', tracer],
       env: { WHEELHOUSE_TRACE_MODULES: traceFile },
     });
@@ -52,7 +34,7 @@ describe('what `wheelhouse app-server` loads', () => {
     await server.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
     expect(loadedPackages(traceFile)).toEqual(['better-sqlite3']);
 
-    mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
+    stdio.mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
     await server.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
     await server.peer.inbox.notification('turn/completed');
     expect(loadedPackages(traceFile)).toEqual(['openai', '@napi-rs/keyring', 'better-sqlite3']);

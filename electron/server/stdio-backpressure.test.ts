@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../shared/protocol/index.js';
-import { startAppServer } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
+import { readsFd } from '../../test-support/event-loop-fds.js';
+import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
+import { waitUntil } from '../../test-support/waiting.js';
 
 /**
  * `wheelhouse app-server` as a real process whose client stops reading its
@@ -14,40 +11,13 @@ import { TempDirs } from '../../test-support/temp-dir.js';
  * client (exit 1, reason on stderr) when output it produces on its own
  * passes 1 MiB.
  */
-let mock: MockModelServer;
-const temp = new TempDirs();
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-afterEach(async () => {
-  await killAllChildren();
-  temp.cleanup();
-});
+const stdio = useStdioAgentHomes();
 
 const LIMIT_ARGS = ['--max-unsent-mib', '1'];
 
-/** Resolves once `read()` has returned the same value for `quietMs`. */
-async function settled(read: () => number, quietMs: number): Promise<number> {
-  let last = read();
-  let since = Date.now();
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const now = read();
-    if (now !== last) {
-      last = now;
-      since = Date.now();
-    } else if (Date.now() - since >= quietMs) {
-      return now;
-    }
-  }
-}
-
 describe('stdio backpressure', () => {
-  it('stops reading requests from a client that does not read its answers, then answers them all once it does', async () => {
-    const server = startAppServer(temp.make(), { args: LIMIT_ARGS });
+  it.skipIf(process.platform !== 'linux')('stops reading requests from a client that does not read its answers, then answers them all once it does', async () => {
+    const server = stdio.start(stdio.temp.make(), { args: LIMIT_ARGS });
     await server.peer.initialize();
     const stdout = server.process.child.stdout!;
     const stdin = server.process.child.stdin!;
@@ -62,9 +32,10 @@ describe('stdio backpressure', () => {
     const count = Math.ceil((8 * 1024 * 1024) / size);
     for (let id = 0; id < count; id++) stdin.write(`${JSON.stringify({ id, method: 'config/read', params: {} })}\n`);
 
-    // The host stopped reading: our requests pile up in our own stdin buffer.
-    const unsentRequests = await settled(() => stdin.writableLength, 2_000);
-    expect(unsentRequests).toBeGreaterThan(0);
+    // The host stops reading (its event loop no longer watches its stdin) while our requests still wait in our own stdin buffer.
+    await waitUntil(() => stdin.writableLength > 0 && !readsFd(server.process.child.pid!, 0), {
+      what: 'the app-server to stop reading its stdin while requests still wait to be sent',
+    });
     expect(server.process.child.exitCode).toBeNull();
 
     stdout.resume();
@@ -76,14 +47,10 @@ describe('stdio backpressure', () => {
   }, 120_000);
 
   it('drops a client that stops reading while a turn streams, with the reason on stderr, and the turn ends cleanly', async () => {
-    const home = temp.make();
-    fs.writeFileSync(
-      path.join(home, 'config.toml'),
-      ['model = "deepseek-chat"', 'model_provider = "mock"', '', '[model_providers.mock]', `base_url = "${mock.url}"`, 'request_max_retries = 0', ''].join('\n'),
-    );
+    const { home } = stdio.makeHome('wheelhouse-backpressure-');
     // 4 MiB of reply in 8 KiB deltas: four times the limit.
-    mock.enqueue([...Array.from({ length: 512 }, () => ({ type: 'text' as const, text: 'y'.repeat(8 * 1024) })), { type: 'finish' }]);
-    const server = startAppServer(home, { args: LIMIT_ARGS });
+    stdio.mock.enqueue([...Array.from({ length: 512 }, () => ({ type: 'text' as const, text: 'y'.repeat(8 * 1024) })), { type: 'finish' }]);
+    const server = stdio.start(home, { args: LIMIT_ARGS });
     await server.peer.initialize();
     const { thread } = await server.peer.call('thread/start', { cwd: home });
     server.process.child.stdout!.pause();
@@ -92,7 +59,7 @@ describe('stdio backpressure', () => {
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.process.stderr()).toMatch(/the client stopped reading: [\d.]+ MiB of output unsent \(limit 1 MiB\); disconnecting it/);
 
-    const again = startAppServer(home);
+    const again = stdio.start(home);
     await again.peer.initialize();
     const read = await again.peer.call('thread/read', { threadId: thread.id, includeTurns: true });
     const turn: Turn | undefined = read.thread.turns[0];

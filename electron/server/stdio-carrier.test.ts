@@ -156,7 +156,7 @@ describe('wheelhouse app-server (stdio), bad input on one long-lived connection'
   it('refuses a line over 8 MiB with a typed error and keeps serving', async () => {
     const huge = JSON.stringify({ id: 99, method: 'thread/list', params: { pad: 'x'.repeat(MAX_MESSAGE_BYTES + 1024) } });
     peer.sendRaw(huge);
-    const error = errorOf(await peer.inbox.response(null, 20_000));
+    const error = errorOf(await peer.inbox.response(null));
     expect(error.code).toBe(ErrorCode.InvalidRequest);
     expect(error.message).toMatch(/exceeds/);
     const { thread } = await peer.call('thread/start', {});

@@ -117,7 +117,7 @@ describe('wheelhouse serve (WebSocket)', () => {
     const ws = await client();
     const other = await client('bystander');
     ws.peer.sendRaw(JSON.stringify({ id: 5, method: 'thread/list', params: { pad: 'x'.repeat(MAX_MESSAGE_BYTES + 16) } }));
-    const error = errorOf(await ws.peer.inbox.response(null, 20_000));
+    const error = errorOf(await ws.peer.inbox.response(null));
     expect(error.code).toBe(ErrorCode.InvalidRequest);
     expect(error.message).toMatch(/exceeds/);
     expect((await ws.peer.call('thread/loaded/list', {})).data).toEqual(expect.any(Array));

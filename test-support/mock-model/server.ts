@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ChatRenderer } from './chat-renderer.js';
 import { ResponsesRenderer } from './responses-renderer.js';
 import { isContentStep, validateScript, type MockControlStep, type MockScript, type WireRenderer } from './script.js';
+import { trackWait } from '../waiting.js';
 
 /** How one exchange ended, as seen by the server. */
 export type MockOutcome = 'completed' | 'clientClosed' | 'cut';
@@ -130,7 +131,21 @@ export async function startMockModelServer(options: MockModelServerOptions = {})
     },
     waitForRequests(count) {
       if (requests.length >= count) return Promise.resolve(requests);
-      return new Promise((resolve) => waiters.push({ count, resolve: () => resolve(requests) }));
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          count,
+          resolve: () => {
+            untrack();
+            resolve(requests);
+          },
+        };
+        // Named by the leak check if the test ends first.
+        const untrack = trackWait(`${count} requests to the mock model (${requests.length} so far)`, (reason) => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`${reason} while waiting for ${count} requests to the mock model`));
+        });
+        waiters.push(waiter);
+      });
     },
     close() {
       server.closeAllConnections();

@@ -8,6 +8,7 @@ import { startMockModelServer, type MockModelServer } from '../../../test-suppor
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { CodexSchema } from '../../../test-support/codex-schema.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 import { everythingServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
 import type { RequestContext } from '../context.js';
 
@@ -78,18 +79,8 @@ function hooked(hooks: readonly HookSpec[], extraToml = '') {
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
   const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
-  const waitFor = <T>(find: () => T | undefined) =>
-    new Promise<T>((resolve) => {
-      const found = find();
-      if (found !== undefined) return resolve(found);
-      const off = runtime.events.subscribe(() => {
-        const later = find();
-        if (later !== undefined) {
-          off();
-          resolve(later);
-        }
-      });
-    });
+  const waitFor = <T>(find: () => T | undefined, what = 'a matching notification') =>
+    waitUntil(find, { what, wakeOn: (wake) => runtime.events.subscribe(wake) });
   const hookRuns = (method: 'hook/started' | 'hook/completed') =>
     seen.filter((n) => n.method === method).map((n) => n.params as HookRunNotification);
   const completedRun = (eventName: string) => waitFor(() => hookRuns('hook/completed').find((n) => n.run.eventName === eventName));
@@ -188,12 +179,10 @@ describe('hooks that go wrong are reported and change nothing', () => {
       [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
     );
     const { thread } = await h.call('thread/start', {});
-    const startedAt = Date.now();
     await h.call('turn/start', { threadId: thread.id, input: text('read it') });
     const run = (await h.completedRun('preToolUse')).run;
     expect(run.status).toBe('failed');
     expect(run.statusMessage).toBe("hook 'sleepy' timed out after 1 s and was stopped");
-    expect(Date.now() - startedAt).toBeLessThan(30_000);
     expect((await h.turnCompleted()).status).toBe('completed');
     const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
     expect(() => process.kill(pid, 0)).toThrow();
@@ -295,11 +284,13 @@ describe('interrupts and approvals', () => {
     const { thread } = await h.call('thread/start', { approvalPolicy: 'untrusted', sandbox: 'danger-full-access' });
     const { turn } = await h.call('turn/start', { threadId: thread.id, input: text('make a file') });
     // The request reaches the person only after its hook ran.
-    let waiting = (await h.call('approval/list', {})).data;
-    while (waiting.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      waiting = (await h.call('approval/list', {})).data;
-    }
+    const waiting = await waitUntil(
+      async () => {
+        const { data } = await h.call('approval/list', {});
+        return data.length > 0 && data;
+      },
+      { what: 'the approval request' },
+    );
     const requested = h.hookRuns('hook/completed').filter((n) => n.run.eventName === 'permissionRequest');
     expect(requested.map((n) => [n.turnId, n.run.status])).toEqual([[turn.id, 'completed']]);
     await h.call('approval/answer', { requestId: waiting[0]!.requestId, decision: 'acceptForSession' });
@@ -315,7 +306,7 @@ describe('interrupts and approvals', () => {
     // A request whose turn stops first is heard as ended: nothing waits unseen, for hooks either.
     mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_2', name: 'exec_command', arguments: '{"cmd":"touch never.txt"}' }] }, { type: 'finish' }]);
     const second = (await h.call('turn/start', { threadId: thread.id, input: text('another file') })).turn;
-    while ((await h.call('approval/list', {})).data.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitUntil(async () => (await h.call('approval/list', {})).data.length > 0, { what: 'the second approval request' });
     await h.call('turn/interrupt', { threadId: thread.id, turnId: second.id });
     await h.waitFor(() => h.hookRuns('hook/completed').filter((n) => n.turnId === second.id && n.run.status === 'completed').at(1));
     const after = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
 import { patchRequirement } from './patch-approval.js';
 
-/** Whether a patch applies unasked, asks, or is refused, for each approval policy and sandbox (README's table). */
+/** Whether a patch applies unasked, asks, or is refused, for each approval policy and sandbox (the table in docs/patches.md). */
 describe('patch approval requirement', () => {
   const granular = (sandboxApproval: boolean): AskForApproval => ({ granular: { rules: true, sandbox_approval: sandboxApproval, mcp_elicitations: true } });
   const cases: [AskForApproval, SandboxMode, boolean, 'apply' | 'ask' | 'refuse'][] = [

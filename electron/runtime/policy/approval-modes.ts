@@ -10,7 +10,7 @@ import type {
 
 /**
  * Turns per-command verdicts into seed 000's requirement under an approval
- * mode and sandbox mode (the table is in the README, "Exec policy and patches"):
+ * mode and sandbox mode (the table is in docs/exec-policy.md):
  *  - any `forbidden` verdict → forbidden;
  *  - any `prompt` (a rule, a dangerous command, a script that does not parse) →
  *    needs approval, or forbidden where the mode may not ask (`never`, granular `rules: false`);

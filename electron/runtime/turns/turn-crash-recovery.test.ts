@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification, ClientMethod, ParamsOf, ConversationItem, Turn } from '../../../shared/protocol/index.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 
 /**
  * What a crash leaves behind. `Runtime.close()` drops the databases under a
@@ -61,12 +62,8 @@ function start(model: ModelClient, home = fs.mkdtempSync(path.join(os.tmpdir(), 
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
   const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
-  const waitFor = (pred: (n: AnyNotification) => boolean) =>
-    vi.waitFor(() => {
-      const hit = seen.find(pred);
-      if (!hit) throw new Error('not yet');
-      return hit;
-    }, { timeout: 10_000, interval: 10 });
+  const waitFor = (pred: (n: AnyNotification) => boolean, what = 'a matching notification') =>
+    waitUntil(() => seen.find(pred), { what, wakeOn: (wake) => runtime.events.subscribe(wake) });
   /** A kill: nothing more is written. */
   const crash = () => runtime.close();
   return { runtime, home, seen, call, waitFor, crash };
@@ -105,8 +102,8 @@ describe('after a crash', () => {
     await first.waitFor((n) => n.method === 'item/agentMessage/delta');
     await first.call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('shorter please') });
     // The checkpoint is written within STREAM_CHECKPOINT_MS of the text arriving.
-    await vi.waitFor(() => expect(first.runtime.durable.db.prepare("SELECT COUNT(*) AS n FROM pending_items WHERE kind = 'streaming'").get()).toEqual({ n: 1 }), {
-      timeout: 10_000,
+    await waitUntil(() => (first.runtime.durable.db.prepare("SELECT COUNT(*) AS n FROM pending_items WHERE kind = 'streaming'").get() as { n: number }).n === 1, {
+      what: 'the streaming reply to be checkpointed',
     });
     first.crash();
 

@@ -7,6 +7,7 @@ import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent 
 import type { RequestContext } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 
 /** A scripted model: each request takes the next script; requests are recorded. */
 class ScriptedModel implements ModelClient {
@@ -55,17 +56,8 @@ function setup(model: ScriptedModel, home?: string) {
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
   const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>, c: RequestContext) => runtime.dispatcher.call(m, p, c);
-  const waitFor = (pred: (n: AnyNotification) => boolean) =>
-    new Promise<AnyNotification>((resolve) => {
-      const hit = seen.find(pred);
-      if (hit) return resolve(hit);
-      const off = runtime.events.subscribe((n) => {
-        if (pred(n)) {
-          off();
-          resolve(n);
-        }
-      });
-    });
+  const waitFor = (pred: (n: AnyNotification) => boolean, what = 'a matching notification') =>
+    waitUntil(() => seen.find(pred), { what, wakeOn: (wake) => runtime.events.subscribe(wake) });
   return { runtime, dir, seen, call: <M extends ClientMethod>(m: M, p: ParamsOf<M>) => call(m, p, ctx), waitFor };
 }
 

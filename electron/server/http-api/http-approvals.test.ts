@@ -99,7 +99,7 @@ describe('approvals over HTTP', () => {
     expect(again.body.error.code).toBe('approval_finished');
 
     await events.waitFor((e) => e.event === 'serverRequest/resolved' && (e.json as { payload: { request_id: string } }).payload.request_id === requestId);
-    await events.waitForEvent('turn/completed', 30_000);
+    await events.waitForEvent('turn/completed');
     expect(fs.existsSync(path.join(project, 'approved.txt'))).toBe(true);
     expect((await client.call('GET', `/approvals?thread_id=${threadId}`)).body.data).toEqual([]);
   });
@@ -121,7 +121,7 @@ describe('approvals over HTTP', () => {
     expect(refused.body.error.message).toMatch(/does not offer/);
     expect(fs.existsSync(path.join(project, 'patched.txt'))).toBe(false);
     expect((await client.call('POST', `/approvals/${requestId}`, { decision: 'accept' })).status).toBe(200);
-    await events.waitForEvent('turn/completed', 30_000);
+    await events.waitForEvent('turn/completed');
     expect(fs.readFileSync(path.join(project, 'patched.txt'), 'utf8')).toBe('via http\n');
   });
 
@@ -130,10 +130,10 @@ describe('approvals over HTTP', () => {
     expect((await client.call('POST', `/approvals/${requestId}`, { decision: 'decline' })).status).toBe(200);
     const completed = await events.waitFor(
       (e) => e.event === 'item/completed' && (e.json as { payload: { item: { type: string } } }).payload.item.type === 'commandExecution',
-      30_000,
+      'the command item to complete',
     );
     expect((completed.json as { payload: { item: { status: string } } }).payload.item.status).toBe('declined');
-    await events.waitForEvent('turn/completed', 30_000);
+    await events.waitForEvent('turn/completed');
     expect(fs.existsSync(path.join(project, 'declined.txt'))).toBe(false);
   });
 
@@ -145,7 +145,7 @@ describe('approvals over HTTP', () => {
     const late = await client.call('POST', `/approvals/${requestId}`, { decision: 'decline' });
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('approval_finished');
-    await events.waitForEvent('turn/completed', 30_000);
+    await events.waitForEvent('turn/completed');
     expect(fs.existsSync(path.join(project, 'by-websocket.txt'))).toBe(true);
     ws.socket.close();
   });
@@ -180,7 +180,7 @@ describe('approvals over HTTP', () => {
     expect(listed.body.data[0]).toMatchObject({ request_id: requestId, method: 'mcpServer/elicitation/request', params: { server_name: 'files', item_id: requested.payload.item_id } });
     expect(fs.existsSync(file)).toBe(false);
     expect((await client.call('POST', `/approvals/${requestId}`, { decision: 'accept' })).status).toBe(200);
-    await events.waitForEvent('turn/completed', 30_000);
+    await events.waitForEvent('turn/completed');
     expect(fs.readFileSync(file, 'utf8')).toBe('http');
   });
 });

@@ -131,20 +131,24 @@ describe('HTTP API: client-side tools', () => {
     const slowHome = temp.make('wheelhouse-http-timeout-');
     writeMockModelConfig(slowHome, mock.url);
     const slow = await startServe({ home: slowHome, env: { WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: '300' } });
-    const slowClient = new HttpApiClient(slow.port, slow.token);
-    const call = (method: string, route: string, body?: unknown) => slowClient.call(method, route, body);
-    const id = (await call('POST', '/threads', { cwd: slowHome, dynamic_tools: [reservationTool] })).body.thread.id as string;
-    mock.enqueue(modelCallsTool('{"reservation_id":"LATE"}'), [{ type: 'text', text: 'It timed out.' }, { type: 'finish' }]);
-    const before = mock.requests.length;
-    const stream = await slowClient.subscribe(`/threads/${id}/events?since_seq=0`);
-    await call('POST', `/threads/${id}/turns`, { input: 'check' });
-    await stream.waitForEvent('tool_call.requested');
-    const end = await stream.waitFor(isTurnEnd);
-    expect((end.json as { payload: { turn: { status: string } } }).payload.turn.status).toBe('completed');
-    expect(toolMessageIn(before + 1)).toMatch(/did not answer within 300 ms/);
-    const late = await call('POST', `/threads/${id}/tool-calls/call_http`, { success: true, content: [] });
-    expect(late.status).toBe(409);
-    expect(late.body.error.message).toMatch(/timeout/);
-    slowClient.closeStreams();
+    try {
+      const slowClient = new HttpApiClient(slow.port, slow.token);
+      const call = (method: string, route: string, body?: unknown) => slowClient.call(method, route, body);
+      const id = (await call('POST', '/threads', { cwd: slowHome, dynamic_tools: [reservationTool] })).body.thread.id as string;
+      mock.enqueue(modelCallsTool('{"reservation_id":"LATE"}'), [{ type: 'text', text: 'It timed out.' }, { type: 'finish' }]);
+      const before = mock.requests.length;
+      const stream = await slowClient.subscribe(`/threads/${id}/events?since_seq=0`);
+      await call('POST', `/threads/${id}/turns`, { input: 'check' });
+      await stream.waitForEvent('tool_call.requested');
+      const end = await stream.waitFor(isTurnEnd);
+      expect((end.json as { payload: { turn: { status: string } } }).payload.turn.status).toBe('completed');
+      expect(toolMessageIn(before + 1)).toMatch(/did not answer within 300 ms/);
+      const late = await call('POST', `/threads/${id}/tool-calls/call_http`, { success: true, content: [] });
+      expect(late.status).toBe(409);
+      expect(late.body.error.message).toMatch(/timeout/);
+      slowClient.closeStreams();
+    } finally {
+      await slow.stop();
+    }
   });
 });

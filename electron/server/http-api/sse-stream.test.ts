@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { SseSubscriber } from '../../../test-support/sse-client.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 import { RpcHost } from '../rpc-host.js';
 import { startWebServer, type RunningWebServer } from '../web-server.js';
 
@@ -72,7 +73,7 @@ describe('SSE event stream limits', () => {
   it('sends keepalive comments on an idle stream', async () => {
     const { open } = await start({ keepaliveMs: 50 });
     const idle = await open('/events');
-    await expect.poll(() => idle.comments, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    await waitUntil(() => idle.comments >= 3, { what: 'three keepalive comments' });
   });
 
   it('cuts a client that stops reading with a reason event instead of skipping events', async () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InitializeResult } from '../../../shared/protocol/methods/initialize.js';
 import type { ClosableTransport } from './websocket-transport.js';
 import { WheelhouseClient } from './wheelhouse-client.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 
 const server: InitializeResult = {
   userAgent: 'wheelhouse/0.0.0 (test)',
@@ -57,7 +58,7 @@ describe('WheelhouseClient while the runtime is away', () => {
       clientVersion: '0.0.0',
     });
     client.start();
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('connected'));
+    await waitUntil(() => client.getSnapshot().status === 'connected', { what: 'the client to connect' });
 
     reachable = false;
     transport.closeWith('Wheelhouse stopped (Ctrl+C in its terminal).');
@@ -69,7 +70,7 @@ describe('WheelhouseClient while the runtime is away', () => {
     reachable = true;
     transport = answeringTransport();
     await vi.advanceTimersToNextTimerAsync();
-    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'connected', error: null }));
+    await waitUntil(() => client.getSnapshot().status === 'connected' && client.getSnapshot().error === null, { what: 'the client to connect without an error' });
 
     // A link that drops without a reason afterwards is just "lost": the old reason is gone.
     reachable = false;

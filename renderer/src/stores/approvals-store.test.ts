@@ -8,6 +8,7 @@ import { execCall, textReply } from '../../../test-support/agent-commands.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 import type { ClosableTransport } from '../client/websocket-transport.js';
 import { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { selectRange, sessionScopeText } from './approval-requests.js';
@@ -94,14 +95,7 @@ function setup() {
     return { client, store, cut: () => cut(), askUnknown };
   };
 
-  const until = async (check: () => boolean, what: string) => {
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      if (check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    throw new Error(`never happened: ${what}`);
-  };
+  const until = (check: () => boolean, what: string) => waitUntil(check, { what, intervalMs: 5 });
 
   /** Starts a thread whose agent asks to run `command`, and waits until `window` shows the request. */
   const askInNewThread = async (window: ReturnType<typeof openWindow>, command: string) => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createModelClient } from '../../../electron/model/create-model-client.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 import { RpcHost } from '../../../electron/server/rpc-host.js';
 import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
@@ -95,15 +96,14 @@ function setup() {
   });
 
   /** Lets the runtime and the link work (running frames unless told not to) until `check` holds. */
-  const until = async (check: () => boolean, what: string, runFrames = true) => {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (runFrames) frames.run();
-      if (check()) return;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    throw new Error(`never happened: ${what}`);
-  };
+  const until = (check: () => boolean, what: string, runFrames = true) =>
+    waitUntil(
+      () => {
+        if (runFrames) frames.run();
+        return check();
+      },
+      { what, intervalMs: 0 },
+    );
   const connected = () => until(() => client.getSnapshot().status === 'connected', 'connected');
   const agentText = () => {
     const { data } = store.getState();
