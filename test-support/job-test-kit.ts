@@ -18,7 +18,7 @@ export class JobTestKit {
     readonly home: string,
     options: Partial<TestRuntimeOptions> = {},
   ) {
-    this.runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0, killGraceMs: 1000, ...options });
+    this.runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, killGraceMs: 1000, ...options });
     this.runtime.events.subscribe((notification) => {
       this.notifications.push(notification);
       for (const wake of this.waiters) wake();

@@ -53,7 +53,6 @@ function startRuntime(options: { home?: string; store?: StoreFactory; configToml
     home,
     validateResults: true,
     defaults: { cwd: home },
-    eventFlushDelayMs: 0,
     ...(options.store ? { secretStore: () => options.store!(home, self) } : {}),
   });
   cleanups.push(() => runtime.close());

@@ -65,9 +65,14 @@ export class ApprovalBroker {
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
-  /** A carrier host's way to reach its clients; it is handed every approval already waiting. Returns its removal. */
+  /**
+   * A carrier host's way to reach its clients; it is handed every approval
+   * already waiting (one a job asked again while the runtime was still
+   * opening, before any carrier could attach). Returns its removal.
+   */
   addSender(sender: ApprovalSender): () => void {
     this.senders.add(sender);
+    this.resend(sender);
     return () => this.senders.delete(sender);
   }
 
