@@ -105,6 +105,8 @@ export class EventLog {
   private scheduled: { cancel(): void } | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private announcing = false;
+  /** Waiting for every event up to `seq` to be announced. */
+  private waiters: { readonly seq: number; readonly resolve: () => void }[] = [];
   private readonly flushDelayMs: number;
   private readonly now: () => number;
   private readonly onError: (message: string, error: unknown) => void;
@@ -131,6 +133,16 @@ export class EventLog {
   subscribe(listener: NotificationListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Resolves once every event published so far has reached the listeners
+   * (for an in-process client that acts on a call's notifications, as a
+   * carrier's client waits for the lines after a response).
+   */
+  announced(): Promise<void> {
+    if (this.outbox.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq: this.seq, resolve }));
   }
 
   /**
@@ -288,7 +300,7 @@ export class EventLog {
         const firstUnwritten = Math.min(this.durableUnwritten[0]?.seq ?? Infinity, this.memoryUnwritten[0]?.seq ?? Infinity);
         let ready = 0;
         while (ready < this.outbox.length && this.outbox[ready]!.logged.seq < firstUnwritten) ready++;
-        if (ready === 0) return;
+        if (ready === 0) break;
         const batch = this.outbox.slice(0, ready);
         this.outbox = this.outbox.slice(ready);
         if (this.listeners.size > 0) for (const outgoing of batch) this.announce(outgoing);
@@ -296,6 +308,15 @@ export class EventLog {
     } finally {
       this.announcing = false;
     }
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const pendingFrom = this.outbox[0]?.logged.seq ?? Infinity;
+    const woken = this.waiters.filter((waiter) => waiter.seq < pendingFrom);
+    this.waiters = this.waiters.filter((waiter) => waiter.seq >= pendingFrom);
+    for (const waiter of woken) waiter.resolve();
   }
 
   private announce({ method, params, logged }: Outgoing): void {
@@ -360,5 +381,7 @@ export class EventLog {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.listeners.clear();
+    // Nothing more will be announced: nobody may wait forever.
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
   }
 }

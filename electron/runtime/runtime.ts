@@ -258,6 +258,7 @@ export class Runtime {
       reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
+      announced: () => this.events.announced(),
     });
     const commands = new CommandRunner({
       supervisor: this.supervisor,

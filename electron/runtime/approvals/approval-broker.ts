@@ -38,6 +38,8 @@ interface LiveApproval {
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
+  /** Sent to clients yet: only once the notifications published before it (its item/started) have gone out. */
+  offered: boolean;
   /** null: ended unanswered. */
   settle(response: ApprovalResponse | null): void;
 }
@@ -78,7 +80,7 @@ export class ApprovalBroker {
 
   /** Sends what is waiting to a client that just connected (through one sender). */
   resend(sender: ApprovalSender): void {
-    for (const live of this.live.values()) this.sendWith(sender, live);
+    for (const live of this.live.values()) if (live.offered) this.sendWith(sender, live);
   }
 
   /** At start: approvals of an earlier run cannot be answered any more (their turns ended). */
@@ -149,6 +151,7 @@ export class ApprovalBroker {
         store: target.store,
         withdrawn: new AbortController(),
         sessionPrefixes,
+        offered: false,
         settle: (response) => {
           signal.removeEventListener('abort', onAbort);
           resolve(response);
@@ -157,7 +160,12 @@ export class ApprovalBroker {
       this.live.set(requestId, live);
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      for (const sender of this.senders) this.sendWith(sender, live);
+      // A request never overtakes a notification published before it (the item it asks about).
+      void this.deps.events.announced().then(() => {
+        if (this.live.get(requestId) !== live) return;
+        live.offered = true;
+        for (const sender of this.senders) this.sendWith(sender, live);
+      });
     });
   }
 
