@@ -6,6 +6,7 @@ import type {
 } from '../../shared/protocol/index.js';
 import type { PendingEvent } from '../store/event-store.js';
 import type { StateStore } from '../store/state-store.js';
+import { EventSequence } from './event-sequence.js';
 
 /** Which thread/turn/item a notification is about, for the log and for replay. */
 export interface EventScope {
@@ -58,7 +59,6 @@ const RETRY_DELAY_MS = 1000;
 /** Events held while the log cannot be written; past this the oldest are announced without a copy in the log. */
 const MAX_HELD = 50_000;
 const DEFAULT_RESERVE_BLOCK = 1000;
-const MAX_BLOCK_GROWTH = 64;
 
 /** A published event waiting for its batch to be written and announced. */
 interface Outgoing {
@@ -81,21 +81,11 @@ interface Outgoing {
  * published before it.
  *
  * Where a state change and its event must survive a crash together, `commit`
- * writes both in one transaction.
- *
- * Ephemeral and unlogged events never reach the file, so its newest seq does
- * not bound what clients have seen. Numbers are therefore reserved durably
- * in blocks before they are handed out: after a crash numbering resumes above
- * the reservation (a gap, never a reuse).
+ * writes both in one transaction. Numbering (never reused, always growing,
+ * also across crashes) is EventSequence's.
  */
 export class EventLog {
-  private seq: number;
-  private reservedThrough: number;
-  private readonly reserveBlock: number;
-  private block: number;
-  private reservedAtMs = -Infinity;
-  /** A reservation was written inside a caller's transaction (not synced, and undone if it rolled back). */
-  private reservationUnsynced = false;
+  private readonly sequence: EventSequence;
   private readonly listeners = new Set<NotificationListener>();
   /** Published and not yet announced, in seq order. */
   private outbox: Outgoing[] = [];
@@ -116,18 +106,15 @@ export class EventLog {
     private readonly memory: StateStore,
     options: EventLogOptions = {},
   ) {
-    this.seq = Math.max(durable.events.reservedThrough(), memory.events.maxSeq());
-    this.reservedThrough = this.seq;
-    this.reserveBlock = options.reserveBlock ?? DEFAULT_RESERVE_BLOCK;
-    this.block = this.reserveBlock;
     this.flushDelayMs = options.flushDelayMs ?? 0;
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => undefined);
+    this.sequence = new EventSequence(durable, memory, options.reserveBlock ?? DEFAULT_RESERVE_BLOCK, this.onError);
   }
 
   /** The seq of the newest event published (announced at the end of this turn of the event loop at the latest). */
   get lastSeq(): number {
-    return this.seq;
+    return this.sequence.last;
   }
 
   subscribe(listener: NotificationListener): () => void {
@@ -142,15 +129,16 @@ export class EventLog {
    */
   announced(): Promise<void> {
     if (this.outbox.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ seq: this.seq, resolve }));
+    return new Promise((resolve) => this.waiters.push({ seq: this.sequence.last, resolve }));
   }
 
   /**
    * Logs one notification and announces it once it is written (at the end of
-   * this turn of the event loop); returns its seq.
+   * this turn of the event loop); returns its seq. Its JSON is taken now, and
+   * in-process listeners get `params` itself later: it must not change after this call.
    */
   publish<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>, scope: EventScope = {}): number {
-    const seq = this.nextSeq();
+    const seq = this.sequence.next();
     const logged: PendingEvent = {
       seq,
       event: method,
@@ -176,7 +164,7 @@ export class EventLog {
    * wrote is kept and its events are never announced (their seqs are a gap).
    */
   commit<T>(store: StateStore, write: () => T): T {
-    const firstSeq = this.seq + 1;
+    const firstSeq = this.sequence.last + 1;
     // Inside an outer transaction the rows go with whoever commits it.
     const outermost = store === this.durable && !store.db.inTransaction;
     let taken: PendingEvent[] = [];
@@ -219,30 +207,6 @@ export class EventLog {
     }
   }
 
-  private nextSeq(): number {
-    const seq = this.seq + 1;
-    if (seq > this.reservedThrough) {
-      // Each reservation is a synced write (a few ms): under a fast stream the block
-      // grows so that happens about once a second at most.
-      const at = performance.now();
-      this.block = at - this.reservedAtMs < 1000 ? Math.min(this.block * 2, this.reserveBlock * MAX_BLOCK_GROWTH) : this.reserveBlock;
-      this.reservedAtMs = at;
-      const through = seq + this.block - 1;
-      try {
-        this.durable.events.reserveThrough(through);
-        // Inside a caller's transaction it commits (or rolls back) with it: synced again before anything is announced.
-        if (this.durable.db.inTransaction) this.reservationUnsynced = true;
-      } catch (error) {
-        // Retried before anything is announced.
-        this.reservationUnsynced = true;
-        this.onError('could not reserve event sequence numbers', error);
-      }
-      this.reservedThrough = through;
-    }
-    this.seq = seq;
-    return seq;
-  }
-
   /**
    * Writes every waiting event, then announces them in order (also called
    * before replay and shutdown). A failed write (disk full, a lock held too
@@ -258,7 +222,7 @@ export class EventLog {
     this.retryTimer = undefined;
     this.durableUnwritten = this.write(this.durable, this.durableUnwritten);
     this.memoryUnwritten = this.write(this.memory, this.memoryUnwritten);
-    const synced = this.syncReservation();
+    const synced = this.sequence.sync();
     if (synced) this.announceWritten();
     if (!synced || this.durableUnwritten.length + this.memoryUnwritten.length > 0) {
       this.retryTimer = setTimeout(() => this.flush(), RETRY_DELAY_MS);
@@ -274,18 +238,6 @@ export class EventLog {
     } catch (error) {
       this.onError(`could not write ${events.length} events to the log`, error);
       return events;
-    }
-  }
-
-  private syncReservation(): boolean {
-    if (!this.reservationUnsynced) return true;
-    try {
-      this.durable.events.reserveThrough(this.reservedThrough);
-      this.reservationUnsynced = false;
-      return true;
-    } catch (error) {
-      this.onError('could not reserve event sequence numbers', error);
-      return false;
     }
   }
 
@@ -350,7 +302,7 @@ export class EventLog {
     merged.sort((a, b) => a.seq - b.seq);
     const oldestSeq = Math.max(this.durable.events.prunedThrough(), this.memory.events.prunedThrough()) + 1;
     // A seq above the newest handed out comes from another home (or a restored backup).
-    const reset = afterSeq < oldestSeq - 1 || afterSeq > this.seq;
+    const reset = afterSeq < oldestSeq - 1 || afterSeq > this.sequence.last;
     return { events: merged.slice(0, limit), reset, oldestSeq };
   }
 

@@ -262,13 +262,21 @@ export class ApprovalBroker {
     const live = this.live.get(requestId);
     if (!live) return;
     this.live.delete(requestId);
-    live.store?.approvals.resolve(requestId, state, recorded, this.deps.now());
     const threadId = live.pending.params.threadId;
     if (response && 'decision' in response && response.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
     }
     live.withdrawn.abort();
-    this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId ?? null, ephemeral: live.ephemeral });
+    const resolved = () =>
+      this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId ?? null, ephemeral: live.ephemeral });
+    // The answer's row and its announcement land together.
+    const store = live.store;
+    if (store)
+      this.deps.events.commit(store, () => {
+        store.approvals.resolve(requestId, state, recorded, this.deps.now());
+        resolved();
+      });
+    else resolved();
     live.settle(response);
   }
 }

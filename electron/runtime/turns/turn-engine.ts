@@ -162,9 +162,11 @@ export class TurnEngine {
       ...ITEM_CODEX_NULLS.userMessage,
     };
     // Durable before it is acknowledged: a crash must not lose what the client was told was taken.
-    turn.store.pending.save('steer', turn.threadId, item);
+    this.deps.events.commit(turn.store, () => {
+      turn.store.pending.save('steer', turn.threadId, item);
+      this.publishUserItem(turn, item);
+    });
     turn.pendingInput.push(item);
-    this.publishUserItem(turn, item);
     return { turnId: turn.id };
   }
 
