@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AnyNotification, ClientMethod, Job, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/runtime/runtime.js';
-import { createTestRuntime, type TestRuntimeOptions } from './test-runtime.js';
+import { createTestRuntime, settledCaller, type TestRuntimeOptions } from './test-runtime.js';
 
 const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
@@ -29,8 +29,9 @@ export class JobTestKit {
     return fs.mkdtempSync(path.join(os.tmpdir(), 'wheelhouse-jobs-'));
   }
 
+  /** Settles once the call's notifications (output printed before a pause, say) have arrived too. */
   call<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    return this.runtime.dispatcher.call(method, params, ctx);
+    return settledCaller(this.runtime, ctx)(method, params);
   }
 
   /** Every job/updated of one job, in order. */
