@@ -105,6 +105,22 @@ describe('EventLog', () => {
     log.close();
   });
 
+  it('holds events while the log cannot be written; past 50,000 the oldest go out without a copy, and it says so', async () => {
+    const { durable, memory } = openStores();
+    const errors: string[] = [];
+    const log = new EventLog(durable, memory, { onError: (message) => errors.push(message) });
+    const seen: number[] = [];
+    log.subscribe((n) => seen.push(n.seq!));
+    vi.spyOn(durable.events, 'appendBatch').mockImplementation(() => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    for (let i = 0; i < 50_003; i++) log.publish('thread/archived', { threadId: 't' });
+    await nextTurn();
+    expect(seen).toEqual([1, 2, 3]);
+    expect(errors).toEqual(['could not write 50003 events to the log', 'the event log could not be written: 3 events announced without a copy in the log']);
+    log.close();
+  });
+
   it('commits state and its events in one transaction, announced after it', async () => {
     const { durable, memory } = openStores();
     const log = new EventLog(durable, memory);

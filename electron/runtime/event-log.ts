@@ -248,10 +248,8 @@ export class EventLog {
     this.announcing = true;
     try {
       for (;;) {
-        this.giveUpHolding();
-        const firstUnwritten = Math.min(this.durableUnwritten[0]?.seq ?? Infinity, this.memoryUnwritten[0]?.seq ?? Infinity);
-        let ready = 0;
-        while (ready < this.outbox.length && this.outbox[ready]!.logged.seq < firstUnwritten) ready++;
+        let ready = this.readyCount();
+        if (ready === 0 && this.giveUpHolding()) ready = this.readyCount();
         if (ready === 0) break;
         const batch = this.outbox.slice(0, ready);
         this.outbox = this.outbox.slice(ready);
@@ -261,6 +259,14 @@ export class EventLog {
       this.announcing = false;
     }
     this.wakeWaiters();
+  }
+
+  /** How many events at the head of the outbox are written (or not to be written). */
+  private readyCount(): number {
+    const firstUnwritten = Math.min(this.durableUnwritten[0]?.seq ?? Infinity, this.memoryUnwritten[0]?.seq ?? Infinity);
+    let ready = 0;
+    while (ready < this.outbox.length && this.outbox[ready]!.logged.seq < firstUnwritten) ready++;
+    return ready;
   }
 
   private wakeWaiters(): void {
@@ -280,16 +286,17 @@ export class EventLog {
   /**
    * Bounded: a log that cannot be written for long must neither eat all
    * memory nor leave clients blind forever. Past MAX_HELD events the oldest
-   * are announced without a copy in the log (and reported).
+   * are announced without a copy in the log (and reported). Returns whether it let any go.
    */
-  private giveUpHolding(): void {
+  private giveUpHolding(): boolean {
     const excess = this.outbox.length - MAX_HELD;
-    if (excess <= 0) return;
+    if (excess <= 0) return false;
     const lastGivenUp = this.outbox[excess - 1]!.logged.seq;
     const unheld = (list: PendingEvent[]) => list.filter((event) => event.seq > lastGivenUp);
     this.durableUnwritten = unheld(this.durableUnwritten);
     this.memoryUnwritten = unheld(this.memoryUnwritten);
     this.onError(`the event log could not be written: ${excess} events announced without a copy in the log`, null);
+    return true;
   }
 
   /** Events after `afterSeq` (durable and in-memory), oldest first. */
