@@ -186,7 +186,7 @@ export class TurnQueue {
     const { store, turns } = this.deps;
     let turn: Turn;
     try {
-      // The started turn and the end of its claim land together: a crash leaves the row queued or the turn started, never both.
+      // The started turn and the end of its claim land together: a crash leaves the claim (recovered as failed) or the started turn, never both.
       turn = this.deps.events.commit(store, () => {
         const started = turns.start(claimed.turnStartParams).turn;
         if (store.queue.setDispatchTurnId(claimed.id, started.id, this.deps.now())) store.queue.removeDispatching(claimed.threadId, started.id);
