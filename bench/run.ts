@@ -10,6 +10,7 @@ import { notificationLoad } from './notification-load.js';
 import { stdioRoundTrip, webSocketRoundTrip } from './round-trip.js';
 import { agentFanout } from './agent-fanout.js';
 import { eventFanout } from './event-fanout.js';
+import { eventLogGroupCommit } from './event-log-commit.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { sseFanout, sseReplay } from './sse-fanout.js';
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
+    const groupCommit = await eventLogGroupCommit({ dir: () => temp.make('wheelhouse-bench-') });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
     const carriers = await carrierThroughput({ temp });
@@ -129,6 +131,8 @@ async function main(): Promise<void> {
       // HTTP API: 20 SSE subscribers on one streaming turn, and a 100,000-event replay to a new one.
       sseFanout: { ...sse, meetsTarget: sse.hostEventLoopP99Ms <= TARGETS.eventLoopP99Ms },
       sseReplay: replay,
+      // Durable before announced: the event log's group commit beside the log before it (broadcast first, 25 ms batches), same run.
+      eventLogGroupCommit: groupCommit,
       markdownStreamingUpdate: await markdownStreamingBench(),
       // 5 stdio MCP servers (server-everything x3, server-filesystem x2) from node_modules via `wheelhouse app-server`.
       mcpStartup: {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AnyNotification, ClientMethod, Job, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/runtime/runtime.js';
-import { createTestRuntime, type TestRuntimeOptions } from './test-runtime.js';
+import { createTestRuntime, settledCaller, type TestRuntimeOptions } from './test-runtime.js';
 import { waitUntil } from './waiting.js';
 
 const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
@@ -18,7 +18,7 @@ export class JobTestKit {
     readonly home: string,
     options: Partial<TestRuntimeOptions> = {},
   ) {
-    this.runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0, killGraceMs: 1000, ...options });
+    this.runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, killGraceMs: 1000, ...options });
     this.runtime.events.subscribe((notification) => this.notifications.push(notification));
   }
 
@@ -26,8 +26,9 @@ export class JobTestKit {
     return fs.mkdtempSync(path.join(os.tmpdir(), 'wheelhouse-jobs-'));
   }
 
+  /** Settles once the call's notifications (output printed before a pause, say) have arrived too. */
   call<M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    return this.runtime.dispatcher.call(method, params, ctx);
+    return settledCaller(this.runtime, ctx)(method, params);
   }
 
   /** Every job/updated of one job, in order. */

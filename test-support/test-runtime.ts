@@ -1,4 +1,6 @@
+import type { ClientMethod, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import { createRuntime, type HostRuntimeOptions } from '../electron/host/create-runtime.js';
+import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/runtime/runtime.js';
 import { EnvironmentOnlySecretStore } from '../electron/secrets/environment-secret-store.js';
 
@@ -14,4 +16,20 @@ export function createTestRuntime(options: TestRuntimeOptions): Runtime {
     secretStore: (envKeyFor) => new EnvironmentOnlySecretStore(envKeyFor, 'This test runtime keeps no API keys.'),
     ...options,
   });
+}
+
+/**
+ * Calls the runtime as an in-process client; settles once the notifications
+ * the call published have reached the runtime's listeners too (they are
+ * announced after their log write, as a carrier's client reads them after
+ * the response).
+ */
+export function settledCaller(runtime: Runtime, ctx: RequestContext) {
+  return async <M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> => {
+    try {
+      return await runtime.dispatcher.call(method, params, ctx);
+    } finally {
+      await runtime.events.announced();
+    }
+  };
 }

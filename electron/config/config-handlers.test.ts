@@ -15,7 +15,7 @@ import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';
 import { homePaths } from '../runtime/home.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { createTestRuntime } from '../../test-support/test-runtime.js';
+import { createTestRuntime, settledCaller } from '../../test-support/test-runtime.js';
 import { EncryptedFileSecretStore, type SecretCipher } from '../secrets/encrypted-file-secret-store.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -53,7 +53,6 @@ function startRuntime(options: { home?: string; store?: StoreFactory; configToml
     home,
     validateResults: true,
     defaults: { cwd: home },
-    eventFlushDelayMs: 0,
     ...(options.store ? { secretStore: () => options.store!(home, self) } : {}),
   });
   cleanups.push(() => runtime.close());
@@ -62,8 +61,7 @@ function startRuntime(options: { home?: string; store?: StoreFactory; configToml
   const ctx: RequestContext = {
     session: { connectionId: 'test', carrier: 'in-process', clientInfo: null, optOut: new Set() },
   };
-  const call = <M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> =>
-    runtime.dispatcher.call(method, params, ctx);
+  const call = settledCaller(runtime, ctx);
   return { runtime, home, call, notifications };
 }
 

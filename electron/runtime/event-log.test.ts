@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyNotification } from '../../shared/protocol/index.js';
+import { threadRecord } from '../../test-support/records.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { StateStore } from '../store/state-store.js';
 import { EventLog } from './event-log.js';
@@ -20,47 +21,168 @@ function openStores(file = path.join(temp.make(), 'state.sqlite')) {
   return { durable, memory, file };
 }
 
+/** Resolves after the log's end-of-turn flush (setImmediate callbacks run in order). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('EventLog', () => {
-  it('gives every notification the next seq and hands it to listeners at once', () => {
+  it('gives every notification the next seq and hands it to listeners once it is written', async () => {
     const { durable, memory } = openStores();
     const log = new EventLog(durable, memory);
     const seen: AnyNotification[] = [];
     const stop = log.subscribe((n) => seen.push(n));
     expect(log.publish('thread/archived', { threadId: 'a' }, { threadId: 'a' })).toBe(1);
     expect(log.publish('thread/unarchived', { threadId: 'a' }, { threadId: 'a' })).toBe(2);
+    expect(seen).toEqual([]);
+    expect(durable.events.maxSeq()).toBe(0);
+    await nextTurn();
+    expect(durable.events.maxSeq()).toBe(2);
     expect(seen).toEqual([
       { method: 'thread/archived', params: { threadId: 'a' }, seq: 1 },
       { method: 'thread/unarchived', params: { threadId: 'a' }, seq: 2 },
     ]);
     stop();
     log.publish('thread/archived', { threadId: 'b' });
+    await nextTurn();
     expect(seen).toHaveLength(2);
     expect(log.lastSeq).toBe(3);
     log.close();
   });
 
-  it('writes events in batches after a short delay, not one commit per event', () => {
-    vi.useFakeTimers();
+  it('finds every event it announces already in the log (durable before announced)', async () => {
     const { durable, memory } = openStores();
-    const log = new EventLog(durable, memory, { flushDelayMs: 50, maxBatch: 1000 });
-    for (let i = 0; i < 10; i++) log.publish('thread/archived', { threadId: `t${i}` });
-    expect(durable.events.maxSeq()).toBe(0);
-    vi.advanceTimersByTime(49);
-    expect(durable.events.maxSeq()).toBe(0);
-    vi.advanceTimersByTime(1);
-    expect(durable.events.maxSeq()).toBe(10);
+    const log = new EventLog(durable, memory);
+    const missing: number[] = [];
+    log.subscribe((n) => {
+      const stored = durable.events.listAfter(n.seq! - 1, 1)[0];
+      if (stored?.seq !== n.seq) missing.push(n.seq!);
+    });
+    for (let i = 0; i < 50; i++) {
+      log.publish('item/agentMessage/delta', { threadId: 't', turnId: 'u', itemId: 'i', delta: `${i}` }, { threadId: 't' });
+      if (i % 7 === 0) await nextTurn();
+    }
+    await nextTurn();
+    expect(missing).toEqual([]);
     log.close();
   });
 
-  it('writes at once when a batch fills up', () => {
+  it('writes what one turn of the event loop published in one transaction, not one commit per event', async () => {
     const { durable, memory } = openStores();
-    const log = new EventLog(durable, memory, { flushDelayMs: 60_000, maxBatch: 3 });
-    log.publish('thread/archived', { threadId: 'a' });
-    log.publish('thread/archived', { threadId: 'b' });
-    expect(durable.events.maxSeq()).toBe(0);
-    log.publish('thread/archived', { threadId: 'c' });
-    expect(durable.events.maxSeq()).toBe(3);
+    const log = new EventLog(durable, memory);
+    const batches: number[] = [];
+    const append = durable.events.appendBatch.bind(durable.events);
+    vi.spyOn(durable.events, 'appendBatch').mockImplementation((events) => {
+      batches.push(events.length);
+      append(events);
+    });
+    for (let i = 0; i < 10; i++) log.publish('thread/archived', { threadId: `t${i}` });
+    await nextTurn();
+    log.publish('thread/archived', { threadId: 'later' });
+    await nextTurn();
+    expect(batches).toEqual([10, 1]);
     log.close();
+  });
+
+  it('announces durable, in-memory and unlogged events in publish order; none overtakes one still unwritten', async () => {
+    const { durable, memory } = openStores();
+    const errors: string[] = [];
+    const log = new EventLog(durable, memory, { onError: (message) => errors.push(message) });
+    const seen: string[] = [];
+    log.subscribe((n) => seen.push(`${n.seq}:${n.method}`));
+    vi.spyOn(durable.events, 'appendBatch').mockImplementationOnce(() => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
+    log.publish('thread/archived', { threadId: 'e' }, { threadId: 'e', ephemeral: true });
+    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, delta: 'out' }, { unlogged: true });
+    await nextTurn();
+    // The durable write failed: nothing behind it may be announced either.
+    expect(seen).toEqual([]);
+    expect(errors).toEqual(['could not write 1 events to the log']);
+    log.flush(); // the retry (a second later on its own)
+    expect(seen).toEqual(['1:thread/archived', '2:thread/archived', '3:job/output/delta']);
+    expect(durable.events.listAfter(0, 10).map((e) => e.seq)).toEqual([1]);
+    expect(memory.events.listAfter(0, 10).map((e) => e.seq)).toEqual([2]);
+    log.close();
+  });
+
+  it('holds events while the log cannot be written; past 50,000 the oldest go out without a copy, and it says so', async () => {
+    const { durable, memory } = openStores();
+    const errors: string[] = [];
+    const log = new EventLog(durable, memory, { onError: (message) => errors.push(message) });
+    const seen: number[] = [];
+    log.subscribe((n) => seen.push(n.seq!));
+    vi.spyOn(durable.events, 'appendBatch').mockImplementation(() => {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    });
+    for (let i = 0; i < 50_003; i++) log.publish('thread/archived', { threadId: 't' });
+    await nextTurn();
+    expect(seen).toEqual([1, 2, 3]);
+    expect(errors).toEqual(['could not write 50003 events to the log', 'the event log could not be written: 3 events announced without a copy in the log']);
+    log.close();
+  });
+
+  it('commits state and its events in one transaction, announced after it', async () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    const seen: number[] = [];
+    log.subscribe((n) => seen.push(n.seq!));
+    log.publish('thread/archived', { threadId: 'before' });
+    const result = log.commit(durable, () => {
+      durable.threads.upsert(threadRecord('t'));
+      log.publish('thread/name/updated', { threadId: 't', threadName: 'x' }, { threadId: 't' });
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(durable.threads.get('t')).not.toBeNull();
+    // Written with the commit (the earlier event too, so the log stays a prefix), not yet announced.
+    expect(durable.events.listAfter(0, 10).map((e) => e.seq)).toEqual([1, 2]);
+    expect(seen).toEqual([]);
+    await nextTurn();
+    expect(seen).toEqual([1, 2]);
+    log.close();
+  });
+
+  it('drops the events of a commit that threw, with its state, and keeps the ones before it', async () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    const seen: number[] = [];
+    log.subscribe((n) => seen.push(n.seq!));
+    log.publish('thread/archived', { threadId: 'before' });
+    expect(() =>
+      log.commit(durable, () => {
+        durable.threads.upsert(threadRecord('g'));
+        log.publish('thread/archived', { threadId: 'g' }, { threadId: 'g' });
+        throw new Error('half-way');
+      }),
+    ).toThrow('half-way');
+    expect(durable.threads.get('g')).toBeUndefined();
+    log.publish('thread/archived', { threadId: 'after' });
+    await nextTurn();
+    expect(seen).toEqual([1, 3]);
+    expect(durable.events.listAfter(0, 10).map((e) => e.seq)).toEqual([1, 3]);
+    log.close();
+  });
+
+  it('syncs a seq reservation made inside a rolled-back commit again before announcing', async () => {
+    const { durable, memory, file } = openStores();
+    const log = new EventLog(durable, memory, { reserveBlock: 2 });
+    const seen: number[] = [];
+    log.subscribe((n) => seen.push(n.seq!));
+    expect(() =>
+      log.commit(durable, () => {
+        for (let i = 0; i < 5; i++) log.publish('thread/archived', { threadId: 'rolled-back' }, { unlogged: true });
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    log.publish('job/output/delta', { jobId: 'j', attempt: 1, delta: 'x' }, { unlogged: true });
+    await nextTurn();
+    expect(seen).toEqual([6]);
+    // A crash now: nothing in the file names seq 6, yet it must never be handed out again.
+    durable.close();
+    const reopened = openStores(file);
+    const next = new EventLog(reopened.durable, reopened.memory);
+    expect(next.publish('thread/archived', { threadId: 'after' })).toBeGreaterThan(6);
+    next.close();
   });
 
   it('keeps ephemeral events out of the file and replays both kinds in seq order', () => {
@@ -83,13 +205,14 @@ describe('EventLog', () => {
     log.close();
   });
 
-  it('sends unlogged events (job output, kept in its own log file) to listeners without storing them', () => {
+  it('sends unlogged events (job output, kept in its own log file) to listeners without storing them', async () => {
     const { durable, memory } = openStores();
     const log = new EventLog(durable, memory);
     const seen: string[] = [];
     log.subscribe((n) => seen.push(n.method));
     log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, delta: 'hello' }, { unlogged: true });
     log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
+    await nextTurn();
     expect(seen).toEqual(['job/output/delta', 'thread/archived']);
     expect(log.replay(0, 10).events.map((e) => [e.seq, e.event])).toEqual([[2, 'thread/archived']]);
     expect(memory.events.listAfter(0, 10)).toEqual([]);
@@ -98,7 +221,7 @@ describe('EventLog', () => {
 
   it('flushes on close and continues numbering after a restart', () => {
     const { durable, memory, file } = openStores();
-    const log = new EventLog(durable, memory, { flushDelayMs: 60_000 });
+    const log = new EventLog(durable, memory);
     log.publish('thread/archived', { threadId: 'a' });
     log.publish('thread/archived', { threadId: 'b' });
     log.close();
@@ -115,17 +238,10 @@ describe('EventLog', () => {
 
   it('never hands out a seq twice after a crash that lost the unwritten batch', () => {
     const { durable, memory, file } = openStores();
+    const log = new EventLog(durable, memory, { reserveBlock: 4 });
     const seen: number[] = [];
-    // A driven clock that never moves: the batch's flush timer never fires, as in a process that crashed first.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const log = new EventLog(durable, memory, { flushDelayMs: 60_000, reserveBlock: 4 });
-      log.subscribe((n) => seen.push(n.seq!));
-      for (let i = 0; i < 10; i++) log.publish('thread/archived', { threadId: `t${i}` });
-    } finally {
-      vi.useRealTimers();
-    }
-    // Clients saw seq 1..10; the crash leaves none of them in the file.
+    for (let i = 0; i < 10; i++) seen.push(log.publish('thread/archived', { threadId: `t${i}` }));
+    // Seq 1..10 went out (thread/read reports lastSeq); the crash leaves none of them in the file.
     expect(durable.events.maxSeq()).toBe(0);
     durable.close();
 
@@ -151,7 +267,7 @@ describe('EventLog', () => {
 
   it('reserves seqs in blocks, one durable write per block, larger blocks while they run out fast', () => {
     const { durable, memory } = openStores();
-    const log = new EventLog(durable, memory, { flushDelayMs: 60_000, reserveBlock: 100 });
+    const log = new EventLog(durable, memory, { reserveBlock: 100 });
     log.publish('thread/archived', { threadId: 'a' });
     expect(durable.events.reservedThrough()).toBe(100);
     for (let i = 0; i < 99; i++) log.publish('thread/archived', { threadId: 'a' });

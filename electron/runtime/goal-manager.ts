@@ -4,6 +4,7 @@ import {
   type ResultOf,
   type ThreadGoal,
 } from '../../shared/protocol/index.js';
+import type { StateStore } from '../store/state-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
 
@@ -53,17 +54,17 @@ export class GoalManager {
       createdAt: existing?.createdAt ?? nowSec,
       updatedAt: nowSec,
     };
-    store.goals.save(goal);
-    this.publish(goal, null, record.ephemeral);
+    this.save(store, goal, null, record.ephemeral);
     return { goal };
   }
 
   clear(threadId: string): ResultOf<'thread/goal/clear'> {
     const { record, store } = this.deps.threads.requireUnarchived(threadId, 'thread/goal/clear');
-    const cleared = store.goals.delete(record.id);
-    if (cleared) {
-      this.deps.events.publish('thread/goal/cleared', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });
-    }
+    const cleared = this.deps.events.commit(store, () => {
+      const deleted = store.goals.delete(record.id);
+      if (deleted) this.deps.events.publish('thread/goal/cleared', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });
+      return deleted;
+    });
     return { cleared };
   }
 
@@ -77,8 +78,7 @@ export class GoalManager {
     if (!goal) throw new Error('this thread has no goal');
     if (goal.status !== 'active') throw new Error(`the goal is ${goal.status}, not active; only an active goal can be marked ${status}`);
     const next: ThreadGoal = { ...goal, status, updatedAt: Math.floor(this.deps.now() / 1000) };
-    store.goals.save(next);
-    this.publish(next, turnId, record.ephemeral);
+    this.save(store, next, turnId, record.ephemeral);
     return next;
   }
 
@@ -109,8 +109,7 @@ export class GoalManager {
       status: exhausted ? 'budgetLimited' : goal.status,
       updatedAt: Math.floor(this.deps.now() / 1000),
     };
-    store.goals.save(next);
-    this.publish(next, turnId, record.ephemeral);
+    this.save(store, next, turnId, record.ephemeral);
     return exhausted;
   }
 
@@ -120,11 +119,14 @@ export class GoalManager {
     const goal = store.goals.get(threadId);
     if (!goal || (goal.status !== 'active' && goal.status !== 'budgetLimited') || seconds <= 0) return;
     const next = { ...goal, timeUsedSeconds: goal.timeUsedSeconds + seconds, updatedAt: Math.floor(this.deps.now() / 1000) };
-    store.goals.save(next);
-    this.publish(next, turnId, record.ephemeral);
+    this.save(store, next, turnId, record.ephemeral);
   }
 
-  private publish(goal: ThreadGoal, turnId: string | null, ephemeral: boolean): void {
-    this.deps.events.publish('thread/goal/updated', { threadId: goal.threadId, turnId, goal }, { threadId: goal.threadId, turnId, ephemeral });
+  /** The goal's row and its announcement land together. */
+  private save(store: StateStore, goal: ThreadGoal, turnId: string | null, ephemeral: boolean): void {
+    this.deps.events.commit(store, () => {
+      store.goals.save(goal);
+      this.deps.events.publish('thread/goal/updated', { threadId: goal.threadId, turnId, goal }, { threadId: goal.threadId, turnId, ephemeral });
+    });
   }
 }

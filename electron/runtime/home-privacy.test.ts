@@ -19,7 +19,7 @@ const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 function open(home: string): Runtime {
-  const runtime = createTestRuntime({ home, defaults: { cwd: temp.make() }, eventFlushDelayMs: 0 });
+  const runtime = createTestRuntime({ home, defaults: { cwd: temp.make() } });
   runtimes.push(runtime);
   return runtime;
 }

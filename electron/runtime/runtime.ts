@@ -77,7 +77,6 @@ export interface RuntimeOptions {
   readonly defaults?: Partial<ThreadDefaults>;
   readonly now?: () => number;
   readonly newId?: () => string;
-  readonly eventFlushDelayMs?: number;
   /** Chooses the model client of a turn; the default resolves providers from config.toml. */
   readonly bindModel?: ModelBinder;
   /** Where unexpected handler failures are reported (never the client's concern). */
@@ -165,7 +164,6 @@ export class Runtime {
     const now = options.now ?? Date.now;
     this.events = new EventLog(this.durable, this.memory, {
       now,
-      ...(options.eventFlushDelayMs !== undefined ? { flushDelayMs: options.eventFlushDelayMs } : {}),
       ...(options.logError ? { onError: options.logError } : {}),
     });
     const cwd = options.defaults?.cwd ?? os.homedir();
@@ -260,6 +258,7 @@ export class Runtime {
       reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
+      announced: () => this.events.announced(),
     });
     const commands = new CommandRunner({
       supervisor: this.supervisor,
@@ -342,6 +341,8 @@ export class Runtime {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
       onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
     });
+    // Queued turns go on by themselves, whoever connects (the runtime is whole from here on).
+    this.queue.drainAll();
     // Servers start in the background: nothing (initialize, threads, turns) waits for them.
     if (options.startMcpServers ?? true) setImmediate(() => void this.mcp.reload());
   }

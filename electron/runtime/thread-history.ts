@@ -10,6 +10,7 @@ import type { ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
 import type { TurnEngine } from './turns/turn-engine.js';
+import { toWireThread } from './thread-mapper.js';
 import { requireDirectory } from './working-directory.js';
 
 export interface ThreadHistoryDeps {
@@ -85,7 +86,9 @@ export class ThreadHistory {
       updatedAtMs: now,
     };
     const turnIds = new Map(keptTurns.map((t) => [t.id, this.deps.newId()] as const));
-    store.transaction(() => {
+    const thread = toWireThread(child, { type: 'idle' }, []);
+    // The fork's rows and its announcement land together.
+    this.deps.events.commit(store, () => {
       store.threads.upsert(child);
       for (const turn of keptTurns) store.turns.upsert({ ...turn, id: turnIds.get(turn.id)!, threadId: child.id });
       for (const item of parentItems) {
@@ -109,10 +112,9 @@ export class ThreadHistory {
         state: { fromThreadId: parent.record.id, turns: keptTurns.length },
         createdAtMs: now,
       });
+      this.deps.events.publish('thread/started', { thread }, { threadId: child.id, ephemeral });
     });
     this.deps.threads.markLoaded(child.id);
-    const thread = this.deps.threads.toWire(child);
-    this.deps.events.publish('thread/started', { thread }, { threadId: child.id, ephemeral });
     return this.loadResult(child.id);
   }
 

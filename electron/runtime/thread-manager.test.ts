@@ -13,7 +13,7 @@ import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from './context.js';
 import { homePaths } from './home.js';
 import type { Runtime } from './runtime.js';
-import { createTestRuntime } from '../../test-support/test-runtime.js';
+import { createTestRuntime, settledCaller } from '../../test-support/test-runtime.js';
 
 const temp = new TempDirs();
 const running: Runtime[] = [];
@@ -38,8 +38,7 @@ function startRuntime(home = temp.make()) {
   const ctx: RequestContext = {
     session: { connectionId: 'test', carrier: 'in-process', clientInfo: null, optOut: new Set() },
   };
-  const call = <M extends ClientMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> =>
-    runtime.dispatcher.call(method, params, ctx);
+  const call = settledCaller(runtime, ctx);
   const restart = () => {
     runtime.close();
     running.splice(running.indexOf(runtime), 1);

@@ -89,10 +89,14 @@ export class ThreadManager {
       memoryMode: null,
       forkedFromId: null,
     };
-    this.storeOf(ephemeral).threads.upsert(record);
+    const store = this.storeOf(ephemeral);
+    const thread = toWireThread(record, { type: 'idle' }, []);
+    // The thread's row and its announcement land together.
+    this.deps.events.commit(store, () => {
+      store.threads.upsert(record);
+      this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
+    });
     this.loaded.set(record.id, { activeTurnId: null });
-    const thread = this.toWire(record);
-    this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
     return this.startResult(thread);
   }
 
@@ -166,12 +170,14 @@ export class ThreadManager {
   setName(params: HandlerParamsOf<'thread/name/set'>): ResultOf<'thread/name/set'> {
     const { record, store } = this.require(params.threadId);
     const name = params.name.trim();
-    store.threads.update(record.id, { name, updatedAtMs: this.deps.now() });
-    this.deps.events.publish(
-      'thread/name/updated',
-      { threadId: record.id, threadName: name },
-      { threadId: record.id, ephemeral: record.ephemeral },
-    );
+    this.deps.events.commit(store, () => {
+      store.threads.update(record.id, { name, updatedAtMs: this.deps.now() });
+      this.deps.events.publish(
+        'thread/name/updated',
+        { threadId: record.id, threadName: name },
+        { threadId: record.id, ephemeral: record.ephemeral },
+      );
+    });
     return {};
   }
 
@@ -180,28 +186,21 @@ export class ThreadManager {
     if (this.loaded.get(record.id)?.activeTurnId) {
       throw RpcError.invalidRequest(`thread ${record.id} has a running turn; stop it before archiving`);
     }
-    if (!record.archived) {
-      store.threads.update(record.id, { archived: true, archivedAtMs: this.deps.now() });
-    }
+    this.deps.events.commit(store, () => {
+      if (!record.archived) store.threads.update(record.id, { archived: true, archivedAtMs: this.deps.now() });
+      this.deps.events.publish('thread/archived', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });
+    });
     this.loaded.delete(record.id);
-    this.deps.events.publish(
-      'thread/archived',
-      { threadId: record.id },
-      { threadId: record.id, ephemeral: record.ephemeral },
-    );
     return {};
   }
 
   unarchive(params: HandlerParamsOf<'thread/unarchive'>): ResultOf<'thread/unarchive'> {
     const { record, store } = this.require(params.threadId);
-    const updated = record.archived
-      ? store.threads.update(record.id, { archived: false, archivedAtMs: null, updatedAtMs: this.deps.now() })!
-      : record;
-    this.deps.events.publish(
-      'thread/unarchived',
-      { threadId: record.id },
-      { threadId: record.id, ephemeral: record.ephemeral },
-    );
+    const updated = this.deps.events.commit(store, () => {
+      const unarchived = record.archived ? store.threads.update(record.id, { archived: false, archivedAtMs: null, updatedAtMs: this.deps.now() })! : record;
+      this.deps.events.publish('thread/unarchived', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });
+      return unarchived;
+    });
     return { thread: this.toWire(updated) };
   }
 

@@ -18,7 +18,7 @@ afterEach(async () => {
 
 function startRuntime() {
   const home = temp.make();
-  const runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home }, eventFlushDelayMs: 0 });
+  const runtime = createTestRuntime({ home, validateResults: true, defaults: { cwd: home } });
   running.push(runtime);
   const notifications: AnyNotification[] = [];
   runtime.events.subscribe((n) => notifications.push(n));

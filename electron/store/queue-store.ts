@@ -71,6 +71,7 @@ export class QueueStore {
   private readonly markFailedStmt;
   private readonly recoverStmt;
   private readonly updateParamsStmt;
+  private readonly waitingThreadsStmt;
 
   constructor(private readonly db: Db) {
     this.appendStmt = db.prepare<[string, string, string, string | null, string | null, number, number, string], QueuedTurnRow>(`
@@ -129,6 +130,14 @@ export class QueueStore {
       `UPDATE thread_queued_turns SET turn_start_params = ?, client_metadata = ?, updated_at_ms = ?
        WHERE thread_id = ? AND queued_turn_id = ? AND ${VISIBLE} RETURNING *`,
     );
+    this.waitingThreadsStmt = db.prepare<[], { thread_id: string }>(
+      `SELECT DISTINCT thread_id FROM thread_queued_turns WHERE state = 'pending' ORDER BY thread_id`,
+    );
+  }
+
+  /** Threads with at least one pending row. */
+  threadsWithPending(): string[] {
+    return this.waitingThreadsStmt.all().map((row) => row.thread_id);
   }
 
   append(row: NewQueuedTurn): QueuedTurnRecord {

@@ -38,6 +38,8 @@ interface LiveApproval {
   readonly withdrawn: AbortController;
   /** What "accept for session" grants: granted with the answer, so the grant is there before anyone can ask. */
   readonly sessionPrefixes: readonly (readonly string[])[];
+  /** Sent to clients yet: only once the notifications published before it (its item/started) have gone out. */
+  offered: boolean;
   /** null: ended unanswered. */
   settle(response: ApprovalResponse | null): void;
 }
@@ -65,15 +67,20 @@ export class ApprovalBroker {
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
-  /** A carrier host's way to reach its clients; it is handed every approval already waiting. Returns its removal. */
+  /**
+   * A carrier host's way to reach its clients; it is handed every approval
+   * already waiting (one a job asked again while the runtime was still
+   * opening, before any carrier could attach). Returns its removal.
+   */
   addSender(sender: ApprovalSender): () => void {
     this.senders.add(sender);
+    this.resend(sender);
     return () => this.senders.delete(sender);
   }
 
   /** Sends what is waiting to a client that just connected (through one sender). */
   resend(sender: ApprovalSender): void {
-    for (const live of this.live.values()) this.sendWith(sender, live);
+    for (const live of this.live.values()) if (live.offered) this.sendWith(sender, live);
   }
 
   /** At start: approvals of an earlier run cannot be answered any more (their turns ended). */
@@ -144,6 +151,7 @@ export class ApprovalBroker {
         store: target.store,
         withdrawn: new AbortController(),
         sessionPrefixes,
+        offered: false,
         settle: (response) => {
           signal.removeEventListener('abort', onAbort);
           resolve(response);
@@ -152,7 +160,12 @@ export class ApprovalBroker {
       this.live.set(requestId, live);
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      for (const sender of this.senders) this.sendWith(sender, live);
+      // A request never overtakes a notification published before it (the item it asks about).
+      void this.deps.events.announced().then(() => {
+        if (this.live.get(requestId) !== live) return;
+        live.offered = true;
+        for (const sender of this.senders) this.sendWith(sender, live);
+      });
     });
   }
 
@@ -249,13 +262,21 @@ export class ApprovalBroker {
     const live = this.live.get(requestId);
     if (!live) return;
     this.live.delete(requestId);
-    live.store?.approvals.resolve(requestId, state, recorded, this.deps.now());
     const threadId = live.pending.params.threadId;
     if (response && 'decision' in response && response.decision === 'acceptForSession') {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
     }
     live.withdrawn.abort();
-    this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId ?? null, ephemeral: live.ephemeral });
+    const resolved = () =>
+      this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId ?? null, ephemeral: live.ephemeral });
+    // The answer's row and its announcement land together.
+    const store = live.store;
+    if (store)
+      this.deps.events.commit(store, () => {
+        store.approvals.resolve(requestId, state, recorded, this.deps.now());
+        resolved();
+      });
+    else resolved();
     live.settle(response);
   }
 }

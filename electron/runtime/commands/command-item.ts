@@ -98,15 +98,13 @@ export class CommandItemTracker {
   returned(modelOutput: string): void {
     this.item = { ...this.item, modelOutput };
     const { store } = this.turn;
-    store.transaction(() => {
+    this.events.commit(store, () => {
       store.items.append(this.turn.threadId, this.item);
       store.pending.delete(this.item.id);
+      if (this.completed) this.publishCompleted();
     });
     this.stored = true;
-    if (this.completed) {
-      this.turn.liveItems.delete(this.item.id);
-      this.publishCompleted();
-    }
+    if (this.completed) this.turn.liveItems.delete(this.item.id);
   }
 
   /** The final status; stored now if the call already returned, else when it does. */
@@ -128,12 +126,13 @@ export class CommandItemTracker {
     if (this.stored) {
       this.turn.liveItems.delete(this.item.id);
       try {
-        this.turn.store.items.replace(this.item);
+        this.events.commit(this.turn.store, () => {
+          this.turn.store.items.replace(this.item);
+          this.publishCompleted();
+        });
       } catch {
         // The store closed (app quit): the next start marks the command as stopped.
-        return;
       }
-      this.publishCompleted();
     }
   }
 

@@ -7,7 +7,7 @@ import { createModelClient } from '../../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { CodexSchema } from '../../../test-support/codex-schema.js';
-import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { createTestRuntime, settledCaller } from '../../../test-support/test-runtime.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { everythingServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
 import type { RequestContext } from '../context.js';
@@ -78,7 +78,7 @@ function hooked(hooks: readonly HookSpec[], extraToml = '') {
   });
   const seen: AnyNotification[] = [];
   runtime.events.subscribe((n) => seen.push(n));
-  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
+  const call = settledCaller(runtime, ctx);
   const waitFor = <T>(find: () => T | undefined, what = 'a matching notification') =>
     waitUntil(find, { what, wakeOn: (wake) => runtime.events.subscribe(wake) });
   const hookRuns = (method: 'hook/started' | 'hook/completed') =>
@@ -238,6 +238,7 @@ describe('interrupts and approvals', () => {
       ['requested', 'r2', null],
       ['answered', 'r2', 'accept'],
     ]);
+    await h.runtime.events.announced();
     expect(h.hookRuns('hook/completed').map((n) => [n.run.eventName, n.run.status])).toEqual([
       ['permissionRequest', 'blocked'],
       ['permissionRequest', 'completed'],

@@ -47,8 +47,10 @@ export class FileChangeItemTracker {
     if (this.announced) return;
     this.announced = true;
     this.item = { ...this.item, changes: [...changes] };
-    this.turn.store.items.append(this.turn.threadId, this.item);
-    this.events.publish('item/started', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, startedAtMs: this.item.createdAtMs }, this.scope());
+    this.events.commit(this.turn.store, () => {
+      this.turn.store.items.append(this.turn.threadId, this.item);
+      this.events.publish('item/started', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, startedAtMs: this.item.createdAtMs }, this.scope());
+    });
   }
 
   /** The final status and what the model is told; `changes` replaces the announced ones (what was really written). */
@@ -57,12 +59,13 @@ export class FileChangeItemTracker {
     const completedAtMs = this.now();
     this.item = { ...this.item, status, modelOutput, completedAtMs, ...(changes ? { changes: [...changes] } : {}) };
     try {
-      this.turn.store.items.replace(this.item);
+      this.events.commit(this.turn.store, () => {
+        this.turn.store.items.replace(this.item);
+        this.events.publish('item/completed', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, completedAtMs, contentTokenCount: null }, this.scope());
+      });
     } catch {
       // The store closed (app quit): the next start ends the item.
-      return;
     }
-    this.events.publish('item/completed', { threadId: this.turn.threadId, turnId: this.turn.id, item: this.item, completedAtMs, contentTokenCount: null }, this.scope());
   }
 
   private scope() {

@@ -50,16 +50,17 @@ export class TurnQueue {
     this.requireQueueable(params.threadId, 'thread/queue/add');
     // A relative folder can never work; one that is missing now may exist by the time the row starts.
     if (turnStartParams.cwd) requireAbsolute('thread/queue/add', turnStartParams.cwd);
-    const record = this.deps.store.queue.append({
-      id: this.deps.newId(),
-      threadId: params.threadId,
-      turnStartParams,
-      clientUserMessageId: params.clientUserMessageId ?? null,
-      clientMetadata: nonEmpty(params.responsesapiClientMetadata),
-      nowMs: this.deps.now(),
-    });
+    const record = this.changing(params.threadId, () =>
+      this.deps.store.queue.append({
+        id: this.deps.newId(),
+        threadId: params.threadId,
+        turnStartParams,
+        clientUserMessageId: params.clientUserMessageId ?? null,
+        clientMetadata: nonEmpty(params.responsesapiClientMetadata),
+        nowMs: this.deps.now(),
+      }),
+    );
     const queued = toWireQueuedTurn(record);
-    this.emitChanged(params.threadId);
     this.drain(params.threadId);
     return params.turnStartParams ? { queuedSubmission: queued, queuedTurn: queued } : { queuedSubmission: queued };
   }
@@ -80,11 +81,8 @@ export class TurnQueue {
   delete(params: HandlerParamsOf<'thread/queue/delete'>): ResultOf<'thread/queue/delete'> {
     this.deps.threads.requireUnarchived(params.threadId, 'thread/queue/delete');
     const id = (params.queuedTurnId ?? params.queuedSubmissionId)!;
-    const deleted = this.deps.store.queue.delete(params.threadId, id);
-    if (deleted) {
-      this.emitChanged(params.threadId);
-      this.drain(params.threadId);
-    }
+    const deleted = this.changing(params.threadId, () => this.deps.store.queue.delete(params.threadId, id));
+    if (deleted) this.drain(params.threadId);
     return { deleted };
   }
 
@@ -93,7 +91,11 @@ export class TurnQueue {
     const ids = (params.queuedTurnIds ?? params.queuedSubmissionIds)!;
     let records: QueuedTurnRecord[];
     try {
-      records = this.deps.store.queue.reorder(params.threadId, ids, this.deps.now());
+      records = this.deps.events.commit(this.deps.store, () => {
+        const reordered = this.deps.store.queue.reorder(params.threadId, ids, this.deps.now());
+        this.publishChanged(params.threadId, reordered.map(toWireQueuedTurn));
+        return reordered;
+      });
     } catch (error) {
       if (error instanceof QueueReorderMismatchError) {
         throw RpcError.invalidRequest(`failed to reorder queued turns: ${error.message}`, {
@@ -102,10 +104,8 @@ export class TurnQueue {
       }
       throw error;
     }
-    const queuedTurns = records.map(toWireQueuedTurn);
-    this.publishChanged(params.threadId, queuedTurns);
     this.drain(params.threadId);
-    return { queuedTurns };
+    return { queuedTurns: records.map(toWireQueuedTurn) };
   }
 
   update(params: HandlerParamsOf<'thread/queue/update'>): ResultOf<'thread/queue/update'> {
@@ -113,15 +113,10 @@ export class TurnQueue {
     const id = (params.queuedSubmissionId ?? params.queuedTurnId)!;
     const existing = this.requireVisible(params.threadId, id);
     const metadata = nonEmpty(params.responsesapiClientMetadata) ?? existing.clientMetadata;
-    const updated = this.deps.store.queue.updateParams(
-      params.threadId,
-      id,
-      { ...existing.turnStartParams, input: params.input },
-      metadata,
-      this.deps.now(),
+    const updated = this.changing(params.threadId, () =>
+      this.deps.store.queue.updateParams(params.threadId, id, { ...existing.turnStartParams, input: params.input }, metadata, this.deps.now()),
     );
     if (!updated) throw startedError(id);
-    this.emitChanged(params.threadId);
     return { queuedSubmission: toWireQueuedTurn(updated) };
   }
 
@@ -138,7 +133,7 @@ export class TurnQueue {
     const id = params.queuedSubmissionId ?? this.deps.store.queue.listVisible(params.threadId, 0, 1)[0]?.id;
     if (!id) throw RpcError.invalidRequest(`thread ${params.threadId} has no queued turns`);
     this.requireVisible(params.threadId, id);
-    const claimed = this.deps.store.queue.claim(params.threadId, id, this.deps.now());
+    const claimed = this.changing(params.threadId, () => this.deps.store.queue.claim(params.threadId, id, this.deps.now()));
     if (!claimed) throw startedError(id);
     const outcome = this.dispatch(claimed);
     if (outcome instanceof RpcError) throw outcome;
@@ -149,7 +144,7 @@ export class TurnQueue {
   drain(threadId: string): void {
     if (this.stopped || this.deps.turns.activeTurnId(threadId) !== null) return;
     try {
-      const claimed = this.deps.store.queue.claimHead(threadId, this.deps.now());
+      const claimed = this.changing(threadId, () => this.deps.store.queue.claimHead(threadId, this.deps.now()));
       if (claimed) this.dispatch(claimed);
     } catch (error) {
       this.deps.onInternalError?.(`queued turns of thread ${threadId} could not be started`, error);
@@ -158,8 +153,21 @@ export class TurnQueue {
 
   /** At startup: rows a crash left dispatching come back failed, and say so. */
   recoverAfterRestart(): void {
-    const threadIds = this.deps.store.queue.recoverDispatching(queueError(INTERRUPTED_DISPATCH_MESSAGE), this.deps.now());
-    for (const threadId of threadIds) this.emitChanged(threadId);
+    this.deps.events.commit(this.deps.store, () => {
+      const threadIds = this.deps.store.queue.recoverDispatching(queueError(INTERRUPTED_DISPATCH_MESSAGE), this.deps.now());
+      for (const threadId of threadIds) this.emitChanged(threadId);
+    });
+  }
+
+  /**
+   * After a restart: every thread's waiting rows start by themselves, as
+   * they would have had the app kept running (no client has to resume the
+   * thread first). Archived threads keep theirs until unarchived and resumed.
+   */
+  drainAll(): void {
+    for (const threadId of this.deps.store.queue.threadsWithPending()) {
+      if (this.deps.store.threads.get(threadId)?.archived === false) this.drain(threadId);
+    }
   }
 
   /** A resumed thread gets its queue snapshot and starts waiting work. */
@@ -176,20 +184,18 @@ export class TurnQueue {
   /** Hands a claimed row to a real turn; returns the turn, or the error it failed with. */
   private dispatch(claimed: QueuedTurnRecord): Turn | RpcError {
     const { store, turns } = this.deps;
-    this.emitChanged(claimed.threadId);
     let turn: Turn;
     try {
-      turn = turns.start(claimed.turnStartParams).turn;
+      // The started turn and the end of its claim land together: a crash leaves the claim (recovered as failed) or the started turn, never both.
+      turn = this.deps.events.commit(store, () => {
+        const started = turns.start(claimed.turnStartParams).turn;
+        if (store.queue.setDispatchTurnId(claimed.id, started.id, this.deps.now())) store.queue.removeDispatching(claimed.threadId, started.id);
+        return started;
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (store.queue.markFailed(claimed.id, queueError(`queued turn could not start: ${message}`), this.deps.now())) {
-        this.emitChanged(claimed.threadId);
-      }
+      this.changing(claimed.threadId, () => store.queue.markFailed(claimed.id, queueError(`queued turn could not start: ${message}`), this.deps.now()));
       return error instanceof RpcError ? error : RpcError.internal(`queued turn could not start: ${message}`);
-    }
-    // turn/start has accepted and announced the turn: the claim has done its job.
-    if (store.queue.setDispatchTurnId(claimed.id, turn.id, this.deps.now())) {
-      store.queue.removeDispatching(claimed.threadId, turn.id);
     }
     return turn;
   }
@@ -204,6 +210,18 @@ export class TurnQueue {
     if (!row) throw RpcError.invalidRequest(`queued turn not found: ${id}`, { queuedTurnId: id });
     if (row.state === 'dispatching') throw startedError(id);
     return row;
+  }
+
+  /**
+   * Runs a change of the thread's queue and, when it changed something
+   * (a truthy result), announces the new queue in the same transaction.
+   */
+  private changing<T>(threadId: string, change: () => T): T {
+    return this.deps.events.commit(this.deps.store, () => {
+      const result = change();
+      if (result) this.emitChanged(threadId);
+      return result;
+    });
   }
 
   private emitChanged(threadId: string): void {

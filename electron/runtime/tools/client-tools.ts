@@ -36,6 +36,8 @@ export interface ClientToolsDeps {
   readonly reservedNames: ReadonlySet<string>;
   readonly timeoutMs: number;
   readonly now: () => number;
+  /** Resolves once the notifications published so far have gone out: a call never overtakes its item/started. */
+  readonly announced: () => Promise<void>;
 }
 
 const MODEL_NAME_LIMIT = 64;
@@ -132,6 +134,7 @@ export class ClientTools {
     const owner = this.owners.get(call.threadId) ?? null;
     const params = { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args };
     const options = { timeoutMs: this.deps.timeoutMs, signal };
+    await this.deps.announced();
     let pending: Promise<DynamicToolCallResponse> | null = null;
     for (const requester of this.requesters) {
       pending = requester(owner, params, options);

@@ -117,12 +117,12 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     await deps.hooks.postToolUse(hookContextOf(turn), hookCall, { success: completed.status === 'completed', output: mcpItemOutput(completed) });
   }
   const final = completed;
-  turn.store.transaction(() => {
+  deps.events.commit(turn.store, () => {
     turn.store.items.append(turn.threadId, final);
     turn.store.pending.delete(final.id);
+    deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: final, completedAtMs, contentTokenCount: null }, scope);
   });
   turn.liveItems.delete(final.id);
-  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
 
 /** The call itself: the server's result, or why it failed. */

@@ -142,16 +142,16 @@ export class ReplyItems {
 
   private completed(item: ThreadItem): void {
     const { store } = this.turn;
-    store.transaction(() => {
+    this.events.commit(store, () => {
       store.items.append(this.turn.threadId, item);
       store.pending.delete(item.id);
+      this.events.publish(
+        'item/completed',
+        { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now(), contentTokenCount: null },
+        this.scope(item.id),
+      );
     });
     this.turn.liveItems.delete(item.id);
-    this.events.publish(
-      'item/completed',
-      { threadId: this.turn.threadId, turnId: this.turn.id, item, completedAtMs: this.now(), contentTokenCount: null },
-      this.scope(item.id),
-    );
   }
 
   private scope(itemId: string) {

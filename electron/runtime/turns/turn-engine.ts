@@ -91,7 +91,10 @@ export class TurnEngine {
       completedAtMs: null,
     };
     const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now, content: params.input, ...ITEM_CODEX_NULLS.userMessage };
-    store.transaction(() => {
+    const scope = { threadId: record.id, turnId, ephemeral: record.ephemeral };
+    const wireTurn = toWireTurn(turnRecord, [userItem]);
+    // The turn's rows and its announcement land together.
+    this.deps.events.commit(store, () => {
       store.turns.upsert(turnRecord);
       store.items.append(record.id, userItem);
       store.threads.update(record.id, {
@@ -108,6 +111,9 @@ export class TurnEngine {
         state: { turnId, messageId: userItem.id, preview: previewOf(userText) },
         createdAtMs: now,
       });
+      this.deps.events.publish('thread/status/changed', { threadId: record.id, status: { type: 'active', activeFlags: [] } }, scope);
+      this.deps.events.publish('turn/started', { threadId: record.id, turn: wireTurn }, scope);
+      this.publishUserItem({ threadId: record.id, id: turnId, ephemeral: record.ephemeral }, userItem);
     });
     const turn: ActiveTurn = {
       id: turnId,
@@ -127,11 +133,6 @@ export class TurnEngine {
     this.active.set(record.id, turn);
     this.deps.threads.markLoaded(record.id);
     this.deps.threads.setActiveTurn(record.id, turnId);
-    const scope = { threadId: record.id, turnId, ephemeral: record.ephemeral };
-    const wireTurn = toWireTurn(turnRecord, [userItem]);
-    this.deps.events.publish('thread/status/changed', { threadId: record.id, status: this.deps.threads.statusOf(record.id) }, scope);
-    this.deps.events.publish('turn/started', { threadId: record.id, turn: wireTurn }, scope);
-    this.publishUserItem(turn, userItem);
     turn.done = this.run(turn, userText);
     return { turn: wireTurn };
   }
@@ -161,9 +162,11 @@ export class TurnEngine {
       ...ITEM_CODEX_NULLS.userMessage,
     };
     // Durable before it is acknowledged: a crash must not lose what the client was told was taken.
-    turn.store.pending.save('steer', turn.threadId, item);
+    this.deps.events.commit(turn.store, () => {
+      turn.store.pending.save('steer', turn.threadId, item);
+      this.publishUserItem(turn, item);
+    });
     turn.pendingInput.push(item);
-    this.publishUserItem(turn, item);
     return { turnId: turn.id };
   }
 
@@ -269,7 +272,9 @@ export class TurnEngine {
       completedAtMs: now,
     };
     const threadUsage = addUsage(this.threadUsage(turn.threadId), turn.usage);
-    turn.store.transaction(() => {
+    const scope = { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral };
+    // The turn's end and its announcement land together: a client that saw turn/completed finds it in the log after any crash.
+    this.deps.events.commit(turn.store, () => {
       // Steer input the model never saw still belongs to the conversation.
       storePendingInput(turn);
       turn.store.turns.upsert(record);
@@ -281,20 +286,19 @@ export class TurnEngine {
         state: { turnId: turn.id, status: outcome.status, usage: turn.usage },
         createdAtMs: now,
       });
+      this.deps.goals.addTime(turn.threadId, turn.id, Math.round((now - turn.startedAtMs) / 1000));
+      this.active.delete(turn.threadId);
+      this.deps.threads.setActiveTurn(turn.threadId, null);
+      const items = turn.store.items.list(turn.threadId).filter((i): i is ThreadItem => i.turnId === turn.id && i.type !== 'forkMarker');
+      const wireTurn: Turn = toWireTurn(record, items);
+      this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
+      this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
     });
     this.usageCache.set(turn.threadId, threadUsage);
-    this.deps.goals.addTime(turn.threadId, turn.id, Math.round((now - turn.startedAtMs) / 1000));
-    this.active.delete(turn.threadId);
-    this.deps.threads.setActiveTurn(turn.threadId, null);
-    const scope = { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral };
-    const items = turn.store.items.list(turn.threadId).filter((i): i is ThreadItem => i.turnId === turn.id && i.type !== 'forkMarker');
-    const wireTurn: Turn = toWireTurn(record, items);
-    this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
-    this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
     this.deps.onTurnEnded?.(turn.threadId, turn.id);
   }
 
-  private publishUserItem(turn: ActiveTurn, item: ThreadItem): void {
+  private publishUserItem(turn: Pick<ActiveTurn, 'threadId' | 'id' | 'ephemeral'>, item: ThreadItem): void {
     const scope = { threadId: turn.threadId, turnId: turn.id, itemId: item.id, ephemeral: turn.ephemeral };
     const at = this.deps.now();
     this.deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item, startedAtMs: at }, scope);

@@ -20,7 +20,8 @@ const STOPPED: TurnFailure = {
  */
 export function recoverInterruptedTurns(store: StateStore, events: EventLog, now: () => number): number {
   const at = now();
-  return store.transaction(() => {
+  // The turns' new status and their ending events land together.
+  return events.commit(store, () => {
     for (const pending of store.pending.all()) {
       store.items.append(pending.threadId, pending.item);
       store.pending.delete(pending.item.id);
@@ -40,8 +41,6 @@ export function recoverInterruptedTurns(store: StateStore, events: EventLog, now
       events.publish('turn/completed', { threadId: turn.threadId, turn: toWireTurn(turn, items) }, scope);
       events.publish('thread/status/changed', { threadId: turn.threadId, status: { type: 'notLoaded' } }, scope);
     }
-    // Written inside this transaction: the turns' new status and their ending events land together.
-    events.flush();
     return stopped.length;
   });
 }

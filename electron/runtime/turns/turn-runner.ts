@@ -270,10 +270,10 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
     success: result.success,
     durationMs: completedAtMs - startedAtMs,
   };
-  turn.store.transaction(() => {
+  deps.events.commit(turn.store, () => {
     turn.store.items.append(turn.threadId, completed);
     turn.store.pending.delete(completed.id);
+    deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
   });
   turn.liveItems.delete(completed.id);
-  deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
 }
