@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { DetachedAttachment, DetachedEnvironment, DetachedRunEvent, DetachedRunHandle } from '../electron/exec/index.js';
 import { signalTree } from '../electron/exec/process-tree.js';
 
@@ -9,7 +10,10 @@ import { signalTree } from '../electron/exec/process-tree.js';
  * them, so one failing test does not leak into the next.
  */
 
-/** Pids of live run wrappers (`/bin/sh …/run.sh`) whose run folder is under `dir` (Linux; empty elsewhere). */
+/**
+ * Pids of a run's own live shells (`/bin/sh …/run.sh` or `…/command.sh`) whose run folder is under
+ * `dir` and whose run has not recorded its end (Linux; empty elsewhere).
+ */
 export function liveRunWrappers(dir: string): number[] {
   if (!fs.existsSync('/proc/self/cmdline')) return [];
   const found: number[] = [];
@@ -25,12 +29,16 @@ export function liveRunWrappers(dir: string): number[] {
     }
     const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
     const args = cmdline.split('\0');
-    if (state !== 'Z' && args[0] === '/bin/sh' && args[1]?.startsWith(dir) && args[1].endsWith('/run.sh')) found.push(Number(name));
+    const script = args[1] ?? '';
+    if (state === 'Z' || args[0] !== '/bin/sh' || !script.startsWith(dir) || !/\/(run|command)\.sh$/.test(script)) continue;
+    // A wrapper that has written `exit` is on its way out.
+    if (script.endsWith('/run.sh') && fs.existsSync(path.join(path.dirname(script), 'exit'))) continue;
+    found.push(Number(name));
   }
   return found;
 }
 
-/** Ends every run still alive under `dir` (whole trees, SIGKILL) and returns how many there were. */
+/** Ends every run still alive under `dir` (whole trees, SIGKILL) and returns how many shells there were. */
 export function killRunsUnder(dir: string): number {
   const wrappers = liveRunWrappers(dir);
   for (const pid of wrappers) signalTree(pid, 'SIGKILL');

@@ -7,3 +7,4 @@ export { SupervisedProcess } from './supervised-process.js';
 export type { TerminalProgress } from './terminal-progress.js';
 export type * from './types.js';
 export type * from './detached/detached-run.js';
+export { incompleteUtf8Tail } from './detached/run-follower.js';

@@ -88,7 +88,7 @@ describe('EventLog', () => {
     const log = new EventLog(durable, memory);
     const seen: string[] = [];
     log.subscribe((n) => seen.push(n.method));
-    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, delta: 'hello' }, { unlogged: true });
+    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, offset: 0, delta: 'hello' }, { unlogged: true });
     log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
     expect(seen).toEqual(['job/output/delta', 'thread/archived']);
     expect(log.replay(0, 10).events.map((e) => [e.seq, e.event])).toEqual([[2, 'thread/archived']]);

@@ -78,7 +78,7 @@ export type DetachedRunEvent =
 export interface DetachedAttachment {
   /** Log bytes delivered so far (the next output's offset). */
   readonly offset: number;
-  /** Reads what the log holds now and delivers it (before a state change that must follow it). */
+  /** Delivers what the log holds now, and the end if the run is over (before a change that must follow them). */
   poll(): void;
   /** Stops following; the run goes on. */
   dispose(): void;

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnTracked } from '../../../test-support/child-process.js';
+import { killAllChildren, spawnTracked } from '../../../test-support/child-process.js';
 import { expectNoRunsLeft, follow } from '../../../test-support/detached-runs.js';
 import { alive, pidsAfter, waitFor } from '../../../test-support/exec.js';
 import { repoRoot } from '../../../test-support/paths.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
-import { readStat, treeMembers } from '../process-tree.js';
+import { readStat, signalTree, treeMembers } from '../process-tree.js';
 import { detectSandbox } from '../sandbox.js';
 import { ProcessSupervisor } from '../supervisor.js';
 import type { DetachedRunHandle } from './detached-run.js';
@@ -16,7 +16,8 @@ import { parseExit } from './local-detached.js';
 /** Real detached runs: /bin/sh, util-linux `script`, real signals, real files. */
 const temp = new TempDirs();
 let root = '';
-afterEach(() => {
+afterEach(async () => {
+  await killAllChildren();
   const left = root;
   root = '';
   try {
@@ -138,9 +139,8 @@ describe.skipIf(unsupported !== null)('local detached runs', () => {
     const handle = await env.startDetached(env.prepare('job-d-1'), { command: 'echo up; sleep 300', cwd });
     const run = follow(env, handle);
     await run.until(/up/);
-    // What a reboot or `kill -9` of the whole session does.
-    for (const member of treeMembers(handle.pid)) process.kill(member.pid, 'SIGKILL');
-    process.kill(handle.pid, 'SIGKILL');
+    // What a reboot or `kill -9` of everything of the run does.
+    signalTree(handle.pid, 'SIGKILL');
     expect(await run.ended).toEqual({ state: 'lost' });
 
     const capped = await env.startDetached(env.prepare('job-d-2'), { command: 'seq 1 5000; echo done > finished', cwd, logCapBytes: 1024 });

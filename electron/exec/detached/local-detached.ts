@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { ExecError } from '../exec-error.js';
 import { commandLineOf, isSameProcess, startTimeOf } from '../process-identity.js';
-import { hasProc, readStat, signalTree, type ProcessIdentity } from '../process-tree.js';
+import { hasProc, isAlive, readStat, signalTree, treeMembers, type ProcessIdentity } from '../process-tree.js';
 import type { SpawnSpec } from '../types.js';
 import type {
   DetachedAttachment,
@@ -142,6 +142,8 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
       cols,
       rows,
       logCapBytes: spec.logCapBytes ?? this.logCapBytes,
+      // The app's own: what the command would have, started directly.
+      umask: process.umask(),
       scriptPath: this.script.path,
       scriptFlavour: this.script.flavour,
     };
@@ -205,9 +207,12 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
 
   signal(handle: DetachedRunHandle, signal: NodeJS.Signals): void {
     if (!this.isAlive(handle)) return;
-    // Stop and continue go to the wrapper's whole tree: `script` stops itself when its child stops and
-    // must be continued too, or the output would stay in the terminal.
-    if (signal === 'SIGSTOP' || signal === 'SIGCONT') {
+    if (signal === 'SIGSTOP') {
+      this.stopCommand(handle);
+      return;
+    }
+    // Everything of the run continues, `script` included should it have stopped itself.
+    if (signal === 'SIGCONT') {
       signalTree(handle.pid, signal);
       return;
     }
@@ -264,6 +269,35 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
 
   remove(place: DetachedRunPlace): void {
     fs.rmSync(place.runDir, { recursive: true, force: true });
+  }
+
+  /**
+   * SIGSTOP to every process of the command except its session leader
+   * (command.sh, which only waits): `script` stops itself when its own child
+   * stops, and a continue racing with that would leave it stopped with the
+   * output held in the terminal. Members are listed again until none is new,
+   * so a child forked meanwhile is stopped too. Without /proc, the groups.
+   */
+  private stopCommand(handle: DetachedRunHandle): void {
+    const leader = this.commandLeader(handle);
+    if (leader === null || !hasProc) {
+      signalTree(leader ?? handle.pid, 'SIGSTOP');
+      return;
+    }
+    const stopped = new Set<number>([leader]);
+    for (let round = 0; round < 8; round += 1) {
+      const fresh = treeMembers(leader).filter((member) => !stopped.has(member.pid));
+      if (fresh.length === 0) return;
+      for (const member of fresh) {
+        stopped.add(member.pid);
+        if (!isAlive(member)) continue;
+        try {
+          process.kill(member.pid, 'SIGSTOP');
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    }
   }
 
   /** True once the run has ended (the wrapper recorded it, or is gone). */

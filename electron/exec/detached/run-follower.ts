@@ -72,7 +72,7 @@ export class RunFollower implements DetachedAttachment {
   }
 
   poll(): void {
-    if (!this.done) this.read(false);
+    this.check();
   }
 
   dispose(): void {

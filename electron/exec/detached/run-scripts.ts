@@ -40,6 +40,8 @@ export interface RunScriptInput {
   readonly rows: number;
   /** Bytes kept in the log, rounded up to 512-byte blocks; Infinity keeps everything. */
   readonly logCapBytes: number;
+  /** The umask the command runs with (the app's); the bookkeeping files are owner-only. */
+  readonly umask: number;
   /** Absolute path of `script`. */
   readonly scriptPath: string;
   /** BSD `script` (macOS) takes argv after the file; util-linux and BusyBox take `-c <command>`. */
@@ -79,6 +81,7 @@ export function wrapperScript(input: RunScriptInput): string {
   return [
     '# Wheelhouse detached run: keeps the terminal, caps the log, records how the run ended.',
     `dir=${shellQuote(input.runDir)}`,
+    'umask 077',
     atomicWrite(RUN_FILES.wrapperPid, '"$$"'),
     "trap ':' HUP INT TERM",
     keep,
@@ -95,8 +98,10 @@ export function commandScript(input: RunScriptInput): string {
     "trap ':' HUP INT TERM",
     `stty cols ${input.cols} rows ${input.rows} 2>/dev/null`,
     input.shell === null ? 'unset SHELL' : `SHELL=${shellQuote(input.shell)}; export SHELL`,
+    `umask ${(input.umask & 0o777).toString(8).padStart(4, '0')}`,
     input.argv.map(shellQuote).join(' '),
     'code=$?',
+    'umask 077',
     atomicWrite(RUN_FILES.status, '"exit $code"'),
     // What the command left running in its group (background jobs) ends with it, as under the supervisor.
     'kill -TERM -$$ 2>/dev/null',
