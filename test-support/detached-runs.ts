@@ -10,13 +10,10 @@ import { signalTree } from '../electron/exec/process-tree.js';
  * them, so one failing test does not leak into the next.
  */
 
-/**
- * Pids of a run's own live shells (`/bin/sh …/run.sh` or `…/command.sh`) whose run folder is under
- * `dir` and whose run has not recorded its end (Linux; empty elsewhere).
- */
-export function liveRunWrappers(dir: string): number[] {
+/** A run's own live shells (`/bin/sh …/run.sh` or `…/command.sh`) under `dir` whose run has not recorded its end (Linux). */
+function liveRunShells(dir: string): { pid: number; runDir: string }[] {
   if (!fs.existsSync('/proc/self/cmdline')) return [];
-  const found: number[] = [];
+  const found: { pid: number; runDir: string }[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let cmdline: string;
@@ -33,16 +30,21 @@ export function liveRunWrappers(dir: string): number[] {
     if (state === 'Z' || args[0] !== '/bin/sh' || !script.startsWith(dir) || !/\/(run|command)\.sh$/.test(script)) continue;
     // A wrapper that has written `exit` is on its way out.
     if (script.endsWith('/run.sh') && fs.existsSync(path.join(path.dirname(script), 'exit'))) continue;
-    found.push(Number(name));
+    found.push({ pid: Number(name), runDir: path.dirname(script) });
   }
   return found;
 }
 
-/** Ends every run still alive under `dir` (whole trees, SIGKILL) and returns how many shells there were. */
+/** The folders of runs under `dir` that are still running (Linux; empty elsewhere). */
+export function liveRuns(dir: string): string[] {
+  return [...new Set(liveRunShells(dir).map((shell) => shell.runDir))].sort();
+}
+
+/** Ends every run still alive under `dir` (whole trees, SIGKILL) and returns how many runs there were. */
 export function killRunsUnder(dir: string): number {
-  const wrappers = liveRunWrappers(dir);
-  for (const pid of wrappers) signalTree(pid, 'SIGKILL');
-  return wrappers.length;
+  const shells = liveRunShells(dir);
+  for (const shell of shells) signalTree(shell.pid, 'SIGKILL');
+  return new Set(shells.map((shell) => shell.runDir)).size;
 }
 
 /** For afterEach: fails when a test left a run alive under `dir`, after ending it. */

@@ -7,6 +7,7 @@ import {
   type DetachedExit,
   type DetachedRunEvent,
   type DetachedRunHandle,
+  type DetachedRunState,
   type ExitInfo,
   type ProcessSupervisor,
   type SupervisedProcess,
@@ -93,15 +94,20 @@ export class CommandRunner {
     this.attachProcess(entry, live, child);
   }
 
-  /** After a restart: follows a run that was started before, from where streaming had got to. */
-  reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, lostWhileAway: boolean): void {
+  /**
+   * After a restart: follows a run that was started before, from where
+   * streaming had got to. One that is over already (ended or lost while
+   * nobody watched) gets the rest of its log and its transition at once.
+   */
+  reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, state: DetachedRunState['state']): void {
     const live = newLiveRun(row.run, entry.spec.progressFromOutput === true, row.streamedBytes);
     live.place = handle;
     live.handle = handle;
-    live.lostWhileAway = lostWhileAway;
+    live.lostWhileAway = state === 'lost';
     entry.live = live;
     if (entry.state.status === 'running') this.armTimeout(entry, live);
     this.follow(entry, live, row.streamedBytes);
+    if (state !== 'running') live.attachment?.poll();
   }
 
   /** The newest earlier run of `entry` whose process is still alive, if any: a new run must not start beside it. */

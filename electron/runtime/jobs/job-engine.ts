@@ -7,7 +7,7 @@ import {
   type JobCreateParams,
   type ResultOf,
 } from '../../../shared/protocol/index.js';
-import type { DetachedEnvironment, DetachedRunHandle, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
+import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow, JobRunRow } from '../../store/job-store.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
@@ -149,7 +149,7 @@ export class JobEngine {
         // Made durable, never started (the app died in between): this run number starts afresh.
         entry.runs = last.run - 1;
       } else {
-        this.reattach(entry, last, handle, this.environment.state(handle).state === 'lost', row.activeSinceMs ?? now, now);
+        this.reattach(entry, last, handle, this.environment.state(handle).state, row.activeSinceMs ?? now, now);
         return;
       }
     }
@@ -159,7 +159,7 @@ export class JobEngine {
   }
 
   /** Follows a run that was started before (after a restart, or found alive where none should be). */
-  private reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, lost: boolean, activeSince: number, now: number): void {
+  private reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, state: DetachedRunState['state'], activeSince: number, now: number): void {
     entry.runs = row.run;
     if (entry.state.status === 'queued') {
       // The app died between starting it and recording "running": it had started.
@@ -172,7 +172,7 @@ export class JobEngine {
     machine.pushHistory(entry.state, 'reattached');
     this.commits.mark(entry);
     this.liveRuns += 1;
-    this.runner.reattach(entry, row, handle, lost);
+    this.runner.reattach(entry, row, handle, state);
   }
 
   /** A run gone without an exit status: failed; run again from the start only where the person said that is safe. */
@@ -516,7 +516,7 @@ export class JobEngine {
       const alive = entry.kind === 'command' && entry.runs > 0 ? this.runner.aliveEarlierRun(this.options.store.jobs.runs(entry.state.id)) : null;
       if (alive) {
         this.options.onError?.(`job ${entry.state.id}`, new Error(`run ${alive.row.run} is still alive; following it instead of starting another`));
-        this.reattach(entry, alive.row, alive.handle, false, now, now);
+        this.reattach(entry, alive.row, alive.handle, 'running', now, now);
         continue;
       }
       const continuing = entry.continueRun;
