@@ -86,8 +86,8 @@ export class JobTestKit {
  * What a client shows from output deltas, keeping from each only the bytes past what it already has
  * (the offset rule of `job/output/delta`): each byte once, even when a restart sends some again.
  */
-export function stitchOutput(deltas: readonly { offset: number; delta: string }[], have = Buffer.alloc(0)): Buffer {
-  let shown = have;
+export function stitchOutput(deltas: readonly { offset: number; delta: string }[], have: Buffer = Buffer.alloc(0)): Buffer {
+  let shown: Buffer = have;
   for (const { offset, delta } of deltas) {
     const bytes = Buffer.from(delta, 'utf8');
     if (offset > shown.length) throw new Error(`a gap in the output: a delta at ${offset} after ${shown.length} bytes`);

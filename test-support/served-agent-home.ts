@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mockModelConfig } from './agent-commands.js';
 import { killAllChildren } from './child-process.js';
+import { expectNoRunsLeft } from './detached-runs.js';
 import { startMockModelServer, type MockModelServer } from './mock-model/index.js';
 import type { ProtocolPeer } from './protocol-peer.js';
 import { startServe, type ServeProcess } from './serve-process.js';
@@ -31,6 +32,7 @@ export function useServedAgentHomes(): ServedAgentHomes {
   let mock: MockModelServer | undefined;
   const temp = new TempDirs();
   const servers: ServeProcess[] = [];
+  const homes: string[] = [];
   beforeAll(async () => {
     mock = await startMockModelServer();
   });
@@ -40,7 +42,12 @@ export function useServedAgentHomes(): ServedAgentHomes {
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.stop();
     await killAllChildren();
-    temp.cleanup();
+    try {
+      for (const home of homes) expectNoRunsLeft(home);
+    } finally {
+      homes.length = 0;
+      temp.cleanup();
+    }
   });
   const started = (): MockModelServer => {
     if (!mock) throw new Error('the mock model server has not started (use it inside a test)');
@@ -53,6 +60,7 @@ export function useServedAgentHomes(): ServedAgentHomes {
     temp,
     makeHome(prefix, extraToml = '') {
       const home = temp.make(prefix);
+      homes.push(home);
       const project = temp.make('wheelhouse-project-');
       fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(started()) + extraToml);
       return { home, project };
