@@ -8,7 +8,7 @@ import {
   type ResultOf,
 } from '../../../shared/protocol/index.js';
 import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
-import type { JobRow, JobRunRow } from '../../store/job-store.js';
+import type { JobRunRow } from '../../store/job-store.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { systemClock, type JobClock } from './job-clock.js';
@@ -16,7 +16,8 @@ import { JobCommits } from './job-commits.js';
 import { commandSpecOf, entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './job-entry.js';
 import { JobLogs } from './job-logs.js';
 import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
-import { CommandRunner, LOST_WHILE_AWAY } from './command-runner.js';
+import { CommandRunner } from './command-runner.js';
+import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
 
@@ -63,6 +64,7 @@ export class JobEngine {
   private readonly commits: JobCommits;
   private readonly runner: CommandRunner;
   private readonly environment: DetachedEnvironment;
+  private readonly recovery: RecoveryParts;
   private readonly agents: AgentRunner | null;
   readonly logs: JobLogs;
   private readonly concurrency: number;
@@ -100,6 +102,15 @@ export class JobEngine {
         })
       : null;
     this.nextQueueOrder = options.store.jobs.maxQueueOrder() + 1;
+    this.recovery = {
+      store: options.store.jobs,
+      commits: this.commits,
+      logs: this.logs,
+      runner: this.runner,
+      agents: this.agents,
+      environment: this.environment,
+      reattach: (entry, row, handle, state, activeSince, now) => this.reattach(entry, row, handle, state, activeSince, now),
+    };
   }
 
   /**
@@ -117,8 +128,8 @@ export class JobEngine {
     for (const row of this.options.store.jobs.unfinished()) {
       const entry = entryOf(row);
       this.entries.set(entry.state.id, entry);
-      if (entry.kind === 'command') this.recoverCommand(entry, row, now);
-      else this.recoverAgent(entry, now);
+      if (entry.kind === 'command') recoverCommandJob(this.recovery, entry, row, now);
+      else recoverAgentJob(this.recovery, entry, now);
       if (entry.state.status === 'failed' && !entry.live) this.armRetry(entry);
       // Its question ended with the process that asked it: ask again.
       if (entry.spec.approval && (entry.state.status === 'queued' || entry.state.status === 'paused')) {
@@ -129,33 +140,6 @@ export class JobEngine {
     }
     this.commits.flush();
     this.dispatch();
-  }
-
-  private recoverCommand(entry: JobEntry, row: JobRow, now: number): void {
-    const { status } = entry.state;
-    if (status !== 'queued' && status !== 'running' && status !== 'paused') return;
-    const last = this.options.store.jobs.runs(entry.state.id).at(-1);
-    if (last && last.endedAtMs === null) {
-      if (last.handle === null) {
-        // A run inside the old process (a command the agent started, or from before runs were detached): gone with it.
-        this.logs.markLost(last);
-        this.commits.runEnded({ jobId: entry.state.id, run: last.run, endedAtMs: now, outcome: 'lost' });
-        entry.activeSince = null;
-        this.lose(entry, `${LOST_WHILE_AWAY} (it ran inside Wheelhouse)`, now);
-        return;
-      }
-      const handle = this.runner.handleOf(last);
-      if (!handle) {
-        // Made durable, never started (the app died in between): this run number starts afresh.
-        entry.runs = last.run - 1;
-      } else {
-        this.reattach(entry, last, handle, this.environment.state(handle).state, row.activeSinceMs ?? now, now);
-        return;
-      }
-    }
-    // Nothing in flight: queued (or running, from older data without runs) goes back to the queue.
-    machine.resumePending([entry.state], now);
-    if (entry.state.status === 'queued') this.commits.mark(entry);
   }
 
   /** Follows a run that was started before (after a restart, or found alive where none should be). */
@@ -173,28 +157,6 @@ export class JobEngine {
     this.commits.mark(entry);
     this.liveRuns += 1;
     this.runner.reattach(entry, row, handle, state);
-  }
-
-  /** A run gone without an exit status: failed; run again from the start only where the person said that is safe. */
-  private lose(entry: JobEntry, detail: string, now: number): void {
-    if (entry.spec.rerunIfLost) machine.fail(entry.state, detail, now);
-    else machine.failWithoutRetry(entry.state, `${detail}; retry it if running it again from the start is safe`, now);
-    this.commits.mark(entry);
-  }
-
-  private recoverAgent(entry: JobEntry, now: number): void {
-    const wasLive = entry.state.status === 'running' || entry.state.status === 'paused';
-    const agentDetail = wasLive && this.agents ? this.agents.recoveredDetail(entry) : null;
-    if (entry.state.status === 'paused' && agentDetail !== null) {
-      entry.state.detail = `${agentDetail}; resume goes on`;
-      entry.state.updatedAt = now;
-      machine.pushHistory(entry.state, 'interrupted');
-      this.commits.mark(entry);
-    }
-    machine.resumePending([entry.state], now, () => agentDetail);
-    // The same run goes on in its thread: it is not a new attempt.
-    entry.continueRun = agentDetail !== null;
-    if (entry.state.status === 'queued') this.commits.mark(entry);
   }
 
   async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
