@@ -49,8 +49,12 @@ export function killRunsUnder(dir: string): number {
 
 /** For afterEach: fails when a test left a run alive under `dir`, after ending it. */
 export function expectNoRunsLeft(dir: string): void {
+  const shells = liveRunShells(dir);
   const left = killRunsUnder(dir);
-  if (left > 0) throw new Error(`${left} detached run(s) were left running under ${dir}: a test must end every job it starts`);
+  if (left > 0) {
+    const which = shells.map((shell) => `${shell.pid} ${path.relative(dir, shell.runDir)}`).join(', ');
+    throw new Error(`${left} detached run(s) were left running under ${dir} (${which}): a test must end every job it starts`);
+  }
 }
 
 /** Every event of one attachment, with waiting helpers. */

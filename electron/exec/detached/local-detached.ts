@@ -222,17 +222,28 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
 
   async terminate(handle: DetachedRunHandle, graceMs: number): Promise<void> {
     if (!this.isAlive(handle)) return;
-    const leader = this.commandLeader(handle);
-    const known: ProcessIdentity[] = signalTree(leader ?? handle.pid, 'SIGTERM');
-    // A paused run (the wrapper's whole tree stopped) must run to end and record it.
+    // Just started: its command records its pid within moments; the wrapper tree is the fallback.
+    const leader = this.commandLeader(handle) ?? (await this.waitForLeader(handle));
+    const target = leader ?? handle.pid;
+    const known = signalTree(target, 'SIGTERM');
+    // A paused run (its command stopped) must run to its end and record it.
     signalTree(handle.pid, 'SIGCONT', known);
-    if (await this.waitForEnd(handle, graceMs)) return;
-    if (leader !== null) {
-      signalTree(leader, 'SIGKILL', known);
-      if (await this.waitForEnd(handle, WRAPPER_END_MS)) return;
+    if (!(await this.waitForEnd(handle, graceMs))) {
+      signalTree(target, 'SIGKILL', known);
+      if (!(await this.waitForEnd(handle, WRAPPER_END_MS))) {
+        signalTree(handle.pid, 'SIGKILL', known);
+        await this.waitForEnd(handle, WRAPPER_END_MS);
+      }
     }
-    signalTree(handle.pid, 'SIGKILL', known);
-    await this.waitForEnd(handle, WRAPPER_END_MS);
+    // Whatever of the command outlived its wrapper (it ignored the hang-up) goes too: these were seen as its members.
+    for (const member of known) {
+      if (!isAlive(member)) continue;
+      try {
+        process.kill(member.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
   }
 
   readLog(place: DetachedRunPlace, offset: number, length: number): Buffer {
@@ -306,6 +317,16 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
     for (;;) {
       if (!this.isAlive(handle)) return true;
       if (performance.now() >= deadline) return false;
+      await delay(TREE_POLL_MS);
+    }
+  }
+
+  /** The command's leader once command.sh has recorded it (null if it has not within `ms`, or the run ended). */
+  private async waitForLeader(handle: DetachedRunHandle, ms = 1000): Promise<number | null> {
+    const deadline = performance.now() + ms;
+    for (;;) {
+      const leader = this.commandLeader(handle);
+      if (leader !== null || !this.isAlive(handle) || performance.now() >= deadline) return leader;
       await delay(TREE_POLL_MS);
     }
   }
