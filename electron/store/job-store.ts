@@ -23,7 +23,7 @@ export interface JobRow {
   readonly queueOrder: number;
   /** `job/retry` presses that started a run (they use up no automatic retry). */
   readonly manualRetries: number;
-  /** When the current stretch of running began (ms epoch); null while not running. */
+  /** While it runs: when it would have started had it never paused (running time = now − this, ms epoch); null otherwise. */
   readonly activeSinceMs: number | null;
   /** What to run, as JSON (kind-specific). */
   readonly spec: string;

@@ -142,7 +142,10 @@ export class JobEngine {
     this.dispatch();
   }
 
-  /** Follows a run that was started before (after a restart, or found alive where none should be). */
+  /**
+   * Follows a run that was started before (after a restart, or found alive where none should be).
+   * `activeSince`: when it would have started had it never paused (see rowOf).
+   */
   private reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, state: DetachedRunState['state'], activeSince: number, now: number): void {
     entry.runs = row.run;
     if (entry.state.status === 'queued') {
@@ -151,7 +154,13 @@ export class JobEngine {
       entry.state.detail = null;
       machine.setRunning(entry.state, now);
     }
-    entry.activeSince = entry.state.status === 'running' ? activeSince : null;
+    if (entry.state.status === 'running') {
+      // Its running time, also while nobody watched, is now − `activeSince` (the stored total included the stretch so far).
+      entry.activeMs = 0;
+      entry.activeSince = activeSince;
+    } else {
+      entry.activeSince = null;
+    }
     entry.state.updatedAt = now;
     machine.pushHistory(entry.state, 'reattached');
     this.commits.mark(entry);

@@ -172,7 +172,8 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     etaMs: entry.etaMs,
     queueOrder: entry.queueOrder,
     manualRetries: entry.manualRetries,
-    activeSinceMs: entry.activeSince,
+    // While it runs: when it would have started had it never paused, so running time = now − this.
+    activeSinceMs: entry.activeSince === null ? null : entry.activeSince - entry.activeMs,
     // An agent job's spec changes as it runs (its usage), so it is encoded every time.
     spec: entry.agent ? JSON.stringify(entry.agent) : specJson(entry.spec),
     detail: encodePersistedDetail(state),

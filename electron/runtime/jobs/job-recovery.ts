@@ -40,6 +40,7 @@ export function recoverCommandJob(parts: RecoveryParts, entry: JobEntry, row: Jo
     }
     const handle = parts.runner.handleOf(last);
     if (handle) {
+      // Stored while it ran; a run recorded as started but not yet as running has run since about now.
       parts.reattach(entry, last, handle, parts.environment.state(handle).state, row.activeSinceMs ?? now, now);
       return;
     }

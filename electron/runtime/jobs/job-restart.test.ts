@@ -165,6 +165,24 @@ describe('jobs across a restart', () => {
     expect(lines(path.join(home, 'starts'))).toEqual(['started']);
   });
 
+  it('running time and the time limit count the time Wheelhouse was away, once', async () => {
+    const clock = new ManualClock();
+    const home = newHome();
+    const first = kit(home, { jobClock: clock });
+    const { job } = await first.call('job/create', { kind: 'command', command: 'echo up; sleep 300', cwd: home, timeoutMs: 12_000, maxAttempts: 0 });
+    await first.until('up', () => first.output(job.id, 1).includes('up'));
+    clock.advance(10_000);
+    expect((await first.call('job/read', { jobId: job.id })).job.activeMs).toBe(10_000);
+    await quitKeeping(first);
+    clock.advance(1_000);
+
+    const second = kit(home, { jobClock: clock });
+    expect((await second.call('job/read', { jobId: job.id })).job).toMatchObject({ status: 'running', activeMs: 11_000 });
+    // 1 s of its limit was left at the re-attach: it is ended then.
+    const failed = await second.untilJob(job.id, 'timed out', (j) => j.status === 'failed');
+    expect(failed).toMatchObject({ detail: 'timed out after 12 s of running time', runs: 1 });
+  });
+
   it('the app died after starting a run but before recording it: the run is found by its folder and followed, not started again', async () => {
     const home = newHome();
     const marker = path.join(home, 'starts');
