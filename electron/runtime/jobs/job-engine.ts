@@ -288,7 +288,10 @@ export class JobEngine {
     const entry = this.lookup(jobId);
     const now = this.clock.now();
     const { status } = entry.state;
-    if (status === 'queued') {
+    if (status === 'queued' && entry.live) {
+      // Its run is being started (it is `running` once its identity is durable, moments from now).
+      throw refuse(entry, 'pause', 'it is starting; try again in a moment');
+    } else if (status === 'queued') {
       machine.pause(entry.state, 'paused before it started', now);
     } else if (status === 'running' && entry.agent && this.agents && entry.live) {
       // The current turn is interrupted; no new one starts until resume.
