@@ -24,6 +24,7 @@ import { carrierThroughput } from './carrier-throughput.js';
 import { terminalEchoUnderFlood } from './terminal-echo.js';
 import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
+import { detachedRunsBench } from './detached-runs.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     const terminalEchoWs = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-'), carrier: 'websocket' });
     const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
+    const detachedRuns = await detachedRunsBench({ temp });
     const report = {
       machine: {
         node: process.version,
@@ -189,6 +191,9 @@ async function main(): Promise<void> {
         target: `remount <= ${TARGETS.jobsDashboardMountMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
         meetsTarget: jobsDashboard.remountMs <= TARGETS.jobsDashboardMountMs && jobsDashboard.frameIntervalMedianMs <= 17,
       },
+      // Command jobs run detached: each idle run's wrapper memory (20 runs) beside a Node + node-pty wrapper,
+      // start to first byte and a flood through the wrapper's log, each beside the in-process supervisor.
+      detachedRuns,
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
     };

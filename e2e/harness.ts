@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron, chromium, type Browser, type ElectronApplication, type Page } from 'playwright-core';
+import { expectNoRunsLeft } from '../test-support/detached-runs.js';
 import { startRuntimeProcess } from './runtime-process.js';
 
 /** Where the specs run: the browser host (`wheelhouse serve` + Chromium) or the Electron app. */
@@ -100,7 +101,11 @@ async function launchBrowserHost(): Promise<WheelhouseApp> {
         close: async () => {
           await launched.close();
           await runtime.stop();
-          await rm(home, { recursive: true, force: true });
+          try {
+            expectNoRunsLeft(home);
+          } finally {
+            await rm(home, { recursive: true, force: true });
+          }
         },
       };
     } catch (error) {

@@ -47,6 +47,10 @@ describe('jobs dashboard', () => {
     await dialog.getByTestId('job-command').fill(`for i in $(seq 1 200); do printf '\\033]9;4;1;%d\\007' $((i / 2)); echo "step $i"; sleep 0.15; done`);
     await dialog.getByTestId('job-retries').fill('1');
     await dialog.getByTestId('job-timeout').fill('10');
+    // Running it again after a lost run is the person's call, off until they say it is safe.
+    const rerun = dialog.getByTestId('job-rerun-if-lost');
+    expect(await rerun.isChecked()).toBe(false);
+    await rerun.check();
     await snap(page, '1-new-job-dialog');
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     await dialog.getByTestId('job-submit').click();
@@ -57,6 +61,8 @@ describe('jobs dashboard', () => {
     const first = await progressOf(page);
     await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThan(first);
     await expect.poll(() => terminalText(page), { timeout: 20_000 }).toContain('step 10');
+    // One retry allowed: the first of at most two attempts.
+    expect(await jobPage.innerText()).toContain('attempt 1 (of at most 2)');
     await snap(page, '2-job-running');
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
 

@@ -12,7 +12,8 @@ const READY_PATTERN = /Wheelhouse is running at (http:\/\/\S+)/;
 
 /** Starts `node bin/wheelhouse.mjs serve --port 0` with its own home and resolves with the URL it prints. */
 export function startRuntimeProcess(repoRoot: string, home: string, timeoutMs = 20_000): Promise<RuntimeProcess> {
-  const child = spawn(process.execPath, ['bin/wheelhouse.mjs', 'serve', '--port', '0'], {
+  // Jobs a spec started end with its server: nothing is left running after the spec.
+  const child = spawn(process.execPath, ['bin/wheelhouse.mjs', 'serve', '--port', '0', '--stop-jobs-on-exit'], {
     cwd: repoRoot,
     env: { ...withoutProviderKeys(process.env), WHEELHOUSE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,8 @@ function job(patch: Partial<Job> = {}): Job {
     detail: null,
     attempt: 0,
     maxAttempts: 2,
+    maxRuns: 3,
+    rerunIfLost: false,
     nextRetryAt: null,
     exitCode: null,
     threadId: null,

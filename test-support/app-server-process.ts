@@ -20,13 +20,15 @@ export interface AppServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Arguments after `app-server --home <home>`. */
   readonly args?: readonly string[];
+  /** Leave running jobs running when it stops (its default); off here, so a test's jobs end with its server. */
+  readonly keepJobsOnExit?: boolean;
 }
 
 /** Starts `node bin/wheelhouse.mjs app-server --home <home> [args]`. */
 export function startAppServer(home: string, options: AppServerOptions = {}): AppServerProcess {
   const tracked = spawnTracked(
     process.execPath,
-    [...(options.nodeArgs ?? []), cliBin, 'app-server', '--home', home, ...(options.args ?? [])],
+    [...(options.nodeArgs ?? []), cliBin, 'app-server', '--home', home, ...(options.keepJobsOnExit ? [] : ['--stop-jobs-on-exit']), ...(options.args ?? [])],
     {
       cwd: repoRoot,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -43,6 +43,13 @@ export class JobTestKit {
       .join('');
   }
 
+  /** Each job/output/delta of one run: where in the log it begins, and its text. */
+  deltas(jobId: string, attempt: number): { offset: number; delta: string }[] {
+    return this.notifications.flatMap((n) =>
+      n.method === 'job/output/delta' && n.params.jobId === jobId && n.params.attempt === attempt ? [{ offset: n.params.offset, delta: n.params.delta }] : [],
+    );
+  }
+
   /** Resolves when `check` holds (checked again after each notification). */
   until<T>(what: string, check: () => T | undefined | false | null): Promise<T> {
     return waitUntil(check, { what, wakeOn: (wake) => this.runtime.events.subscribe(wake) });
@@ -52,4 +59,19 @@ export class JobTestKit {
   untilJob(jobId: string, what: string, match: (job: Job) => boolean): Promise<Job> {
     return this.until(what, () => this.updates(jobId).findLast(match));
   }
+}
+
+/**
+ * What a client shows from output deltas, keeping from each only the bytes past what it already has
+ * (the offset rule of `job/output/delta`): each byte once, even when a restart sends some again.
+ */
+export function stitchOutput(deltas: readonly { offset: number; delta: string }[], have: Buffer = Buffer.alloc(0)): Buffer {
+  let shown: Buffer = have;
+  for (const { offset, delta } of deltas) {
+    const bytes = Buffer.from(delta, 'utf8');
+    if (offset > shown.length) throw new Error(`a gap in the output: a delta at ${offset} after ${shown.length} bytes`);
+    const fresh = bytes.subarray(Math.min(bytes.length, shown.length - offset));
+    shown = Buffer.concat([shown, fresh]);
+  }
+  return shown;
 }

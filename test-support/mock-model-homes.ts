@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mockModelConfig } from './agent-commands.js';
 import { killAllChildren } from './child-process.js';
+import { expectNoRunsLeft } from './detached-runs.js';
 import { startMockModelServer, type MockModelServer } from './mock-model/index.js';
 import { TempDirs } from './temp-dir.js';
 
@@ -18,11 +19,13 @@ export interface MockModelHomes {
 /**
  * Registers the hooks carrier fixtures share: one mock model per file; after
  * each test `stopHosts` (the fixture's own servers), then every child process
- * still running is killed and the temporary folders removed.
+ * still running is killed, a detached run left in a home fails the test, and
+ * the temporary folders are removed.
  */
 export function useMockModelHomes(stopHosts: () => Promise<void>): MockModelHomes {
   let mock: MockModelServer | undefined;
   const temp = new TempDirs();
+  const homes: string[] = [];
   beforeAll(async () => {
     mock = await startMockModelServer();
   });
@@ -32,7 +35,13 @@ export function useMockModelHomes(stopHosts: () => Promise<void>): MockModelHome
   afterEach(async () => {
     await stopHosts();
     await killAllChildren();
-    temp.cleanup();
+    // A detached run left behind by a test is a bug in it (it is ended first, so it cannot leak into the next test).
+    try {
+      for (const home of homes) expectNoRunsLeft(home);
+    } finally {
+      homes.length = 0;
+      temp.cleanup();
+    }
   });
   const started = (): MockModelServer => {
     if (!mock) throw new Error('the mock model server has not started (use it inside a test)');
@@ -45,6 +54,7 @@ export function useMockModelHomes(stopHosts: () => Promise<void>): MockModelHome
     temp,
     makeHome(prefix, extraToml = '') {
       const home = temp.make(prefix);
+      homes.push(home);
       const project = temp.make('wheelhouse-project-');
       fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(started()) + extraToml);
       return { home, project };

@@ -29,13 +29,28 @@ export interface StartServeOptions {
   readonly args?: readonly string[];
   /** Extra environment variables for the child. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Leave running jobs running when the server stops (its default). Off here: a test harness stops
+   * what its server started (`--stop-jobs-on-exit`), unless the test is about keeping them.
+   */
+  readonly keepJobsOnExit?: boolean;
 }
 
 /** Starts `node bin/wheelhouse.mjs serve --port 0` and waits for the URLs it prints. */
 export function startServe(options: StartServeOptions): Promise<ServeProcess> {
   const tracked = spawnTracked(
     process.execPath,
-    [...(options.nodeArgs ?? []), cliBin, 'serve', '--port', '0', '--home', options.home, ...(options.args ?? [])],
+    [
+      ...(options.nodeArgs ?? []),
+      cliBin,
+      'serve',
+      '--port',
+      '0',
+      '--home',
+      options.home,
+      ...(options.keepJobsOnExit ? [] : ['--stop-jobs-on-exit']),
+      ...(options.args ?? []),
+    ],
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],

@@ -6,3 +6,5 @@ export { ProcessSupervisor, DEFAULT_OUTPUT_LIMITS, type SupervisorOptions } from
 export { SupervisedProcess } from './supervised-process.js';
 export type { TerminalProgress } from './terminal-progress.js';
 export type * from './types.js';
+export type * from './detached/detached-run.js';
+export { incompleteUtf8Tail } from './detached/run-follower.js';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
  * is never signalled.
  */
 
-interface ProcEntry {
+export interface ProcEntry {
   readonly pid: number;
   readonly ppid: number;
   readonly pgrp: number;
@@ -27,9 +27,10 @@ export interface ProcessIdentity {
   readonly startTime: string;
 }
 
-const hasProc = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
+export const hasProc = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
 
-function readStat(pid: number | string): ProcEntry | undefined {
+/** One process's /proc entry (Linux), or undefined when it does not exist. */
+export function readStat(pid: number | string): ProcEntry | undefined {
   let text: string;
   try {
     text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');

@@ -8,11 +8,17 @@ import { OutputLog } from './output-log.js';
 import { OutputPipeline, type OutputLimits } from './output-pipeline.js';
 import { detectSandbox, sandboxedArgv } from './sandbox.js';
 import { SupervisedProcess } from './supervised-process.js';
+import type { DetachedEnvironment } from './detached/detached-run.js';
+import { LocalDetachedEnvironment } from './detached/local-detached.js';
 import type { SandboxStatus, SpawnSpec } from './types.js';
 
 export interface SupervisorOptions {
   /** Where each process's log (`<id>.log`, mode 0600) is written. */
   readonly logDir: string;
+  /** Where detached runs keep their folders (default: `runs` beside `logDir`). */
+  readonly runsDir?: string;
+  /** How often a followed detached run is checked when no file event arrives (default 500 ms). */
+  readonly detachedPollMs?: number;
   /** Default: the user's login-shell environment, resolved once per app run. */
   readonly loginEnvironment?: () => Promise<LoginEnvironment>;
   /** SIGTERM → SIGKILL grace for terminate and timeouts (default 2000 ms). */
@@ -90,11 +96,22 @@ export class ProcessSupervisor {
   private readonly environment: () => Promise<LoginEnvironment>;
   private sandbox: Promise<SandboxStatus> | undefined;
   private disposed = false;
+  /**
+   * Runs that outlive the app (command jobs): not children of ours, never
+   * ended by `dispose`; started with the same environment and sandbox rules.
+   */
+  readonly detached: DetachedEnvironment;
 
   constructor(private readonly options: SupervisorOptions) {
     this.limits = { ...DEFAULT_OUTPUT_LIMITS, ...options.output };
     this.killGraceMs = options.killGraceMs ?? 2000;
     this.environment = options.loginEnvironment ?? cachedLoginEnvironment;
+    this.detached = new LocalDetachedEnvironment({
+      runsDir: options.runsDir ?? path.join(path.dirname(options.logDir), 'runs'),
+      prepareLaunch: (spec) => this.prepareLaunch(spec),
+      logCapBytes: this.limits.logCapBytes,
+      ...(options.detachedPollMs !== undefined ? { pollMs: options.detachedPollMs } : {}),
+    });
   }
 
   /** The environment commands start from (PATH etc. of the user's login shell). */
@@ -109,27 +126,7 @@ export class ProcessSupervisor {
   }
 
   async spawn(spec: SpawnSpec): Promise<SupervisedProcess> {
-    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
-    validate(spec);
-    const policy = spec.sandbox ?? { mode: 'danger-full-access' };
-    const login = await this.environment();
-    const env: Record<string, string> = { ...login.env };
-    for (const [key, value] of Object.entries(spec.env ?? {})) {
-      if (value === null) delete env[key];
-      else env[key] = value;
-    }
-    const tty = spec.tty ?? true;
-    if (tty) env.TERM ??= 'xterm-256color';
-    const argv =
-      typeof spec.command === 'string'
-        ? shellArgv(login.shell, spec.command)
-        : [resolveExecutable(spec.command[0]!, spec.cwd, env.PATH), ...spec.command.slice(1)];
-    let launch = argv;
-    if (policy.mode !== 'danger-full-access') {
-      const status = await this.sandboxStatus();
-      if (!status.available) throw new ExecError('sandbox-unavailable', `cannot run in ${policy.mode} mode: ${status.reason}`);
-      launch = sandboxedArgv(status.executable, policy, argv, { cwd: spec.cwd, env });
-    }
+    const { argv, launch, env, tty, sandboxed } = await this.prepareLaunch(spec);
     if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
     const id = `proc-${randomUUID()}`;
     const limits: OutputLimits = {
@@ -153,7 +150,7 @@ export class ProcessSupervisor {
         argv,
         cwd: spec.cwd,
         tty,
-        sandboxed: policy.mode !== 'danger-full-access',
+        sandboxed,
         logPath: log.path,
         timeoutMs: spec.timeoutMs ?? null,
         killGraceMs: this.killGraceMs,
@@ -165,6 +162,36 @@ export class ProcessSupervisor {
     this.processes.set(id, child);
     void child.exited.then(() => this.processes.delete(id));
     return child;
+  }
+
+  /**
+   * What a spec runs as: validated, in the login environment with its
+   * overlay, a string through the user's shell, wrapped in the sandbox when
+   * it asks for one. Shared by supervised children and detached runs.
+   */
+  private async prepareLaunch(spec: SpawnSpec): Promise<{ argv: string[]; launch: string[]; env: Record<string, string>; tty: boolean; sandboxed: boolean }> {
+    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
+    validate(spec);
+    const policy = spec.sandbox ?? { mode: 'danger-full-access' };
+    const login = await this.environment();
+    const env: Record<string, string> = { ...login.env };
+    for (const [key, value] of Object.entries(spec.env ?? {})) {
+      if (value === null) delete env[key];
+      else env[key] = value;
+    }
+    const tty = spec.tty ?? true;
+    if (tty) env.TERM ??= 'xterm-256color';
+    const argv =
+      typeof spec.command === 'string'
+        ? shellArgv(login.shell, spec.command)
+        : [resolveExecutable(spec.command[0]!, spec.cwd, env.PATH), ...spec.command.slice(1)];
+    let launch = argv;
+    if (policy.mode !== 'danger-full-access') {
+      const status = await this.sandboxStatus();
+      if (!status.available) throw new ExecError('sandbox-unavailable', `cannot run in ${policy.mode} mode: ${status.reason}`);
+      launch = sandboxedArgv(status.executable, policy, argv, { cwd: spec.cwd, env });
+    }
+    return { argv, launch, env, tty, sandboxed: policy.mode !== 'danger-full-access' };
   }
 
   get(id: string): SupervisedProcess | undefined {

@@ -14,6 +14,7 @@ import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
+import type { JobShutdownOptions } from '../runtime/jobs/job-engine.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
@@ -39,8 +40,10 @@ export interface StartingRuntime {
   readonly ready: Promise<Runtime>;
   /** The runtime if it is open already, else null (nothing can be running yet). */
   current(): Runtime | null;
-  /** Stops running turns and closes the runtime once it is open; nothing to do if it never opened. */
-  shutdown(): Promise<void>;
+  /** Jobs with a run in flight (0 before the runtime is open): for "quit and keep them running, or stop them?". */
+  runningJobCount(): number;
+  /** Stops running turns and closes the runtime once it is open (jobs kept or stopped as asked, default stop); nothing to do if it never opened. */
+  shutdown(options?: JobShutdownOptions): Promise<void>;
 }
 
 /**
@@ -155,9 +158,10 @@ function startingRuntime(
       // Before the runtime is open no command can be waiting.
       resend: (sender) => opened?.approvals.resend(sender),
     },
-    async shutdown() {
+    runningJobCount: () => opened?.runningJobCount() ?? 0,
+    async shutdown(options) {
       const runtime = await ready.catch(() => null);
-      await runtime?.shutdown();
+      await runtime?.shutdown(options);
     },
   };
 }

@@ -70,18 +70,16 @@ export function openDesktopServices(options: DesktopServicesOptions): DesktopSer
 }
 
 /**
- * Shuts the runtime down; `stop` cancels the running jobs first, `keep`
- * leaves them to the runtime's shutdown (which keeps what it can running in
- * the background and picks it up again at the next start).
+ * Shuts the runtime down; `stop` cancels the running jobs, `keep` leaves
+ * command jobs running detached in the background, re-attached at the next
+ * start (docs/job-runs.md).
  */
 export async function shutdownRuntime(runtime: StartingRuntime, jobs: JobsOnQuit, logError: (message: string, error: unknown) => void): Promise<void> {
-  const opened = runtime.current();
-  if (opened && jobs === 'stop') {
-    for (const job of jobsWithStatus(opened, ['running', 'paused'])) {
-      await opened.jobs.cancel(job.id).catch((error: unknown) => logError(`could not stop job ${job.id}`, error));
-    }
+  try {
+    await runtime.shutdown({ jobs });
+  } catch (error) {
+    logError('could not shut the runtime down cleanly', error);
   }
-  await runtime.shutdown();
 }
 
 /** Pauses every running and queued job (the tray's "Pause all jobs"); returns how many were paused. */

@@ -52,7 +52,7 @@ function setup(options: { mac?: boolean; focused?: boolean; preferences?: Partia
 }
 
 const running: Job = {
-  id: 'job-1', kind: 'command', name: 'build', status: 'running', progress: null, detail: null, attempt: 0, maxAttempts: 0, nextRetryAt: null,
+  id: 'job-1', kind: 'command', name: 'build', status: 'running', progress: null, detail: null, attempt: 0, maxAttempts: 0, maxRuns: 1, rerunIfLost: false, nextRetryAt: null,
   exitCode: null, threadId: null, createdAt: 1, updatedAt: 1, command: 'make', cwd: '/', runs: 1, activeMs: 1000, etaMs: null, agent: null,
 };
 const finished = jobNotice(running, { ...running, status: 'completed', updatedAt: 2 })!;

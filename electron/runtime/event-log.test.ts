@@ -93,7 +93,7 @@ describe('EventLog', () => {
     });
     log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
     log.publish('thread/archived', { threadId: 'e' }, { threadId: 'e', ephemeral: true });
-    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, delta: 'out' }, { unlogged: true });
+    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, offset: 0, delta: 'out' }, { unlogged: true });
     await nextTurn();
     // The durable write failed: nothing behind it may be announced either.
     expect(seen).toEqual([]);
@@ -174,7 +174,7 @@ describe('EventLog', () => {
         throw new Error('rolled back');
       }),
     ).toThrow('rolled back');
-    log.publish('job/output/delta', { jobId: 'j', attempt: 1, delta: 'x' }, { unlogged: true });
+    log.publish('job/output/delta', { jobId: 'j', attempt: 1, offset: 0, delta: 'x' }, { unlogged: true });
     await nextTurn();
     expect(seen).toEqual([6]);
     // A crash now: nothing in the file names seq 6, yet it must never be handed out again.
@@ -210,7 +210,7 @@ describe('EventLog', () => {
     const log = new EventLog(durable, memory);
     const seen: string[] = [];
     log.subscribe((n) => seen.push(n.method));
-    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, delta: 'hello' }, { unlogged: true });
+    log.publish('job/output/delta', { jobId: 'job-1', attempt: 1, offset: 0, delta: 'hello' }, { unlogged: true });
     log.publish('thread/archived', { threadId: 'd' }, { threadId: 'd' });
     await nextTurn();
     expect(seen).toEqual(['job/output/delta', 'thread/archived']);

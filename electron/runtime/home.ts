@@ -14,5 +14,7 @@ export function homePaths(home: string) {
     stateDb: path.join(home, 'state.sqlite'),
     config: path.join(home, 'config.toml'),
     logs: path.join(home, 'logs'),
+    /** Each detached job run's folder: its wrapper scripts, output log and status files. */
+    runs: path.join(home, 'runs'),
   } as const;
 }

@@ -19,7 +19,7 @@ import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
 import type { HomeLock } from './home-lock.js';
 import type { JobClock } from './jobs/job-clock.js';
-import { JobEngine } from './jobs/job-engine.js';
+import { JobEngine, type JobShutdownOptions } from './jobs/job-engine.js';
 import { JobApprovals } from './jobs/job-approvals.js';
 import { AgentJobTools, jobToolSpecs } from './jobs/job-tools.js';
 import { TurnQueue } from './queue/turn-queue.js';
@@ -208,6 +208,7 @@ export class Runtime {
       options.supervisor ??
       new ProcessSupervisor({
         logDir: path.join(homePaths(this.home).logs, 'exec'),
+        runsDir: homePaths(this.home).runs,
         ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       });
     process.on('exit', this.killChildrenOnExit);
@@ -461,12 +462,23 @@ export class Runtime {
     this.configChanged({ reason: 'write', keyPaths, providerId: null });
   }
 
-  /** Stops running turns and every child process, flushes the event log and closes the databases. Safe to call twice. */
-  async shutdown(): Promise<void> {
+  /** Jobs with a run in flight: what quitting would stop, or leave running in the background. */
+  runningJobCount(): number {
+    return this.closed ? 0 : this.jobs.runningCount();
+  }
+
+  /**
+   * Stops running turns and every child process, flushes the event log and
+   * closes the databases. Safe to call twice. `jobs`: `stop` (the default)
+   * cancels every running job first; `keep` leaves command jobs running in
+   * the background, re-attached at the next start, and agent jobs go on at
+   * the next start if their goal is still active (see JobEngine.shutdown).
+   */
+  async shutdown(options: JobShutdownOptions = { jobs: 'stop' }): Promise<void> {
     if (this.closed) return;
     this.queue.stop();
     // Jobs first: the turns stopped next belong to agent jobs that must stay `running` for the next start.
-    await this.jobs.shutdown();
+    await this.jobs.shutdown(options);
     await this.turns.stopAll();
     // MCP servers first: they run under the supervisor, and must not read its disposal as a crash to restart from.
     await this.mcp.close();
@@ -485,7 +497,8 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.mcp.killNow();
     this.queue.stop();
-    void this.jobs.shutdown();
+    // What a crash leaves: detached runs go on and are re-attached at the next start.
+    this.jobs.closeNow();
     this.turns.abortAll();
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);

@@ -17,10 +17,10 @@ const MIB = 1024 * 1024;
 const USAGE = `wheelhouse ${WHEELHOUSE_VERSION}
 
 Usage:
-  wheelhouse app-server [--home DIR] [--max-unsent-mib N]
+  wheelhouse app-server [--home DIR] [--max-unsent-mib N] [--stop-jobs-on-exit]
                                                    JSON-RPC over stdin/stdout (one JSON message per line);
                                                    a client that leaves N MiB (default 64) unread is dropped
-  wheelhouse serve [--port N] [--home DIR] [--rotate-token]
+  wheelhouse serve [--port N] [--home DIR] [--rotate-token] [--stop-jobs-on-exit]
                                                    browser UI + WebSocket + HTTP API (/v1) on 127.0.0.1,
                                                    prints the URL; the token is kept in the home and reused
                                                    across restarts, --rotate-token makes a new one
@@ -28,6 +28,8 @@ Usage:
   wheelhouse --version | --help
 
 Data lives in --home, else $WHEELHOUSE_HOME, else ~/.wheelhouse.
+Jobs keep running when the server stops (Ctrl+C, SIGTERM, end of input) and the next start on the
+same home picks them up; --stop-jobs-on-exit stops them instead.
 $WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS: how long a client-side tool call waits for its client (default 120000).`;
 
 /** Entry point of the `wheelhouse` command; returns the process exit code. */
@@ -50,6 +52,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         port: { type: 'string' },
         'max-unsent-mib': { type: 'string' },
         'rotate-token': { type: 'boolean' },
+        'stop-jobs-on-exit': { type: 'boolean' },
       },
       strict: true,
     });
@@ -58,6 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const home = resolveHome(parsed.values.home);
+  const jobs: JobsOnExit = parsed.values['stop-jobs-on-exit'] === true ? 'stop' : 'keep';
   const logError = (message: string, error: unknown) =>
     process.stderr.write(`wheelhouse: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
@@ -68,7 +72,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`wheelhouse: --max-unsent-mib must be a number from 1 to 4096\n`);
         return 2;
       }
-      return runAppServer(home, Math.round(mib * MIB), logError);
+      return runAppServer(home, Math.round(mib * MIB), jobs, logError);
     }
     case 'serve': {
       const port = parsed.values.port === undefined ? 0 : Number(parsed.values.port);
@@ -76,12 +80,24 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`wheelhouse: --port must be a number from 0 to 65535\n`);
         return 2;
       }
-      return runServe(home, port, parsed.values['rotate-token'] === true, logError);
+      return runServe(home, port, parsed.values['rotate-token'] === true, jobs, logError);
     }
     default:
       process.stderr.write(`wheelhouse: unknown command "${command}"\n${USAGE}\n`);
       return 2;
   }
+}
+
+/** What stopping the server does with running jobs. */
+type JobsOnExit = 'keep' | 'stop';
+
+/** The one line saying what becomes of running jobs, or null when none is running. */
+function jobsOnExitLine(count: number, jobs: JobsOnExit, command: string, home: string): string | null {
+  if (count === 0) return null;
+  const them = count === 1 ? '1 job' : `${count} jobs`;
+  return jobs === 'keep'
+    ? `wheelhouse: ${them} keep${count === 1 ? 's' : ''} running in the background; the next \`wheelhouse ${command} --home ${home}\` (or the app on this home) picks ${count === 1 ? 'it' : 'them'} up. --stop-jobs-on-exit stops them instead.`
+    : `wheelhouse: stopping ${them} (--stop-jobs-on-exit)…`;
 }
 
 /** What both commands build their runtime with. */
@@ -107,7 +123,7 @@ async function openRuntime(home: string, logError: (m: string, e: unknown) => vo
   }
 }
 
-async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: string, e: unknown) => void): Promise<number> {
+async function runAppServer(home: string, maxUnsentBytes: number, jobs: JobsOnExit, logError: (m: string, e: unknown) => void): Promise<number> {
   const stopSignal = listenForStop();
   let starting: StartingRuntime;
   try {
@@ -137,7 +153,10 @@ async function runAppServer(home: string, maxUnsentBytes: number, logError: (m: 
   const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
   if (end.dropped) process.stderr.write(`wheelhouse: ${end.reason}\n`);
   host.close();
-  await starting.shutdown();
+  // stdout is the protocol: the line about jobs goes to stderr.
+  const line = jobsOnExitLine(starting.runningJobCount(), jobs, 'app-server', home);
+  if (line) process.stderr.write(`${line}\n`);
+  await starting.shutdown({ jobs });
   if (end.dropped) {
     // stdout still holds what the client never read; waiting for it would hang forever.
     process.exit(1);
@@ -163,11 +182,14 @@ function listenForStop(): Promise<void> {
 
 /** Running turns get this long to end cleanly on Ctrl+C before the server goes anyway. */
 const TURN_STOP_GRACE_MS = 1_000;
+/** With --stop-jobs-on-exit, running jobs get this long to end (SIGTERM, then SIGKILL after the grace). */
+const JOB_STOP_GRACE_MS = 15_000;
 
 async function runServe(
   home: string,
   port: number,
   rotateToken: boolean,
+  jobs: JobsOnExit,
   logError: (m: string, e: unknown) => void,
 ): Promise<number> {
   const stopSignal = listenForStop();
@@ -193,13 +215,16 @@ async function runServe(
   process.stdout.write(`HTTP API: ${server.apiUrl} (Authorization: Bearer <the token above>)\n`);
   await stopSignal;
   process.stdout.write('stopping…\n');
+  const line = jobsOnExitLine(runtime.runningJobCount(), jobs, 'serve', home);
+  if (line) process.stdout.write(`${line}\n`);
   // A second Ctrl+C means "now": skip the clean shutdown.
   const forceExit = () => process.exit(130);
   process.once('SIGINT', forceExit);
   process.once('SIGTERM', forceExit);
   // The queue stops and running turns end first, so clients still hear turn/completed; never for long.
   let graceTimer: NodeJS.Timeout | undefined;
-  await Promise.race([runtime.shutdown(), new Promise((resolve) => (graceTimer = setTimeout(resolve, TURN_STOP_GRACE_MS)))]);
+  const grace = jobs === 'stop' && runtime.runningJobCount() > 0 ? JOB_STOP_GRACE_MS : TURN_STOP_GRACE_MS;
+  await Promise.race([runtime.shutdown({ jobs }), new Promise((resolve) => (graceTimer = setTimeout(resolve, grace)))]);
   // A pending timer would keep the process alive for the rest of the grace period.
   clearTimeout(graceTimer);
   await server.close();

@@ -21,6 +21,10 @@ export interface JobRow {
   readonly activeMs: number;
   readonly etaMs: number | null;
   readonly queueOrder: number;
+  /** `job/retry` presses that started a run (they use up no automatic retry). */
+  readonly manualRetries: number;
+  /** While it runs: when it would have started had it never paused (running time = now − this, ms epoch); null otherwise. */
+  readonly activeSinceMs: number | null;
   /** What to run, as JSON (kind-specific). */
   readonly spec: string;
   /** Seed 000's persisted detail JSON (schema_version, status, retry, history); may be unreadable. */
@@ -36,6 +40,21 @@ export interface JobRunRow {
   readonly startedAtMs: number;
   readonly endedAtMs: number | null;
   readonly outcome: string | null;
+  /**
+   * A detached run's place, then its identity (JSON, see exec's DetachedRunHandle), written before
+   * the run is announced; null for a run inside the app (a command the agent started, adopted).
+   */
+  readonly handle: string | null;
+  /** Log bytes already sent to clients and progress parsing (a re-attach goes on from here). */
+  readonly streamedBytes: number;
+}
+
+/** A change to a run while it runs. */
+export interface JobRunUpdate {
+  readonly jobId: string;
+  readonly run: number;
+  readonly handle?: string;
+  readonly streamedBytes?: number;
 }
 
 /** How a run ended. */
@@ -43,7 +62,7 @@ export interface JobRunEnd {
   readonly jobId: string;
   readonly run: number;
   readonly endedAtMs: number;
-  /** completed, failed, timed-out, cancelled, interrupted */
+  /** completed, failed, timed-out, cancelled, interrupted, lost */
   readonly outcome: string;
 }
 
@@ -57,8 +76,8 @@ export interface JobListQuery {
 
 const COLUMNS = `id, kind, name, status, progress, message, attempt, max_attempts AS maxAttempts,
   next_retry_at_ms AS nextRetryAtMs, exit_code AS exitCode, thread_id AS threadId, command, cwd, runs,
-  active_ms AS activeMs, eta_ms AS etaMs, queue_order AS queueOrder, spec, detail,
-  created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
+  active_ms AS activeMs, eta_ms AS etaMs, queue_order AS queueOrder, manual_retries AS manualRetries,
+  active_since_ms AS activeSinceMs, spec, detail, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
 
 /** The jobs table and its runs. Writes come in batches from the job engine, one transaction each. */
 export class JobStore {
@@ -66,39 +85,58 @@ export class JobStore {
   private readonly update;
   private readonly byId;
   private readonly insertRun;
+  private readonly setRunHandle;
+  private readonly setRunStreamed;
   private readonly endRun;
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare(`
       INSERT INTO jobs (id, kind, name, status, progress, message, attempt, max_attempts, next_retry_at_ms, exit_code,
-        thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, spec, detail, created_at_ms, updated_at_ms)
+        thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, manual_retries, active_since_ms, spec, detail,
+        created_at_ms, updated_at_ms)
       VALUES (@id, @kind, @name, @status, @progress, @message, @attempt, @maxAttempts, @nextRetryAtMs, @exitCode,
-        @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @spec, @detail, @createdAtMs, @updatedAtMs)`);
+        @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @manualRetries, @activeSinceMs, @spec, @detail,
+        @createdAtMs, @updatedAtMs)`);
     // What a transition can change (the spec: an agent job's carries its usage, a command job's loses its
     // pending approval); the rest is fixed at creation.
     // Positional parameters: binding 15 of them by name costs more than the UPDATE itself at 20,000 a second.
     this.update = db.prepare(`
       UPDATE jobs SET status = ?, progress = ?, message = ?, attempt = ?, max_attempts = ?, next_retry_at_ms = ?,
-        exit_code = ?, runs = ?, active_ms = ?, eta_ms = ?, queue_order = ?, spec = ?, detail = ?, updated_at_ms = ?
+        exit_code = ?, runs = ?, active_ms = ?, eta_ms = ?, queue_order = ?, manual_retries = ?, active_since_ms = ?,
+        spec = ?, detail = ?, updated_at_ms = ?
       WHERE id = ?`);
     this.byId = db.prepare(`SELECT ${COLUMNS} FROM jobs WHERE id = ?`);
+    // REPLACE: a run number whose start never happened (the app died first) is used again.
     this.insertRun = db.prepare(
-      `INSERT OR REPLACE INTO job_runs (job_id, run, log_path, started_at_ms, ended_at_ms, outcome) VALUES (?, ?, ?, ?, NULL, NULL)`,
+      `INSERT OR REPLACE INTO job_runs (job_id, run, log_path, started_at_ms, ended_at_ms, outcome, handle, streamed_bytes)
+         VALUES (?, ?, ?, ?, NULL, NULL, ?, 0)`,
     );
+    this.setRunHandle = db.prepare(`UPDATE job_runs SET handle = ? WHERE job_id = ? AND run = ?`);
+    this.setRunStreamed = db.prepare(`UPDATE job_runs SET streamed_bytes = ? WHERE job_id = ? AND run = ?`);
     this.endRun = db.prepare(`UPDATE job_runs SET ended_at_ms = ?, outcome = ? WHERE job_id = ? AND run = ?`);
   }
 
   /** Writes every row in one transaction (all land, or none). */
-  upsertMany(rows: readonly JobRow[], runStarts: readonly JobRunRow[] = [], runEnds: readonly JobRunEnd[] = []): void {
+  upsertMany(
+    rows: readonly JobRow[],
+    runStarts: readonly JobRunRow[] = [],
+    runEnds: readonly JobRunEnd[] = [],
+    runUpdates: readonly JobRunUpdate[] = [],
+  ): void {
     this.db.transaction(() => {
       for (const row of rows) {
         const changed = this.update.run(
           row.status, row.progress, row.message, row.attempt, row.maxAttempts, row.nextRetryAtMs, row.exitCode,
-          row.runs, row.activeMs, row.etaMs, row.queueOrder, row.spec, row.detail, row.updatedAtMs, row.id,
+          row.runs, row.activeMs, row.etaMs, row.queueOrder, row.manualRetries, row.activeSinceMs, row.spec, row.detail,
+          row.updatedAtMs, row.id,
         ).changes;
         if (changed === 0) this.insert.run(row);
       }
-      for (const run of runStarts) this.insertRun.run(run.jobId, run.run, run.logPath, run.startedAtMs);
+      for (const run of runStarts) this.insertRun.run(run.jobId, run.run, run.logPath, run.startedAtMs, run.handle);
+      for (const run of runUpdates) {
+        if (run.handle !== undefined) this.setRunHandle.run(run.handle, run.jobId, run.run);
+        if (run.streamedBytes !== undefined) this.setRunStreamed.run(run.streamedBytes, run.jobId, run.run);
+      }
       for (const run of runEnds) this.endRun.run(run.endedAtMs, run.outcome, run.jobId, run.run);
     })();
   }
@@ -145,7 +183,8 @@ export class JobStore {
   runs(jobId: string): JobRunRow[] {
     return this.db
       .prepare(
-        `SELECT job_id AS jobId, run, log_path AS logPath, started_at_ms AS startedAtMs, ended_at_ms AS endedAtMs, outcome
+        `SELECT job_id AS jobId, run, log_path AS logPath, started_at_ms AS startedAtMs, ended_at_ms AS endedAtMs, outcome,
+             handle, streamed_bytes AS streamedBytes
            FROM job_runs WHERE job_id = ? ORDER BY run`,
       )
       .all(jobId) as JobRunRow[];

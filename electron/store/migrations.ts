@@ -244,4 +244,18 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX pending_approvals_state ON pending_approvals (state, created_at_ms);
     `,
   },
+  {
+    version: 9,
+    name: 'detached job runs',
+    // A command job's run outlives the app: its identity (where it lives, then its wrapper's pid and
+    // start time) is kept before it is announced, with how much of its log clients were sent, so a
+    // restart re-attaches instead of running it again. Manual retries are counted apart from
+    // automatic ones, and the running stretch's start is kept so running time survives a restart.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN manual_retries INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN active_since_ms INTEGER;
+      ALTER TABLE job_runs ADD COLUMN handle TEXT;
+      ALTER TABLE job_runs ADD COLUMN streamed_bytes INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -242,6 +242,65 @@ describe('agent jobs', () => {
     expect(second.runtime.approvals.list()).toEqual([]);
   });
 
+  it('after quitting with jobs kept, go on in the same run on their thread while their goal is active', async () => {
+    const home = newHome();
+    const first = kit(home);
+    const gate = createGate();
+    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...say('never seen')]);
+    const { job } = await first.call('job/create', { kind: 'agent', cwd: home, objective: 'Keep going', maxAttempts: 0 });
+    await first.untilJob(job.id, 'turn 1', (j) => j.detail === 'turn 1');
+    await mock.waitForRequests(1);
+    expect(first.runtime.runningJobCount()).toBe(1);
+    await first.runtime.shutdown({ jobs: 'keep' });
+    kits.splice(kits.indexOf(first), 1);
+    gate.release();
+
+    mock.enqueue(call('g1', 'update_goal', { status: 'complete' }), say('Done after the restart.'));
+    const second = kit(home);
+    const done = await second.untilJob(job.id, 'completed after restart', ended);
+    // The same run went on: attempt 1 (of at most 1), not a second run.
+    expect(done).toMatchObject({ status: 'completed', runs: 1, maxRuns: 1, agent: { turns: 2, goalStatus: 'complete' } });
+    expect((await userTexts(second, job.threadId!))[1]).toBe(CONTINUE_PROMPT);
+  });
+
+  it('after quitting with jobs kept, take no new turn when their goal was already complete or blocked', async () => {
+    const home = newHome();
+    const first = kit(home);
+    const gates = [createGate(), createGate()];
+    // Each agent sets its goal in its first turn; the reply after that never comes before the quit.
+    mock.enqueue(call('g1', 'update_goal', { status: 'complete' }), [{ type: 'waitFor', release: gates[0]!.promise }, ...say('never seen')]);
+    const { job: complete } = await first.call('job/create', { kind: 'agent', cwd: home, objective: 'Finish', maxAttempts: 2 });
+    await mock.waitForRequests(2);
+    mock.enqueue(call('b1', 'update_goal', { status: 'blocked', reason: 'needs a key' }), [{ type: 'waitFor', release: gates[1]!.promise }, ...say('never seen')]);
+    const { job: blocked } = await first.call('job/create', { kind: 'agent', cwd: home, objective: 'Deploy', maxAttempts: 2 });
+    await mock.waitForRequests(4);
+    await first.runtime.shutdown({ jobs: 'keep' });
+    kits.splice(kits.indexOf(first), 1);
+    for (const gate of gates) gate.release();
+
+    const second = kit(home);
+    expect(await second.untilJob(complete.id, 'completed', ended)).toMatchObject({ status: 'completed', runs: 1, agent: { goalStatus: 'complete', turns: 1 } });
+    expect(await second.untilJob(blocked.id, 'failed', ended)).toMatchObject({ status: 'failed', runs: 1, nextRetryAt: null, agent: { goalStatus: 'blocked', turns: 1 } });
+    expect(mock.requests).toHaveLength(4);
+  });
+
+  it('quitting with jobs stopped cancels them, and they do not come back', async () => {
+    const home = newHome();
+    const first = kit(home);
+    const gate = createGate();
+    mock.enqueue([{ type: 'waitFor', release: gate.promise }, ...say('never seen')]);
+    const { job } = await first.call('job/create', { kind: 'agent', cwd: home, objective: 'Stop me' });
+    await first.untilJob(job.id, 'turn 1', (j) => j.detail === 'turn 1');
+    await mock.waitForRequests(1);
+    await first.runtime.shutdown({ jobs: 'stop' });
+    kits.splice(kits.indexOf(first), 1);
+    gate.release();
+    const second = kit(home);
+    expect((await second.call('job/read', { jobId: job.id })).job).toMatchObject({ status: 'cancelled', detail: 'cancelled: stopped when Wheelhouse quit' });
+    expect(second.runtime.runningJobCount()).toBe(0);
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it('refuse a folder that does not exist, and make no thread', async () => {
     const home = newHome();
     const k = kit(home);

@@ -8,9 +8,8 @@ import { REPORT_PROGRESS, UPDATE_GOAL } from '../turns/goal-tools.js';
 import { agentSpecOf, applyGoal, type AgentSpec } from './agent-spec.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
-import { activeMsAt, type JobEntry, type LiveRun } from './job-entry.js';
+import { activeMsAt, newLiveRun, type JobEntry, type LiveRun } from './job-entry.js';
 import * as machine from './job-state.js';
-import { EtaEstimator } from './output-progress.js';
 
 /** The runtime parts an agent job drives: its thread, turns, goal and approvals. */
 export interface AgentJobParts {
@@ -84,7 +83,7 @@ export class AgentRunner {
   }
 
   start(entry: JobEntry): void {
-    const live: LiveRun = { run: entry.runs, process: null, cancelRequested: false, outputParser: null, eta: new EtaEstimator(), pendingProgress: undefined, progressTimer: null };
+    const live = newLiveRun(entry.runs, false);
     entry.live = live;
     if (!entry.agent || !entry.threadId) {
       this.end(entry, live, () => machine.failWithoutRetry(entry.state, 'this agent job has lost its thread or goal', this.now()));
@@ -344,15 +343,15 @@ export class AgentRunner {
     setImmediate(() => this.begin(run));
   }
 
-  /** job/cancel: the current turn is interrupted, then the job ends cancelled. */
-  async cancel(entry: JobEntry): Promise<void> {
+  /** job/cancel (or quitting with "stop"): the current turn is interrupted, then the job ends cancelled. */
+  async cancel(entry: JobEntry, detail = 'cancelled'): Promise<void> {
     const run = entry.threadId ? this.runs.get(entry.threadId) : undefined;
     if (!run) return;
     run.cancelRequested = true;
     run.live.cancelRequested = true;
     await this.stopTurn(run);
     const now = this.now();
-    this.end(entry, run.live, () => machine.cancel(entry.state, now, 'cancelled'));
+    this.end(entry, run.live, () => machine.cancel(entry.state, now, detail));
   }
 
   private async stopTurn(run: AgentRun): Promise<void> {
@@ -394,6 +393,7 @@ export class AgentRunner {
     transition();
     entry.etaMs = null;
     entry.live = null;
+    live.markEnded();
     if (entry.threadId) {
       const run = this.runs.get(entry.threadId);
       if (run?.live === live) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcError } from '../../../shared/protocol/index.js';
 import { alive, pidsAfter, referenceWork } from '../../../test-support/exec.js';
+import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
 import { JobTestKit } from '../../../test-support/job-test-kit.js';
 import { ManualClock } from '../../../test-support/manual-clock.js';
 
@@ -10,7 +11,11 @@ const kits: JobTestKit[] = [];
 afterEach(async () => {
   for (const kit of kits.splice(0)) {
     await kit.runtime.shutdown();
-    fs.rmSync(kit.home, { recursive: true, force: true });
+    try {
+      expectNoRunsLeft(kit.home);
+    } finally {
+      fs.rmSync(kit.home, { recursive: true, force: true });
+    }
   }
 });
 function kit(options?: ConstructorParameters<typeof JobTestKit>[1]): JobTestKit {

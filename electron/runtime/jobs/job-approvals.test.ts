@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
 import { JobTestKit } from '../../../test-support/job-test-kit.js';
 
 /** A job waiting for approval across a restart: the job, not pending_approvals, is the record of the question. */
@@ -8,7 +9,11 @@ const kits: JobTestKit[] = [];
 const homes: string[] = [];
 afterEach(async () => {
   for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+  try {
+    for (const home of homes) expectNoRunsLeft(home);
+  } finally {
+    for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+  }
 });
 
 function promptingHome(): string {

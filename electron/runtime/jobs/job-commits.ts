@@ -1,5 +1,5 @@
 import type { Job } from '../../../shared/protocol/index.js';
-import type { JobRow, JobRunEnd, JobRunRow, JobStore } from '../../store/job-store.js';
+import type { JobRow, JobRunEnd, JobRunRow, JobRunUpdate, JobStore } from '../../store/job-store.js';
 import { jobOf, rowOf, type JobEntry } from './job-entry.js';
 
 /**
@@ -11,6 +11,7 @@ export class JobCommits {
   private readonly dirty = new Map<string, JobEntry>();
   private runStarts: JobRunRow[] = [];
   private runEnds: JobRunEnd[] = [];
+  private runUpdates: JobRunUpdate[] = [];
   private waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   private scheduled: ReturnType<typeof setImmediate> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -34,6 +35,12 @@ export class JobCommits {
     this.schedule();
   }
 
+  /** A run's identity once started, or how much of its log was streamed. */
+  runUpdated(run: JobRunUpdate): void {
+    this.runUpdates.push(run);
+    this.schedule();
+  }
+
   runEnded(run: JobRunEnd): void {
     this.runEnds.push(run);
     this.schedule();
@@ -46,7 +53,7 @@ export class JobCommits {
   /** Resolves once everything marked so far is durable (and announced). */
   committed(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the job store is closed'));
-    if (this.dirty.size === 0 && this.runStarts.length === 0 && this.runEnds.length === 0) return Promise.resolve();
+    if (this.dirty.size === 0 && this.runStarts.length === 0 && this.runEnds.length === 0 && this.runUpdates.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
       this.schedule();
@@ -73,7 +80,7 @@ export class JobCommits {
     const rows = entries.map((entry) => rowOf(entry, now));
     const waiters = this.waiters;
     try {
-      this.store.upsertMany(rows, this.runStarts, this.runEnds);
+      this.store.upsertMany(rows, this.runStarts, this.runEnds, this.runUpdates);
     } catch (error) {
       this.onError(`could not write ${rows.length} job changes`, error);
       // Kept for the next attempt; callers wait until it lands.
@@ -83,6 +90,7 @@ export class JobCommits {
     this.dirty.clear();
     this.runStarts = [];
     this.runEnds = [];
+    this.runUpdates = [];
     this.waiters = [];
     const at = performance.now();
     for (const entry of entries) entry.lastCommitAt = at;

@@ -7,7 +7,8 @@ import {
   type JobCreateParams,
   type ResultOf,
 } from '../../../shared/protocol/index.js';
-import type { ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
+import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
+import type { JobRunRow } from '../../store/job-store.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { systemClock, type JobClock } from './job-clock.js';
@@ -16,6 +17,7 @@ import { commandSpecOf, entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEn
 import { JobLogs } from './job-logs.js';
 import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { CommandRunner } from './command-runner.js';
+import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
 
@@ -23,6 +25,8 @@ export interface JobEngineOptions {
   readonly store: StateStore;
   readonly events: EventLog;
   readonly supervisor: ProcessSupervisor;
+  /** Where command jobs' runs live so that they outlive the app; default the supervisor's local one. */
+  readonly environment?: DetachedEnvironment;
   /** Jobs running at once; default the number of CPU cores. */
   readonly concurrency?: number;
   readonly clock?: JobClock;
@@ -35,6 +39,14 @@ export interface JobEngineOptions {
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
 }
+
+/** How quitting Wheelhouse ends a job: "stop" cancels it; "keep" lets a detached run go on. */
+export interface JobShutdownOptions {
+  readonly jobs: 'keep' | 'stop';
+}
+
+const STOPPED_AT_QUIT = 'cancelled: stopped when Wheelhouse quit';
+const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a command the agent started), so it could not keep running';
 
 const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
 const refuse = (entry: JobEntry, action: string, why: string) =>
@@ -51,6 +63,8 @@ export class JobEngine {
   private readonly clock: JobClock;
   private readonly commits: JobCommits;
   private readonly runner: CommandRunner;
+  private readonly environment: DetachedEnvironment;
+  private readonly recovery: RecoveryParts;
   private readonly agents: AgentRunner | null;
   readonly logs: JobLogs;
   private readonly concurrency: number;
@@ -66,8 +80,10 @@ export class JobEngine {
     const onError = options.onError ?? (() => undefined);
     this.commits = new JobCommits(options.store.jobs, () => this.clock.now(), (job) => this.announce(job), onError);
     this.logs = new JobLogs(options.store.jobs);
+    this.environment = options.environment ?? options.supervisor.detached;
     this.runner = new CommandRunner({
       supervisor: options.supervisor,
+      environment: this.environment,
       events: options.events,
       clock: this.clock,
       commits: this.commits,
@@ -86,36 +102,35 @@ export class JobEngine {
         })
       : null;
     this.nextQueueOrder = options.store.jobs.maxQueueOrder() + 1;
+    this.recovery = {
+      store: options.store.jobs,
+      commits: this.commits,
+      logs: this.logs,
+      runner: this.runner,
+      agents: this.agents,
+      environment: this.environment,
+      reattach: (entry, row, handle, state, activeSince, now) => this.reattach(entry, row, handle, state, activeSince, now),
+    };
   }
 
   /**
-   * After a restart: jobs that were queued or running go back to the queue
-   * (phase `queued_after_resume`), a run cut short is marked interrupted in
-   * its log, and scheduled retries are armed again.
+   * After a restart. A command job's run that had started is re-attached,
+   * never started again: alive, it is followed from where streaming had got
+   * to; ended meanwhile, the rest of its log and then its real exit are
+   * recorded; lost (gone without an exit status), it fails, and runs again
+   * only if it was marked safe to and retries are left. A run prepared but
+   * never started begins afresh under the same number. An agent job that was
+   * running continues its run on its thread as its goal says (agent-runner).
+   * Scheduled retries are armed again; questions are asked again.
    */
   recover(): void {
     const now = this.clock.now();
     for (const row of this.options.store.jobs.unfinished()) {
       const entry = entryOf(row);
       this.entries.set(entry.state.id, entry);
-      const wasLive = entry.state.status === 'running' || entry.state.status === 'paused';
-      const agentDetail = wasLive && entry.agent && this.agents ? this.agents.recoveredDetail(entry) : null;
-      const interruptedRun = !wasLive ? null : entry.agent ? (agentDetail ? entry.runs : null) : this.logs.markInterrupted(entry.state.id);
-      if (interruptedRun !== null) {
-        this.commits.runEnded({ jobId: entry.state.id, run: interruptedRun, endedAtMs: now, outcome: 'interrupted' });
-      }
-      if (entry.state.status === 'paused' && interruptedRun !== null) {
-        // Its process is gone: resuming runs it again from the start.
-        entry.state.detail = `interrupted: Wheelhouse stopped during run ${interruptedRun}; resume runs it again`;
-        entry.state.updatedAt = now;
-        machine.pushHistory(entry.state, 'interrupted');
-        this.commits.mark(entry);
-      }
-      machine.resumePending([entry.state], now, () =>
-        agentDetail ?? (interruptedRun !== null ? `interrupted: Wheelhouse stopped during run ${interruptedRun}` : null),
-      );
-      if (entry.state.status === 'queued') this.commits.mark(entry);
-      if (entry.state.status === 'failed') this.armRetry(entry);
+      if (entry.kind === 'command') recoverCommandJob(this.recovery, entry, row, now);
+      else recoverAgentJob(this.recovery, entry, now);
+      if (entry.state.status === 'failed' && !entry.live) this.armRetry(entry);
       // Its question ended with the process that asked it: ask again.
       if (entry.spec.approval && (entry.state.status === 'queued' || entry.state.status === 'paused')) {
         entry.state.detail = WAITING_FOR_APPROVAL;
@@ -125,6 +140,32 @@ export class JobEngine {
     }
     this.commits.flush();
     this.dispatch();
+  }
+
+  /**
+   * Follows a run that was started before (after a restart, or found alive where none should be).
+   * `activeSince`: when it would have started had it never paused (see rowOf).
+   */
+  private reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, state: DetachedRunState['state'], activeSince: number, now: number): void {
+    entry.runs = row.run;
+    if (entry.state.status === 'queued') {
+      // The app died between starting it and recording "running": it had started.
+      entry.activeMs = 0;
+      entry.state.detail = null;
+      machine.setRunning(entry.state, now);
+    }
+    if (entry.state.status === 'running') {
+      // Its running time, also while nobody watched, is now − `activeSince` (the stored total included the stretch so far).
+      entry.activeMs = 0;
+      entry.activeSince = activeSince;
+    } else {
+      entry.activeSince = null;
+    }
+    entry.state.updatedAt = now;
+    machine.pushHistory(entry.state, 'reattached');
+    this.commits.mark(entry);
+    this.liveRuns += 1;
+    this.runner.reattach(entry, row, handle, state);
   }
 
   async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
@@ -169,6 +210,8 @@ export class JobEngine {
       approvalWait: null,
       exitCode: null,
       runs: 0,
+      manualRetries: 0,
+      continueRun: false,
       queueOrder: this.nextQueueOrder++,
       activeMs: 0,
       activeSince: null,
@@ -197,6 +240,8 @@ export class JobEngine {
       approvalWait: null,
       exitCode: null,
       runs: 1,
+      manualRetries: 0,
+      continueRun: false,
       queueOrder: this.nextQueueOrder++,
       activeMs: Math.max(0, now - child.startedAt),
       activeSince: now,
@@ -243,7 +288,10 @@ export class JobEngine {
     const entry = this.lookup(jobId);
     const now = this.clock.now();
     const { status } = entry.state;
-    if (status === 'queued') {
+    if (status === 'queued' && entry.live) {
+      // Its run is being started (it is `running` once its identity is durable, moments from now).
+      throw refuse(entry, 'pause', 'it is starting; try again in a moment');
+    } else if (status === 'queued') {
       machine.pause(entry.state, 'paused before it started', now);
     } else if (status === 'running' && entry.agent && this.agents && entry.live) {
       // The current turn is interrupted; no new one starts until resume.
@@ -252,11 +300,10 @@ export class JobEngine {
       this.stopClock(entry, this.clock.now());
       machine.pause(entry.state, 'paused: no new turns until it is resumed', this.clock.now());
     } else if (status === 'running') {
-      if (!entry.live?.process) throw refuse(entry, 'pause', 'it is still starting; try again in a moment');
       try {
-        entry.live.process.pause();
-      } catch {
-        throw refuse(entry, 'pause', 'its process has just ended');
+        this.runner.pause(entry);
+      } catch (error) {
+        throw refuse(entry, 'pause', entry.live ? (error as Error).message : 'its process has just ended');
       }
       this.stopClock(entry, now);
       machine.pause(entry.state, null, now);
@@ -270,14 +317,14 @@ export class JobEngine {
     const entry = this.lookup(jobId);
     if (entry.state.status !== 'paused') throw refuse(entry, 'resume', `it is ${entry.state.status}, not paused`);
     const now = this.clock.now();
-    const process = entry.live?.process;
-    if (entry.agent && this.agents && entry.live) {
+    const live = entry.live;
+    if (entry.agent && this.agents && live) {
       this.agents.resume(entry);
       entry.activeSince = now;
       machine.resume(entry.state, 'resumed', now);
-    } else if (process && process.state === 'paused') {
+    } else if (live && (live.handle || live.process?.state === 'paused')) {
       try {
-        process.resume();
+        this.runner.resume(entry);
       } catch {
         throw refuse(entry, 'resume', 'its process has just ended');
       }
@@ -308,6 +355,7 @@ export class JobEngine {
     }
     this.disarmRetry(entry);
     entry.approvalWait?.abort();
+    machine.withdrawScheduledRetry(entry.state);
     machine.cancel(entry.state, this.clock.now(), scheduledRetry ? 'cancelled before its retry' : 'cancelled before it started');
     const result = await this.commit(entry);
     this.settle(entry);
@@ -319,6 +367,9 @@ export class JobEngine {
     const { status } = entry.state;
     if (status !== 'failed' && status !== 'cancelled') throw refuse(entry, 'retry', `it is ${status}; only a failed or cancelled job can be retried`);
     this.disarmRetry(entry);
+    // The person's retry is one of its own: a scheduled automatic retry it replaces is given back.
+    machine.withdrawScheduledRetry(entry.state);
+    entry.manualRetries += 1;
     machine.requeue(entry.state, 'retry_requested', null, this.clock.now());
     entry.queueOrder = this.nextQueueOrder++;
     this.entries.set(jobId, entry);
@@ -342,17 +393,56 @@ export class JobEngine {
     return { deleted: true };
   }
 
-  /** App quit: no new runs; running trees are ended and stay `running` in the store, to be re-queued at the next start. */
-  async shutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
-    for (const entry of this.entries.values()) {
-      this.disarmRetry(entry);
-      entry.approvalWait?.abort();
+  /** Jobs with a run in flight (starting, running or paused): what quitting would stop or leave running. */
+  runningCount(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (entry.live) count += 1;
+    return count;
+  }
+
+  /**
+   * App quit. `stop`: every run in flight is cancelled (its whole tree ended)
+   * before this resolves. `keep`: command jobs' detached runs go on, no longer
+   * followed, and are re-attached at the next start; a run inside the app
+   * (an adopted command) cannot and fails, saying so; agent jobs stop here
+   * (the runtime stops their turns next) and continue at the next start if
+   * their goal is still active. Nothing new starts either way.
+   */
+  async shutdown(options: JobShutdownOptions = { jobs: 'stop' }): Promise<void> {
+    if (this.stopped) return;
+    this.stopWork();
+    const inFlight = [...this.entries.values()].filter((entry) => entry.live);
+    if (options.jobs === 'stop') {
+      await Promise.allSettled(inFlight.map((entry) => (entry.agent && this.agents ? this.agents.cancel(entry, STOPPED_AT_QUIT) : this.runner.cancel(entry, STOPPED_AT_QUIT))));
+    } else {
+      await Promise.allSettled(
+        inFlight.filter((entry) => entry.kind === 'command').map((entry) => (entry.live?.process ? this.runner.endInProcess(entry, ENDED_AT_QUIT) : this.runner.detach(entry))),
+      );
     }
     this.runner.stop();
     this.agents?.stop();
     this.commits.close();
+  }
+
+  /** The runtime closing at once (a crash-like close): runs are left as they are, detached ones going on. */
+  closeNow(): void {
+    if (!this.stopped) {
+      this.stopWork();
+      for (const entry of this.entries.values()) if (entry.live && !entry.live.process) this.runner.detach(entry);
+    }
+    this.runner.stop();
+    this.agents?.stop();
+    this.commits.close();
+  }
+
+  private stopWork(): void {
+    this.stopped = true;
+    if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
+    this.dispatchScheduled = null;
+    for (const entry of this.entries.values()) {
+      this.disarmRetry(entry);
+      entry.approvalWait?.abort();
+    }
   }
 
   /** A consistent wire object for an entry as it is now. */
@@ -396,17 +486,31 @@ export class JobEngine {
     queued.sort((a, b) => a.queueOrder - b.queueOrder);
     for (const entry of queued.slice(0, this.concurrency - this.liveRuns)) {
       const now = this.clock.now();
-      entry.runs += 1;
-      entry.activeMs = 0;
-      entry.activeSince = now;
-      entry.etaMs = null;
-      entry.exitCode = null;
-      entry.state.progress = null;
-      machine.setRunning(entry.state, now);
-      this.commits.mark(entry);
+      // Never beside an earlier run of the same job that is still alive: that one is followed instead.
+      const alive = entry.kind === 'command' && entry.runs > 0 ? this.runner.aliveEarlierRun(this.options.store.jobs.runs(entry.state.id)) : null;
+      if (alive) {
+        this.options.onError?.(`job ${entry.state.id}`, new Error(`run ${alive.row.run} is still alive; following it instead of starting another`));
+        this.reattach(entry, alive.row, alive.handle, 'running', now, now);
+        continue;
+      }
+      const continuing = entry.continueRun;
+      if (!continuing) entry.runs += 1;
+      entry.continueRun = false;
       this.liveRuns += 1;
-      if (entry.kind === 'agent' && this.agents) this.agents.start(entry);
-      else this.runner.start(entry);
+      if (entry.kind === 'agent' && this.agents) {
+        if (!continuing) entry.activeMs = 0;
+        entry.activeSince = now;
+        entry.etaMs = null;
+        entry.exitCode = null;
+        entry.state.progress = null;
+        entry.state.detail = null;
+        machine.setRunning(entry.state, now);
+        this.commits.mark(entry);
+        this.agents.start(entry);
+      } else {
+        // "running" once its identity is durable (command-runner).
+        this.runner.start(entry);
+      }
     }
   }
 

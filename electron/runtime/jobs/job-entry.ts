@@ -1,8 +1,8 @@
 import type { Job, JobCreateCommandParams, JobKind } from '../../../shared/protocol/index.js';
-import type { SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
+import type { DetachedAttachment, DetachedRunHandle, DetachedRunPlace, SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
 import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
-import type { EtaEstimator, OutputProgressParser } from './output-progress.js';
+import { EtaEstimator, OutputProgressParser } from './output-progress.js';
 import { jobAgentOf, parseAgentSpec, type AgentSpec } from './agent-spec.js';
 
 /** What a command job runs, as stored in the `spec` column. */
@@ -16,6 +16,8 @@ export interface CommandSpec {
   readonly sandbox?: SandboxPolicy;
   /** Set while the job waits for the person's approval (job-approvals.ts); it does not start until cleared. */
   readonly approval?: JobApprovalNeed;
+  /** A lost run may be run again from the start (job/create `rerunIfLost`). */
+  readonly rerunIfLost?: boolean;
 }
 
 /** Why a job waits for approval, kept with the job so it can ask again after a restart. */
@@ -37,19 +39,71 @@ export function commandSpecOf(params: JobCreateCommandParams): CommandSpec {
     ...(params.env ? { env: params.env } : {}),
     ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}),
     ...(params.progressFromOutput ? { progressFromOutput: true } : {}),
+    ...(params.rerunIfLost ? { rerunIfLost: true } : {}),
   };
 }
 
 /** The live part of a run in this process. */
 export interface LiveRun {
   readonly run: number;
+  /** A run inside the app (a command the agent started, adopted; or where runs cannot be detached). */
   process: SupervisedProcess | null;
+  /** A detached run's place once prepared (made durable before it starts), then its identity. */
+  place: DetachedRunPlace | null;
+  handle: DetachedRunHandle | null;
+  /** Following its log and end. */
+  attachment: DetachedAttachment | null;
+  /** Log bytes sent to clients and progress parsing; what of it the store has. */
+  streamedBytes: number;
+  storedStreamedBytes: number;
+  streamedTimer: ReturnType<typeof setTimeout> | null;
+  /** Its time limit, while it runs (stopped while paused). */
+  timeoutTimer: ReturnType<typeof setTimeout> | null;
+  /** Set when Wheelhouse ends the run for its time limit. */
+  timedOut: boolean;
+  /** Re-attached after a restart and found gone without an exit status. */
+  lostWhileAway: boolean;
+  /** Ended by Wheelhouse quitting with "keep running" (a run inside the app cannot): it fails, saying so. */
+  quitEnded: boolean;
+  /** Resolves once the run's final transition is made (cancel waits for it). */
+  readonly ended: Promise<void>;
+  markEnded: () => void;
   cancelRequested: boolean;
+  /** The detail a cancel leaves (default "cancelled (…how it ended)"). */
+  cancelDetail: string | null;
   readonly outputParser: OutputProgressParser | null;
   readonly eta: EtaEstimator;
   /** Progress waiting for the job's next commit slot. */
   pendingProgress: number | null | undefined;
   progressTimer: ReturnType<typeof setTimeout> | null;
+}
+
+/** A run as it begins (or is re-attached): nothing started, nothing streamed yet. */
+export function newLiveRun(run: number, progressFromOutput: boolean, streamedBytes = 0): LiveRun {
+  let markEnded!: () => void;
+  const ended = new Promise<void>((resolve) => (markEnded = resolve));
+  return {
+    run,
+    process: null,
+    place: null,
+    handle: null,
+    attachment: null,
+    streamedBytes,
+    storedStreamedBytes: streamedBytes,
+    streamedTimer: null,
+    timeoutTimer: null,
+    timedOut: false,
+    lostWhileAway: false,
+    quitEnded: false,
+    ended,
+    markEnded,
+    cancelRequested: false,
+    cancelDetail: null,
+    outputParser: progressFromOutput ? new OutputProgressParser() : null,
+    eta: new EtaEstimator(),
+    pendingProgress: undefined,
+    progressTimer: null,
+  };
 }
 
 /** One job as the engine holds it: the seed's record plus the columns around it. */
@@ -65,6 +119,10 @@ export interface JobEntry {
   approvalWait: AbortController | null;
   exitCode: number | null;
   runs: number;
+  /** `job/retry` presses that started a run. */
+  manualRetries: number;
+  /** The next start continues the current run instead of a new one (an agent job after a restart). */
+  continueRun: boolean;
   queueOrder: number;
   /** Running time of the current or last run before `activeSince`. */
   activeMs: number;
@@ -113,6 +171,9 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
     queueOrder: entry.queueOrder,
+    manualRetries: entry.manualRetries,
+    // While it runs: when it would have started had it never paused, so running time = now − this.
+    activeSinceMs: entry.activeSince === null ? null : entry.activeSince - entry.activeMs,
     // An agent job's spec changes as it runs (its usage), so it is encoded every time.
     spec: entry.agent ? JSON.stringify(entry.agent) : specJson(entry.spec),
     detail: encodePersistedDetail(state),
@@ -151,6 +212,8 @@ export function entryOf(row: JobRow): JobEntry {
     approvalWait: null,
     exitCode: row.exitCode,
     runs: row.runs,
+    manualRetries: row.manualRetries,
+    continueRun: false,
     queueOrder: row.queueOrder,
     activeMs: row.activeMs,
     activeSince: null,
@@ -173,6 +236,8 @@ export function jobOfEntry(entry: JobEntry, now: number): Job {
     detail: state.detail,
     attempt: state.retry.attempt,
     maxAttempts: state.retry.maxAttempts,
+    maxRuns: maxRunsOf(entry.runs, state.retry.maxAttempts, entry.manualRetries),
+    rerunIfLost: entry.agent ? false : entry.spec.rerunIfLost === true,
     nextRetryAt: state.retry.nextRetryAt,
     exitCode: entry.exitCode,
     threadId: entry.threadId,
@@ -198,6 +263,8 @@ export function jobOf(row: JobRow): Job {
     detail: row.message,
     attempt: row.attempt,
     maxAttempts: row.maxAttempts,
+    maxRuns: maxRunsOf(row.runs, row.maxAttempts, row.manualRetries),
+    rerunIfLost: row.kind === 'command' && rerunIfLostOf(row.spec),
     nextRetryAt: row.nextRetryAtMs,
     exitCode: row.exitCode,
     threadId: row.threadId,
@@ -210,6 +277,19 @@ export function jobOf(row: JobRow): Job {
     etaMs: row.etaMs,
     agent: agentOfRow(row),
   };
+}
+
+/** The first run, the automatic retries and one per manual retry (never fewer than the runs there were). */
+function maxRunsOf(runs: number, maxAttempts: number, manualRetries: number): number {
+  return Math.max(runs, 1 + maxAttempts + manualRetries);
+}
+
+function rerunIfLostOf(spec: string): boolean {
+  try {
+    return (JSON.parse(spec) as CommandSpec).rerunIfLost === true;
+  } catch {
+    return false;
+  }
 }
 
 function agentOfRow(row: JobRow): Job['agent'] {

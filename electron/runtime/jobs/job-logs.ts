@@ -1,12 +1,14 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { RpcError, type ResultOf } from '../../../shared/protocol/index.js';
+import { incompleteUtf8Tail } from '../../exec/index.js';
 import { readLog } from '../../exec/output-log.js';
-import type { JobStore } from '../../store/job-store.js';
+import type { JobRunRow, JobStore } from '../../store/job-store.js';
 import type { JobEntry } from './job-entry.js';
 
 /** How much of the newest log `job/read` returns. */
 const TAIL_BYTES = 16 * 1024;
-const INTERRUPTED_MARKER = '\r\n\x1b[33m[wheelhouse: this run was interrupted — Wheelhouse stopped while it was running]\x1b[0m\r\n';
+const LOST_MARKER = '\r\n\x1b[33m[wheelhouse: this run was lost — it ran inside Wheelhouse, which stopped while it was running]\x1b[0m\r\n';
 
 function sizeOf(file: string): number | null {
   try {
@@ -24,17 +26,13 @@ function sizeOf(file: string): number | null {
 export class JobLogs {
   constructor(private readonly store: JobStore) {}
 
-  /** At start-up: the run that was live when the app died gets a visible marker; returns its number. */
-  markInterrupted(jobId: string): number | null {
-    const open = this.store.runs(jobId).filter((run) => run.endedAtMs === null);
-    const last = open[open.length - 1];
-    if (!last) return null;
+  /** At start-up: a run that lived inside the app that died gets a visible marker at the end of its log. */
+  markLost(run: JobRunRow): void {
     try {
-      fs.appendFileSync(last.logPath, INTERRUPTED_MARKER);
+      fs.appendFileSync(run.logPath, LOST_MARKER);
     } catch {
       // A log that cannot be written to still has its output; the job's detail says what happened.
     }
-    return last.run;
   }
 
   tail(jobId: string): string {
@@ -56,12 +54,17 @@ export class JobLogs {
       throw new RpcError(-32600, `job ${jobId} has no run ${attempt} (it has ${runs.length})`, { jobId, attempt });
     }
     const size = sizeOf(run.logPath) ?? 0;
-    const data = offset < size ? readLog(run.logPath, offset, Math.min(limit, size - offset)) : Buffer.alloc(0);
+    const read = offset < size ? readLog(run.logPath, offset, Math.min(limit, size - offset)) : Buffer.alloc(0);
     const ended = run.endedAtMs !== null || entry.live?.run !== run.run;
+    // Whole characters only, so `offset` plus the bytes of `data` is where the next read begins.
+    const data = ended && offset + read.length >= size ? read : read.subarray(0, read.length - incompleteUtf8Tail(read));
     return { attempt: run.run, offset, data: data.toString('utf8'), size, eof: ended && offset + data.length >= size };
   }
 
   deleteAll(jobId: string): void {
-    for (const run of this.store.runs(jobId)) fs.rmSync(run.logPath, { force: true });
+    for (const run of this.store.runs(jobId)) {
+      // A detached run has a folder of its own (its log, scripts and status files).
+      fs.rmSync(run.handle === null ? run.logPath : path.dirname(run.logPath), { recursive: true, force: true });
+    }
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
 import { JobTestKit } from '../../../test-support/job-test-kit.js';
 import { ManualClock } from '../../../test-support/manual-clock.js';
 
@@ -8,7 +9,11 @@ const kits: JobTestKit[] = [];
 const homes: string[] = [];
 afterEach(async () => {
   for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+  try {
+    for (const home of homes) expectNoRunsLeft(home);
+  } finally {
+    for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+  }
 });
 function kit(home: string, clock: ManualClock): JobTestKit {
   const k = new JobTestKit(home, { jobClock: clock });
@@ -66,27 +71,5 @@ describe('automatic retries', () => {
     const { job: again } = await second.call('job/retry', { jobId: job.id });
     expect(['queued', 'running']).toContain(again.status);
     await second.untilJob(job.id, 'manual retry ran', (j) => j.status === 'failed' && j.runs === 3);
-  });
-
-  it('a job running when the app stopped is re-queued as queued_after_resume, its log marked and kept', async () => {
-    const clock = new ManualClock();
-    const home = newHome();
-    const first = kit(home, clock);
-    const { job } = await first.call('job/create', { kind: 'command', command: 'echo before-crash; sleep 300', cwd: home });
-    await first.until('output', () => first.output(job.id).includes('before-crash'));
-    // close() is what a crash leaves: processes killed, nothing more written about them.
-    first.runtime.close();
-    kits.splice(kits.indexOf(first), 1);
-
-    const second = kit(home, clock);
-    const { job: resumed, history } = await second.call('job/read', { jobId: job.id });
-    expect(history.map((h) => h.phase)).toContain('queued_after_resume');
-    expect(history.find((h) => h.phase === 'queued_after_resume')!.detail).toMatch(/interrupted/);
-    expect(['queued', 'running']).toContain(resumed.status);
-    const log = await second.call('job/log', { jobId: job.id, attempt: 1 });
-    expect(log.data).toContain('before-crash');
-    expect(log.data).toContain('interrupted');
-    await second.until('run 2 output', () => second.output(job.id, 2).includes('before-crash'));
-    await second.call('job/cancel', { jobId: job.id });
   });
 });

@@ -141,6 +141,16 @@ export function failWithoutRetry(job: JobStateRecord, detail: string, now: numbe
   pushHistory(job, 'failed');
 }
 
+/**
+ * A scheduled automatic retry that will not run (the person retried now, or cancelled) is given
+ * back: `attempt` counts only automatic retries that ran or are still to run.
+ */
+export function withdrawScheduledRetry(job: JobStateRecord): void {
+  if (job.retry.nextRetryAt === null) return;
+  job.retry.attempt = Math.max(0, job.retry.attempt - 1);
+  clearRetrySchedule(job.retry);
+}
+
 export function cancel(job: JobStateRecord, now: number, detail?: string): void {
   job.status = 'cancelled';
   if (detail !== undefined) job.detail = detail;

@@ -29,9 +29,10 @@ export function retryCountdown(job: Job, now: number): string | null {
   return left > 500 ? `retry in ${formatDuration(left)}` : 'retrying…';
 }
 
-/** "run 2 of 4": runs so far against the first run plus the retries allowed (seed 000 counts retries). */
+/** "attempt 2 (of at most 4)": the run it is on against the most it can have (a manual retry adds one). */
 export function attemptLabel(job: Job): string {
-  return `run ${Math.max(job.runs, 1)} of ${job.maxAttempts + 1}`;
+  const run = Math.max(job.runs, 1);
+  return job.maxRuns > 1 ? `attempt ${run} (of at most ${job.maxRuns})` : `attempt ${run}`;
 }
 
 export const STATUS_LABELS: Readonly<Record<Job['status'], string>> = {

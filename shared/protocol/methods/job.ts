@@ -51,10 +51,23 @@ export const Job = z.object({
   /** 0–100, or null while the job cannot tell (indeterminate). */
   progress: z.number().int().min(0).max(100).nullable(),
   detail: z.string().nullable(),
-  /** Seed 000: retries used so far (0 on the first run). */
+  /**
+   * Seed 000: automatic retries used so far, one counted as soon as it is scheduled (0 on the first
+   * run). A scheduled retry the person replaces with `job/retry`, or cancels, is given back.
+   */
   attempt: z.number().int().min(0),
   /** Seed 000: automatic retries allowed after a failure. */
   maxAttempts: z.number().int().min(0),
+  /**
+   * The most runs this job can have unless someone presses retry again: the first, its automatic
+   * retries, and one per manual `job/retry`. "Attempt `runs` (of at most `maxRuns`)".
+   */
+  maxRuns: z.number().int().min(0),
+  /**
+   * A lost run (gone while Wheelhouse was not running, without an exit status) may be run again from
+   * the start, if retries are left. False for agent jobs, which resume their thread instead.
+   */
+  rerunIfLost: z.boolean(),
   /** When the next automatic retry runs (ms epoch); null when none is scheduled. */
   nextRetryAt: z.number().nullable(),
   exitCode: z.number().int().nullable(),
@@ -108,6 +121,12 @@ export const JobCreateCommandParams = z.object({
   maxAttempts: z.number().int().min(0).max(100).optional(),
   /** Also read progress from percentages ("42%") and counts ("3/10") in the output. */
   progressFromOutput: z.boolean().optional(),
+  /**
+   * Safe to run again from the start when a run is lost: its process ended while Wheelhouse was not
+   * running and left no exit status (e.g. the computer restarted). Default false: such a run fails
+   * and waits for the person. Uses up an automatic retry; none left, no re-run.
+   */
+  rerunIfLost: z.boolean().optional(),
 });
 
 export const JobCreateAgentParams = z.object({
@@ -188,7 +207,17 @@ export const jobMethods = {
 export const jobNotifications = {
   'job/updated': defineNotification(z.object({ job: Job }), 'A job changed (status, progress, retry schedule); already durable.'),
   'job/output/delta': defineNotification(
-    z.object({ jobId: z.string(), attempt: z.number().int(), delta: z.string() }),
+    z.object({
+      jobId: z.string(),
+      attempt: z.number().int(),
+      /**
+       * Where `delta` begins in the run's log, in bytes (`job/log`'s offsets). A client that has read
+       * the log up to N keeps only the part of a delta from N on, so it shows each byte once — also
+       * when output is streamed again after a restart.
+       */
+      offset: z.number().int().min(0),
+      delta: z.string(),
+    }),
     'Output of a running job.',
   ),
   'job/deleted': defineNotification(z.object({ jobId: z.string() }), 'A job and its logs were deleted; clients drop its row.'),

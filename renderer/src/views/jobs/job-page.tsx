@@ -31,6 +31,7 @@ const PHASES: Readonly<Record<string, string>> = {
   retrying: 'Retry started',
   retry_requested: 'Retry requested',
   queued_after_resume: 'Re-queued after restart',
+  reattached: 'Picked up again after restart',
   approved: 'Approved',
   interrupted: 'Interrupted',
   waiting_for_approval: 'Waiting for approval',

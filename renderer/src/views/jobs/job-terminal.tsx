@@ -8,8 +8,7 @@ const LOG_PAGE = 256 * 1024;
 
 /**
  * A run's output in a terminal: the log on disk is replayed first, then live
- * output follows. Deltas that arrive before the last page of the replay was
- * read are already in it; only later ones are written.
+ * output follows, joined by byte offset (`job/output/delta`'s `offset`).
  */
 export function JobTerminal({ jobId, run }: { readonly jobId: string; readonly run: number }) {
   const host = useRef<HTMLDivElement>(null);
@@ -29,27 +28,36 @@ export function JobTerminal({ jobId, run }: { readonly jobId: string; readonly r
     terminal.loadAddon(fit);
     terminal.open(element);
     fit.fit();
+    // Bytes of the log written to the terminal so far: a delta is written from there on only, so each
+    // byte shows once — deltas that arrive while the log is read, or again after a restart, included.
+    let shown = 0;
     let replayed = false;
     let disposed = false;
-    const live: string[] = [];
+    const live: { offset: number; delta: string }[] = [];
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    const show = ({ offset, delta }: { offset: number; delta: string }) => {
+      const bytes = encoder.encode(delta);
+      if (offset + bytes.length <= shown) return;
+      terminal.write(offset >= shown ? delta : decoder.decode(bytes.subarray(shown - offset)));
+      shown = Math.max(shown, offset + bytes.length);
+    };
     const off = client.on('job/output/delta', (params) => {
       if (params.jobId !== jobId || params.attempt !== run) return;
-      if (replayed) terminal.write(params.delta);
-      else live.push(params.delta);
+      if (replayed) show(params);
+      else live.push(params);
     });
     void (async () => {
       if (run > 0) {
-        let offset = 0;
         for (;;) {
-          const page = await client.request('job/log', { jobId, attempt: run, offset, limit: LOG_PAGE }).catch(() => null);
+          const page = await client.request('job/log', { jobId, attempt: run, offset: shown, limit: LOG_PAGE }).catch(() => null);
           if (disposed || !page) break;
-          terminal.write(page.data);
-          offset += new TextEncoder().encode(page.data).length;
-          if (offset >= page.size || page.data.length === 0) break;
+          show({ offset: page.offset, delta: page.data });
+          if (shown >= page.size || page.data.length === 0) break;
         }
       }
-      // Whatever arrived while the log was read is in what was read.
-      live.length = 0;
+      // What arrived while the log was read: only the part past it.
+      for (const delta of live.splice(0)) show(delta);
       replayed = true;
     })();
     const resize = new ResizeObserver(() => fit.fit());

@@ -24,6 +24,7 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
   const [retries, setRetries] = useState('3');
   const [timeoutMinutes, setTimeoutMinutes] = useState('');
   const [progressFromOutput, setProgressFromOutput] = useState(true);
+  const [rerunIfLost, setRerunIfLost] = useState(false);
   const [tried, setTried] = useState(false);
 
   const retriesValue = wholeNumber(retries, 0, 100);
@@ -51,6 +52,7 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
             ...shared,
             command: command.trim(),
             progressFromOutput,
+            rerunIfLost,
             ...(timeoutValue !== undefined && timeoutValue !== null ? { timeoutMs: timeoutValue * 60_000 } : {}),
           },
     );
@@ -140,6 +142,10 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
               <label className="new-job-check">
                 <input type="checkbox" checked={progressFromOutput} onChange={(e) => setProgressFromOutput(e.target.checked)} />
                 Show progress from percentages and counts (like “42%” or “3/10”) in the output
+              </label>
+              <label className="new-job-check">
+                <input type="checkbox" data-testid="job-rerun-if-lost" checked={rerunIfLost} onChange={(e) => setRerunIfLost(e.target.checked)} />
+                Safe to start over: if a run is cut off while Wheelhouse is closed (say, the computer restarts), run it again from the beginning
               </label>
             </>
           )}
