@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Notice } from '../../shared/notices.js';
 import { JobTestKit } from '../../test-support/job-test-kit.js';
 import { ManualClock } from '../../test-support/manual-clock.js';
+import { waitUntil } from '../../test-support/waiting.js';
 import { DesktopActivity, type ActivityCounts } from './desktop-activity.js';
 import { jobsWithStatus } from './desktop-services.js';
 
@@ -81,13 +82,14 @@ describe("the desktop shell's view of the runtime's activity", () => {
       { threadId: 'thread-1', turnId: 'turn-1', itemId: 'item-1', startedAtMs: Date.now(), command: 'npm test' },
       turn.signal,
     );
-    expect(activity.counts.waitingApprovals).toBe(1);
+    // Announced once the request is in the event log (the end of this turn of the event loop).
+    await waitUntil(() => activity.counts.waitingApprovals === 1, { what: 'the approval to be counted' });
     expect(notices).toMatchObject([{ kind: 'approvalNeeded', body: 'npm test', approval: { requestId: 'approval-item-1', canApprove: true } }]);
 
     kit.runtime.approvals.answer('approval-item-1', 'accept');
     await expect(outcome).resolves.toEqual({ kind: 'decided', decision: 'accept' });
+    await waitUntil(() => activity.counts.waitingApprovals === 0, { what: 'the answered approval to leave the count' });
     expect(withdrawn).toEqual([notices[0]!.tag]);
-    expect(activity.counts.waitingApprovals).toBe(0);
   });
 
   it('forgets everything when the runtime goes away', async () => {

@@ -238,9 +238,12 @@ describe('EventLog', () => {
 
   it('never hands out a seq twice after a crash that lost the unwritten batch', () => {
     const { durable, memory, file } = openStores();
+    // A driven clock that never moves: the batch's write never runs, as in a process that crashed first.
+    vi.useFakeTimers({ toFake: ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout'] });
     const log = new EventLog(durable, memory, { reserveBlock: 4 });
     const seen: number[] = [];
     for (let i = 0; i < 10; i++) seen.push(log.publish('thread/archived', { threadId: `t${i}` }));
+    vi.useRealTimers();
     // Seq 1..10 went out (thread/read reports lastSeq); the crash leaves none of them in the file.
     expect(durable.events.maxSeq()).toBe(0);
     durable.close();
