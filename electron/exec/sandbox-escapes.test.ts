@@ -144,6 +144,24 @@ describe.skipIf(unavailable !== null)(`the sandbox holds${asRoot ? ' as root' : 
     expect(git(worktree, 'status', '--short')).toBe('');
   });
 
+  it('a protected .git cannot be moved away with its repository, nor the workspace swapped for a look-alike', async () => {
+    const parent = dir(os.tmpdir(), 'nest-');
+    const workspace = path.join(parent, 'project');
+    fs.mkdirSync(workspace);
+    git(workspace, 'init', '-q');
+    const sub = path.join(workspace, 'src');
+    fs.mkdirSync(sub);
+    const result = await run(
+      supervisor,
+      `cd ${parent} && mv project moved && echo "repo:MOVED"; cd / && mv ${parent} ${parent}-moved && echo "parent:MOVED"; mv ${sub} ${sub}-moved && echo "cwd:MOVED"; exit 0`,
+      sub,
+      { mode: 'workspace-write', writableRoots: [sub] },
+    );
+    expect(result.text).not.toContain(':MOVED');
+    expect(fs.existsSync(path.join(workspace, '.git', 'HEAD'))).toBe(true);
+    expect(fs.existsSync(sub)).toBe(true);
+  });
+
   it('the Wheelhouse home stays read-only inside a writable root; a workspace inside the home stays writable', async () => {
     const home = dir(os.tmpdir(), 'wh-home-');
     fs.writeFileSync(path.join(home, 'config.toml'), 'approval_policy = "untrusted"\n');

@@ -52,6 +52,22 @@ function existingDir(dir: string): string | undefined {
   }
 }
 
+function depth(dir: string): number {
+  return dir.split(path.sep).filter(Boolean).length;
+}
+
+/** Every folder above a protected path that lies inside a writable root (and is not one), outermost first. */
+function foldersAbove(roots: readonly string[], protectedPaths: readonly string[]): string[] {
+  const inside = (folder: string) => roots.some((root) => folder.startsWith(root === path.sep ? root : `${root}${path.sep}`));
+  const folders = new Set<string>();
+  for (const protectedPath of protectedPaths) {
+    for (let folder = path.dirname(protectedPath); folder !== path.dirname(folder); folder = path.dirname(folder)) {
+      if (inside(folder) && !roots.includes(folder)) folders.add(folder);
+    }
+  }
+  return [...folders].sort((x, y) => depth(x) - depth(y));
+}
+
 export interface SandboxContext {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
@@ -71,11 +87,14 @@ export function sandboxedArgv(executable: string, policy: SandboxPolicy, argv: r
       const real = existingDir(root);
       if (real && !roots.includes(real)) roots.push(real);
     }
-    for (const root of roots) flags.push('--bind', root, root);
-    // After every writable bind: a later bind of a parent (/tmp) would cover an earlier read-only one.
-    for (const protectedPath of protectedSubpaths(roots, context.cwd, context.protectedPaths ?? [])) {
-      flags.push('--ro-bind', protectedPath, protectedPath);
-    }
+    const protectedPaths = protectedSubpaths(roots, context.cwd, context.protectedPaths ?? []);
+    // A mount point cannot be renamed: binding each writable folder above a protected path onto itself keeps
+    // it from being moved away with the path and a writable look-alike put in its place (they stay as writable
+    // as they were). Parents first: a later bind of a parent (/tmp) would cover what was bound inside it.
+    const writable = [...roots, ...foldersAbove(roots, protectedPaths)].sort((a, b) => depth(a) - depth(b));
+    for (const folder of writable) flags.push('--bind', folder, folder);
+    // After every writable bind, so none can cover them again.
+    for (const protectedPath of protectedPaths) flags.push('--ro-bind', protectedPath, protectedPath);
   }
   if (!policy.networkAccess) flags.push('--unshare-net');
   flags.push('--chdir', context.cwd, '--');
