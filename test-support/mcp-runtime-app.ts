@@ -15,7 +15,7 @@ const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process
 export interface McpRuntimeAppOptions {
   /** An existing home (a restart); default: a new one with `configToml`, removed at cleanup. */
   readonly home?: string;
-  readonly runtime?: Pick<RuntimeOptions, 'supervisor'>;
+  readonly runtime?: Pick<RuntimeOptions, 'loginEnvironment'>;
 }
 
 /**

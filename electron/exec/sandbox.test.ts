@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,6 +19,17 @@ const scratchRoot = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
 const status: SandboxStatus = await detectSandbox(process.env.PATH);
 const unavailable = status.available ? null : status.reason;
 if (unavailable) console.warn(`sandbox tests skipped: ${unavailable}`);
+
+const hasPython = (() => {
+  try {
+    execFileSync('python3', ['-c', '']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const GIT_IDENTITY = ['-c', 'user.email=sandbox@example.invalid', '-c', 'user.name=Sandbox'];
+const git = (cwd: string, ...args: string[]) => execFileSync('git', [...GIT_IDENTITY, ...args], { cwd, encoding: 'utf8' });
 
 let root: string;
 let supervisor: ProcessSupervisor;
@@ -78,17 +90,45 @@ describe.skipIf(unavailable !== null)(`sandbox enforcement (bubblewrap)${unavail
     fs.rmSync(tmpFile);
   });
 
-  it('workspace-write keeps .git read-only and honours extra writable roots', async () => {
+  it('workspace-write honours extra writable roots', async () => {
     const { workspace, outside } = makeDirs();
-    fs.mkdirSync(path.join(workspace, '.git', 'hooks'), { recursive: true });
-    const result = await run(
-      `echo x > .git/hooks/pre-commit && echo "git:WROTE"; echo y > ${outside}/extra.txt && echo "extra:ok"; exit 0`,
-      workspace,
-      { mode: 'workspace-write', writableRoots: [workspace, outside] },
-    );
-    expect(result.text).not.toContain('git:WROTE');
+    const result = await run(`echo y > ${outside}/extra.txt && echo "extra:ok"; exit 0`, workspace, { mode: 'workspace-write', writableRoots: [workspace, outside] });
     expect(result.text).toContain('extra:ok');
-    expect(fs.existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(fs.readFileSync(path.join(outside, 'extra.txt'), 'utf8')).toBe('y\n');
+  });
+
+  it('what commands need still works in the sandbox: a login shell, node, python, git; new files are the person’s', async () => {
+    const { workspace } = makeDirs();
+    git(workspace, 'init', '-q');
+    git(workspace, 'commit', '-q', '--allow-empty', '-m', 'first');
+    const script = [
+      'bash -lc "echo login:ok"',
+      `node -e 'console.log("node:" + (1 + 1))'`,
+      ...(hasPython ? [`python3 -c 'print("python:" + str(2 + 2))'`] : []),
+      'git log --format=git:%s',
+      'echo made > made.txt && git status --short',
+    ].join('; ');
+    const result = await run(script, workspace, { mode: 'workspace-write' });
+    expect(result.exit.exitCode).toBe(0);
+    expect(result.text).toContain('login:ok');
+    expect(result.text).toContain('node:2');
+    if (hasPython) expect(result.text).toContain('python:4');
+    expect(result.text).toContain('git:first');
+    expect(result.text).toContain('?? made.txt');
+    expect(fs.statSync(path.join(workspace, 'made.txt')).uid).toBe(process.getuid!());
+  });
+
+  it('git commit needs the person: .git is read-only in workspace-write, as in Codex (full access commits)', async () => {
+    const { workspace } = makeDirs();
+    git(workspace, 'init', '-q');
+    fs.writeFileSync(path.join(workspace, 'a.txt'), 'a\n');
+    const commit = `git add a.txt && git ${GIT_IDENTITY.join(' ')} commit -q -m sandboxed && echo "commit:DONE"; exit 0`;
+    const sandboxed = await run(commit, workspace, { mode: 'workspace-write' });
+    expect(sandboxed.text).toMatch(/index\.lock.*Read-only file system/);
+    expect(sandboxed.text).not.toContain('commit:DONE');
+    const unconfined = await run(commit, workspace, { mode: 'danger-full-access' });
+    expect(unconfined.text).toContain('commit:DONE');
+    expect(git(workspace, 'log', '--format=%s')).toBe('sandboxed\n');
   });
 
   it('read-only: reading works, writing anywhere fails (pty too)', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createBackend } from './backends.js';
+import { childEnvironment } from './child-environment.js';
 import { ExecError } from './exec-error.js';
 import { loginEnvironment as cachedLoginEnvironment, shellArgv, type LoginEnvironment } from './login-environment.js';
 import { OutputLog } from './output-log.js';
@@ -24,6 +25,24 @@ export interface SupervisorOptions {
   /** SIGTERM → SIGKILL grace for terminate and timeouts (default 2000 ms). */
   readonly killGraceMs?: number;
   readonly output?: Partial<OutputLimits>;
+  /**
+   * Names of the variables that hold secrets (every provider's `env_key`), read at each spawn
+   * so a config change applies to the next process. They are removed from every child's
+   * environment unless its spec inherits or sets them explicitly.
+   */
+  readonly secretVariables?: () => Iterable<string>;
+  /** Kept read-only inside the sandbox even where a writable root covers them (the Wheelhouse home). */
+  readonly protectedPaths?: readonly string[];
+}
+
+/** How the supervisor would start a spec: what runs (sandbox included) and its environment. */
+export interface LaunchPlan {
+  /** The command itself (what listings show). */
+  readonly argv: readonly string[];
+  /** What is executed: `argv`, wrapped in bubblewrap when sandboxed. */
+  readonly launch: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly sandboxed: boolean;
 }
 
 export const DEFAULT_OUTPUT_LIMITS: OutputLimits = {
@@ -78,6 +97,11 @@ function validate(spec: SpawnSpec): void {
       throw new ExecError('invalid-spec', `${name} must be a whole number of bytes or Infinity, got ${value}`);
     }
   }
+  for (const name of spec.inheritSecrets ?? []) {
+    if (typeof name !== 'string' || name === '' || name.includes('=') || name.includes('\0')) {
+      throw new ExecError('invalid-spec', `invalid secret variable name ${JSON.stringify(name)}`);
+    }
+  }
   for (const [key, value] of Object.entries(spec.env ?? {})) {
     if (key === '' || key.includes('=') || key.includes('\0') || (value !== null && (typeof value !== 'string' || value.includes('\0')))) {
       throw new ExecError('invalid-spec', `invalid environment variable ${JSON.stringify(key)}`);
@@ -108,7 +132,7 @@ export class ProcessSupervisor {
     this.environment = options.loginEnvironment ?? cachedLoginEnvironment;
     this.detached = new LocalDetachedEnvironment({
       runsDir: options.runsDir ?? path.join(path.dirname(options.logDir), 'runs'),
-      prepareLaunch: (spec) => this.prepareLaunch(spec),
+      prepareLaunch: (spec) => this.plan(spec),
       logCapBytes: this.limits.logCapBytes,
       ...(options.detachedPollMs !== undefined ? { pollMs: options.detachedPollMs } : {}),
     });
@@ -125,8 +149,37 @@ export class ProcessSupervisor {
     return this.sandbox;
   }
 
+  /**
+   * Validates a spec and works out how it would start (login environment minus secrets, the
+   * sandbox's argv) without starting it: for a launcher that starts processes another way
+   * (detached runs), so the same rules apply.
+   */
+  async plan(spec: SpawnSpec): Promise<LaunchPlan> {
+    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
+    validate(spec);
+    const policy = spec.sandbox ?? { mode: 'danger-full-access' };
+    const login = await this.environment();
+    const env = childEnvironment(login.env, spec.env, this.options.secretVariables?.() ?? [], spec.inheritSecrets);
+    if (spec.tty ?? true) env.TERM ??= 'xterm-256color';
+    const argv =
+      typeof spec.command === 'string'
+        ? shellArgv(login.shell, spec.command)
+        : [resolveExecutable(spec.command[0]!, spec.cwd, env.PATH), ...spec.command.slice(1)];
+    if (policy.mode === 'danger-full-access') return { argv, launch: argv, env, sandboxed: false };
+    const status = await this.sandboxStatus();
+    if (!status.available) throw new ExecError('sandbox-unavailable', `cannot run in ${policy.mode} mode: ${status.reason}`);
+    const launch = sandboxedArgv(status.executable, policy, argv, {
+      cwd: spec.cwd,
+      env,
+      isolation: status.isolation,
+      protectedPaths: this.options.protectedPaths ?? [],
+    });
+    return { argv, launch, env, sandboxed: true };
+  }
+
   async spawn(spec: SpawnSpec): Promise<SupervisedProcess> {
-    const { argv, launch, env, tty, sandboxed } = await this.prepareLaunch(spec);
+    const { argv, launch, env, sandboxed } = await this.plan(spec);
+    const tty = spec.tty ?? true;
     if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
     const id = `proc-${randomUUID()}`;
     const limits: OutputLimits = {
@@ -163,37 +216,6 @@ export class ProcessSupervisor {
     void child.exited.then(() => this.processes.delete(id));
     return child;
   }
-
-  /**
-   * What a spec runs as: validated, in the login environment with its
-   * overlay, a string through the user's shell, wrapped in the sandbox when
-   * it asks for one. Shared by supervised children and detached runs.
-   */
-  private async prepareLaunch(spec: SpawnSpec): Promise<{ argv: string[]; launch: string[]; env: Record<string, string>; tty: boolean; sandboxed: boolean }> {
-    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
-    validate(spec);
-    const policy = spec.sandbox ?? { mode: 'danger-full-access' };
-    const login = await this.environment();
-    const env: Record<string, string> = { ...login.env };
-    for (const [key, value] of Object.entries(spec.env ?? {})) {
-      if (value === null) delete env[key];
-      else env[key] = value;
-    }
-    const tty = spec.tty ?? true;
-    if (tty) env.TERM ??= 'xterm-256color';
-    const argv =
-      typeof spec.command === 'string'
-        ? shellArgv(login.shell, spec.command)
-        : [resolveExecutable(spec.command[0]!, spec.cwd, env.PATH), ...spec.command.slice(1)];
-    let launch = argv;
-    if (policy.mode !== 'danger-full-access') {
-      const status = await this.sandboxStatus();
-      if (!status.available) throw new ExecError('sandbox-unavailable', `cannot run in ${policy.mode} mode: ${status.reason}`);
-      launch = sandboxedArgv(status.executable, policy, argv, { cwd: spec.cwd, env });
-    }
-    return { argv, launch, env, tty, sandboxed: policy.mode !== 'danger-full-access' };
-  }
-
   get(id: string): SupervisedProcess | undefined {
     return this.processes.get(id);
   }

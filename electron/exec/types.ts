@@ -14,8 +14,23 @@ export type SandboxPolicy =
       readonly networkAccess?: boolean;
     };
 
+/** How strongly bubblewrap can isolate on this machine (what its probe found to work). */
+export interface SandboxIsolation {
+  /** A user namespace of its own (`--unshare-user`); false where the kernel refuses one. Capabilities are dropped either way. */
+  readonly userNamespace: boolean;
+  /** A fresh /proc of its own pid namespace; false where the kernel refuses to mount one (the host's shows, read-only). */
+  readonly ownProc: boolean;
+}
+
 export type SandboxStatus =
-  | { readonly available: true; readonly kind: 'bubblewrap'; readonly executable: string }
+  | {
+      readonly available: true;
+      readonly kind: 'bubblewrap';
+      readonly executable: string;
+      readonly isolation: SandboxIsolation;
+      /** What is weaker than usual here, in words for the UI; null when nothing is. */
+      readonly note: string | null;
+    }
   | { readonly available: false; readonly reason: string };
 
 /** What to run. A string runs through the user's shell (`$SHELL -c`, in the cached login environment); an array is argv. */
@@ -23,8 +38,14 @@ export interface SpawnSpec {
   readonly command: string | readonly string[];
   /** Absolute working folder; must exist. */
   readonly cwd: string;
-  /** Overlay on the login environment; `null` removes a variable. */
+  /** Overlay on the login environment; `null` removes a variable. A secret variable set here is the caller's explicit choice and is kept. */
   readonly env?: Readonly<Record<string, string | null>>;
+  /**
+   * Secret variables (provider keys, see `SupervisorOptions.secretVariables`) this process may
+   * inherit from the login environment: only what the person listed for it (an MCP server's
+   * `env_vars`). Every other secret variable is removed.
+   */
+  readonly inheritSecrets?: readonly string[];
   /** A pseudo-terminal (default) or plain pipes (stdout and stderr kept apart). */
   readonly tty?: boolean;
   readonly cols?: number;

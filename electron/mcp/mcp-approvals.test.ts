@@ -7,7 +7,6 @@ import { killAllChildren } from '../../test-support/child-process.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
 import { everythingServerScript, filesystemServerScript, stdioServerToml } from '../../test-support/mcp-servers.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { ProcessSupervisor } from '../exec/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 
 /**
@@ -246,16 +245,13 @@ describe('MCP tool calls and approvals', () => {
   it('starts stdio servers under the runtime supervisor, from the login-shell environment', async () => {
     const marker = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-login-path-'));
     cleanups.push(() => fs.rmSync(marker, { recursive: true, force: true }));
-    const supervisor = new ProcessSupervisor({
-      logDir: tempDir(),
-      loginEnvironment: async () => ({
-        env: { ...(process.env as Record<string, string>), PATH: `${marker}:${process.env.PATH ?? ''}`, WHEELHOUSE_LOGIN_ONLY: 'from-login-shell' },
-        shell: '/bin/sh',
-        source: 'login-shell',
-        note: null,
-      }),
+    const loginEnvironment = async () => ({
+      env: { ...(process.env as Record<string, string>), PATH: `${marker}:${process.env.PATH ?? ''}`, WHEELHOUSE_LOGIN_ONLY: 'from-login-shell' },
+      shell: '/bin/sh',
+      source: 'login-shell' as const,
+      note: null,
     });
-    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('everything', everythingServerScript), { runtime: { supervisor } });
+    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('everything', everythingServerScript), { runtime: { loginEnvironment } });
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     const result = await a.call('mcpServer/tool/call', { server: 'everything', tool: 'get-env', threadId: thread.id, arguments: {} });
@@ -264,6 +260,6 @@ describe('MCP tool calls and approvals', () => {
     expect(env.WHEELHOUSE_LOGIN_ONLY).toBe('from-login-shell');
     // The server runs as one of the supervisor's processes (killed with the rest on quit).
     const [pid] = a.runtime.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
-    expect(supervisor.list().some((child) => child.pid === pid)).toBe(true);
+    expect(a.runtime.supervisor.list().some((child) => child.pid === pid)).toBe(true);
   });
 });

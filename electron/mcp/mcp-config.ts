@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * `[mcp_servers.<name>]` in config.toml, exactly as Codex reads it: a stdio
- * server (`command`, `args`, `env`, `cwd`) or a streamable HTTP server
+ * server (`command`, `args`, `env`, `env_vars`, `cwd`) or a streamable HTTP server
  * (`url`, `bearer_token_env_var`, `http_headers`), with the shared
  * `startup_timeout_sec`, `tool_timeout_sec`, `enabled`, `enabled_tools` and
  * `disabled_tools`, and Codex's approval settings: `default_tools_approval_mode`
@@ -49,6 +49,8 @@ export const McpServerTable = z
     command: z.string().min(1).max(4096).optional(),
     args: z.array(z.string().max(32_768)).max(1_000).optional(),
     env: z.record(EnvVarName, z.string()).optional(),
+    /** Variables passed on from Wheelhouse's environment; the only way a provider key reaches the server unwritten. */
+    env_vars: z.array(EnvVarName).max(200).optional(),
     cwd: z.string().min(1).max(4096).optional(),
     url: HttpUrl.optional(),
     bearer_token_env_var: EnvVarName.optional(),
@@ -82,6 +84,8 @@ export type McpTransportConfig =
       readonly command: string;
       readonly args: readonly string[];
       readonly env: Readonly<Record<string, string>>;
+      /** `env_vars`: variables the server inherits even when they hold secrets (provider keys). */
+      readonly envVars: readonly string[];
       readonly cwd: string | null;
     }
   | {
@@ -128,6 +132,7 @@ function toServerConfig(name: string, table: McpServerTable): McpServerConfig {
           command: table.command ?? '',
           args: table.args ?? [],
           env: table.env ?? {},
+          envVars: table.env_vars ?? [],
           cwd: table.cwd ?? null,
         };
   return {

@@ -44,6 +44,8 @@ export class SupervisedStdioTransport implements Transport {
       command: [this.spec.command, ...this.spec.args],
       cwd: this.spec.cwd ?? os.homedir(),
       env: { ...this.spec.env },
+      // Provider keys are removed from every child; a server gets one only when config.toml lists it.
+      inheritSecrets: this.spec.envVars,
       tty: false,
       outputCapBytes: Number.POSITIVE_INFINITY,
       logCapBytes: LOG_CAP_BYTES,

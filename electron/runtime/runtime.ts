@@ -4,7 +4,7 @@ import path from 'node:path';
 import { desktopOnlyHandlers, Dispatcher, type ConfigChangedNotification, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
-import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
+import { ExecSessions, ProcessSupervisor, type LoginEnvironment } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
 import { PatchRunner } from './patch/patch-runner.js';
@@ -42,6 +42,7 @@ import { createModelBinder } from '../config/model-binder.js';
 import { probeModel } from '../config/model-probe.js';
 import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
+import { secretVariableNames } from '../config/secret-variables.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { mcpServerConfigs } from '../mcp/mcp-config.js';
 import { createMcpHandlers } from '../mcp/mcp-handlers.js';
@@ -91,8 +92,8 @@ export interface RuntimeOptions {
   readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
   readonly clientToolTimeoutMs?: number;
-  /** The one owner of child processes; default: one logging under `<home>/logs/exec`. Disposed with the runtime. */
-  readonly supervisor?: ProcessSupervisor;
+  /** The environment child processes start from; default: the user's login-shell environment (tests hand in their own). */
+  readonly loginEnvironment?: () => Promise<LoginEnvironment>;
   /** How long an MCP server's elicitation waits for the person before the server gets `cancel` (default 10 min). */
   readonly elicitationTimeoutMs?: number;
   /** Start the configured MCP servers right after construction (default true). */
@@ -203,14 +204,21 @@ export class Runtime {
     endFileChangesOfEarlierRun(this.durable);
     this.approvals = new ApprovalBroker({ events: this.events, now });
     this.approvals.endLeftovers(this.durable);
-    // The one supervisor of every child process: agent commands, hooks, jobs, the person's terminals.
-    this.supervisor =
-      options.supervisor ??
-      new ProcessSupervisor({
-        logDir: path.join(homePaths(this.home).logs, 'exec'),
-        runsDir: homePaths(this.home).runs,
-        ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-      });
+    // The one supervisor of every child process: agent commands, hooks, jobs, MCP servers, the person's terminals.
+    // Built here, never handed in, so no process can start without the secret and protected-path rules.
+    const secretNames = new Set<string>();
+    this.supervisor = new ProcessSupervisor({
+      logDir: path.join(homePaths(this.home).logs, 'exec'),
+      runsDir: homePaths(this.home).runs,
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.loginEnvironment ? { loginEnvironment: options.loginEnvironment } : {}),
+      // Names once seen stay secret for the run: a provider renamed or a file broken mid-run still has its key in the environment.
+      secretVariables: () => {
+        for (const name of secretVariableNames(this.config.current())) secretNames.add(name);
+        return secretNames;
+      },
+      protectedPaths: [this.home],
+    });
     process.on('exit', this.killChildrenOnExit);
     this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.

@@ -72,6 +72,7 @@ export class ThreadSandboxSettings {
       sandboxAvailable: status.available,
       sandboxKind: status.available ? status.kind : null,
       sandboxUnavailableReason: status.available ? null : status.reason,
+      sandboxNote: status.available ? status.note : null,
       summary: summaryOf(settings.sandbox, status),
     };
   }
@@ -124,5 +125,5 @@ export function summaryOf(sandbox: SandboxMode, status: SandboxStatus): string {
       : `${MODE_NAMES[sandbox]} chosen, but there is no sandbox on this machine — commands cannot run until you choose full access`;
   }
   if (sandbox === 'danger-full-access') return 'Full access · not sandboxed';
-  return `${MODE_NAMES[sandbox]} · sandboxed (${status.kind})`;
+  return `${MODE_NAMES[sandbox]} · sandboxed (${status.kind}${status.note ? ', limited here' : ''})`;
 }

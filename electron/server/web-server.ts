@@ -6,6 +6,8 @@ import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { RpcHost } from './rpc-host.js';
 import { createHttpApi } from './http-api/http-api.js';
+import { HttpError, sendError } from './http-api/http-errors.js';
+import { hostRefusal, isAllowedHost, isOwnOrigin } from './loopback-host.js';
 import type { SseOptions } from './http-api/sse-stream.js';
 import { serveStatic } from './static-files.js';
 import { WriteBatcher, type Corkable } from './write-batcher.js';
@@ -63,6 +65,11 @@ export async function startWebServer(rpc: RpcHost<Runtime>, options: WebServerOp
   let port = 0;
   const api = createHttpApi(rpc.runtime, { token, host, port: () => port, ...(options.sse ? { sse: options.sse } : {}) });
   const server = http.createServer((req, res) => {
+    // Before anything else, on every path: the API, the token probe and the static files.
+    if (!isAllowedHost(req.headers.host, host, port)) {
+      sendError(res, new HttpError(403, 'host_not_allowed', hostRefusal(req.headers.host, port)));
+      return;
+    }
     if (api.handle(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
     // A page cannot read the HTTP status of a refused WebSocket; this plain GET on the
@@ -89,13 +96,15 @@ export async function startWebServer(rpc: RpcHost<Runtime>, options: WebServerOp
     // A client may reset the connection while we refuse it; that must not crash the server.
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const refuse = (status: number, reason: string) => {
-      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    const refuse = (status: number, reason: string, message = '') => {
+      const body = Buffer.from(message);
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${message}`);
     };
+    if (!isAllowedHost(req.headers.host, host, port)) return refuse(403, 'Forbidden', hostRefusal(req.headers.host, port));
     if (url.pathname !== RPC_PATH) return refuse(404, 'Not Found');
     if (!tokenMatches(url.searchParams.get('token'), token)) return refuse(401, 'Unauthorized');
     const origin = req.headers.origin;
-    if (origin !== undefined && !isLoopbackOrigin(origin, port)) return refuse(403, 'Forbidden');
+    if (origin !== undefined && !isOwnOrigin(origin, host, port)) return refuse(403, 'Forbidden', 'cross-origin WebSocket connections are not allowed');
     wss.handleUpgrade(req, socket, head, (ws) => attach(rpc, ws, maxBuffered));
   });
 
@@ -187,14 +196,4 @@ function tokenMatches(given: string | null, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function isLoopbackOrigin(origin: string, port: number): boolean {
-  try {
-    const url = new URL(origin);
-    const loopback = url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
-    return loopback && url.port === String(port);
-  } catch {
-    return false;
-  }
 }

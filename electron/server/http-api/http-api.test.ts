@@ -60,6 +60,11 @@ describe('HTTP API: info and auth', () => {
     expect((await api('GET', '/threads', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
     const byHeader = await api('GET', '/threads', undefined, { authorization: '', 'x-wheelhouse-runtime-token': server.token });
     expect(byHeader.status).toBe(200);
+    // The scheme is case-insensitive (RFC 9110).
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      expect((await api('GET', '/threads', undefined, { authorization: `${scheme} ${server.token}` })).status).toBe(200);
+    }
+    expect((await api('GET', '/threads', undefined, { authorization: `bearer wrong` })).status).toBe(401);
     await expect(SseSubscriber.open(`http://127.0.0.1:${server.port}/v1/events`)).rejects.toThrow(/401/);
   });
 
@@ -254,6 +259,13 @@ describe('HTTP API: turns and SSE', () => {
     const again = await api('POST', `/threads/${id}/turns`, { input: 'do it', idempotency_key: 'retry-1' });
     expect(again.status).toBe(201);
     expect(again.body.turn.id).toBe(a.body.turn.id);
+    expect(mock.requests.length - requestsBefore).toBe(1);
+    expect((await api('GET', `/threads/${id}`)).body.thread.turns).toHaveLength(1);
+
+    // The same key with another body is the client's mistake: refused, naming the key, and nothing starts.
+    const reused = await api('POST', `/threads/${id}/turns`, { input: 'do something else' }, { 'idempotency-key': 'retry-1' });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error).toEqual({ code: 'idempotency_key_reused', message: expect.stringContaining('"retry-1"') });
     expect(mock.requests.length - requestsBefore).toBe(1);
     expect((await api('GET', `/threads/${id}`)).body.thread.turns).toHaveLength(1);
   });

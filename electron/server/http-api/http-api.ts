@@ -3,6 +3,7 @@ import type http from 'node:http';
 import type { Runtime } from '../../runtime/runtime.js';
 import { WHEELHOUSE_VERSION } from '../../runtime/version.js';
 import { ApprovalRoutes } from './approval-routes.js';
+import { isOwnOrigin } from '../loopback-host.js';
 import { HttpError, httpErrorOf, sendError, sendJson } from './http-errors.js';
 import { DEFAULT_SSE_OPTIONS, streamEvents, type SseOptions } from './sse-stream.js';
 import { callerFor, ThreadRoutes } from './thread-routes.js';
@@ -27,9 +28,10 @@ export interface HttpApi {
 
 /**
  * The runtime's HTTP API (seed 004) on `wheelhouse serve`: the same Runtime,
- * dispatcher and event log as the WebSocket carrier. Loopback only, with
- * the runtime token; no CORS headers are ever sent, so a web page in a
- * browser cannot read any answer.
+ * dispatcher and event log as the WebSocket carrier. Loopback only (the web
+ * server refuses a foreign Host on every path before this is asked), with the
+ * runtime token; no CORS headers are ever sent, so a web page in a browser
+ * cannot read any answer.
  */
 export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpApi {
   const routes = new ThreadRoutes(runtime, callerFor(runtime));
@@ -40,8 +42,8 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
   const route = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> => {
     const method = req.method ?? 'GET';
     const parts = pathParts(url);
-    if (!isLoopbackHost(req.headers.host, options.port())) throw new HttpError(403, 'forbidden', 'Host must be a loopback address');
-    if (req.headers.origin !== undefined && !isOwnOrigin(req.headers.origin, options.port())) {
+    // The server has checked Host already, for every path; the origin is the API's own rule.
+    if (req.headers.origin !== undefined && !isOwnOrigin(req.headers.origin, options.host, options.port())) {
       throw new HttpError(403, 'forbidden', 'cross-origin requests are not allowed');
     }
     if (parts[0] === 'runtime' && parts[1] === 'info' && parts.length === 2) {
@@ -154,8 +156,8 @@ function pathParts(url: URL): string[] {
  */
 function requireToken(req: http.IncomingMessage, expected: string, queryToken: string | null): void {
   const header = req.headers['x-wheelhouse-runtime-token'];
-  const authorization = req.headers.authorization;
-  const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
+  // Auth schemes are case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are Bearer.
+  const bearer = /^bearer[ \t]+(.*)$/is.exec(req.headers.authorization ?? '')?.[1]?.trim();
   const given = bearer ?? (Array.isArray(header) ? header[0] : header) ?? queryToken ?? undefined;
   if (given === undefined) {
     throw new HttpError(
@@ -193,22 +195,4 @@ function sinceSeqOf(req: http.IncomingMessage, url: URL): number | null {
   if (raw === undefined || raw === null) return null;
   if (!/^\d{1,15}$/.test(raw.trim())) throw new HttpError(400, 'invalid_params', `since_seq must be a non-negative integer (got ${JSON.stringify(raw)})`);
   return Number(raw.trim());
-}
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/** Refuses DNS-rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host. */
-function isLoopbackHost(host: string | undefined, port: number): boolean {
-  if (host === undefined) return false;
-  const at = host.lastIndexOf(':');
-  return at > 0 && LOOPBACK_HOSTS.has(host.slice(0, at)) && host.slice(at + 1) === String(port);
-}
-
-function isOwnOrigin(origin: string, port: number): boolean {
-  try {
-    const url = new URL(origin);
-    return LOOPBACK_HOSTS.has(url.hostname) && url.port === String(port);
-  } catch {
-    return false;
-  }
 }

@@ -121,7 +121,8 @@ export class ThreadRoutes {
       const { thread } = await this.call('thread/read', { threadId });
       return { thread: toSnakeKeys(thread), turn: toSnakeKeys(turn) };
     };
-    const started = key === undefined ? await start() : await this.idempotent.run(threadId, key, start);
+    const { idempotency_key: _key, ...request } = body;
+    const started = key === undefined ? await start() : await this.idempotent.run(threadId, key, request, start);
     sendJson(res, 201, started);
   }
 

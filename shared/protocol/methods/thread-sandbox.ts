@@ -20,6 +20,8 @@ export const ThreadSandboxState = z.object({
   sandboxKind: z.literal('bubblewrap').nullable(),
   /** Why there is no sandbox, when there is none. */
   sandboxUnavailableReason: z.string().nullable(),
+  /** What is weaker than usual about the sandbox on this machine (e.g. no user namespaces), in words; null when nothing is. */
+  sandboxNote: z.string().nullable(),
   /** One line for the header, e.g. "Workspace write · sandboxed (bubblewrap)". */
   summary: z.string(),
 });

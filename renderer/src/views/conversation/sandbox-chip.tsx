@@ -8,7 +8,11 @@ import './sandbox.css';
 
 const MODES: readonly { value: SandboxMode; label: string; hint: string }[] = [
   { value: 'read-only', label: 'Read only', hint: 'Commands can read your files but change nothing, with no network.' },
-  { value: 'workspace-write', label: 'Workspace write', hint: 'Commands can change files in this thread’s folder (and temp files) only, with no network.' },
+  {
+    value: 'workspace-write',
+    label: 'Workspace write',
+    hint: 'Commands can change files in this thread’s folder (and temp files) only, with no network. Its .git stays read-only, so a commit asks you.',
+  },
   { value: 'danger-full-access', label: 'Full access', hint: 'Commands run unconfined, with everything you can do.' },
 ];
 
@@ -63,6 +67,11 @@ function SandboxForm({ state }: { readonly state: ThreadSandboxState }) {
           <p className="field-hint sandbox-missing">
             No sandbox on this machine ({state.sandboxUnavailableReason}): commands run with your full access. On Linux, installing bubblewrap
             (<code>bwrap</code>) turns it on.
+          </p>
+        )}
+        {state.sandboxAvailable && state.sandboxNote && (
+          <p className="field-hint sandbox-note" data-testid="sandbox-note">
+            {state.sandboxNote}
           </p>
         )}
         {MODES.map((mode) => {
