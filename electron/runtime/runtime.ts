@@ -442,6 +442,9 @@ export class Runtime {
       'job/retry': (params) => this.jobs.retry(params.jobId),
       'job/delete': (params) => this.jobs.delete(params.jobId),
       'job/log': (params) => this.jobs.log(params),
+      'job/log/lines': (params) => this.jobs.logLines(params),
+      'job/log/search': (params) => this.jobs.logSearch(params),
+      'job/runs': (params) => this.jobs.runs(params.jobId),
     };
   }
 

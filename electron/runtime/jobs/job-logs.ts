@@ -1,12 +1,27 @@
 import fs from 'node:fs';
-import { RpcError, type ResultOf } from '../../../shared/protocol/index.js';
+import {
+  JOB_LOG_LINE_MAX_BYTES,
+  JOB_LOG_LINES_MAX_BYTES,
+  JOB_LOG_SEARCH_MAX_MATCHES,
+  RpcError,
+  type HandlerParamsOf,
+  type JobLogErrorReason,
+  type ResultOf,
+} from '../../../shared/protocol/index.js';
 import { readLog } from '../../exec/output-log.js';
-import type { JobStore } from '../../store/job-store.js';
+import type { JobRunRow, JobStore } from '../../store/job-store.js';
 import type { JobEntry } from './job-entry.js';
+import { LogLineIndex } from './log-index.js';
 
 /** How much of the newest log `job/read` returns. */
 const TAIL_BYTES = 16 * 1024;
+/** Line indexes kept in memory (the most recently read logs); one costs ~32 KB per million lines. */
+const INDEXES_KEPT = 64;
 const INTERRUPTED_MARKER = '\r\n\x1b[33m[wheelhouse: this run was interrupted — Wheelhouse stopped while it was running]\x1b[0m\r\n';
+
+function logError(entry: JobEntry, reason: JobLogErrorReason, message: string, data: Record<string, unknown>): RpcError {
+  return new RpcError(-32600, message, { jobId: entry.state.id, reason, ...data });
+}
 
 function sizeOf(file: string): number | null {
   try {
@@ -22,6 +37,9 @@ function sizeOf(file: string): number | null {
  * the last byte shown. `job_runs` says which file belongs to which run.
  */
 export class JobLogs {
+  /** By log path, least recently read first. */
+  private readonly indexes = new Map<string, LogLineIndex>();
+
   constructor(private readonly store: JobStore) {}
 
   /** At start-up: the run that was live when the app died gets a visible marker; returns its number. */
@@ -61,7 +79,77 @@ export class JobLogs {
     return { attempt: run.run, offset, data: data.toString('utf8'), size, eof: ended && offset + data.length >= size };
   }
 
+  /** Lines of one run by number, through its line index. */
+  async lines(entry: JobEntry, params: HandlerParamsOf<'job/log/lines'>): Promise<ResultOf<'job/log/lines'>> {
+    const run = this.runOf(entry, params.attempt);
+    if (!run) return { attempt: 0, fromLine: 0, lines: [], clipped: [], lineCount: 0, bytes: 0, ended: entry.live === null };
+    const { index, size } = await this.indexOf(entry, run);
+    const lineCount = index.lineCount(size);
+    const fromLine = params.fromLine ?? Math.max(0, lineCount - params.count);
+    if (fromLine > lineCount) {
+      throw logError(entry, 'lineOutOfRange', `line ${fromLine} is past the end of run ${run.run}'s log (it has ${lineCount} lines)`, { attempt: run.run, fromLine, lineCount });
+    }
+    const { lines, clipped } = await this.guard(entry, run, () => index.read(fromLine, params.count, size, JOB_LOG_LINE_MAX_BYTES, JOB_LOG_LINES_MAX_BYTES));
+    return { attempt: run.run, fromLine, lines, clipped, lineCount, bytes: size, ended: this.ended(entry, run) };
+  }
+
+  /** The lines of one run that show `query`. */
+  async search(entry: JobEntry, params: HandlerParamsOf<'job/log/search'>): Promise<ResultOf<'job/log/search'>> {
+    const run = this.runOf(entry, params.attempt);
+    if (!run) return { attempt: 0, lines: [], searchedTo: 0, truncated: false };
+    const { index, size } = await this.indexOf(entry, run);
+    const from = params.fromLine ?? 0;
+    const found = await this.guard(entry, run, () => index.search(params.query, from, params.maxMatches ?? JOB_LOG_SEARCH_MAX_MATCHES, size));
+    return { attempt: run.run, ...found };
+  }
+
+  /** Every run of a job, oldest first. */
+  runs(jobId: string): ResultOf<'job/runs'> {
+    return {
+      runs: this.store.runs(jobId).map((run) => ({ run: run.run, startedAt: run.startedAtMs, endedAt: run.endedAtMs, outcome: run.outcome, bytes: sizeOf(run.logPath) ?? 0 })),
+    };
+  }
+
   deleteAll(jobId: string): void {
-    for (const run of this.store.runs(jobId)) fs.rmSync(run.logPath, { force: true });
+    for (const run of this.store.runs(jobId)) {
+      this.indexes.delete(run.logPath);
+      fs.rmSync(run.logPath, { force: true });
+    }
+  }
+
+  private runOf(entry: JobEntry, attempt: number | undefined): JobRunRow | null {
+    const runs = this.store.runs(entry.state.id);
+    const run = attempt === undefined ? runs[runs.length - 1] : runs.find((r) => r.run === attempt);
+    if (run) return run;
+    if (attempt === undefined) return null;
+    throw logError(entry, 'runNotFound', `job ${entry.state.id} has no run ${attempt} (it has ${runs.length})`, { attempt, runs: runs.length });
+  }
+
+  private ended(entry: JobEntry, run: JobRunRow): boolean {
+    return run.endedAtMs !== null || entry.live?.run !== run.run;
+  }
+
+  /** The run's line index, brought up to the log's size now. */
+  private async indexOf(entry: JobEntry, run: JobRunRow): Promise<{ index: LogLineIndex; size: number }> {
+    let index = this.indexes.get(run.logPath);
+    if (index) this.indexes.delete(run.logPath);
+    index ??= new LogLineIndex(run.logPath);
+    // Most recently read last; the oldest goes first.
+    this.indexes.set(run.logPath, index);
+    if (this.indexes.size > INDEXES_KEPT) this.indexes.delete(this.indexes.keys().next().value!);
+    // A run whose log was never written (it could not start) reads as empty.
+    const size = sizeOf(run.logPath) ?? 0;
+    await this.guard(entry, run, () => index.catchUp(size));
+    return { index, size };
+  }
+
+  /** A log that cannot be read is a typed error naming the run; its index is dropped, to be built again. */
+  private async guard<T>(entry: JobEntry, run: JobRunRow, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      this.indexes.delete(run.logPath);
+      throw logError(entry, 'logUnreadable', `cannot read run ${run.run}'s log: ${(error as Error).message}`, { attempt: run.run });
+    }
   }
 }
