@@ -66,6 +66,21 @@ describe('job log lines', () => {
     expect(done.lineCount).toBeGreaterThan(early.lineCount);
   });
 
+  it('job/log pages never cut a character in two: nextOffset leaves it for the next page', async () => {
+    const k = kit();
+    const { job } = await k.call('job/create', { kind: 'command', command: "printf 'éé€x'", cwd: k.home, maxAttempts: 0 });
+    await k.untilJob(job.id, 'completed', (j) => j.status === 'completed');
+    let offset = 0;
+    let text = '';
+    for (let page = 0; page < 20 && text.length < 4; page += 1) {
+      const read = await k.call('job/log', { jobId: job.id, offset, limit: 3 });
+      expect(read.data).not.toContain('\ufffd');
+      text += read.data;
+      offset = read.nextOffset;
+    }
+    expect(text).toBe('éé€x');
+  });
+
   it('cuts a line longer than the cap and says so', async () => {
     const k = kit();
     const { job } = await k.call('job/create', { kind: 'command', command: `head -c ${JOB_LOG_LINE_MAX_BYTES + 500} /dev/zero | tr '\\0' x; echo; echo after`, cwd: k.home, maxAttempts: 0 });

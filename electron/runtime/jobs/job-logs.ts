@@ -23,6 +23,17 @@ function logError(entry: JobEntry, reason: JobLogErrorReason, message: string, d
   return new RpcError(-32600, message, { jobId: entry.state.id, reason, ...data });
 }
 
+/** Bytes of `buffer` up to the start of a UTF-8 sequence its end cuts short (all of it when none is). */
+export function wholeCharacters(buffer: Buffer): number {
+  for (let back = 1; back <= Math.min(3, buffer.length); back += 1) {
+    const byte = buffer[buffer.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? buffer.length - back : buffer.length;
+  }
+  return buffer.length;
+}
+
 function sizeOf(file: string): number | null {
   try {
     return fs.statSync(file).size;
@@ -70,13 +81,15 @@ export class JobLogs {
     const runs = this.store.runs(jobId);
     const run = attempt === undefined ? runs[runs.length - 1] : runs.find((r) => r.run === attempt);
     if (!run) {
-      if (attempt === undefined) return { attempt: 0, offset: 0, data: '', size: 0, eof: entry.live === null };
+      if (attempt === undefined) return { attempt: 0, offset: 0, nextOffset: 0, data: '', size: 0, eof: entry.live === null };
       throw new RpcError(-32600, `job ${jobId} has no run ${attempt} (it has ${runs.length})`, { jobId, attempt });
     }
     const size = sizeOf(run.logPath) ?? 0;
-    const data = offset < size ? readLog(run.logPath, offset, Math.min(limit, size - offset)) : Buffer.alloc(0);
+    const read = offset < size ? readLog(run.logPath, offset, Math.min(limit, size - offset)) : Buffer.alloc(0);
+    // A character cut in two by the limit is left whole for the next read.
+    const data = offset + read.length < size ? read.subarray(0, wholeCharacters(read)) : read;
     const ended = run.endedAtMs !== null || entry.live?.run !== run.run;
-    return { attempt: run.run, offset, data: data.toString('utf8'), size, eof: ended && offset + data.length >= size };
+    return { attempt: run.run, offset, nextOffset: offset + data.length, data: data.toString('utf8'), size, eof: ended && offset + data.length >= size };
   }
 
   /** Lines of one run by number, through its line index. */

@@ -248,6 +248,8 @@ export const jobMethods = {
     z.object({
       attempt: z.number().int(),
       offset: z.number().int(),
+      /** Where the next read starts: past the bytes returned (a character the limit would cut is left for it). */
+      nextOffset: z.number().int(),
       /** The bytes, as UTF-8 text (a terminal replays it). */
       data: z.string(),
       /** Bytes in the log now. */
