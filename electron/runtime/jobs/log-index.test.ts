@@ -104,6 +104,12 @@ describe('log line index', () => {
     expect((await index.search('line 300', 0, 100, size)).lines).toEqual([305]);
   });
 
+  it('searches terminal output (CRLF endings) as plain lines', async () => {
+    const { index, size } = await indexed(logFile('compiling\r\nan Error here\r\n\u001b[31mred error\u001b[0m\r\ndone\r\n'));
+    expect((await index.search('error', 0, 100, size)).lines).toEqual([1, 2]);
+    expect((await index.read(0, 2, size, 1000, 1e6)).lines).toEqual(['compiling', 'an Error here']);
+  });
+
   it('stops at maxMatches and says where to go on from', async () => {
     const { index, size } = await indexed(logFile(`${numbered(0, 1000).join('\n')}\n`));
     const first = await index.search('line 1', 0, 5, size);

@@ -26,8 +26,8 @@ function charBoundary(buffer: Buffer, start: number, end: number): number {
   return cut;
 }
 
-/** What a line may hold that it does not show as it is: escapes, carriage returns, other controls. */
-const NOT_AS_SHOWN = /[\u0000-\u0008\u000b-\u001f\u007f\u009b]/g;
+/** What a line may hold that it does not show as it is: escapes, carriage returns (not a CRLF's), other controls. */
+const NOT_AS_SHOWN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u009b]|\r(?!\n)/g;
 
 /**
  * The lines of `text` (whole lines, each ending in a newline; the first is
