@@ -1,4 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
 import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
 import { currentDetail, formatDuration, jobDurationMs, jobStatusLine } from '../../format/job-format.js';
@@ -97,7 +98,9 @@ export function JobPage({ job }: { readonly job: Job }) {
           ) : (
             <>
               <dt>Command</dt>
-              <dd className="job-mono">{job.command}</dd>
+              <dd>
+                <CommandText command={job.command ?? ''} />
+              </dd>
             </>
           )}
           <dt>Folder</dt>
@@ -148,6 +151,26 @@ export function JobPage({ job }: { readonly job: Job }) {
         </aside>
       </div>
     </section>
+  );
+}
+
+/** Past this many characters a command shows its first lines, and a button shows the rest. */
+const LONG_COMMAND = 240;
+
+function CommandText({ command }: { readonly command: string }) {
+  const [whole, setWhole] = useState(false);
+  const long = command.length > LONG_COMMAND || command.split('\n').length > 3;
+  return (
+    <>
+      <span className="job-mono job-command" data-clamped={(long && !whole) || undefined}>
+        {command}
+      </span>
+      {long ? (
+        <button type="button" className="button-link job-command-toggle" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+          {whole ? 'Show less' : 'Show the whole command'}
+        </button>
+      ) : null}
+    </>
   );
 }
 
