@@ -112,7 +112,7 @@ export class JobLogs {
     if (!run) return { attempt: 0, lines: [], searchedTo: 0, truncated: false };
     const { index, size } = await this.indexOf(entry, run);
     const from = params.fromLine ?? 0;
-    const found = await this.guard(entry, run, () => index.search(params.query, from, params.maxMatches ?? JOB_LOG_SEARCH_MAX_MATCHES, size));
+    const found = await this.guard(entry, run, () => index.search(params.query, from, params.maxMatches ?? JOB_LOG_SEARCH_MAX_MATCHES, size, params.toLine ?? Infinity));
     return { attempt: run.run, ...found };
   }
 

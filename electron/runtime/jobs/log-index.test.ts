@@ -120,6 +120,16 @@ describe('log line index', () => {
     expect([...first.lines, ...rest.lines]).toHaveLength(1 + 10 + 100);
   });
 
+  it('searches a slice of lines, so a client can search a long log piece by piece', async () => {
+    const count = LINES_PER_CHECKPOINT * 3;
+    const { index, size } = await indexed(logFile(`${numbered(0, count).join('\n')}\n`));
+    const first = await index.search('line 3', 0, 1000, size, 100);
+    expect(first).toEqual({ lines: [3, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39], searchedTo: 100, truncated: false });
+    const middle = await index.search('line 3', 300, 1000, size, 301);
+    expect(middle).toEqual({ lines: [300], searchedTo: 301, truncated: false });
+    expect((await index.search('line', count - 2, 1000, size, count + 50)).searchedTo).toBe(count);
+  });
+
   it('leaves an unfinished last line out of a search until it ends', async () => {
     const file = logFile('done\nstill writ');
     const index = new LogLineIndex(file);

@@ -163,19 +163,20 @@ export class LogLineIndex {
   }
 
   /**
-   * The lines from `from` on whose shown text (see shared/log-text) contains
+   * The lines in [from, to) whose shown text (see shared/log-text) contains
    * `query`, ignoring case; complete lines only (an unfinished line is searched
    * once it ends), at most `maxMatches`.
    */
-  async search(query: string, from: number, maxMatches: number, size: number): Promise<SearchResult> {
+  async search(query: string, from: number, maxMatches: number, size: number, to = Infinity): Promise<SearchResult> {
     const needle = query.toLowerCase();
     const matches: number[] = [];
-    const end = this.completeLines;
+    const end = Math.min(this.completeLines, to);
     if (from >= end) return { lines: matches, searchedTo: Math.max(from, end), truncated: false };
     let searchedTo = end;
     let truncated = false;
+    const endByte = end === this.completeLines ? Math.min(size, this.completeBytes) : await this.offsetOfLine(end, size);
     // A chunk is searched as it is, then its lines with escapes or controls one by one, as they show.
-    await this.walkChunks(from, Math.min(size, this.completeBytes), (text, firstLine) => {
+    await this.walkChunks(from, endByte, (text, firstLine) => {
       matches.push(...matchesIn(text, firstLine, needle));
       if (matches.length >= maxMatches) {
         matches.length = maxMatches;

@@ -92,18 +92,31 @@ describe('job log source', () => {
     await until(() => (jobs.get(job.id)?.runs ?? 0) >= 1, 'started');
     const source = open(job.id, 1);
     await until(() => source.store.getState().lineCount >= 501, 'the early lines');
-    const first = await source.search('needle');
-    expect(first).toBe(500);
-    expect(source.store.getState().search).toMatchObject({ query: 'needle', matches: [500], current: 0 });
+    await source.search('needle');
+    expect(source.store.getState().search).toMatchObject({ query: 'needle', matches: [500], current: 0, searching: false });
     fs.writeFileSync(path.join(home, 'go'), '');
     await until(() => source.store.getState().search.matches.length === 2, 'the late match found as it arrived');
     expect(source.store.getState().search.matches).toEqual([500, 501]);
-    expect(source.step(1)).toBe(501);
-    expect(source.step(1)).toBe(500);
-    expect(source.step(-1)).toBe(501);
+    const shownBefore = source.store.getState().search.shown;
+    const stepTo = (direction: 1 | -1) => {
+      source.step(direction);
+      const { search } = source.store.getState();
+      return search.matches[search.current];
+    };
+    expect(stepTo(1)).toBe(501);
+    expect(stepTo(1)).toBe(500);
+    expect(stepTo(-1)).toBe(501);
+    // Each step asks the view to go to the match.
+    expect(source.store.getState().search.shown).toBe(shownBefore + 3);
     // The match nearest below where the person is becomes current.
-    expect(await source.search('row 4', 300)).toBe(399);
-    expect(await source.search('absent')).toBeNull();
+    await source.search('row 4', 300);
+    const { search } = source.store.getState();
+    expect(search.matches[search.current]).toBe(399);
+    // Nothing past where the person is: the search wraps round to the first match.
+    await source.search('needle', 501 + 1);
+    expect(source.store.getState().search).toMatchObject({ matches: [500, 501], current: 0 });
+    await source.search('absent');
+    expect(source.store.getState().search).toMatchObject({ matches: [], current: -1, searching: false });
     await source.search('');
     expect(source.store.getState().search.query).toBe('');
   });

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { JOB_LOG_MAX_LIMIT } from '../../../shared/protocol/methods/job.js';
+import { JOB_LOG_MAX_LIMIT, JOB_LOG_SEARCH_MAX_MATCHES } from '../../../shared/protocol/methods/job.js';
 import type { ClientMethod, NotificationMethod, NotificationParamsOf, ParamsOf, ResultOf } from '../../../shared/protocol/registry.js';
 import { stripAnsi } from '../format/ansi.js';
 import { describeRequestError } from '../format/request-errors.js';
@@ -19,8 +19,10 @@ export interface JobLogSearch {
   readonly matches: readonly number[];
   /** Index in `matches` of the one shown; -1 when none is. */
   readonly current: number;
+  /** Bumped each time the view should go to the current match (found first, next, previous). */
+  readonly shown: number;
   readonly searching: boolean;
-  /** The runtime stopped at its cap: there are more than `matches`. */
+  /** The search stopped at its cap: there are more than `matches`. */
   readonly truncated: boolean;
 }
 
@@ -49,7 +51,10 @@ interface Page {
   clipped: Set<number>;
 }
 
-const NO_SEARCH: JobLogSearch = { query: '', matches: [], current: -1, searching: false, truncated: false };
+const NO_SEARCH: JobLogSearch = { query: '', matches: [], current: -1, shown: 0, searching: false, truncated: false };
+/** Lines searched by the first request; each next one searches twice as many, up to the most. A long log's matches show as they are found. */
+const FIRST_SEARCH_SLICE = 20_000;
+const MOST_SEARCH_SLICE = 320_000;
 
 /**
  * One run's output for the log view, without holding the log: lines are
@@ -195,44 +200,76 @@ export class JobLogSource {
     if (page && page.lines.length > index % LOG_PAGE_LINES) page.lines.length = index % LOG_PAGE_LINES;
   }
 
-  /** Searches the whole run for `query` (empty: no search); the first match at or after `fromLine` becomes current. */
-  async search(query: string, fromLine = 0): Promise<number | null> {
+  /**
+   * Searches the whole run for `query` (empty: no search), slice by slice;
+   * the first match at or after line `near` becomes current as soon as it is
+   * found (the first of all when none is past `near`). Resolves when the search is done.
+   */
+  async search(query: string, near = 0): Promise<void> {
     if (query === '') {
       this.searchGeneration += 1;
       this.store.setState({ search: NO_SEARCH });
-      return null;
+      return;
     }
-    await this.runSearch(query, 0, true, fromLine);
-    const { search } = this.store.getState();
-    return search.current === -1 ? null : search.matches[search.current]!;
+    await this.runSearch(query, 0, true, near);
   }
 
+  /**
+   * Searches from `from` to the end in slices, appending matches as they come.
+   * A fresh search near line `near` goes from there to the end first, then
+   * wraps round from the top, so the match to show is found soonest.
+   */
   private async runSearch(query: string, from: number, fresh: boolean, near = 0): Promise<void> {
     const generation = fresh ? ++this.searchGeneration : this.searchGeneration;
-    this.store.setState((state) => ({ search: fresh ? { ...NO_SEARCH, query, searching: true } : { ...state.search, searching: true } }));
+    this.store.setState((state) => ({ search: fresh ? { ...NO_SEARCH, query, shown: state.search.shown, searching: true } : { ...state.search, searching: true } }));
+    const start = fresh ? near : from;
+    /** Matches of the wrapped part (above `near`) so far: they go before the others. */
+    let above = 0;
+    let slice = FIRST_SEARCH_SLICE;
     try {
-      const result = await this.client.request('job/log/search', { jobId: this.jobId, attempt: this.attempt, query, fromLine: from });
-      if (this.disposed || generation !== this.searchGeneration) return;
-      this.searchedTo = result.searchedTo;
-      this.store.setState((state) => {
-        const matches = fresh ? result.lines : [...state.search.matches, ...result.lines];
-        let current = fresh ? matches.findIndex((line) => line >= near) : state.search.current;
-        if (fresh && current === -1 && matches.length > 0) current = 0;
-        return { search: { query, matches, current, searching: false, truncated: result.truncated } };
-      });
+      for (const [first, end, wrapped] of start > 0 && fresh ? ([[start, Infinity, false], [0, start, true]] as const) : ([[start, Infinity, false]] as const)) {
+        for (let at = first; at < end; ) {
+          const room = JOB_LOG_SEARCH_MAX_MATCHES - this.store.getState().search.matches.length;
+          if (room <= 0) {
+            this.store.setState(({ search }) => ({ search: { ...search, truncated: true } }));
+            return;
+          }
+          const to = Math.min(end, at + slice);
+          slice = Math.min(MOST_SEARCH_SLICE, slice * 2);
+          const result = await this.client.request('job/log/search', { jobId: this.jobId, attempt: this.attempt, query, fromLine: at, toLine: to, maxMatches: room });
+          if (this.disposed || generation !== this.searchGeneration) return;
+          // Live output is searched on from the end of the first part.
+          if (!wrapped) this.searchedTo = result.searchedTo;
+          const found = result.lines;
+          this.store.setState(({ search }) => {
+            const matches = wrapped ? [...search.matches.slice(0, above), ...found, ...search.matches.slice(above)] : [...search.matches, ...found];
+            let { current, shown } = search;
+            if (wrapped && current !== -1) current += found.length;
+            if (fresh && current === -1 && found.length > 0) {
+              current = wrapped ? above : matches.length - found.length;
+              shown += 1;
+            }
+            return { search: { ...search, matches, current, shown, truncated: search.truncated || result.truncated } };
+          });
+          if (wrapped) above += found.length;
+          if (result.truncated || result.searchedTo < to) break;
+          at = result.searchedTo;
+        }
+      }
     } catch (error) {
       if (this.disposed || generation !== this.searchGeneration) return;
-      this.store.setState((state) => ({ search: { ...state.search, searching: false }, error: describeRequestError(error).message }));
+      this.store.setState({ error: describeRequestError(error).message });
+    } finally {
+      if (!this.disposed && generation === this.searchGeneration) this.store.setState(({ search }) => ({ search: { ...search, searching: false } }));
     }
   }
 
-  /** Moves to the next (1) or previous (-1) match, wrapping around; returns its line. */
-  step(direction: 1 | -1): number | null {
+  /** Moves to the next (1) or previous (-1) match, wrapping around. */
+  step(direction: 1 | -1): void {
     const { search } = this.store.getState();
-    if (search.matches.length === 0) return null;
+    if (search.matches.length === 0) return;
     const current = (search.current + direction + search.matches.length) % search.matches.length;
-    this.store.setState({ search: { ...search, current } });
-    return search.matches[current]!;
+    this.store.setState({ search: { ...search, current, shown: search.shown + 1 } });
   }
 
   /**

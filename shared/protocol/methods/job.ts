@@ -199,6 +199,8 @@ export const JobLogSearchParams = z.object({
     .refine((q) => !/[\r\n]/.test(q), 'a search is within one line: no line breaks'),
   /** First line searched (from 0): a client that searched before continues where it stopped. */
   fromLine: z.number().int().min(0).optional(),
+  /** Line the search stops before; default the end. A client searches a long log in slices, showing matches as they come. */
+  toLine: z.number().int().min(0).optional(),
   maxMatches: z.number().int().min(1).max(JOB_LOG_SEARCH_MAX_MATCHES).optional(),
 });
 
@@ -206,7 +208,7 @@ export const JobLogSearchResult = z.object({
   attempt: z.number().int(),
   /** Numbers of the lines that match, ascending. */
   lines: z.array(z.number().int()),
-  /** Lines searched up to (exclusive): the log's complete lines when the search ran, or where it stopped at maxMatches. */
+  /** Lines searched up to (exclusive): toLine or the log's complete lines, or where it stopped at maxMatches. */
   searchedTo: z.number().int(),
   /** It stopped at maxMatches: there may be more. */
   truncated: z.boolean(),

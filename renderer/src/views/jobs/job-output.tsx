@@ -105,19 +105,18 @@ function LogPanel({ job, source, picker }: { readonly job: Job; readonly source:
   const countId = useId();
 
   useEffect(() => {
-    const trimmed = query;
-    const timer = setTimeout(() => {
-      void source.search(trimmed, topLine.current).then((line) => {
-        if (line !== null) view.current?.showLine(line);
-      });
-    }, trimmed === '' ? 0 : SEARCH_DELAY_MS);
+    const timer = setTimeout(() => void source.search(query, topLine.current), query === '' ? 0 : SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [query, source]);
 
-  const step = (direction: 1 | -1) => {
-    const line = source.step(direction);
-    if (line !== null) view.current?.showLine(line);
-  };
+  const current = search.current >= 0 ? (search.matches[search.current] ?? null) : null;
+  // A match found first, or the next or previous one: the view goes there.
+  useEffect(() => {
+    if (current !== null) view.current?.showLine(current);
+    // `shown` changes each time the person (or the search) asks to go to the current match.
+  }, [search.shown]);
+
+  const step = (direction: 1 | -1) => source.step(direction);
 
   const download = async () => {
     setDownloading(0);
@@ -139,14 +138,15 @@ function LogPanel({ job, source, picker }: { readonly job: Job; readonly source:
     }
   };
 
-  const current = search.current >= 0 ? search.matches[search.current] ?? null : null;
-  const matchLabel = search.searching
-    ? 'Searching…'
-    : search.query === ''
+  const found = `${count.format(search.matches.length)}${search.truncated ? '+' : ''}`;
+  const matchLabel =
+    search.query === ''
       ? ''
       : search.matches.length === 0
-        ? 'No match'
-        : `${search.current + 1} of ${count.format(search.matches.length)}${search.truncated ? '+' : ''}`;
+        ? search.searching
+          ? 'Searching…'
+          : 'No match'
+        : `${search.current + 1} of ${found}${search.searching ? '…' : ''}`;
 
   return (
     <div
