@@ -23,6 +23,7 @@ import { carrierThroughput } from './carrier-throughput.js';
 import { terminalEchoUnderFlood } from './terminal-echo.js';
 import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
+import { jobLogBench } from './job-log.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -39,6 +40,7 @@ const TARGETS = {
   jobTransitionsPerSecond: 20_000,
   jobListFirstPageMs: 50,
   jobsDashboardMountMs: 50,
+  jobLogOpenMs: 1000,
 } as const;
 
 async function main(): Promise<void> {
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
     const terminalEchoWs = await terminalEchoUnderFlood({ home: temp.make('wheelhouse-bench-'), cwd: temp.make('wheelhouse-bench-'), carrier: 'websocket' });
     const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
+    const jobLog = await jobLogBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -184,6 +187,12 @@ async function main(): Promise<void> {
         ...jobsDashboard,
         target: `remount <= ${TARGETS.jobsDashboardMountMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
         meetsTarget: jobsDashboard.remountMs <= TARGETS.jobsDashboardMountMs && jobsDashboard.frameIntervalMedianMs <= 17,
+      },
+      // Chromium + wheelhouse serve: a job page whose log has 1,000,000 lines beside one with 1,000.
+      jobLog: {
+        ...jobLog,
+        target: `1,000,000 lines: open to last line <= ${TARGETS.jobLogOpenMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
+        meetsTarget: jobLog.million.openToLastLineMs <= TARGETS.jobLogOpenMs && jobLog.million.frameIntervalMedianMs <= 17,
       },
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),

@@ -38,7 +38,7 @@ function measure(page: Page) {
 function visibleLines(page: Page) {
   return page.evaluate(() => {
     const view = document.querySelector('[data-testid="job-log"]')!.getBoundingClientRect();
-    return [...document.querySelectorAll<HTMLElement>('[data-testid="job-log"] .log-line')]
+    return Array.from(document.querySelectorAll<HTMLElement>('[data-testid="job-log"] .log-line'))
       .filter((row) => {
         const r = row.getBoundingClientRect();
         return r.top >= view.top - 1 && r.bottom <= view.bottom + 1;
