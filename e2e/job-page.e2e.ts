@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -158,6 +158,13 @@ describe('job page with a 100,000-line job', () => {
     await row.getByTestId('job-row-open').click();
     await expect.poll(() => page.getByTestId('job-status-line').textContent()).toBe('Completed in 2 attempts · exited with code 0');
     expect(await page.getByTestId('log-footer').textContent()).toBe('100,000 lines · 1.1 MB');
+
+    // The whole log downloads as text, every line of it.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('log-download').click()]);
+    expect(download.suggestedFilename()).toBe('Hundred-thousand-lines-attempt-2.log');
+    const saved = (await readFile((await download.path())!, 'utf8')).split('\n');
+    expect(saved).toHaveLength(LINES + 1);
+    expect([saved[0], saved[LINES - 1], saved[LINES]]).toEqual(['row 000001', `row ${String(LINES).padStart(6, '0')}`, '']);
     expect(app.errors).toEqual([]);
   });
 });

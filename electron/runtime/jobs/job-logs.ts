@@ -95,7 +95,7 @@ export class JobLogs {
   /** Lines of one run by number, through its line index. */
   async lines(entry: JobEntry, params: HandlerParamsOf<'job/log/lines'>): Promise<ResultOf<'job/log/lines'>> {
     const run = this.runOf(entry, params.attempt);
-    if (!run) return { attempt: 0, fromLine: 0, lines: [], clipped: [], lineCount: 0, bytes: 0, ended: entry.live === null };
+    if (!run) return { attempt: params.attempt ?? 0, fromLine: 0, lines: [], clipped: [], lineCount: 0, bytes: 0, ended: entry.live === null };
     const { index, size } = await this.indexOf(entry, run);
     const lineCount = index.lineCount(size);
     const fromLine = params.fromLine ?? Math.max(0, lineCount - params.count);
@@ -109,7 +109,7 @@ export class JobLogs {
   /** The lines of one run that show `query`. */
   async search(entry: JobEntry, params: HandlerParamsOf<'job/log/search'>): Promise<ResultOf<'job/log/search'>> {
     const run = this.runOf(entry, params.attempt);
-    if (!run) return { attempt: 0, lines: [], searchedTo: 0, truncated: false };
+    if (!run) return { attempt: params.attempt ?? 0, lines: [], searchedTo: 0, truncated: false };
     const { index, size } = await this.indexOf(entry, run);
     const from = params.fromLine ?? 0;
     const found = await this.guard(entry, run, () => index.search(params.query, from, params.maxMatches ?? JOB_LOG_SEARCH_MAX_MATCHES, size, params.toLine ?? Infinity));
@@ -134,7 +134,8 @@ export class JobLogs {
     const runs = this.store.runs(entry.state.id);
     const run = attempt === undefined ? runs[runs.length - 1] : runs.find((r) => r.run === attempt);
     if (run) return run;
-    if (attempt === undefined) return null;
+    // No run yet, or the one starting now (its log is recorded once its process is up): nothing to read so far.
+    if (attempt === undefined || entry.live?.run === attempt) return null;
     throw logError(entry, 'runNotFound', `job ${entry.state.id} has no run ${attempt} (it has ${runs.length})`, { attempt, runs: runs.length });
   }
 

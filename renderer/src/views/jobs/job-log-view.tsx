@@ -139,7 +139,7 @@ export function JobLogView({ source, label, query, currentLine, following, onFol
   const onKeyDown = (event: React.KeyboardEvent) => {
     const page = Math.max(LOG_ROW_HEIGHT, viewport - LOG_ROW_HEIGHT);
     const moves: Record<string, number> = { ArrowDown: LOG_ROW_HEIGHT, ArrowUp: -LOG_ROW_HEIGHT, PageDown: page, PageUp: -page, ' ': event.shiftKey ? -page : page };
-    if (event.key === 'End' || (event.key === 'End' && event.ctrlKey)) {
+    if (event.key === 'End') {
       event.preventDefault();
       onFollowingChange(true);
       scrollToPx(naturalMax);
