@@ -86,9 +86,9 @@ export class JobLogs {
     }
     const size = sizeOf(run.logPath) ?? 0;
     const read = offset < size ? readLog(run.logPath, offset, Math.min(limit, size - offset)) : Buffer.alloc(0);
-    // A character cut in two by the limit is left whole for the next read.
-    const data = offset + read.length < size ? read.subarray(0, wholeCharacters(read)) : read;
     const ended = run.endedAtMs !== null || entry.live?.run !== run.run;
+    // A character cut in two (by the limit, or by a live log's end) is left whole for the next read.
+    const data = ended && offset + read.length >= size ? read : read.subarray(0, wholeCharacters(read));
     return { attempt: run.run, offset, nextOffset: offset + data.length, data: data.toString('utf8'), size, eof: ended && offset + data.length >= size };
   }
 
