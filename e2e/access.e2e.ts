@@ -85,11 +85,10 @@ describe('a page without a usable access token', () => {
     const page = await openClientPage(browser, first.server.url, errors);
     await waitForConnected(page);
 
-    // The server stops: the page says so with the server's own reason and keeps trying.
+    // The server stops: the banner says so (the server said why) and the page keeps trying.
     await first.close();
-    const status = page.locator('[data-testid="connection-status"][data-status="reconnecting"]');
-    await status.waitFor();
-    await expect.poll(() => status.innerText()).toContain('Wheelhouse stopped');
+    await page.locator('[data-testid="connection-status"][data-status="reconnecting"]').waitFor();
+    await expect.poll(() => page.getByTestId('connection-banner').innerText()).toContain('Wheelhouse has stopped');
     expect(await page.getByTestId('access-gate').count()).toBe(0);
 
     // It comes back with a rotated token: the page stops retrying and says what to do.

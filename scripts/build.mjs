@@ -72,8 +72,9 @@ if (existsSync(out('electron/main/main.ts'))) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // As for the CLI: zod and smol-toml bundled, the rest loaded as installed (lazily where the code says so).
-    external: ['electron', ...CLI_EXTERNAL],
+    // As for the CLI: zod and smol-toml bundled, the rest loaded as installed (lazily where the code says so);
+    // electron-updater only in packaged builds that carry an update feed.
+    external: ['electron', 'electron-updater', ...CLI_EXTERNAL],
     plugins: [zodEnglishOnly],
     // V8's compile cache where Electron's Node has it (22.1+), as bin/wheelhouse.mjs does for the CLI:
     // modules the main process loads later (native addon wrappers, the OpenAI SDK) start compiled.

@@ -131,6 +131,7 @@ async function readConfig(deps: ConfigHandlerDeps): Promise<ResultOf<'config/rea
       available: deps.secretStore.available,
       description: storeError ? `${description} ${storeError}` : description,
     },
+    notifications: deps.configService.notificationPreferences(),
   };
 }
 

@@ -72,6 +72,18 @@ export type HookMatcherGroup = z.infer<typeof HookMatcherGroup>;
 
 export const HooksTable = z.partialRecord(z.enum(HOOK_CONFIG_EVENTS), salvageableArray(HookMatcherGroup, 64));
 
+/** `[wheelhouse.notifications]`: which events notify the person (absent: on). */
+export const NotificationsTable = z.looseObject({
+  job_finished: z.boolean().optional(),
+  job_failed: z.boolean().optional(),
+  approval_needed: z.boolean().optional(),
+});
+
+/** `[wheelhouse]`: Wheelhouse's own settings, in a table of its own so a Codex config.toml never collides with them. */
+export const WheelhouseTable = z.looseObject({
+  notifications: NotificationsTable.optional(),
+});
+
 /** The keys of config.toml Wheelhouse reads. Everything else is kept as written. */
 export const ConfigDocument = z
   .looseObject({
@@ -82,6 +94,7 @@ export const ConfigDocument = z
     model_providers: z.record(ProviderId, ProviderTable).optional(),
     hooks: HooksTable.optional(),
     mcp_servers: McpServers.optional(),
+    wheelhouse: WheelhouseTable.optional(),
   })
   .superRefine((doc, ctx) => {
     const tables = doc.model_providers ?? {};

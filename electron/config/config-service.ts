@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { ConfigEdit } from '../../shared/protocol/index.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, type ConfigEdit, type NotificationPreferences } from '../../shared/protocol/index.js';
 import { DEFAULT_PROVIDER_ID, type ProviderConfig } from './builtin-providers.js';
 import { ConfigError } from './config-error.js';
 import { loadConfigFile, readConfigDocument, writeConfigDocument, type ConfigSnapshot } from './config-file.js';
@@ -52,6 +52,16 @@ export class ConfigService {
   /** `model` as configured (null: use the provider's default). */
   model(): string | null {
     return this.current().config.model ?? null;
+  }
+
+  /** `[wheelhouse.notifications]`, each kind on unless turned off. */
+  notificationPreferences(): NotificationPreferences {
+    const table = this.current().config.wheelhouse?.notifications ?? {};
+    return {
+      jobFinished: table.job_finished ?? DEFAULT_NOTIFICATION_PREFERENCES.jobFinished,
+      jobFailed: table.job_failed ?? DEFAULT_NOTIFICATION_PREFERENCES.jobFailed,
+      approvalNeeded: table.approval_needed ?? DEFAULT_NOTIFICATION_PREFERENCES.approvalNeeded,
+    };
   }
 
   /**

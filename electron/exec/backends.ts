@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import * as pty from 'node-pty';
 import { ExecError } from './exec-error.js';
-import { isAlive } from './process-tree.js';
+import { foregroundProgram, isAlive } from './process-tree.js';
 import type { OutputStream } from './types.js';
 
 /** How the OS ended the leader process. */
@@ -23,6 +23,8 @@ export interface ProcessBackend {
   setOutputPaused(paused: boolean): void;
   /** Registers the output and exit listeners; exit comes after all output was read. */
   start(onData: (stream: OutputStream, chunk: Buffer) => void, onExit: (exit: RawExit) => void): void;
+  /** A terminal's foreground program other than its own leader (see process-tree.ts); null without a terminal. */
+  foregroundProgram(): string | null;
 }
 
 export interface BackendSpec {
@@ -134,10 +136,30 @@ class PtyBackend implements ProcessBackend {
       throw new ExecError('spawn-failed', `cannot start ${spec.argv[0]}: ${(error as Error).message}`);
     }
     this.releaseTerminal = holdTerminalOpen(this.terminal);
+    this.leaderName = this.readProcessName();
   }
+
+  /** The leader's own name, as node-pty reports the terminal's foreground process at the start. */
+  private readonly leaderName: string;
 
   get pid(): number {
     return this.terminal.pid;
+  }
+
+  foregroundProgram(): string | null {
+    const fromProc = foregroundProgram(this.terminal.pid);
+    if (fromProc !== undefined) return fromProc;
+    // macOS and the BSDs: node-pty names the terminal's foreground process itself.
+    const name = this.readProcessName();
+    return name && name !== this.leaderName ? name : null;
+  }
+
+  private readProcessName(): string {
+    try {
+      return this.terminal.process;
+    } catch {
+      return '';
+    }
   }
 
   write(data: string | Buffer): void {
@@ -217,6 +239,10 @@ class PipeBackend implements ProcessBackend {
 
   get pid(): number {
     return this.child.pid!;
+  }
+
+  foregroundProgram(): null {
+    return null; // pipes have no terminal, so nothing is "in front"
   }
 
   write(data: string | Buffer): void {

@@ -15,6 +15,8 @@ interface ProcEntry {
   readonly ppid: number;
   readonly pgrp: number;
   readonly session: number;
+  /** The foreground process group of the process's terminal (-1: none). */
+  readonly tpgid: number;
   readonly state: string;
   readonly startTime: string;
 }
@@ -42,6 +44,7 @@ function readStat(pid: number | string): ProcEntry | undefined {
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
     session: Number(fields[3]),
+    tpgid: Number(fields[5]),
     startTime: fields[19]!,
   };
 }
@@ -83,6 +86,23 @@ export function treeMembers(leader: number): ProcessIdentity[] {
     }
   }
   return [...members.values()].filter((entry) => entry.state !== 'Z').map(({ pid, startTime }) => ({ pid, startTime }));
+}
+
+/**
+ * The program in the foreground of the terminal a shell (`leader`) controls:
+ * what the person started at its prompt and is still running, by name. Null
+ * when the shell itself is in front (waiting at its prompt) or is gone;
+ * undefined where /proc does not exist (the caller asks the terminal instead).
+ */
+export function foregroundProgram(leader: number): string | null | undefined {
+  if (!hasProc) return undefined;
+  const entry = readStat(leader);
+  if (!entry || entry.state === 'Z' || entry.tpgid <= 0 || entry.tpgid === entry.pgrp) return null;
+  try {
+    return fs.readFileSync(`/proc/${entry.tpgid}/comm`, 'utf8').trim() || 'a program';
+  } catch {
+    return 'a program'; // the group's leader left while its pipeline runs on
+  }
 }
 
 /** True while the process exists and is not a zombie (it was the same process when seen). */

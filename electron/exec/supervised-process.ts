@@ -77,6 +77,11 @@ export class SupervisedProcess {
     return this.backend.pid;
   }
 
+  /** In a terminal: the program the person started at the shell and is still running (null at the prompt). */
+  foregroundProgram(): string | null {
+    return this.exitInfo ? null : this.backend.foregroundProgram();
+  }
+
   get state(): ProcessState {
     return this.exitInfo ? 'exited' : this.paused ? 'paused' : 'running';
   }

@@ -1,8 +1,11 @@
 import {
   clientMethods,
   Dispatcher,
+  isDesktopMethod,
+  type DesktopMethod,
   ErrorCode,
   RpcError,
+  RUNTIME_UNAVAILABLE,
   type ClientMethod,
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
@@ -16,6 +19,9 @@ import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
 import { lockHome } from './lock-home.js';
 import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
+
+/** The desktop shell's answers to the desktop methods (open at login, restart); they work whether or not the runtime opened. */
+export type DesktopHandlers = Pick<MethodHandlers<RequestContext>, DesktopMethod>;
 
 /**
  * A runtime whose home is locked but whose stores are still opening. Carriers
@@ -45,7 +51,11 @@ export interface StartingRuntime {
  * request waiting for the runtime, and every later one, gets a -32603 error
  * saying why.
  */
-export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promise<unknown> = () => Promise.resolve()): StartingRuntime {
+export function startRuntime(
+  options: HostRuntimeOptions,
+  openAfter: () => Promise<unknown> = () => Promise.resolve(),
+  desktop: DesktopHandlers | null = null,
+): StartingRuntime {
   const lock = lockHome(options.home);
   const ready = openAfter().then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(async () => {
     try {
@@ -57,6 +67,24 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       throw error;
     }
   });
+  return startingRuntime(options, ready, desktop);
+}
+
+/**
+ * A runtime that could not even start (its home is in use, say): it answers
+ * `initialize` and the desktop methods, and every other request with -32603
+ * saying why, so the desktop window can show what happened and offer a restart.
+ */
+export function failedRuntime(options: Pick<HostRuntimeOptions, 'home' | 'validateResults' | 'logError'>, error: unknown, desktop: DesktopHandlers | null = null): StartingRuntime {
+  const ready = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  return startingRuntime(options, ready, desktop);
+}
+
+function startingRuntime(
+  options: Pick<HostRuntimeOptions, 'home' | 'validateResults' | 'logError'>,
+  ready: Promise<Runtime>,
+  desktop: DesktopHandlers | null,
+): StartingRuntime {
   let opened: Runtime | null = null;
   // A failure is reported through `ready` and through the requests; it is never unhandled.
   ready.then(
@@ -65,7 +93,9 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
   );
 
   const unavailable = (error: unknown) =>
-    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`, {
+      reason: RUNTIME_UNAVAILABLE,
+    });
   const waitForRuntime = <M extends ClientMethod>(method: M) =>
     (async (params: unknown, ctx: RequestContext) => {
       const runtime = await ready.catch((error: unknown) => {
@@ -73,9 +103,12 @@ export function startRuntime(options: HostRuntimeOptions, openAfter: () => Promi
       });
       return (runtime.methods[method] as (p: unknown, c: RequestContext) => unknown)(params, ctx);
     }) as unknown as MethodHandlers<RequestContext>[M];
-  const handlers = Object.fromEntries(
-    (Object.keys(clientMethods) as ClientMethod[]).map((method) => [method, method === 'initialize' ? initializeHandler(options.home) : waitForRuntime(method)]),
-  ) as unknown as MethodHandlers<RequestContext>;
+  const handlerOf = (method: ClientMethod) => {
+    if (method === 'initialize') return initializeHandler(options.home);
+    if (desktop && isDesktopMethod(method)) return desktop[method];
+    return waitForRuntime(method);
+  };
+  const handlers = Object.fromEntries((Object.keys(clientMethods) as ClientMethod[]).map((method) => [method, handlerOf(method)])) as unknown as MethodHandlers<RequestContext>;
   const dispatcher = new Dispatcher<RequestContext>(handlers, {
     validateResults: options.validateResults ?? resultsValidatedByDefault(),
     onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),

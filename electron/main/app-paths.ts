@@ -6,6 +6,10 @@ export function appLayout(appPath: string) {
   return {
     preload: path.join(appPath, 'dist', 'electron', 'preload.cjs'),
     rendererRoot: path.join(appPath, 'dist', 'renderer'),
+    /** The window and notification icon (Linux and Windows; macOS takes the bundle's). */
+    appIcon: path.join(appPath, 'build', 'icons', '256x256.png'),
+    /** Tray pictures (electron-builder.yml ships build/tray inside the app). */
+    trayIcons: path.join(appPath, 'build', 'tray'),
   } as const;
 }
 

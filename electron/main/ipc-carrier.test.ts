@@ -114,6 +114,23 @@ describe('IPC carrier', () => {
     expect(host.connectionCount).toBe(1);
   });
 
+  it('moves to a restarted runtime: the old session ends and the page starts a fresh one there', async () => {
+    const { renderer, send, initialize, carrier, host } = setup();
+    await initialize(renderer);
+    const home = temp.make();
+    const restarted = createTestRuntime({ home, defaults: { cwd: home } });
+    const next = new RpcHost(restarted);
+    cleanups.push(() => {
+      next.close();
+      restarted.close();
+    });
+    carrier.replaceHost(next);
+    expect(host.connectionCount).toBe(0);
+    renderer.reload();
+    expect(await initialize(renderer, 9)).toMatchObject({ id: 9, result: { wheelhouseHome: home } });
+    expect(next.connectionCount).toBe(1);
+  });
+
   it('never writes to a destroyed renderer, and other clients carry on', async () => {
     const { renderer, initialize, host, carrier, errors } = setup();
     await initialize(renderer);

@@ -36,7 +36,7 @@ export class IpcCarrier {
   private closed = false;
 
   constructor(
-    private readonly host: RpcHost,
+    private host: RpcHost,
     /** The webContents id of the app window, or null while there is none. */
     private readonly trustedWebContentsId: () => number | null,
     private readonly logError: (message: string, error: unknown) => void,
@@ -69,6 +69,16 @@ export class IpcCarrier {
     this.host.disconnect(connection);
   }
 
+  /**
+   * Moves the carrier to another host (the desktop app restarted its
+   * runtime): every session on the old one ends, and each renderer's next
+   * message opens a fresh session on the new one.
+   */
+  replaceHost(host: RpcHost): void {
+    for (const id of [...this.connections.keys()]) this.end(id);
+    this.host = host;
+  }
+
   /** Ends every session and refuses further messages. */
   close(): void {
     this.closed = true;
@@ -91,17 +101,21 @@ export class IpcCarrier {
 }
 
 /**
- * Feeds one window's renderer messages to the carrier. It listens on that
+ * Feeds one window's renderer messages to the carrier (the app's one
+ * carrier, made once its runtime starts). It listens on that
  * window's own `webContents.ipc`, so no other page's messages arrive at all;
  * the carrier still checks every sender. The only raw IPC of the main process.
  */
 export function listenToWindow(
-  carrier: IpcCarrier,
+  carrier: () => IpcCarrier | null,
   contents: WebContents,
   onDropped: (reason: Extract<IpcVerdict, { accepted: false }>['reason']) => void,
 ): void {
   contents.ipc.on(IPC_CHANNELS.toMain, (event, payload: unknown) => {
-    const verdict = carrier.receive({ endpoint: event.sender, frame: frameInfo(event.senderFrame), payload });
+    const current = carrier();
+    const verdict: IpcVerdict = current
+      ? current.receive({ endpoint: event.sender, frame: frameInfo(event.senderFrame), payload })
+      : { accepted: false, reason: 'carrier-closed' };
     if (!verdict.accepted) onDropped(verdict.reason);
   });
 }

@@ -24,7 +24,7 @@ describe('main process bundle', () => {
       format: 'cjs',
       target: 'node20',
       // scripts/build.mjs also bundles zod and smol-toml; the rest stays external.
-      external: ['electron', 'better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws'],
+      external: ['electron', 'electron-updater', 'better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws'],
       write: false,
       metafile: true,
       logLevel: 'silent',
@@ -39,6 +39,7 @@ describe('main process bundle', () => {
     });
     expect(external).toContain('electron');
     expect(external).toContain('better-sqlite3');
+    expect(external).toContain('electron-updater');
     expect(unshipped).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { HomeInUseError } from '../runtime/home-lock.js';
 
 /**
  * Electron-ABI builds of native modules. node_modules keeps the Node builds
@@ -44,6 +45,10 @@ export function findBetterSqliteBinding(
 
 /** A message for the user when the runtime could not start, with what to do about native-module trouble. */
 export function explainStartupError(error: unknown, binding: string | undefined, isPackaged: boolean): string {
+  if (error instanceof HomeInUseError) {
+    const other = error.pid === process.pid ? 'Another Wheelhouse window' : `Another Wheelhouse (process ${error.pid})`;
+    return `${other} is using Wheelhouse's data, so this one cannot open it. Close the other one (it may have been started from a terminal, as “wheelhouse serve”), then restart Wheelhouse.`;
+  }
   const message = error instanceof Error ? error.message : String(error);
   const fix = isPackaged
     ? 'Reinstall Wheelhouse.'

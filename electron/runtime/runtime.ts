@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { Dispatcher, type ConfigChangedNotification, type MethodHandlers } from '../../shared/protocol/index.js';
+import { desktopOnlyHandlers, Dispatcher, type ConfigChangedNotification, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
 import { ExecSessions, ProcessSupervisor } from '../exec/index.js';
@@ -424,6 +424,7 @@ export class Runtime {
       'command/exec/resize': (params, ctx) => this.commandExec.resize(params, ctx.session.connectionId),
       'command/exec/terminate': (params, ctx) => this.commandExec.terminate(params, ctx.session.connectionId),
       'command/exec/ack': (params, ctx) => this.commandExec.ack(params, ctx.session.connectionId),
+      'command/exec/foreground': (params, ctx) => this.commandExec.foreground(params, ctx.session.connectionId),
       'hooks/list': (params) => {
         const cwds = params.threadId ? [threads.require(params.threadId).record.cwd] : params.cwds?.length ? params.cwds : [this.threadDefaults().cwd];
         return { data: this.hooks.list(cwds) };
@@ -445,6 +446,8 @@ export class Runtime {
       'job/log/lines': (params) => this.jobs.logLines(params),
       'job/log/search': (params) => this.jobs.logSearch(params),
       'job/runs': (params) => this.jobs.runs(params.jobId),
+      // The desktop app's shell answers these itself (electron/host/start-runtime.ts takes its handlers).
+      ...desktopOnlyHandlers(),
     };
   }
 

@@ -1,4 +1,4 @@
-import type { Dispatcher } from '../../shared/protocol/index.js';
+import type { Dispatcher, NotificationMethod, NotificationParamsOf } from '../../shared/protocol/index.js';
 import type { ElicitationSender } from '../mcp/elicitation-broker.js';
 import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
@@ -119,6 +119,23 @@ export class RpcHost<Target extends RpcHostTarget = RpcHostTarget> {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /**
+   * Sends a notification of the host itself (not a runtime event: no `seq`,
+   * never in the log or a replay) to every initialised connection; the
+   * desktop shell says this way that its runtime failed or what to show.
+   * Returns how many connections it reached.
+   */
+  broadcast<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): number {
+    const text = JSON.stringify({ method, params });
+    let reached = 0;
+    for (const connection of this.connections) {
+      if (!connection.isOpen || !connection.isInitialized) continue;
+      connection.sendNotification(method, text);
+      reached += 1;
+    }
+    return reached;
   }
 
   connect(carrier: ConnectionSession['carrier'], sink: ConnectionSink): RpcConnection {

@@ -1,10 +1,17 @@
+import { jobNotice, type Notice } from '../../shared/notices.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, RUNTIME_UNAVAILABLE, type DesktopOpenTarget } from '../../shared/protocol/index.js';
+import { findBridge } from './client/bridge-transport.js';
 import { createWheelhouseClient } from './client/create-client.js';
+import { threadTitle } from './format/thread-labels.js';
+import { watchApprovalNotices } from './stores/approval-notices.js';
 import { createApprovalsStore } from './stores/approvals-store.js';
 import { createConnectionStore } from './stores/connection-store.js';
+import { createDesktopStore } from './stores/desktop-store.js';
+import { deliverNotice } from './stores/notice-center.js';
+import { createNotificationSettingsStore } from './stores/notification-settings-store.js';
 import { createConversationStore } from './stores/conversation-store.js';
 import { createElicitationStore } from './stores/elicitation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
-import { notifyJobEnded, notifyJobWaiting } from './stores/job-notifications.js';
 import { createJobsStore } from './stores/jobs-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
@@ -14,10 +21,14 @@ import { createSandboxStore } from './stores/sandbox-store.js';
 import { createSetupStore } from './stores/setup-store.js';
 import { createThreadsStore } from './stores/threads-store.js';
 import { createTerminalStore } from './stores/terminal-store.js';
-import { setErrorActions } from './stores/toast-store.js';
+import { setErrorActions, setExplainedElsewhere, useToastStore } from './stores/toast-store.js';
+import { showWebNotification } from './stores/web-notifications.js';
 
 /** The window's one runtime client; stores talk through it, views never do. */
 export const client = createWheelhouseClient(window);
+
+/** Where this window runs: inside the desktop app (its preload bridge is there) or in a browser. */
+export const host: 'electron' | 'browser' = findBridge(window) ? 'electron' : 'browser';
 
 /** Connection status for the footer indicator. */
 export const useConnectionStore = createConnectionStore(client);
@@ -38,7 +49,7 @@ export const useQueueStore = createQueueStore(client);
 export const useModelsStore = createModelsStore(client);
 
 /** Each thread's terminal panel and its shell. */
-export const useTerminalStore = createTerminalStore(client);
+export const useTerminalStore = createTerminalStore(client, window.localStorage);
 
 /** First run and Settings. */
 export const useSetupStore = createSetupStore(client, window.localStorage);
@@ -70,18 +81,85 @@ setErrorActions({
   reconnect: { label: 'Reconnect now', run: () => client.retryNow() },
 });
 
-/** Long-running jobs and the Jobs dashboard; a job that ends (or waits for approval) notifies the desktop, and the click opens it. */
-export const useJobsStore = createJobsStore(
-  client,
-  (job) => notifyJobEnded(job, (jobId) => useJobsStore.getState().show(jobId)),
-  undefined,
-  // An agent job waiting for approval: the click opens its conversation, where the approval card is.
-  (job) =>
-    notifyJobWaiting(job, (threadId) => {
-      useThreadsStore.getState().select(threadId);
-      useJobsStore.getState().hide();
-    }),
+/** Long-running jobs and the Jobs dashboard; a job that finishes or fails for good is worth a notice. */
+export const useJobsStore = createJobsStore(client, (before, after) => {
+  const notice = jobNotice(before, after);
+  if (notice) notify(notice);
+});
+
+/** The desktop app's own state (its runtime, open at login); what its menu, tray and notifications ask to show. */
+export const useDesktopStore = createDesktopStore(client, host === 'electron', (target) => openTarget(target));
+
+// The desktop app's runtime could not open: the banner says so once; each refused request need not say it again.
+setExplainedElsewhere(
+  (error) =>
+    error instanceof RpcError && typeof error.data === 'object' && error.data !== null && (error.data as { reason?: unknown }).reason === RUNTIME_UNAVAILABLE,
 );
+
+/** Shows a place in the window: chosen from the application menu, the tray, a notification or a toast. */
+export function openTarget(target: DesktopOpenTarget): void {
+  const setup = useSetupStore.getState();
+  if (target.view !== 'settings' && setup.mode === 'settings') setup.close();
+  switch (target.view) {
+    case 'newThread':
+      void useThreadsStore.getState().newThread();
+      return;
+    case 'settings':
+      setup.openSettings();
+      return;
+    case 'jobs':
+      useJobsStore.getState().show(null);
+      return;
+    case 'job':
+      useJobsStore.getState().show(target.jobId);
+      return;
+    case 'approvals':
+      useApprovalsStore.getState().show();
+      return;
+    case 'thread':
+      useThreadsStore.getState().select(target.threadId);
+      useJobsStore.getState().hide();
+      useApprovalsStore.getState().hide();
+      useMcpStore.getState().setOpen(false);
+      return;
+    default:
+      return target satisfies never;
+  }
+}
+
+/** Settings → Notifications: saving a kind's switch, the browser's permission. */
+export const useNotificationSettingsStore = createNotificationSettingsStore(client);
+
+/** Tells the person about a notice: a toast, a browser notification, or nothing (see deliverNotice). */
+function notify(notice: Notice): void {
+  deliverNotice(notice, {
+    host,
+    preferences: () => useSetupStore.getState().config?.notifications ?? DEFAULT_NOTIFICATION_PREFERENCES,
+    shown: () => {
+      const jobs = useJobsStore.getState();
+      const approvalsInbox = useApprovalsStore.getState().open;
+      const elsewhere = jobs.open || approvalsInbox || useMcpStore.getState().open;
+      return { threadId: elsewhere ? null : useThreadsStore.getState().selectedId, jobId: jobs.open ? jobs.selectedJobId : null, approvalsInbox };
+    },
+    focused: () => document.hasFocus(),
+    toast: (told, open) => useToastStore.getState().show(told.kind === 'approvalNeeded' ? 'attention' : told.kind === 'jobFailed' ? 'error' : 'done', told.title, { label: 'Open', run: open }, told.body),
+    desktop: (told, open) => void showWebNotification(told, open),
+    open: (target) => openTarget(target),
+  });
+}
+
+// A request that starts waiting for the person is worth a notice (once; not again after a reconnect).
+watchApprovalNotices(client, {
+  subscribe: (listener) =>
+    useApprovalsStore.subscribe((state, previous) => {
+      if (state.pending !== previous.pending) listener(state.pending);
+    }),
+  deliver: notify,
+  threadName: (threadId) => {
+    const thread = useThreadsStore.getState().threads[threadId];
+    return thread ? threadTitle(thread) : null;
+  },
+});
 
 // A new or other thread shows its conversation instead of the Jobs dashboard.
 useThreadsStore.subscribe((state, previous) => {

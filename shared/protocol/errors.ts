@@ -8,6 +8,9 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/** `data.reason` of a request refused because the runtime could not open its home (a client explains that once, not per request). */
+export const RUNTIME_UNAVAILABLE = 'runtime.unavailable';
+
 /** The error object carried by a failed response. */
 export interface RpcErrorShape {
   readonly code: number;

@@ -27,3 +27,4 @@ export * from './methods/mcp.js';
 export * from './methods/mcp-elicitation.js';
 export * from './methods/exec-policy.js';
 export * from './methods/thread-sandbox.js';
+export * from './methods/desktop.js';

@@ -3,6 +3,7 @@ import type { MethodSpec, NotificationSpec } from './define.js';
 import { commandExecMethods, commandExecNotifications } from './methods/command-exec.js';
 import { approvalMethods, approvalNotifications, approvalServerRequests, commandNotifications } from './methods/approvals.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
+import { desktopMethods, desktopNotifications } from './methods/desktop.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
 import { jobMethods, jobNotifications } from './methods/job.js';
@@ -41,6 +42,7 @@ export const clientMethods = {
   ...mcpMethods,
   ...execPolicyMethods,
   ...threadSandboxMethods,
+  ...desktopMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {
@@ -59,6 +61,7 @@ export const serverNotifications = {
   ...serverRequestNotifications,
   ...execPolicyNotifications,
   ...threadSandboxNotifications,
+  ...desktopNotifications,
 } as const satisfies Record<string, NotificationSpec>;
 
 /** Requests the server sends to a client (client-side tools; later approvals, elicitations). */

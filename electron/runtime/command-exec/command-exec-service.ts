@@ -234,6 +234,12 @@ export class CommandExecService {
     return {};
   }
 
+  /** What runs in front in the command's terminal (a terminal panel asks before it closes on it). */
+  async foreground(params: HandlerParamsOf<'command/exec/foreground'>, connectionId: string): Promise<{ program: string | null }> {
+    const running = await this.running(this.require(connectionId, params.processId), params.processId);
+    return { program: running.child.foregroundProgram() };
+  }
+
   /** The connection is gone: its commands go with it, whole trees (Codex does the same). */
   async connectionClosed(connectionId: string): Promise<void> {
     const mine = [...this.sessions.values(), ...this.anonymous].filter((s) => s.connectionId === connectionId);

@@ -27,6 +27,8 @@ export interface ConnectionSnapshot {
   readonly server: InitializeResult | null;
   /** Set when retrying cannot help until the page gets a (new) access token. */
   readonly problem: AccessProblem | null;
+  /** `error` is the runtime's own word on why it closed the connection (it stopped), not a dropped link. */
+  readonly closedByServer: boolean;
 }
 
 /** Opens one fresh transport; rejects with a readable message when it cannot. */
@@ -48,7 +50,7 @@ type NotificationListener = (notification: AnyNotification) => void;
  * reconnects, so stores subscribe once.
  */
 export class WheelhouseClient {
-  private snapshot: ConnectionSnapshot = { status: 'connecting', error: null, server: null, problem: null };
+  private snapshot: ConnectionSnapshot = { status: 'connecting', error: null, server: null, problem: null, closedByServer: false };
   private rpc: RpcClient | null = null;
   private transport: ClosableTransport | null = null;
   private attempt = 0;
@@ -80,7 +82,7 @@ export class WheelhouseClient {
     this.stopped = true;
     this.clearRetry();
     this.dropConnection();
-    this.setSnapshot({ status: 'disconnected', error: null, server: null, problem: null });
+    this.setSnapshot({ status: 'disconnected', error: null, server: null, problem: null, closedByServer: false });
   }
 
   /** Skips the backoff wait and tries again now (the "Retry" button, or the browser coming back online). */
@@ -169,6 +171,7 @@ export class WheelhouseClient {
       error: this.snapshot.error,
       server: null,
       problem: null,
+      closedByServer: this.snapshot.closedByServer,
     });
     let transport: ClosableTransport;
     try {
@@ -177,7 +180,7 @@ export class WheelhouseClient {
       if (generation !== this.generation) return;
       if (error instanceof AccessError) {
         // Retrying with the same token cannot succeed; wait for a new link (reconnectNow).
-        this.setSnapshot({ status: 'disconnected', error: error.message, server: null, problem: error.problem });
+        this.setSnapshot({ status: 'disconnected', error: error.message, server: null, problem: error.problem, closedByServer: false });
         return;
       }
       // Until it answers again, why it went away says more than "can't reach it".
@@ -219,17 +222,18 @@ export class WheelhouseClient {
     this.attempt = 0;
     this.everConnected = true;
     this.serverCloseReason = null;
-    this.setSnapshot({ status: 'connected', error: null, server, problem: null });
+    this.setSnapshot({ status: 'connected', error: null, server, problem: null, closedByServer: false });
     for (const listener of this.readyListeners) listener(server);
   }
 
   private scheduleRetry(error: string): void {
     if (this.stopped) return;
+    const closedByServer = this.serverCloseReason !== null && error === this.serverCloseReason;
     if (!this.options.reconnect) {
-      this.setSnapshot({ status: 'disconnected', error, server: null, problem: null });
+      this.setSnapshot({ status: 'disconnected', error, server: null, problem: null, closedByServer });
       return;
     }
-    this.setSnapshot({ status: this.everConnected ? 'reconnecting' : 'disconnected', error, server: null, problem: null });
+    this.setSnapshot({ status: this.everConnected ? 'reconnecting' : 'disconnected', error, server: null, problem: null, closedByServer });
     this.clearRetry();
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

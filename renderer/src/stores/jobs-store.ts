@@ -39,9 +39,6 @@ export interface JobsState {
 }
 
 const PAGE = 500;
-const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
-/** The runtime's detail for a job that waits for the person (electron/runtime/jobs/job-approvals.ts). */
-const WAITING_FOR_APPROVAL = 'waiting for approval';
 
 /** The actions that make sense for a job as it is now (the runtime refuses the others). */
 export function allowedActions(job: Job): ReadonlySet<JobAction> {
@@ -91,8 +88,8 @@ export function matchesJob(job: Job, filter: JobFilter, search: string): boolean
   return job.name.toLowerCase().includes(needle) || (job.command ?? '').toLowerCase().includes(needle);
 }
 
-/** What happens when a job reaches an end or starts waiting for approval (a desktop notification in the app). */
-export type JobEndListener = (job: Job) => void;
+/** Sees each job change as it arrives live (never the jobs a load or reload fetches): the notices decide what is worth telling. */
+export type JobChangeListener = (before: Job | undefined, after: Job) => void;
 
 /**
  * Every job, kept current by job/updated (applied once per frame, however many
@@ -100,10 +97,8 @@ export type JobEndListener = (job: Job) => void;
  */
 export function createJobsStore(
   client: WheelhouseClient,
-  onJobEnded: JobEndListener = () => undefined,
+  onJobChanged: JobChangeListener = () => undefined,
   scheduler: FrameScheduler = browserScheduler,
-  /** An agent job starts waiting for the person's approval (a desktop notification in the app). */
-  onJobWaiting: JobEndListener = () => undefined,
 ): UseBoundStore<StoreApi<JobsState>> {
   /** Jobs whose detail is being fetched; true when a change came meanwhile and it must be fetched again. */
   const detailLoads = new Map<string, boolean>();
@@ -212,10 +207,7 @@ export function createJobsStore(
       if (before && before.updatedAt > job.updatedAt) continue;
       jobs.set(job.id, job);
       if (job.id === selectedJobId && before?.updatedAt !== job.updatedAt) refreshSelected = true;
-      if (before && !TERMINAL.has(before.status) && TERMINAL.has(job.status)) onJobEnded(job);
-      else if (job.detail === WAITING_FOR_APPROVAL && before?.detail !== WAITING_FOR_APPROVAL && job.status === 'queued') onJobEnded(job);
-      const waiting = job.agent?.waitingApproval;
-      if (waiting && before?.agent?.waitingApproval?.requestId !== waiting.requestId) onJobWaiting(job);
+      onJobChanged(before, job);
     }
     const changed = [...new Set(updates.map((j) => j.id))].map((id) => jobs.get(id)!);
     store.setState({ jobs, sorted: resortJobs(sorted, changed) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONFIG_CODEX_NULLS, type ConfigReadResult, type ProviderSummary } from '../../../shared/protocol/methods/config.js';
+import { CONFIG_CODEX_NULLS, DEFAULT_NOTIFICATION_PREFERENCES, type ConfigReadResult, type ProviderSummary } from '../../../shared/protocol/methods/config.js';
 import {
   configEditsFor,
   formForProvider,
@@ -38,6 +38,7 @@ const config = (modelProvider: string, providers: ProviderSummary[]): ConfigRead
   providers,
   loadError: null,
   secretStorage: { kind: 'os-keychain', available: true, description: '' },
+  notifications: DEFAULT_NOTIFICATION_PREFERENCES,
 });
 
 const form = (patch: Partial<ProviderForm>): ProviderForm => ({

@@ -1,8 +1,12 @@
 import { create } from 'zustand';
 import { describeRequestError, type ErrorAction } from '../format/request-errors.js';
 
-/** Errors and notices both fade on their own; errors stay a little longer. */
-export type ToastKind = 'error' | 'notice';
+/**
+ * Errors and notices fade on their own; errors stay a little longer. `done`
+ * (a job finished) and `attention` (something waits for the person) tell what
+ * happened elsewhere and stay longest.
+ */
+export type ToastKind = 'error' | 'notice' | 'done' | 'attention';
 
 export interface ToastAction {
   readonly label: string;
@@ -13,6 +17,8 @@ export interface Toast {
   readonly id: number;
   readonly kind: ToastKind;
   readonly message: string;
+  /** A second line under the message (what finished, the command that waits). */
+  readonly detail: string | null;
   readonly action: ToastAction | null;
   /** How many times this same message was shown in a row (repeats collapse into one toast). */
   readonly count: number;
@@ -21,7 +27,7 @@ export interface Toast {
 export interface ToastState {
   readonly toasts: readonly Toast[];
   /** Shows a toast (or bumps the count of the same one already shown); returns its id. */
-  show(kind: ToastKind, message: string, action?: ToastAction): number;
+  show(kind: ToastKind, message: string, action?: ToastAction, detail?: string): number;
   dismiss(id: number): void;
   /** Keeps a toast up while the pointer or focus is on it; `false` restarts its timer. */
   hold(id: number, held: boolean): void;
@@ -29,7 +35,7 @@ export interface ToastState {
 
 const MAX_TOASTS = 3;
 /** How long a toast stays, by kind. */
-export const TOAST_MS: Readonly<Record<ToastKind, number>> = { notice: 6_000, error: 10_000 };
+export const TOAST_MS: Readonly<Record<ToastKind, number>> = { notice: 6_000, error: 10_000, done: 10_000, attention: 15_000 };
 let nextId = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
@@ -44,15 +50,15 @@ export const useToastStore = create<ToastState>()((set, get) => {
   };
   return {
     toasts: [],
-    show: (kind, message, action) => {
-      const same = get().toasts.find((t) => t.kind === kind && t.message === message);
+    show: (kind, message, action, detail) => {
+      const same = get().toasts.find((t) => t.kind === kind && t.message === message && t.detail === (detail ?? null));
       if (same) {
         const bumped = { ...same, count: same.count + 1, action: action ?? same.action };
         set((state) => ({ toasts: state.toasts.map((t) => (t.id === same.id ? bumped : t)) }));
         schedule(bumped);
         return same.id;
       }
-      const toast: Toast = { id: nextId++, kind, message, action: action ?? null, count: 1 };
+      const toast: Toast = { id: nextId++, kind, message, detail: detail ?? null, action: action ?? null, count: 1 };
       const kept = [...get().toasts, toast];
       for (const dropped of kept.slice(0, -MAX_TOASTS)) clearTimeout(timers.get(dropped.id));
       set({ toasts: kept.slice(-MAX_TOASTS) });
@@ -80,8 +86,16 @@ export function setErrorActions(actions: Partial<Record<NonNullable<ErrorAction>
   errorActions = actions;
 }
 
+/** Errors the window already explains elsewhere (the connection banner), registered by services.ts. */
+let explainedElsewhere: (error: unknown) => boolean = () => false;
+
+export function setExplainedElsewhere(test: (error: unknown) => boolean): void {
+  explainedElsewhere = test;
+}
+
 /** Shows a failed request as a sentence (see describeRequestError), with its action as a button. */
 export function showRequestError(error: unknown): void {
+  if (explainedElsewhere(error)) return;
   const { message, action } = describeRequestError(error);
   const button = action === null ? undefined : errorActions[action];
   useToastStore.getState().show('error', message, button);

@@ -84,6 +84,16 @@ export class TerminalSession {
     }, 0);
   }
 
+  /** The program the person started at the shell and that still runs (null at the prompt, or once the shell ended). */
+  async foregroundProgram(): Promise<string | null> {
+    if (this.ended) return null;
+    try {
+      return (await this.client.request('command/exec/foreground', { processId: this.processId })).program;
+    } catch {
+      return null; // the shell ended meanwhile
+    }
+  }
+
   /** Ends the shell and everything it started. */
   terminate(): void {
     if (this.ended) return;

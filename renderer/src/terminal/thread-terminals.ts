@@ -16,6 +16,20 @@ interface ThreadTerminal {
 /** Lines kept above the screen. */
 const SCROLLBACK_LINES = 10_000;
 
+function cssValue(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+/** xterm's colours from the window's theme (dark or light, as the system says now). */
+function themeFromCss() {
+  return {
+    background: cssValue('--bg-elevated', '#1b1c20'),
+    foreground: cssValue('--text', '#e7e8ea'),
+    cursor: cssValue('--accent', '#7b86ff'),
+    selectionBackground: cssValue('--accent-soft', 'rgba(123, 134, 255, 0.3)'),
+  };
+}
+
 /**
  * Each thread's terminal: an xterm.js screen and the shell behind it, kept
  * while the person looks at other threads and ended when they close it (or
@@ -27,7 +41,13 @@ export class ThreadTerminals {
   constructor(
     private readonly client: WheelhouseClient,
     private readonly onEnd: (threadId: string, end: TerminalEnd | null) => void,
-  ) {}
+  ) {
+    // The window follows the system's light or dark setting; so do the terminals already open.
+    window.matchMedia('(prefers-color-scheme: light)').addEventListener('change', () => {
+      const theme = themeFromCss();
+      for (const terminal of this.byThread.values()) terminal.term.options.theme = theme;
+    });
+  }
 
   /** Shows the thread's terminal in `container` (starting its shell the first time); returns the detach. */
   attach(threadId: string, cwd: string, container: HTMLElement): () => void {
@@ -61,6 +81,11 @@ export class ThreadTerminals {
     this.start(threadId, terminal);
   }
 
+  /** What runs in front in the thread's shell (null at its prompt, or without a shell). */
+  foregroundProgram(threadId: string): Promise<string | null> {
+    return this.byThread.get(threadId)?.session?.foregroundProgram() ?? Promise.resolve(null);
+  }
+
   /** Ends the shell (whole process tree) and forgets the screen. */
   close(threadId: string): void {
     const terminal = this.byThread.get(threadId);
@@ -75,19 +100,12 @@ export class ThreadTerminals {
     const element = document.createElement('div');
     element.className = 'terminal-screen';
     element.dataset['testid'] = 'terminal-screen';
-    const styles = getComputedStyle(document.documentElement);
-    const color = (name: string, fallback: string) => styles.getPropertyValue(name).trim() || fallback;
     const term = new Terminal({
       scrollback: SCROLLBACK_LINES,
       cursorBlink: true,
-      fontFamily: color('--font-mono', 'monospace'),
+      fontFamily: cssValue('--font-mono', 'monospace'),
       fontSize: 13,
-      theme: {
-        background: color('--bg-elevated', '#1b1c20'),
-        foreground: color('--text', '#e7e8ea'),
-        cursor: color('--accent', '#7b86ff'),
-        selectionBackground: color('--accent-soft', 'rgba(123, 134, 255, 0.3)'),
-      },
+      theme: themeFromCss(),
     });
     const fit = new FitAddon();
     term.loadAddon(fit);

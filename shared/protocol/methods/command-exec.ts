@@ -107,6 +107,11 @@ export const commandExecMethods = {
     z.object({}),
     'Wheelhouse extension: acknowledge consumed output of a command/exec started with outputAck.',
   ),
+  'command/exec/foreground': defineMethod(
+    CommandExecTerminateParams,
+    z.object({ program: z.string().nullable() }),
+    'Wheelhouse extension: the program running in front in a tty command/exec (what the person started at its shell), or null at the prompt.',
+  ),
 } as const;
 
 export const commandExecNotifications = {

@@ -102,6 +102,28 @@ export const CodexConfig = z.object({
 });
 export type CodexConfig = z.infer<typeof CodexConfig>;
 
+/** Which events Wheelhouse tells the person about (a desktop notification, or a note in the window). */
+export const NotificationPreferences = z.object({
+  /** A job finished. */
+  jobFinished: z.boolean(),
+  /** A job failed for good (not each failure it retries after by itself). */
+  jobFailed: z.boolean(),
+  /** A command, patch or tool call waits for the person's approval. */
+  approvalNeeded: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+export type NotificationKind = keyof NotificationPreferences;
+
+/** Every kind is on until the person turns it off. */
+export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = { jobFinished: true, jobFailed: true, approvalNeeded: true };
+
+/** Where each preference lives in config.toml (a Wheelhouse table: Codex has no such keys). */
+export const NOTIFICATION_PREFERENCE_KEYS: Readonly<Record<NotificationKind, string>> = {
+  jobFinished: 'wheelhouse.notifications.job_finished',
+  jobFailed: 'wheelhouse.notifications.job_failed',
+  approvalNeeded: 'wheelhouse.notifications.approval_needed',
+};
+
 /**
  * `config`, `origins` and `layers` are Codex's; the rest is Wheelhouse's view
  * for Settings (providers, key state, load errors).
@@ -120,6 +142,8 @@ export const ConfigReadResult = z.object({
   providers: z.array(ProviderSummary),
   loadError: ConfigLoadError.nullable(),
   secretStorage: SecretStorageInfo,
+  /** `[wheelhouse.notifications]`: which events notify the person. */
+  notifications: NotificationPreferences,
 });
 export type ConfigReadResult = z.infer<typeof ConfigReadResult>;
 

@@ -1,6 +1,6 @@
 import { RefreshCw } from 'lucide-react';
 import type { ConnectionStatus } from '../../client/wheelhouse-client.js';
-import { useConnectionStore } from '../../services.js';
+import { useConnectionStore, useDesktopStore } from '../../services.js';
 import './connection-indicator.css';
 
 const LABELS: Record<ConnectionStatus, string> = {
@@ -10,7 +10,7 @@ const LABELS: Record<ConnectionStatus, string> = {
   disconnected: 'Disconnected',
 };
 
-/** Dot and words saying whether this window reaches the runtime; a retry button when it does not. */
+/** Dot and word saying whether this window reaches the runtime, and a retry button when it does not; the banner says why. */
 export function ConnectionIndicator() {
   const status = useConnectionStore((s) => s.status);
   const error = useConnectionStore((s) => s.error);
@@ -22,13 +22,15 @@ export function ConnectionIndicator() {
       : (error ?? undefined);
   const problem = useConnectionStore((s) => s.problem);
   const canRetry = problem === null && (status === 'reconnecting' || (status === 'disconnected' && error !== null));
+  // In the desktop app the link never drops, but its runtime may not be running.
+  const runtime = useDesktopStore((s) => (s.restarting ? 'restarting' : (s.runtime?.state ?? null)));
+  const label = status === 'connected' && runtime === 'failed' ? 'Not running' : status === 'connected' && runtime === 'restarting' ? 'Restarting…' : LABELS[status];
 
   return (
-    <div className="connection" data-testid="connection-status" data-status={status} title={detail}>
+    <div className="connection" data-testid="connection-status" data-status={status} data-runtime={runtime ?? undefined} title={detail}>
       <span className="connection-dot" aria-hidden="true" />
       <div className="connection-text" role="status" aria-live="polite">
-        <span className="connection-label">{LABELS[status]}</span>
-        {status !== 'connected' && error && <span className="connection-error">{error}</span>}
+        <span className="connection-label">{label}</span>
       </div>
       {canRetry && (
         <button type="button" className="icon-button" aria-label="Retry connection" title="Retry now" onClick={retry}>

@@ -12,6 +12,7 @@ import { ConversationHeader } from './conversation-header.js';
 import { GoalBanner } from './goal-editor.js';
 import { MessageList } from './message-list.js';
 import { TerminalPanel } from '../terminal/terminal-panel.js';
+import { useLive } from '../connection/use-live.js';
 import './conversation.css';
 import './messages.css';
 import './markdown.css';
@@ -26,6 +27,7 @@ export function ConversationPane() {
   const newThread = useThreadsStore((s) => s.newThread);
   const creating = useThreadsStore((s) => s.creating);
   const connected = useConnectionStore((s) => s.status === 'connected');
+  const live = useLive();
   const open = useConversationStore((s) => s.open);
 
   useEffect(() => {
@@ -43,7 +45,7 @@ export function ConversationPane() {
           <p className="welcome-text">
             Pick a thread on the left, or start a new one to work with an agent on a project.
           </p>
-          <button type="button" className="button button-primary" onClick={() => void newThread()} disabled={creating || !connected}>
+          <button type="button" className="button button-primary" onClick={() => void newThread()} disabled={creating || !live}>
             <SquarePen size={15} strokeWidth={2} aria-hidden="true" />
             New thread
           </button>

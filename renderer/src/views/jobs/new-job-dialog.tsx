@@ -1,7 +1,7 @@
 import { X } from 'lucide-react';
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useJobsStore, useThreadsStore } from '../../services.js';
-import { askNotificationPermission } from '../../stores/job-notifications.js';
+import { askNotificationPermission } from '../../stores/web-notifications.js';
 import { FolderField } from '../setup/folder-field.js';
 import { AgentJobFields, agentFormErrors, agentParams, EMPTY_AGENT_FORM, wholeNumber, type AgentJobForm } from './agent-job-fields.js';
 
@@ -41,7 +41,7 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
     event.preventDefault();
     setTried(true);
     if (!valid) return;
-    askNotificationPermission();
+    void askNotificationPermission();
     const shared = { cwd: cwd.trim(), maxAttempts: retriesValue ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
     const job = await create(
       kind === 'agent'

@@ -11,6 +11,8 @@ import { FolderField } from './folder-field.js';
 import { McpServerList } from '../connections/mcp-server-list.js';
 import { ProviderSection } from './provider-section.js';
 import { RulesSection } from '../rules/rules-section.js';
+import { NotificationsSection } from '../notifications/notifications-section.js';
+import { DesktopAppSection } from '../desktop/desktop-app-section.js';
 import './setup.css';
 
 /**
@@ -227,6 +229,8 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
           </section>
         )}
         {!firstRun && <RulesSection headingId="step-rules" number={4} />}
+        {!firstRun && <NotificationsSection number={5} />}
+        {!firstRun && <DesktopAppSection number={6} />}
       </div>
 
       <footer className="setup-foot">

@@ -2,6 +2,8 @@ import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStor
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
+import { ConnectionBanner } from '../connection/connection-banner.js';
+import { useLive } from '../connection/use-live.js';
 import { ElicitationDialog } from '../common/elicitation-dialog.js';
 import { lazyView } from '../common/lazy-view.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
@@ -19,10 +21,13 @@ export function AppShell() {
   const confirmOpen = useConfirmStore((s) => s.request !== null);
   const elicitationOpen = useElicitationStore((s) => s.pending.length > 0);
   const modal = setupOpen || confirmOpen || elicitationOpen;
+  // While Wheelhouse is away, what shows is only what was last known: the banner says so, badges and spinners stop claiming it.
+  const live = useLive();
   if (accessProblem !== null) return <AccessGate />;
   return (
-    <div className="app-shell">
+    <div className="app-shell" data-live={live}>
       <div className="app-shell-background" inert={modal}>
+        <ConnectionBanner />
         <Sidebar />
         <main className="app-main">
           <MainView />

@@ -1,13 +1,15 @@
 import { ListChecks, Plug, Settings, ShieldQuestion, ShipWheel, SquarePen } from 'lucide-react';
-import { useApprovalsStore, useConnectionStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
+import { useLive } from '../connection/use-live.js';
 import { ThreadList } from './thread-list.js';
 import './sidebar.css';
 
 /** Left column: brand, the New thread action, the thread list, the connection and Settings. */
 export function Sidebar() {
   const creating = useThreadsStore((s) => s.creating);
-  const connected = useConnectionStore((s) => s.status === 'connected');
+  // Connected to a runtime that runs (the desktop app's may have failed to start).
+  const connected = useLive();
   const newThread = useThreadsStore((s) => s.newThread);
   const openSettings = useSetupStore((s) => s.openSettings);
   const connectionsOpen = useMcpStore((s) => s.open);
@@ -20,6 +22,8 @@ export function Sidebar() {
     for (const job of s.jobs.values()) if (job.status === 'running') n += 1;
     return n;
   });
+  // While Wheelhouse is away the last count is not news: the badge says it is not known.
+  const live = connected;
 
   return (
     <aside className="sidebar" aria-label="Threads">
@@ -51,9 +55,13 @@ export function Sidebar() {
         >
           <ListChecks size={15} strokeWidth={1.9} aria-hidden="true" />
           <span>Jobs</span>
-          {runningJobs > 0 ? (
-            <span className="sidebar-jobs-count" title={`${runningJobs} running`}>
+          {runningJobs > 0 && live ? (
+            <span className="sidebar-jobs-count" data-testid="jobs-badge" title={`${runningJobs} running`}>
               {runningJobs}
+            </span>
+          ) : runningJobs > 0 ? (
+            <span className="sidebar-jobs-count" data-testid="jobs-badge" data-live="false" title="Not known while Wheelhouse is away">
+              ?<span className="visually-hidden"> running: not known while Wheelhouse is away</span>
             </span>
           ) : null}
         </button>

@@ -1,4 +1,4 @@
-import { CircleAlert, Info, X } from 'lucide-react';
+import { BellRing, CircleAlert, CircleCheck, Info, X } from 'lucide-react';
 import { useToastStore, type Toast } from '../../stores/toast-store.js';
 import './toasts.css';
 
@@ -18,31 +18,36 @@ export function ToastViewport() {
   );
 }
 
+const ICONS = { error: CircleAlert, notice: Info, done: CircleCheck, attention: BellRing } as const;
+
 function ToastCard({ toast }: { readonly toast: Toast }) {
   const dismiss = useToastStore((s) => s.dismiss);
   const hold = useToastStore((s) => s.hold);
-  const Icon = toast.kind === 'error' ? CircleAlert : Info;
+  const Icon = ICONS[toast.kind];
   return (
     <div
       className="toast"
       data-testid="toast"
       data-kind={toast.kind}
       data-count={toast.count}
-      role={toast.kind === 'error' ? 'alert' : 'status'}
+      role={toast.kind === 'error' || toast.kind === 'attention' ? 'alert' : 'status'}
       onPointerEnter={() => hold(toast.id, true)}
       onPointerLeave={() => hold(toast.id, false)}
       onFocus={() => hold(toast.id, true)}
       onBlur={() => hold(toast.id, false)}
     >
       <Icon size={16} strokeWidth={2} className="toast-icon" aria-hidden="true" />
-      <p className="toast-message">
-        {toast.message}
-        {toast.count > 1 && (
-          <span className="toast-count" data-testid="toast-count" aria-label={`shown ${toast.count} times`}>
-            ×{toast.count}
-          </span>
-        )}
-      </p>
+      <div className="toast-text">
+        <p className="toast-message">
+          {toast.message}
+          {toast.count > 1 && (
+            <span className="toast-count" data-testid="toast-count" aria-label={`shown ${toast.count} times`}>
+              ×{toast.count}
+            </span>
+          )}
+        </p>
+        {toast.detail && <p className="toast-detail">{toast.detail}</p>}
+      </div>
       {toast.action && (
         <button
           type="button"
