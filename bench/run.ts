@@ -25,6 +25,7 @@ import { terminalEchoUnderFlood } from './terminal-echo.js';
 import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
 import { detachedRunsBench } from './detached-runs.js';
+import { jobLogBench } from './job-log.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -41,6 +42,7 @@ const TARGETS = {
   jobTransitionsPerSecond: 20_000,
   jobListFirstPageMs: 50,
   jobsDashboardMountMs: 50,
+  jobLogOpenMs: 1000,
 } as const;
 
 async function main(): Promise<void> {
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     const jobs = await jobsBench({ home: temp.make('wheelhouse-bench-') });
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const detachedRuns = await detachedRunsBench({ temp });
+    const jobLog = await jobLogBench({ home: temp.make('wheelhouse-bench-') });
     const report = {
       machine: {
         node: process.version,
@@ -194,6 +197,12 @@ async function main(): Promise<void> {
       // Command jobs run detached: each idle run's wrapper memory (20 runs) beside a Node + node-pty wrapper,
       // start to first byte and a flood through the wrapper's log, each beside the in-process supervisor.
       detachedRuns,
+      // Chromium + wheelhouse serve: a job page whose log has 1,000,000 lines beside one with 1,000.
+      jobLog: {
+        ...jobLog,
+        target: `1,000,000 lines: open to last line <= ${TARGETS.jobLogOpenMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
+        meetsTarget: jobLog.million.openToLastLineMs <= TARGETS.jobLogOpenMs && jobLog.million.frameIntervalMedianMs <= 17,
+      },
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
     };

@@ -14,7 +14,7 @@ async function snap(page: Page, name: string): Promise<void> {
 }
 
 const progressOf = async (page: Page) => Number((await page.getByTestId('job-progress-label').first().textContent())?.match(/(\d+)%/)?.[1] ?? -1);
-const terminalText = (page: Page) => page.locator('[data-testid="job-terminal"] .xterm-rows').innerText();
+const outputText = (page: Page) => page.getByTestId('job-log').innerText();
 
 /**
  * A person who does not use a terminal starts a long command from the
@@ -60,7 +60,7 @@ describe('jobs dashboard', () => {
     await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
     const first = await progressOf(page);
     await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThan(first);
-    await expect.poll(() => terminalText(page), { timeout: 20_000 }).toContain('step 10');
+    await expect.poll(() => outputText(page), { timeout: 20_000 }).toContain('step 10');
     // One retry allowed: the first of at most two attempts.
     expect(await jobPage.innerText()).toContain('attempt 1 (of at most 2)');
     await snap(page, '2-job-running');
@@ -76,7 +76,14 @@ describe('jobs dashboard', () => {
     await jobPage.and(page.locator('[data-status="running"]')).waitFor();
     await expect.poll(() => progressOf(page), { timeout: 20_000 }).toBeGreaterThan(pausedAt);
 
+    // Cancelling asks first; keeping it running changes nothing.
     await page.getByTestId('job-cancel').click();
+    await page.getByTestId('confirm-dialog').waitFor();
+    await page.getByTestId('confirm-dismiss').click();
+    await page.getByTestId('confirm-dialog').waitFor({ state: 'detached' });
+    expect(await jobPage.getAttribute('data-status')).toBe('running');
+    await page.getByTestId('job-cancel').click();
+    await page.getByTestId('confirm-action').click();
     await jobPage.and(page.locator('[data-status="cancelled"]')).waitFor();
     await expect.poll(() => page.getByTestId('job-timeline').innerText()).toContain('Cancelled');
     await page.getByTestId('job-retry').waitFor();

@@ -453,6 +453,9 @@ export class Runtime {
       'job/retry': (params) => this.jobs.retry(params.jobId),
       'job/delete': (params) => this.jobs.delete(params.jobId),
       'job/log': (params) => this.jobs.log(params),
+      'job/log/lines': (params) => this.jobs.logLines(params),
+      'job/log/search': (params) => this.jobs.logSearch(params),
+      'job/runs': (params) => this.jobs.runs(params.jobId),
       // The desktop app's shell answers these itself (electron/host/start-runtime.ts takes its handlers).
       ...desktopOnlyHandlers(),
     };

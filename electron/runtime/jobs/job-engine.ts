@@ -284,6 +284,19 @@ export class JobEngine {
     return this.logs.read(entry, params.attempt, params.offset ?? 0, params.limit ?? 64 * 1024);
   }
 
+  logLines(params: HandlerParamsOf<'job/log/lines'>): Promise<ResultOf<'job/log/lines'>> {
+    return this.logs.lines(this.lookup(params.jobId), params);
+  }
+
+  logSearch(params: HandlerParamsOf<'job/log/search'>): Promise<ResultOf<'job/log/search'>> {
+    return this.logs.search(this.lookup(params.jobId), params);
+  }
+
+  runs(jobId: string): ResultOf<'job/runs'> {
+    this.lookup(jobId);
+    return this.logs.runs(jobId);
+  }
+
   async pause(jobId: string): Promise<ResultOf<'job/pause'>> {
     const entry = this.lookup(jobId);
     const now = this.clock.now();

@@ -5,6 +5,8 @@ export interface ConfirmRequest {
   readonly title: string;
   readonly message: string;
   readonly confirmLabel: string;
+  /** The button that says no (default "Cancel"; a question about cancelling needs another word). */
+  readonly dismissLabel?: string;
   readonly danger: boolean;
 }
 

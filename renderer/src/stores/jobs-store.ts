@@ -1,5 +1,5 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { Job, JobHistoryEntry, JobStatus, ParamsOf } from '../../../shared/protocol/index.js';
+import type { Job, JobHistoryEntry, JobRun, JobStatus, ParamsOf } from '../../../shared/protocol/index.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { browserScheduler, FrameBatcher, type FrameScheduler } from './frame-batcher.js';
 import { showRequestError } from './toast-store.js';
@@ -9,6 +9,8 @@ export type JobFilter = 'all' | JobStatus;
 
 export interface JobDetail {
   readonly history: readonly JobHistoryEntry[];
+  /** Every attempt with how it ended, oldest first. */
+  readonly runs: readonly JobRun[];
 }
 
 export interface JobsState {
@@ -30,7 +32,7 @@ export interface JobsState {
   setFilter(filter: JobFilter): void;
   setSearch(search: string): void;
   load(): Promise<void>;
-  /** Fetches one job's history (the transition timeline). */
+  /** Fetches one job's history (the transition timeline) and its attempts; one fetch at a time per job, the last change always read. */
   loadDetail(jobId: string): Promise<void>;
   create(params: ParamsOf<'job/create'>): Promise<Job | null>;
   act(jobId: string, action: JobAction): Promise<void>;
@@ -98,6 +100,8 @@ export function createJobsStore(
   onJobChanged: JobChangeListener = () => undefined,
   scheduler: FrameScheduler = browserScheduler,
 ): UseBoundStore<StoreApi<JobsState>> {
+  /** Jobs whose detail is being fetched; true when a change came meanwhile and it must be fetched again. */
+  const detailLoads = new Map<string, boolean>();
   const store = create<JobsState>()((set, get) => ({
     jobs: new Map(),
     sorted: [],
@@ -136,12 +140,21 @@ export function createJobsStore(
       }
     },
     loadDetail: async (jobId) => {
+      if (detailLoads.has(jobId)) {
+        detailLoads.set(jobId, true);
+        return;
+      }
+      detailLoads.set(jobId, false);
       try {
-        const { job, history } = await client.request('job/read', { jobId });
+        const [{ job, history }, { runs }] = await Promise.all([client.request('job/read', { jobId }), client.request('job/runs', { jobId })]);
         apply([job]);
-        set((state) => ({ details: { ...state.details, [jobId]: { history } } }));
+        set((state) => ({ details: { ...state.details, [jobId]: { history, runs } } }));
       } catch (error) {
         showRequestError(error);
+      } finally {
+        const again = detailLoads.get(jobId);
+        detailLoads.delete(jobId);
+        if (again) void get().loadDetail(jobId);
       }
     },
     create: async (params) => {

@@ -19,6 +19,18 @@ export const JOB_LIST_DEFAULT_LIMIT = 50;
 export const JOB_LIST_MAX_LIMIT = 500;
 /** Largest slice of a log one job/log returns. */
 export const JOB_LOG_MAX_LIMIT = 1024 * 1024;
+/** Most lines one job/log/lines returns. */
+export const JOB_LOG_LINES_MAX = 2000;
+/** Bytes of one line job/log/lines returns; a longer line is cut there (the log keeps all of it). */
+export const JOB_LOG_LINE_MAX_BYTES = 16 * 1024;
+/** Bytes of lines one job/log/lines returns at most; it returns fewer lines rather than more. */
+export const JOB_LOG_LINES_MAX_BYTES = 512 * 1024;
+/** Most matching lines one job/log/search returns. */
+export const JOB_LOG_SEARCH_MAX_MATCHES = 10_000;
+
+/** Why a read of a run's log was refused (`data.reason` of the error). */
+export const JobLogErrorReason = z.enum(['runNotFound', 'lineOutOfRange', 'logUnreadable']);
+export type JobLogErrorReason = z.infer<typeof JobLogErrorReason>;
 
 const JobId = z.string().min(1).max(200);
 const JobRequest = z.object({ jobId: JobId });
@@ -170,6 +182,69 @@ export const JobLogParams = z.object({
   limit: z.number().int().min(1).max(JOB_LOG_MAX_LIMIT).optional(),
 });
 
+export const JobLogLinesParams = z.object({
+  jobId: JobId,
+  /** The run (from 1); default the newest. */
+  attempt: z.number().int().min(1).optional(),
+  /** First line (from 0); omitted: the last `count` lines. */
+  fromLine: z.number().int().min(0).optional(),
+  count: z.number().int().min(1).max(JOB_LOG_LINES_MAX),
+});
+
+export const JobLogLinesResult = z.object({
+  attempt: z.number().int(),
+  fromLine: z.number().int(),
+  /** Raw lines (colour escapes and carriage returns kept; no newline); fewer than asked at the end or past the byte budget. */
+  lines: z.array(z.string()),
+  /** Numbers of the returned lines cut at JOB_LOG_LINE_MAX_BYTES. */
+  clipped: z.array(z.number().int()),
+  /** Lines in the log now; an unfinished last line counts. */
+  lineCount: z.number().int(),
+  /** Bytes in the log now. */
+  bytes: z.number().int(),
+  /** The run has ended: the log will not grow. */
+  ended: z.boolean(),
+});
+export type JobLogLinesResult = z.infer<typeof JobLogLinesResult>;
+
+export const JobLogSearchParams = z.object({
+  jobId: JobId,
+  attempt: z.number().int().min(1).optional(),
+  /** Text to find in what the lines show (escapes removed), ignoring case. */
+  query: z
+    .string()
+    .min(1)
+    .max(500)
+    .refine((q) => !/[\r\n]/.test(q), 'a search is within one line: no line breaks'),
+  /** First line searched (from 0): a client that searched before continues where it stopped. */
+  fromLine: z.number().int().min(0).optional(),
+  /** Line the search stops before; default the end. A client searches a long log in slices, showing matches as they come. */
+  toLine: z.number().int().min(0).optional(),
+  maxMatches: z.number().int().min(1).max(JOB_LOG_SEARCH_MAX_MATCHES).optional(),
+});
+
+export const JobLogSearchResult = z.object({
+  attempt: z.number().int(),
+  /** Numbers of the lines that match, ascending. */
+  lines: z.array(z.number().int()),
+  /** Lines searched up to (exclusive): toLine or the log's complete lines, or where it stopped at maxMatches. */
+  searchedTo: z.number().int(),
+  /** It stopped at maxMatches: there may be more. */
+  truncated: z.boolean(),
+});
+export type JobLogSearchResult = z.infer<typeof JobLogSearchResult>;
+
+export const JobRun = z.object({
+  run: z.number().int(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  /** completed, failed, timed-out, cancelled or interrupted; null while it runs. */
+  outcome: z.string().nullable(),
+  /** Bytes of its log. */
+  bytes: z.number().int(),
+});
+export type JobRun = z.infer<typeof JobRun>;
+
 const JobResult = z.object({ job: Job });
 
 export const jobMethods = {
@@ -194,6 +269,8 @@ export const jobMethods = {
     z.object({
       attempt: z.number().int(),
       offset: z.number().int(),
+      /** Where the next read starts: past the bytes returned (a character the limit would cut is left for it). */
+      nextOffset: z.number().int(),
       /** The bytes, as UTF-8 text (a terminal replays it). */
       data: z.string(),
       /** Bytes in the log now. */
@@ -202,6 +279,9 @@ export const jobMethods = {
     }),
     'Bytes of one run’s output log.',
   ),
+  'job/log/lines': defineMethod(JobLogLinesParams, JobLogLinesResult, 'Lines of one run’s output log, by number (an index of the log makes any range quick).'),
+  'job/log/search': defineMethod(JobLogSearchParams, JobLogSearchResult, 'The lines of one run’s output log that show a text.'),
+  'job/runs': defineMethod(JobRequest, z.object({ runs: z.array(JobRun) }), 'Every run of a job with how it ended and the size of its log.'),
 } as const;
 
 export const jobNotifications = {

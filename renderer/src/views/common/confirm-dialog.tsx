@@ -40,8 +40,8 @@ export function ConfirmDialog() {
           {request.message}
         </p>
         <div className="dialog-actions">
-          <button type="button" className="button button-secondary" onClick={() => request.answer(false)}>
-            Cancel
+          <button type="button" className="button button-secondary" data-testid="confirm-dismiss" onClick={() => request.answer(false)}>
+            {request.dismissLabel ?? 'Cancel'}
           </button>
           <button
             ref={confirm}

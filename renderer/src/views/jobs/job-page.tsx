@@ -1,23 +1,17 @@
-import { ArrowLeft, Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
 import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
-import { attemptLabel, formatDuration, jobDurationMs, retryCountdown } from '../../format/job-format.js';
+import { currentDetail, formatDuration, jobDurationMs, jobStatusLine } from '../../format/job-format.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { useApprovalsStore, useJobsStore, useThreadsStore } from '../../services.js';
 import { ApprovalCard } from '../conversation/approval-card.js';
-import { allowedActions, type JobAction } from '../../stores/jobs-store.js';
+import { allowedActions } from '../../stores/jobs-store.js';
 import { AgentJobFacts, AgentJobWork } from './agent-job-panel.js';
+import { JOB_ACTIONS, runJobAction } from './job-actions.js';
+import { JobOutput } from './job-output.js';
 import { JobProgress } from './job-progress.js';
-import { JobTerminal } from './job-terminal.js';
 import { useSecond } from './use-second.js';
-
-const ACTIONS: ReadonlyArray<{ action: JobAction; label: string; icon: typeof Pause; danger?: boolean }> = [
-  { action: 'pause', label: 'Pause', icon: Pause },
-  { action: 'resume', label: 'Resume', icon: Play },
-  { action: 'retry', label: 'Retry now', icon: RotateCcw },
-  { action: 'cancel', label: 'Cancel', icon: Square, danger: true },
-  { action: 'delete', label: 'Delete', icon: Trash2, danger: true },
-];
 
 const PHASES: Readonly<Record<string, string>> = {
   created: 'Created',
@@ -40,14 +34,13 @@ const PHASES: Readonly<Record<string, string>> = {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-/** One job: what it runs, its state and controls, the live terminal and the transition timeline. */
+/** One job: what it runs, where it stands and its controls, each attempt's output and the transition timeline. */
 export function JobPage({ job }: { readonly job: Job }) {
-  const act = useJobsStore((s) => s.act);
   const show = useJobsStore((s) => s.show);
   const history = useJobsStore((s) => s.details[job.id]?.history);
   const now = useSecond(job.status === 'running' || job.nextRetryAt !== null);
   const allowed = allowedActions(job);
-  const countdown = retryCountdown(job, now);
+  const detail = currentDetail(job, history);
   const thread = useThreadsStore((s) => (job.threadId ? s.threads[job.threadId] : undefined));
   const selectThread = useThreadsStore((s) => s.select);
   const hide = useJobsStore((s) => s.hide);
@@ -70,13 +63,13 @@ export function JobPage({ job }: { readonly job: Job }) {
           {jobStatusLabel(job)}
         </span>
         <div className="job-actions">
-          {ACTIONS.filter(({ action }) => allowed.has(action)).map(({ action, label, icon: Icon, danger }) => (
+          {JOB_ACTIONS.filter(({ action }) => allowed.has(action)).map(({ action, label, icon: Icon, danger }) => (
             <button
               key={action}
               type="button"
               className={`button ${danger ? 'button-secondary job-action-danger' : 'button-secondary'}`}
               data-testid={`job-${action}`}
-              onClick={() => void act(job.id, action)}
+              onClick={() => void runJobAction(job, action)}
             >
               <Icon size={14} aria-hidden="true" />
               {label}
@@ -84,6 +77,15 @@ export function JobPage({ job }: { readonly job: Job }) {
           ))}
         </div>
       </header>
+      <p className="job-status-line" data-testid="job-status-line">
+        {jobStatusLine(job, null, now)}
+        {detail ? (
+          <>
+            {' · '}
+            <span data-testid="job-detail">{detail}</span>
+          </>
+        ) : null}
+      </p>
       {approval?.kind === 'command' && (
         <div className="job-approval" data-testid="job-approval">
           <ApprovalCard approval={approval} />
@@ -97,7 +99,9 @@ export function JobPage({ job }: { readonly job: Job }) {
           ) : (
             <>
               <dt>Command</dt>
-              <dd className="job-mono">{job.command}</dd>
+              <dd>
+                <CommandText command={job.command ?? ''} />
+              </dd>
             </>
           )}
           <dt>Folder</dt>
@@ -112,11 +116,6 @@ export function JobPage({ job }: { readonly job: Job }) {
               </dd>
             </>
           )}
-          <dt>Runs</dt>
-          <dd>
-            {attemptLabel(job)}
-            {countdown ? ` · ${countdown}` : ''}
-          </dd>
           <dt>Running time</dt>
           <dd>{job.runs > 0 ? formatDuration(jobDurationMs(job, now)) : 'not started'}</dd>
           {job.exitCode !== null && (
@@ -125,26 +124,22 @@ export function JobPage({ job }: { readonly job: Job }) {
               <dd>{job.exitCode}</dd>
             </>
           )}
-          {job.detail && (
-            <>
-              <dt>Detail</dt>
-              <dd data-testid="job-detail">{job.detail}</dd>
-            </>
-          )}
         </dl>
       </div>
       <div className="job-body">
         <div className="job-output">
-          <h2 className="job-section-title">
-            {job.agent ? 'Work' : 'Output'}
-            {job.runs > 1 ? ` · run ${job.runs}` : ''}
-          </h2>
           {job.agent ? (
-            <AgentJobWork job={job} agent={job.agent} />
+            <>
+              <h2 className="job-section-title">Work</h2>
+              <AgentJobWork job={job} agent={job.agent} />
+            </>
           ) : job.runs > 0 ? (
-            <JobTerminal key={`${job.id}:${job.runs}`} jobId={job.id} run={job.runs} />
+            <JobOutput job={job} />
           ) : (
-            <p className="job-waiting">{approval ? 'Waiting for your approval to start.' : 'Waiting for a free slot to start.'}</p>
+            <>
+              <h2 className="job-section-title">Output</h2>
+              <p className="job-waiting">{approval ? 'Waiting for your approval to start.' : 'Waiting for a free slot to start.'}</p>
+            </>
           )}
         </div>
         <aside className="job-timeline" aria-label="Timeline">
@@ -157,6 +152,26 @@ export function JobPage({ job }: { readonly job: Job }) {
         </aside>
       </div>
     </section>
+  );
+}
+
+/** Past this many characters a command shows its first lines, and a button shows the rest. */
+const LONG_COMMAND = 240;
+
+function CommandText({ command }: { readonly command: string }) {
+  const [whole, setWhole] = useState(false);
+  const long = command.length > LONG_COMMAND || command.split('\n').length > 3;
+  return (
+    <>
+      <span className="job-mono job-command" data-clamped={(long && !whole) || undefined}>
+        {command}
+      </span>
+      {long ? (
+        <button type="button" className="button-link job-command-toggle" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+          {whole ? 'Show less' : 'Show the whole command'}
+        </button>
+      ) : null}
+    </>
   );
 }
 

@@ -77,8 +77,9 @@ export function JobsList({ onNewJob }: { readonly onNewJob: () => void }) {
         <span>Job</span>
         <span>Status</span>
         <span>Progress</span>
-        <span>Runs</span>
+        <span>Attempt</span>
         <span>Time</span>
+        <span />
       </div>
       <div className="jobs-scroll" ref={scroller} data-testid="jobs-scroll">
         {loaded && visible.length === 0 ? (
