@@ -10,6 +10,8 @@ import {
   PENDING_SECTION,
   readDifferencesFile,
   reconcile,
+  unexplainedReasons,
+  WHY_SECTION,
   writeDifferencesFile,
 } from '../../test-support/codex-diff/differences-file.js';
 import { runSession, SessionRunError, type ConnectServer, type TraceEntry } from '../../test-support/codex-diff/session-driver.js';
@@ -137,10 +139,18 @@ describe(`Wheelhouse sends what Codex ${version} sends`, () => {
   });
 
   it('finds the same differences over stdio and over WebSocket', () => {
-    for (const [session, runs] of pendingFound) {
+    const both = [...pendingFound].filter(([, runs]) => CARRIERS.every((carrier) => runs.has(carrier)));
+    expect(both.length, 'run the whole file: this check needs every session on both carriers').toBe(CODEX_SESSIONS.length);
+    for (const [session, runs] of both) {
       const [stdio, websocket] = CARRIERS.map((carrier) => (runs.get(carrier) ?? []).map((d) => formatDifference(d)).sort());
       expect(websocket, `session ${session}`).toEqual(stdio);
     }
+  });
+
+  it('says why for every pending difference, and for nothing else', () => {
+    const { withoutReason, unused } = unexplainedReasons(differences);
+    expect(withoutReason.map((d) => formatDifference(d)), `add a reason (by method, or by key path) under "${WHY_SECTION}" in ${relative(differencesPath(version))}`).toEqual([]);
+    expect(unused, `delete these reasons from "${WHY_SECTION}": nothing pending needs them`).toEqual([]);
   });
 
   it('docs/codex-differences.md lists the differences of the file', () => {

@@ -1,4 +1,4 @@
-import { PENDING_SECTION, differenceKey, type DifferencesFile } from './differences-file.js';
+import { PENDING_SECTION, WHY_SECTION, differenceKey, reasonKeyOf, type DifferencesFile } from './differences-file.js';
 import type { Difference } from './trace-diff.js';
 
 /** The generated part of docs/codex-differences.md sits between these lines. */
@@ -16,13 +16,21 @@ function describeDifference(d: Difference): string {
     case 'type':
       return `${code(d.path ?? '')} is ${d.wheelhouse ?? '?'}, Codex sends ${d.codex ?? '?'}`;
     case 'order':
-      return `turn ${code(d.path ?? '')}: Codex ${code(d.codex ?? '')}, Wheelhouse ${code(d.wheelhouse ?? '')}`;
+      return `${d.path ?? ''}: Codex ${code(d.codex ?? '')}, Wheelhouse ${code(d.wheelhouse ?? '')}`;
     default: {
       const unreachable: never = d.kind;
       return String(unreachable);
     }
   }
 }
+
+/** A deliberate difference in words (it has no types: it holds whatever Wheelhouse sends there). */
+const DELIBERATE_WORDS: Record<Difference['kind'], (path: string | undefined) => string> = {
+  notSent: () => 'never sent',
+  missing: (path) => (path === undefined ? 'keys left out' : `${code(path)} left out`),
+  type: (path) => (path === undefined ? 'other JSON types' : `${code(path)} has another JSON type`),
+  order: (path) => (path === undefined ? 'turns in another order' : `${path} in another order`),
+};
 
 /** The Markdown list of the deliberate differences and the pending ones, grouped by method. */
 export function renderDifferences(file: DifferencesFile, sessions: readonly string[]): string {
@@ -32,7 +40,7 @@ export function renderDifferences(file: DifferencesFile, sessions: readonly stri
   else {
     lines.push('| Method | Difference | Why |', '| --- | --- | --- |');
     for (const d of file.deliberate) {
-      const what = d.path === undefined ? (d.kind === 'notSent' ? 'never sent' : `any ${d.kind} difference`) : describeDifference({ kind: d.kind, method: d.method, path: d.path });
+      const what = DELIBERATE_WORDS[d.kind](d.path);
       const where = d.sessions ? ` (${d.sessions.join(', ')})` : '';
       lines.push(`| ${code(d.method)} | ${what}${where} | ${d.reason} |`);
     }
@@ -43,9 +51,17 @@ export function renderDifferences(file: DifferencesFile, sessions: readonly stri
   lines.push('| Session | Pending |', '| --- | --- |');
   for (const session of sessions) lines.push(`| ${session} | ${pending[session]?.length ?? 0} |`);
   lines.push('');
+  const why = file[WHY_SECTION];
+  // A reason keyed by a key path (emittedAtMs) covers that path in every method: said once.
+  const byPath = new Map<string, Set<string>>();
   const byMethod = new Map<string, Map<string, { difference: Difference; sessions: string[] }>>();
   for (const session of sessions) {
     for (const d of pending[session] ?? []) {
+      const reason = reasonKeyOf(d, file);
+      if (reason !== undefined && reason !== d.method) {
+        byPath.set(reason, (byPath.get(reason) ?? new Set<string>()).add(d.method));
+        continue;
+      }
       const entries = byMethod.get(d.method) ?? new Map<string, { difference: Difference; sessions: string[] }>();
       byMethod.set(d.method, entries);
       const key = differenceKey(d);
@@ -54,8 +70,11 @@ export function renderDifferences(file: DifferencesFile, sessions: readonly stri
       entry.sessions.push(session);
     }
   }
+  for (const [path, methods] of [...byPath].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`- ${code(path)}, in ${[...methods].sort().map(code).join(', ')}: ${why[path] ?? ''}`);
+  }
   for (const method of [...byMethod.keys()].sort()) {
-    lines.push(`- ${code(method)}`);
+    lines.push(`- ${code(method)}: ${why[method] ?? '(no reason given)'}`);
     for (const { difference, sessions: where } of byMethod.get(method)!.values()) {
       const scope = where.length === sessions.length ? 'every session' : where.join(', ');
       lines.push(`  - ${describeDifference(difference)} — ${scope}`);

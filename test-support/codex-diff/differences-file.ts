@@ -12,6 +12,8 @@ import { compareVersions, traceFolder, tracesRoot } from './trace-fixtures.js';
  * someone deleting the line.
  */
 export const PENDING_SECTION = 'not yet sent — issue 18';
+/** Why each pending gap is there: keyed by method, or by a key path many methods share (`emittedAtMs`). */
+export const WHY_SECTION = 'why not yet';
 
 export interface DeliberateDifference {
   readonly kind: DifferenceKind;
@@ -27,6 +29,7 @@ export interface DifferencesFile {
   readonly codexVersion: string;
   readonly deliberate: readonly DeliberateDifference[];
   readonly [PENDING_SECTION]: Readonly<Record<string, readonly Difference[]>>;
+  readonly [WHY_SECTION]: Readonly<Record<string, string>>;
 }
 
 export function differencesPath(version: string): string {
@@ -52,6 +55,11 @@ export function writeDifferencesFile(file: DifferencesFile): void {
     '  ],',
     `  ${line(PENDING_SECTION)}: {`,
     pending.join(',\n'),
+    '  },',
+    `  ${line(WHY_SECTION)}: {`,
+    Object.entries(file[WHY_SECTION])
+      .map(([key, reason]) => `    ${line(key)}: ${line(reason)}`)
+      .join(',\n'),
     '  }',
     '}',
     '',
@@ -68,8 +76,8 @@ export function ensureDifferencesFile(version: string): void {
     .filter((name) => name !== version && fs.existsSync(differencesPath(name)))
     .sort(compareVersions)
     .at(-1);
-  const deliberate = older ? readDifferencesFile(older).deliberate : [];
-  writeDifferencesFile({ codexVersion: version, deliberate, [PENDING_SECTION]: {} });
+  const previous = older ? readDifferencesFile(older) : undefined;
+  writeDifferencesFile({ codexVersion: version, deliberate: previous?.deliberate ?? [], [PENDING_SECTION]: {}, [WHY_SECTION]: previous?.[WHY_SECTION] ?? {} });
 }
 
 export const differenceKey = (d: Difference) => JSON.stringify([d.kind, d.method, d.path ?? null, d.codex ?? null, d.wheelhouse ?? null]);
@@ -112,4 +120,25 @@ export function reconcile(found: readonly Difference[], file: DifferencesFile, s
     pending,
     deliberateUsed,
   };
+}
+
+/** The reason a pending difference is listed under: its method's, else its key path's. */
+export function reasonKeyOf(d: Difference, file: DifferencesFile): string | undefined {
+  const why = file[WHY_SECTION];
+  if (d.path !== undefined && d.path in why) return d.path;
+  return d.method in why ? d.method : undefined;
+}
+
+/** Pending differences no reason covers, and reasons that cover nothing pending. */
+export function unexplainedReasons(file: DifferencesFile): { withoutReason: Difference[]; unused: string[] } {
+  const used = new Set<string>();
+  const withoutReason: Difference[] = [];
+  for (const list of Object.values(file[PENDING_SECTION])) {
+    for (const d of list) {
+      const key = reasonKeyOf(d, file);
+      if (key === undefined) withoutReason.push(d);
+      else used.add(key);
+    }
+  }
+  return { withoutReason, unused: Object.keys(file[WHY_SECTION]).filter((key) => !used.has(key)) };
 }

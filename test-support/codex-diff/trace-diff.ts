@@ -1,5 +1,5 @@
 import type { TraceEntry } from './session-driver.js';
-import { parentOf, shapeOf, turnSequencesOf, type JsonType } from './trace-shape.js';
+import { eventsOf, parentOf, shapeOf, turnSequencesOf, type JsonType, type TurnSequence } from './trace-shape.js';
 
 /**
  * Where Wheelhouse's trace of a session breaks what a Codex client relies on
@@ -22,7 +22,7 @@ export interface Difference {
   readonly kind: DifferenceKind;
   /** The method, or `turn` for an order difference. */
   readonly method: string;
-  /** The key path; the turn's placeholder for an order difference. */
+  /** The key path; for an order difference, which turn (`<thread:1> turn 2`: the thread's second). */
   readonly path?: string;
   /** What Codex sends there (types, or the order of events). */
   readonly codex?: string;
@@ -82,36 +82,42 @@ function typeMismatch(codex: ReadonlySet<JsonType>, ours: ReadonlySet<JsonType>)
 
 export const EVENT_SEPARATOR = ' > ';
 
+/**
+ * Each turn of Codex's trace against the same turn of Wheelhouse's (the nth
+ * completed turn of the same thread), both reduced to the events the other
+ * server sends at all: an event only one of them has is a `notSent` or
+ * `missing` difference, not an order one.
+ */
 function orderDifferences(codex: readonly TraceEntry[], wheelhouse: readonly TraceEntry[], unstable: readonly Difference[]): Difference[] {
-  const ourTurns = new Map(turnSequencesOf(wheelhouse).map((t) => [`${t.thread} ${t.turn}`, t.events]));
+  const name = (t: TurnSequence) => `${t.thread} turn ${t.index}`;
+  const ourTurns = new Map(turnSequencesOf(wheelhouse).map((t) => [name(t), t.events]));
+  const ourEvents = eventsOf(wheelhouse);
+  const theirEvents = eventsOf(codex);
+  const sameOrder = (theirs: readonly string[], ours: readonly string[]) =>
+    collapse(theirs.filter((e) => ourEvents.has(e))).join(EVENT_SEPARATOR) === collapse(ours.filter((e) => theirEvents.has(e))).join(EVENT_SEPARATOR);
   const found: Difference[] = [];
   for (const turn of turnSequencesOf(codex)) {
-    const ours = ourTurns.get(`${turn.thread} ${turn.turn}`);
+    const path = name(turn);
+    const ours = ourTurns.get(path);
     if (!ours) {
-      found.push({ kind: 'order', method: 'turn', path: turn.turn, codex: turn.events.join(EVENT_SEPARATOR), wheelhouse: '(no turn/completed for this turn)' });
+      found.push({ kind: 'order', method: 'turn', path, codex: turn.events.join(EVENT_SEPARATOR), wheelhouse: '(the turn never completes)' });
       continue;
     }
     const variants = unstable
-      .filter((u) => u.kind === 'order' && u.path === turn.turn)
+      .filter((u) => u.kind === 'order' && u.path === path)
       .flatMap((u) => [u.codex, u.wheelhouse])
       .filter((order): order is string => order !== undefined)
       .map((order) => order.split(EVENT_SEPARATOR));
     if ([turn.events, ...variants].some((order) => sameOrder(order, ours))) continue;
-    const [theirOrder, ourOrder] = sharedOrders(turn.events, ours);
-    found.push({ kind: 'order', method: 'turn', path: turn.turn, codex: theirOrder.join(EVENT_SEPARATOR), wheelhouse: ourOrder.join(EVENT_SEPARATOR) });
+    found.push({
+      kind: 'order',
+      method: 'turn',
+      path,
+      codex: collapse(turn.events.filter((e) => ourEvents.has(e))).join(EVENT_SEPARATOR),
+      wheelhouse: collapse(ours.filter((e) => theirEvents.has(e))).join(EVENT_SEPARATOR),
+    });
   }
   return found;
-}
-
-/** Both sequences reduced to the events both contain, repeats collapsed. */
-function sharedOrders(theirs: readonly string[], ours: readonly string[]): [string[], string[]] {
-  const shared = new Set(theirs.filter((e) => ours.includes(e)));
-  return [collapse(theirs.filter((e) => shared.has(e))), collapse(ours.filter((e) => shared.has(e)))];
-}
-
-function sameOrder(theirs: readonly string[], ours: readonly string[]): boolean {
-  const [a, b] = sharedOrders(theirs, ours);
-  return a.join(EVENT_SEPARATOR) === b.join(EVENT_SEPARATOR);
 }
 
 function collapse(events: readonly string[]): string[] {
@@ -129,7 +135,7 @@ export function formatDifference(d: Difference, names: readonly [string, string]
     case 'type':
       return `type: ${d.method} ${d.path ?? ''} (${theirs} sends ${d.codex ?? '?'}, ${ours} ${d.wheelhouse ?? '?'})`;
     case 'order':
-      return `order: turn ${d.path ?? ''}\n      ${theirs}: ${d.codex ?? ''}\n      ${ours}: ${d.wheelhouse ?? ''}`;
+      return `order: ${d.path ?? ''}\n      ${theirs}: ${d.codex ?? ''}\n      ${ours}: ${d.wheelhouse ?? ''}`;
     default: {
       const unreachable: never = d.kind;
       return String(unreachable);

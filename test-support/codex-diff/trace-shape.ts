@@ -19,7 +19,8 @@ export type TraceShape = Map<string, Map<string, Set<JsonType>>>;
 /** The notifications (and server requests) of one turn, in order, repeats collapsed. */
 export interface TurnSequence {
   readonly thread: string;
-  readonly turn: string;
+  /** Which of the thread's turns: the nth `turn/completed` of the thread (ids differ between servers, e.g. in a fork). */
+  readonly index: number;
   readonly events: readonly string[];
 }
 
@@ -122,6 +123,7 @@ export function parentOf(path: string): { path: string; type: JsonType } {
  */
 export function turnSequencesOf(trace: readonly TraceEntry[]): TurnSequence[] {
   const open = new Map<string, string[]>();
+  const completed = new Map<string, number>();
   const turns: TurnSequence[] = [];
   for (const { from, message } of trace) {
     if (from !== 'server' || typeof message.method !== 'string') continue;
@@ -133,11 +135,24 @@ export function turnSequencesOf(trace: readonly TraceEntry[]): TurnSequence[] {
     const label = eventLabel(message.method, params);
     if (events.at(-1) !== label) events.push(label);
     if (message.method === 'turn/completed') {
-      turns.push({ thread, turn: String((params.turn as { id?: unknown } | undefined)?.id), events: [...events] });
+      const index = (completed.get(thread) ?? 0) + 1;
+      completed.set(thread, index);
+      turns.push({ thread, index, events: [...events] });
       open.set(thread, []);
     }
   }
   return turns;
+}
+
+/** Every event a trace has on any thread (the events turnSequencesOf labels). */
+export function eventsOf(trace: readonly TraceEntry[]): Set<string> {
+  const events = new Set<string>();
+  for (const { from, message } of trace) {
+    if (from !== 'server' || typeof message.method !== 'string') continue;
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    if (threadOf(params) !== undefined) events.add(eventLabel(message.method, params));
+  }
+  return events;
 }
 
 function threadOf(params: Record<string, unknown>): string | undefined {
