@@ -114,8 +114,9 @@ class SessionRun {
         for (;;) {
           const answer = await this.request(step.method, step.params, where);
           if (step.until === undefined || keyPathsOf(answer).has(step.until)) return;
-          const seen = this.received.length;
-          await this.until(() => this.received.slice(seen).some((m) => m.method !== undefined && m.id === undefined), `${where}, waiting for ${step.until}`);
+          // A notification after this answer (several may have arrived with it) is the cue to ask again.
+          const after = this.received.indexOf(answer) + 1;
+          await this.until(() => this.received.slice(after).some((m) => m.method !== undefined && m.id === undefined), `${where}, waiting for ${step.until}`);
         }
       }
       case 'notify':
@@ -186,6 +187,7 @@ class SessionRun {
 
   /** Answers a server request with the session's scripted answer. */
   private answer(method: string, id: unknown): void {
+    if (!this.connection) return; // asked while the server shuts down: there is no one left to answer
     const answer = this.options.session.answers?.[method];
     if (answer === undefined) {
       this.fail(new Error(`${this.options.session.name}: the server asked ${method}, which the session has no answer for`));
