@@ -90,18 +90,18 @@ export class TraceNormalizer {
   private normalizeString(text: string, keys: readonly string[]): string {
     let out = text;
     for (const folder of this.folders) out = out.split(folder.path).join(`<${folder.label}>`);
-    out = out.replace(UUID, (id) => this.label(id.toLowerCase(), kindOf(keys)));
+    out = out.replace(UUID, (id) => this.label(id, kindOf(keys)));
     if (out !== text) out = out.replace(DATE_TIME, '<datetime>').replace(DATE_FOLDERS, '/<date>/');
     return out;
   }
 
   private label(id: string, kind: string): string {
-    const known = this.labelOf.get(id);
+    const known = this.labelOf.get(id.toLowerCase());
     if (known) return known;
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     const label = `<${kind}:${n}>`;
-    this.labelOf.set(id, label);
+    this.labelOf.set(id.toLowerCase(), label);
     this.valueOf.set(label, id);
     return label;
   }
