@@ -85,11 +85,11 @@ function seed(home: string, logs: ReadonlyArray<{ id: string; name: string; line
       machine.complete(state, t0 + k + 2);
       const entry: JobEntry = {
         state, kind: 'command', spec: { command: `make test-${k}`, cwd: home }, agent: null, threadId: null, approvalWait: null, exitCode: 0,
-        runs: 1, queueOrder: k + 1, activeMs: 1000, activeSince: null, etaMs: null, live: null, retryTimer: null, lastCommitAt: 0,
+        runs: 1, manualRetries: 0, continueRun: false, queueOrder: k + 1, activeMs: 1000, activeSince: null, etaMs: null, live: null, retryTimer: null, lastCommitAt: 0,
       };
       store.jobs.upsertMany(
         [rowOf(entry, t0 + k + 2)],
-        [{ jobId: log.id, run: 1, logPath, startedAtMs: t0 + k + 1, endedAtMs: null, outcome: null }],
+        [{ jobId: log.id, run: 1, logPath, startedAtMs: t0 + k + 1, endedAtMs: null, outcome: null, handle: null, streamedBytes: 0 }],
         [{ jobId: log.id, run: 1, endedAtMs: t0 + k + 2, outcome: 'completed' }],
       );
     }

@@ -7,6 +7,7 @@ export {
   type MockControlStep,
   type MockFinishReason,
   type MockScript,
+  type MockScriptFactory,
   type MockStep,
   type MockToolCall,
   type MockUsage,

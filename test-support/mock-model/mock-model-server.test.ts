@@ -66,6 +66,22 @@ describe('mock model server', () => {
     expect(response.usage).toMatchObject({ input_tokens: 20, input_tokens_details: { cached_tokens: 10 } });
   });
 
+  it('writes a script when its request arrives, naming a tool the way the request offered it', async () => {
+    mock.enqueue(({ body }) => {
+      const offered = (body.tools as { name: string }[]).map((tool) => tool.name);
+      return [
+        { type: 'toolCalls', calls: [{ id: 'call_ns', namespace: offered[0], name: 'echo', arguments: '{}' }] },
+        { type: 'finish' },
+      ];
+    });
+
+    const response = await sdk.responses
+      .stream({ model: 'gpt-5', input: 'hi', tools: [{ type: 'function', name: 'mcp__everything', parameters: {}, strict: false }] })
+      .finalResponse();
+
+    expect(response.output[0]).toMatchObject({ type: 'function_call', call_id: 'call_ns', namespace: 'mcp__everything', name: 'echo' });
+  });
+
   it('records requests, serves the model list and answers unscripted requests with a clear 500', async () => {
     const models = await sdk.models.list();
     await expect(sdk.chat.completions.create({ model: 'm', messages: [] })).rejects.toMatchObject({ status: 500 });

@@ -243,11 +243,12 @@ export class ResponsesRenderer implements WireRenderer {
     const id = this.newId('fc');
     const outputIndex = this.output.length;
     const base = { item_id: id, output_index: outputIndex };
+    const namespace = call.namespace === undefined ? {} : { namespace: call.namespace };
     return [
       this.emit({
         type: 'response.output_item.added',
         output_index: outputIndex,
-        item: { type: 'function_call', id, call_id: call.id, name: call.name, arguments: '', status: 'in_progress' },
+        item: { type: 'function_call', id, call_id: call.id, name: call.name, ...namespace, arguments: '', status: 'in_progress' },
       }),
       ...splitText(call.arguments, call.argumentChunks ?? 1).map((delta) =>
         this.emit({ type: 'response.function_call_arguments.delta', ...base, delta }),
@@ -258,6 +259,7 @@ export class ResponsesRenderer implements WireRenderer {
         id,
         call_id: call.id,
         name: call.name,
+        ...namespace,
         arguments: call.arguments,
         status: 'completed',
       }),

@@ -9,6 +9,8 @@
 export interface MockToolCall {
   readonly id: string;
   readonly name: string;
+  /** Responses wire: the namespace tool the function belongs to (Codex offers MCP tools as `mcp__<server>` namespaces). */
+  readonly namespace?: string;
   readonly arguments: string;
   readonly argumentChunks?: number;
 }
@@ -66,6 +68,12 @@ export type MockStep = MockContentStep | MockControlStep;
 
 /** The steps answering one request. */
 export type MockScript = readonly MockStep[];
+
+/**
+ * A script written when its request arrives, from what the request offers (as
+ * a model names a tool the way the request declared it); validated then.
+ */
+export type MockScriptFactory = (request: { readonly body: Readonly<Record<string, unknown>> }) => MockScript;
 
 /** Turns content steps into SSE frames for one wire; one instance per request. */
 export interface WireRenderer {

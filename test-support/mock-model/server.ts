@@ -2,7 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatRenderer } from './chat-renderer.js';
 import { ResponsesRenderer } from './responses-renderer.js';
-import { isContentStep, validateScript, type MockControlStep, type MockScript, type WireRenderer } from './script.js';
+import {
+  isContentStep,
+  validateScript,
+  type MockControlStep,
+  type MockScript,
+  type MockScriptFactory,
+  type WireRenderer,
+} from './script.js';
 import { trackWait } from '../waiting.js';
 
 /** How one exchange ended, as seen by the server. */
@@ -37,8 +44,8 @@ export interface MockModelServer {
   readonly requests: readonly MockRecordedRequest[];
   /** Scripts not yet used by a request. */
   readonly pendingScripts: number;
-  /** Queues scripts; each answers the next POST to /chat/completions or /responses. */
-  enqueue(...scripts: MockScript[]): void;
+  /** Queues scripts; each answers the next POST to /chat/completions or /responses (a factory is called with that request). */
+  enqueue(...scripts: (MockScript | MockScriptFactory)[]): void;
   /** Resolves once at least `count` requests have arrived. */
   waitForRequests(count: number): Promise<readonly MockRecordedRequest[]>;
   close(): Promise<void>;
@@ -48,7 +55,7 @@ const DEFAULT_MODELS = ['deepseek-chat', 'deepseek-reasoner', 'gpt-5', 'local-mo
 
 /** Starts the mock on 127.0.0.1 with an ephemeral port. */
 export async function startMockModelServer(options: MockModelServerOptions = {}): Promise<MockModelServer> {
-  const queue: MockScript[] = [];
+  const queue: (MockScript | MockScriptFactory)[] = [];
   const requests: MockRecordedRequest[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   let exchangeCounter = 0;
@@ -92,11 +99,13 @@ export async function startMockModelServer(options: MockModelServerOptions = {})
         exchange.sendError(400, 'mock model server: body is not a JSON object', 'invalid_json');
         return;
       }
-      const script = queue.shift();
-      if (script === undefined) {
+      const queued = queue.shift();
+      if (queued === undefined) {
         exchange.sendError(500, `mock model server: no script queued for ${route}`, 'no_script');
         return;
       }
+      const script = typeof queued === 'function' ? queued({ body }) : queued;
+      if (typeof queued === 'function') validateScript(script);
       exchangeCounter += 1;
       const model = typeof body.model === 'string' ? body.model : 'unknown';
       const renderer: WireRenderer =
@@ -126,7 +135,7 @@ export async function startMockModelServer(options: MockModelServerOptions = {})
       return queue.length;
     },
     enqueue(...scripts) {
-      for (const script of scripts) validateScript(script);
+      for (const script of scripts) if (typeof script !== 'function') validateScript(script);
       queue.push(...scripts);
     },
     waitForRequests(count) {
