@@ -13,6 +13,8 @@ export function homePaths(home: string) {
     home,
     stateDb: path.join(home, 'state.sqlite'),
     config: path.join(home, 'config.toml'),
+    /** API keys where there is no keychain (mode 0600); see electron/secrets/private-file-secret-store.ts. */
+    apiKeys: path.join(home, 'api-keys.json'),
     logs: path.join(home, 'logs'),
   } as const;
 }
