@@ -14,7 +14,8 @@ const READY_PATTERN = /Wheelhouse is running at (http:\/\/\S+)/;
 export function startRuntimeProcess(repoRoot: string, home: string, timeoutMs = 20_000): Promise<RuntimeProcess> {
   const child = spawn(process.execPath, ['bin/wheelhouse.mjs', 'serve', '--port', '0'], {
     cwd: repoRoot,
-    env: { ...withoutProviderKeys(process.env), WHEELHOUSE_HOME: home },
+    // Keys typed in the UI go to the home's private file (as on a machine without a keychain), never the tester's keychain.
+    env: { ...withoutProviderKeys(process.env), WHEELHOUSE_KEY_STORAGE: 'file', WHEELHOUSE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -43,8 +43,8 @@ function runtimeWith(configToml: string): Runtime {
   return runtime;
 }
 
-const test = (runtime: Runtime, providerId: string, model?: string): Promise<ModelTestResult> =>
-  runtime.dispatcher.call('model/test', { providerId, ...(model ? { model } : {}) }, ctx);
+const test = (runtime: Runtime, providerId: string, model?: string, apiKey?: string): Promise<ModelTestResult> =>
+  runtime.dispatcher.call('model/test', { providerId, ...(model ? { model } : {}), ...(apiKey ? { unsaved: { apiKey } } : {}) }, ctx);
 
 describe.each(['chat', 'responses'] as const)('model/test over the %s wire', (wire) => {
   it('sends one short prompt and reports the reply, the model and the time taken', async () => {
@@ -70,11 +70,13 @@ describe('model/test failures, each in words a person can act on', () => {
   it('reports a rejected key without retrying', async () => {
     const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${keyed.url}"\ndefault_model = "m"\n`);
     const before = keyed.requests.length;
-    const result = await test(runtime, 'box');
+    const result = await test(runtime, 'box', undefined, 'sk-wrong');
     expect(result).toMatchObject({ ok: false, model: 'm', error: { kind: 'unauthorized', address: null } });
     if (result.ok) throw new Error('unreachable');
     expect(result.error.message).toMatch(/refused the API key/);
     expect(keyed.requests.length - before).toBe(1);
+    // Sent without a key, the same refusal means a key is needed, not that it is wrong.
+    expect(await test(runtime, 'box')).toMatchObject({ ok: false, error: { kind: 'missingKey' } });
   });
 
   it('says a key is missing once the server answers, and sends no prompt without one', async () => {
@@ -142,13 +144,13 @@ describe('model/test names the cause of each provider failure', () => {
     { cause: 'rateLimited', step: { type: 'httpError', status: 429, retryAfter: '0' }, words: /rate limiting/ },
     { cause: 'quotaExceeded', step: { type: 'httpError', status: 402, message: 'Insufficient Balance' }, words: /no credit or quota left/ },
     { cause: 'modelNotFound', step: { type: 'httpError', status: 404, message: 'The model `m` does not exist.', code: 'model_not_found' }, words: /no model called “m”/ },
-    { cause: 'serverError', step: { type: 'httpError', status: 503 }, words: /server error \(503\)/ },
+    { cause: 'serverError', step: { type: 'httpError', status: 503 }, words: /server error/ },
     { cause: 'unauthorized', step: { type: 'httpError', status: 401 }, words: /refused the API key/ },
   ] as const;
   it.each(causes)('$cause', async ({ cause, step, words }) => {
     const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${mock.url}"\ndefault_model = "m"\n`);
     mock.enqueue([step]);
-    const result = await test(runtime, 'box');
+    const result = await test(runtime, 'box', undefined, 'sk-some-key');
     expect(result).toMatchObject({ ok: false, model: 'm', error: { kind: cause, address: null } });
     if (result.ok) throw new Error('unreachable');
     expect(result.error.message).toMatch(words);

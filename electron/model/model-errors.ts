@@ -88,6 +88,8 @@ export interface RequestTarget {
   readonly address: string;
   /** The model asked for, when the request named one. */
   readonly model: string | null;
+  /** Whether the request carried an API key: a 401 to a request without one means a key is needed, not a wrong one. */
+  readonly keySent: boolean;
 }
 
 /** The base URL without user info, query or fragment, which may hold credentials. */
@@ -122,7 +124,9 @@ export function requestFailureFrom(error: unknown, target: RequestTarget): Reque
   }
   if (error instanceof APIConnectionError) {
     const code = errorCode(error);
-    return new RequestFailure(cannotConnect(target.address, code ? describeCode(code) : null, causeText(error.cause)), true, null);
+    // Nothing listening, or no such host: trying again at once changes nothing, and the person has Retry.
+    const definite = code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+    return new RequestFailure(cannotConnect(target.address, code ? describeCode(code) : null, causeText(error.cause)), !definite, null);
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     return httpFailure(error.status, providerMessage(error), providerCode(error), error.headers ?? null, target);
@@ -186,25 +190,28 @@ function retryAfterMs(headers: Headers | null): number | null {
 function httpFailure(status: number, message: string, code: string | null, headers: Headers | null, target: RequestTarget): RequestFailure | ModelError {
   const details = clip(message);
   if (isQuotaFailure(code, message) || status === 402) return quotaExceeded(status, details);
+  if ((status === 401 || status === 403) && !target.keySent) {
+    return new ModelError('missingKey', 'The provider asks for an API key, and none is saved. Enter one for it.', status, details);
+  }
   if (status === 401 || status === 403) {
-    return new ModelError('unauthorized', `The provider refused the API key (${status}). Enter a valid key for it.`, status, details);
+    return new ModelError('unauthorized', 'The provider refused the API key. Enter a valid key for it.', status, details);
   }
   if (status === 429) {
     return new RequestFailure(
-      new ModelError('rateLimited', 'The provider is rate limiting requests (429). Wait a minute and try again.', status, details),
+      new ModelError('rateLimited', 'The provider is rate limiting requests. Wait a minute and try again.', status, details),
       true,
       retryAfterMs(headers),
     );
   }
   if (status >= 500) {
     return new RequestFailure(
-      new ModelError('serverError', `The provider had a server error (${status}). Try again shortly.`, status, details),
+      new ModelError('serverError', 'The provider had a server error. Try again shortly.', status, details),
       true,
       retryAfterMs(headers),
     );
   }
   if (status === 408) {
-    return new RequestFailure(new ModelError('timeout', 'The provider timed out the request (408).', status, details), true, retryAfterMs(headers));
+    return new RequestFailure(new ModelError('timeout', 'The provider gave up waiting for the request. Try again.', status, details), true, retryAfterMs(headers));
   }
   // OpenAI answers 404 `model_not_found`; DeepSeek 400 "Model Not Exist"; others name the model in a 404's message.
   if ((code !== null && /model.?not.?found/i.test(code)) || /model[^.]*(not exist|not found|does not exist)|no such model|unknown model/i.test(message)) {
@@ -213,12 +220,12 @@ function httpFailure(status: number, message: string, code: string | null, heade
   if (status === 404) {
     return new ModelError(
       'configuration',
-      `Nothing answers at ${target.address} the way Wheelhouse asks (404). Check the provider's address and API style in Settings.`,
+      `Nothing at ${target.address} answers the way Wheelhouse asks. Check the provider's address and API style in Settings.`,
       status,
       details,
     );
   }
-  return new ModelError('other', `The provider refused the request (${status}): ${message}`, status, details);
+  return new ModelError('other', `The provider refused the request: ${message}`, status, details);
 }
 
 /** Out of credit or over quota: OpenAI's 429 `insufficient_quota`, DeepSeek's 402 "Insufficient Balance", and their kin. */
@@ -228,10 +235,9 @@ function isQuotaFailure(code: string | null, message: string): boolean {
 }
 
 function quotaExceeded(status: number | null, details: string): ModelError {
-  const code = status === null ? '' : ` (${status})`;
   return new ModelError(
     'quotaExceeded',
-    `The provider says this account has no credit or quota left${code}. Add credit with the provider, or use another key.`,
+    'The provider says this account has no credit or quota left. Add credit with the provider, or use another key.',
     status,
     details,
   );
@@ -239,8 +245,7 @@ function quotaExceeded(status: number | null, details: string): ModelError {
 
 function modelNotFound(status: number | null, model: string | null, details: string): ModelError {
   const which = model ? `model called “${model}”` : 'such model';
-  const code = status === null ? '' : ` (${status})`;
-  return new ModelError('modelNotFound', `The provider has no ${which}${code}. Choose another model.`, status, details);
+  return new ModelError('modelNotFound', `The provider has no ${which}. Choose another model.`, status, details);
 }
 
 /** The machine-readable code of an OpenAI-shaped error body (`code`, else `type`). */

@@ -102,7 +102,8 @@ export class ProviderConnection {
   }
 
   private target(host: string, body: unknown): RequestTarget {
-    return { host, address: displayAddress(this.provider.baseUrl), model: modelOf(body) };
+    const keySent = this.provider.apiKey !== null || Object.keys(this.provider.httpHeaders).some((name) => name.toLowerCase() === 'authorization');
+    return { host, address: displayAddress(this.provider.baseUrl), model: modelOf(body), keySent };
   }
 
   /** GETs `path` and returns the parsed JSON body; failures become ModelErrors. */
