@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGate, type MockModelServer } from '../test-support/mock-model/index.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
-import { createThread, sendMessage, waitForConnected } from './page-actions.js';
+import { createThread, pasteText, sendMessage, waitForConnected } from './page-actions.js';
 
 /** The rough edges a new user meets in a conversation and the sidebar. */
 describe('conversation and sidebar', () => {
@@ -23,7 +23,10 @@ describe('conversation and sidebar', () => {
 
     const long = Array.from({ length: 2_600 }, (_, i) => `Line ${i} of a pasted log with some words in it.`).join('\n').padEnd(200_000, '.');
     mock.enqueue([{ type: 'text', text: 'That is a long log.' }, { type: 'finish' }]);
-    await composer.fill(long);
+    // Replaces the suggestion, as a person who selects it all and pastes a log would.
+    await composer.selectText();
+    await pasteText(composer, long);
+    expect(await composer.inputValue()).toBe(long);
     await composer.press('Enter');
     await page.getByTestId('agent-message').filter({ hasText: 'That is a long log.' }).waitFor();
     const message = page.getByTestId('user-message');

@@ -116,3 +116,19 @@ export function withoutNetworkRefusals(errors: readonly string[]): string[] {
       !/status of 401/.test(e),
   );
 }
+
+/**
+ * Pastes `text` into a field as Ctrl+V would: a `paste` event carrying it as
+ * text/plain, then the browser's own insertion where the page lets it happen.
+ */
+export async function pasteText(field: Locator, text: string): Promise<void> {
+  await field.focus();
+  const inserted = await field.evaluate((element, pasted) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    const event = new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true });
+    // A synthetic paste inserts nothing by itself: false means the page took it.
+    return element.dispatchEvent(event);
+  }, text);
+  if (inserted) await field.page().keyboard.insertText(text);
+}

@@ -1,5 +1,5 @@
 import { ArrowUp, CircleAlert, Square, X } from 'lucide-react';
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore, useSetupStore } from '../../services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
@@ -7,6 +7,12 @@ import { ModelPicker } from './model-picker.js';
 import { QueuePanel } from './queue-panel.js';
 
 const MAX_HEIGHT = 240;
+/**
+ * Pastes above this size are inserted by setting the value, not by the browser's
+ * editing command: Chromium inserts a long multi-line text line by line (a
+ * 2,600-line log took over a minute), while setting the value takes milliseconds.
+ */
+const LARGE_PASTE_CHARS = 16 * 1024;
 
 /**
  * Where messages are written. Enter sends, Shift+Enter adds a line, Alt+Enter
@@ -73,6 +79,26 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     input.current?.focus();
   };
 
+  /** Where the caret goes after a large paste, applied once React has rendered the new value. */
+  const caretAfterPaste = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const area = input.current;
+    const caret = caretAfterPaste.current;
+    if (!area || caret === null) return;
+    caretAfterPaste.current = null;
+    area.setSelectionRange(caret, caret);
+  }, [draft]);
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const text = event.clipboardData.getData('text/plain');
+    if (text.length < LARGE_PASTE_CHARS) return;
+    event.preventDefault();
+    const area = event.currentTarget;
+    const next = area.value.slice(0, area.selectionStart) + text + area.value.slice(area.selectionEnd);
+    caretAfterPaste.current = area.selectionStart + text.length;
+    setDraft(thread.id, next);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -117,6 +143,7 @@ export function Composer({ thread }: { readonly thread: Thread }) {
           aria-describedby={`composer-hint-${thread.id}`}
           onChange={(event) => setDraft(thread.id, event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <div className="composer-bar">
           <ModelPicker thread={thread} />
