@@ -6,3 +6,4 @@ export { ProcessSupervisor, DEFAULT_OUTPUT_LIMITS, type SupervisorOptions } from
 export { SupervisedProcess } from './supervised-process.js';
 export type { TerminalProgress } from './terminal-progress.js';
 export type * from './types.js';
+export { signalWords } from './exit-words.js';

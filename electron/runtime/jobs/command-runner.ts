@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { RpcError } from '../../../shared/protocol/index.js';
-import type { ExitInfo, ProcessEvent, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
+import { signalWords, type ExitInfo, type ProcessEvent, type ProcessSupervisor, type SupervisedProcess } from '../../exec/index.js';
 import type { EventLog } from '../event-log.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
@@ -30,7 +30,7 @@ function describeExit(exit: ExitInfo, spec: CommandSpec): string {
     return `timed out after ${limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`} of running time`;
   }
   if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
-  return `ended by ${exit.signal ?? 'a signal'}`;
+  return signalWords(exit.signal);
 }
 
 /** Runs command jobs through the process supervisor (a pty, the login shell) and turns what happens into transitions. */
