@@ -78,7 +78,7 @@ describe('accessibility (axe-core) on every screen', () => {
     gate.release();
 
     await page.getByTestId('open-settings').click();
-    await page.locator('[data-testid="setup-screen"][data-mode="settings"] [data-testid="setup-start"]').waitFor();
+    await page.locator('[data-testid="setup-screen"][data-mode="settings"] [data-testid="setup-done"]').waitFor();
     await expectNoBlockingViolations(page, 'settings');
     // Primary buttons (white text on the accent) are the usual casualty of a dark palette.
     await page.emulateMedia({ colorScheme: 'dark' });

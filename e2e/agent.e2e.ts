@@ -104,14 +104,14 @@ describe('talking to the agent', () => {
     expect(app.errors).toEqual([]);
   });
 
-  it('shows a rejected key as an error in the conversation, with Retry', async () => {
+  it('shows a refused request as an error in the conversation, with Retry', async () => {
     const { page } = app;
-    mock.enqueue([{ type: 'httpError', status: 401 }]);
+    mock.enqueue([{ type: 'httpError', status: 400, message: 'The request was refused.' }]);
     await sendMessage(page, 'Hello?');
     const error = page.getByTestId('turn-error');
     await error.waitFor();
-    expect(await error.getAttribute('data-kind')).toBe('unauthorized');
-    expect(await page.getByTestId('turn-error-message').textContent()).toMatch(/API key/i);
+    expect(await error.getAttribute('data-kind')).toBe('other');
+    expect(await page.getByTestId('turn-error-message').textContent()).toContain('The request was refused.');
 
     // Retry sends the same text again as a new turn, in place of the failed one (the message shows once).
     mock.enqueue([{ type: 'text', text: 'Hello! The key works now.' }, { type: 'finish' }]);

@@ -38,9 +38,11 @@ describe('background jobs from the agent', () => {
     );
     await sendMessage(page, 'Build it in the background');
     await page.getByTestId('agent-message').filter({ hasText: 'The build waits for your approval.' }).waitFor();
-    const card = page.getByTestId('tool-call').filter({ hasText: 'Started a background job' });
+    // Until the person approves, the card does not look started, and its link names the job.
+    const card = page.getByTestId('tool-call').filter({ hasText: 'Waiting for your approval to start a background job' });
     const link = card.getByTestId('tool-call-job-link');
     await link.waitFor();
+    expect(await link.textContent()).toBe('Review and approve “Build in the background”');
     expect(await page.getByTestId('approvals-badge').textContent()).toContain('1');
     await snap(page, 'bgjobs-1-conversation');
     expect(existsSync(path.join(folder, 'built.txt'))).toBe(false);
@@ -56,6 +58,7 @@ describe('background jobs from the agent', () => {
 
     await approval.getByTestId('approval-accept').click();
     await jobPage.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('tool-call').filter({ hasText: 'Started a background job' }).count()).toBe(1);
     await expect.poll(() => page.getByTestId('job-timeline').innerText()).toContain('Approved');
     expect(await page.getByTestId('approval-card').count()).toBe(0);
     expect(await page.getByTestId('approvals-badge').count()).toBe(0);

@@ -46,7 +46,7 @@ describe('commands with the person in control', () => {
 
     await writeFile(path.join(folder, 'go'), '');
     await page.getByTestId('command-card').and(page.locator('[data-status="completed"]')).waitFor({ timeout: 20_000 });
-    await card.getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor();
+    await card.getByTestId('command-status').filter({ hasText: 'Done' }).waitFor();
     await card.getByTestId('command-text').click(); // fold it open again: finished cards fold away
     await card.getByTestId('command-output').filter({ hasText: 'second-line' }).waitFor();
     await page.getByTestId('agent-message').filter({ hasText: 'The command ran.' }).waitFor();
@@ -58,7 +58,7 @@ describe('commands with the person in control', () => {
     const denied = page.getByTestId('command-card').filter({ hasText: 'touch denied.txt' });
     await denied.getByTestId('approval-card').focus();
     await page.keyboard.press('d');
-    await denied.getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
+    await denied.getByTestId('command-status').filter({ hasText: 'You declined' }).waitFor();
     await page.getByTestId('agent-message').filter({ hasText: 'Fine, I will not.' }).waitFor();
     expect(existsSync(path.join(folder, 'denied.txt'))).toBe(false);
     expect(mock.requests.at(-1)?.rawBody).toContain('declined');
@@ -76,8 +76,8 @@ describe('commands with the person in control', () => {
     // After a reload the history still shows both outcomes.
     await page.reload();
     await waitForConnected(page);
-    await page.getByTestId('command-card').filter({ hasText: 'touch denied.txt' }).getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
-    await page.getByTestId('command-card').filter({ hasText: 'first-line; while' }).getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor();
+    await page.getByTestId('command-card').filter({ hasText: 'touch denied.txt' }).getByTestId('command-status').filter({ hasText: 'You declined' }).waitFor();
+    await page.getByTestId('command-card').filter({ hasText: 'first-line; while' }).getByTestId('command-status').filter({ hasText: 'Done' }).waitFor();
     expect(app.errors).toEqual([]);
   });
 });

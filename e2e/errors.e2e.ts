@@ -69,10 +69,10 @@ describe('errors in the conversation', () => {
 
   it('retries a failed message without showing it twice, and an older error card cannot be retried', async () => {
     const { page } = app;
-    mock.enqueue([{ type: 'httpError', status: 401 }]);
+    mock.enqueue([{ type: 'httpError', status: 400, message: 'The request was refused.' }]);
     await sendMessage(page, 'Hello?');
     await page.getByTestId('turn-error').waitFor();
-    mock.enqueue([{ type: 'httpError', status: 401 }]);
+    mock.enqueue([{ type: 'httpError', status: 400, message: 'The request was refused.' }]);
     await sendMessage(page, 'Anyone there?');
     const cards = page.getByTestId('turn-error');
     await expect.poll(() => cards.count()).toBe(2);

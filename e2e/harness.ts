@@ -13,6 +13,8 @@ export type E2eTarget = 'browser' | 'electron';
 /** One running Wheelhouse with a window to drive. */
 export interface WheelhouseApp {
   readonly target: E2eTarget;
+  /** The runtime's home folder (fresh for each launch): where a spec checks what was written. */
+  readonly home: string;
   readonly page: Page;
   /** Console errors, page errors and CSP violations seen in any window; a clean run has none. */
   readonly errors: readonly string[];
@@ -95,6 +97,7 @@ async function launchBrowserHost(): Promise<WheelhouseApp> {
       const page = await openClientPage(launched, runtime.url, errors);
       return {
         target: 'browser',
+        home,
         page,
         errors,
         openSecondClient: () => openClientPage(launched, runtime.url, errors),
@@ -142,6 +145,7 @@ async function launchElectron(): Promise<WheelhouseApp> {
   watchErrors(page, errors);
   return {
     target: 'electron',
+    home,
     page,
     errors,
     openSecondClient: null,

@@ -65,7 +65,8 @@ describe('file patches with the person in control', () => {
     // The Approvals inbox lists the patch with its files; "Open thread" leads back to the diff.
     await page.getByTestId('open-approvals').click();
     const row = page.getByTestId('inbox-row');
-    await row.filter({ hasText: 'M greeting.txt, A docs/notes.md' }).waitFor();
+    // Files in words, not git's letters.
+    await row.filter({ hasText: 'changed greeting.txt, new docs/notes.md' }).waitFor();
     expect(await row.getByTestId('inbox-accept').textContent()).toBe('Apply');
     if (shots) await page.screenshot({ path: path.join(shots, 'patch-inbox.png') });
     await row.getByRole('button', { name: /^Open thread/ }).click();
@@ -88,8 +89,10 @@ describe('file patches with the person in control', () => {
     const deleted = page.getByTestId('file-change-card').filter({ hasText: 'Deleted greeting.txt' });
     await deleted.getByTestId('file-approval-card').focus();
     await page.keyboard.press('d');
-    await deleted.getByTestId('file-change-status').filter({ hasText: 'Declined' }).waitFor();
-    await deleted.getByTestId('file-change-problem').filter({ hasText: 'the person declined this patch' }).waitFor();
+    await deleted.getByTestId('file-change-status').filter({ hasText: 'You declined' }).waitFor();
+    expect(await deleted.getByTestId('decided-by-text').textContent()).toBe('You declined');
+    // What the model was told ("Do not retry it") is for the model, not shown as if for the person.
+    expect(await deleted.innerText()).not.toContain('Do not retry');
     await page.getByTestId('agent-message').filter({ hasText: 'Kept it.' }).waitFor();
     expect(existsSync(path.join(folder, 'greeting.txt'))).toBe(true);
 
@@ -97,6 +100,8 @@ describe('file patches with the person in control', () => {
     mock.enqueue(patchCall('call_bad', '*** Update File: greeting.txt', '@@', '-no such line', '+x'), reply('I will re-read the file.'));
     await sendMessage(page, 'Try again');
     const failed = page.getByTestId('file-change-card').and(page.locator('[data-status="failed"]'));
+    await failed.getByTestId('file-change-problem').filter({ hasText: 'no file was changed' }).waitFor();
+    await failed.getByTestId('file-change-problem').locator('summary').click();
     await failed.getByTestId('file-change-problem').filter({ hasText: 'hunk 1 of greeting.txt does not apply' }).waitFor();
     expect(await failed.getByTestId('file-change-summary').textContent()).toBe('Patch to greeting.txt');
     expect(await failed.getByTestId('file-change-patch').textContent()).toContain('-no such line');

@@ -53,7 +53,7 @@ describe('reloading while a turn runs', () => {
 
     await writeFile(path.join(folder, 'go'), '');
     await page.getByTestId('agent-message').filter({ hasText: 'The script ran.' }).waitFor({ timeout: 20_000 });
-    await cards.getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor();
+    await cards.getByTestId('command-status').filter({ hasText: 'Done' }).waitFor();
     expect(await cards.count()).toBe(1);
     expect(await page.getByTestId('agent-message').filter({ hasText: 'I will run the script.' }).count()).toBe(1);
     expect(app.errors).toEqual([]);

@@ -52,20 +52,24 @@ describe('command rules and the sandbox', () => {
     await rules.getByTestId('rule-check-submit').click();
     const result = rules.getByTestId('rule-check-result');
     await result.filter({ hasText: 'Runs without asking' }).waitFor();
-    expect(await result.getByTestId('rule-check-decided-by').textContent()).toBe('Decided by rule “touch ruled.txt” → allow (default.rules:1)');
+    expect(await result.getByTestId('rule-check-decided-by').textContent()).toBe('Allowed by your rule “touch ruled.txt”.');
+    // How the runtime read the command is there on demand, its backticks shown as code.
+    await result.getByTestId('rule-check-details').locator('summary').click();
+    expect(await result.getByTestId('rule-check-details').innerText()).not.toContain('`');
     expect(existsSync(path.join(folder, 'ruled.txt'))).toBe(false);
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     if (shots) {
       await rules.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(shots, 'settings-rules.png') });
     }
-    await page.getByTestId('setup-close').click();
+    await page.getByTestId('setup-done').click();
 
     // The header says where commands run.
     const summary = page.getByTestId('sandbox-summary');
     await summary.waitFor();
-    const sandboxed = (await summary.textContent()) === 'Workspace write · sandboxed (bubblewrap)';
-    if (!sandboxed) expect(await summary.textContent()).toBe('No sandbox on this machine — commands run with your full access');
+    const sandboxed = (await page.getByTestId('sandbox-chip').getAttribute('data-sandboxed')) === 'true';
+    // The default asks before every change, and the chip says so (not just where commands may write).
+    expect(await summary.textContent()).toBe(sandboxed ? 'Asks before changing files or running anything new' : 'Full access; asks before anything not known to be safe');
 
     // The rule lets the agent's command run without a question, and its card names the rule.
     mock.enqueue(execCall('call_ruled', 'touch ruled.txt && echo made'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
@@ -77,9 +81,9 @@ describe('command rules and the sandbox', () => {
     await page.getByTestId('agent-message').filter({ hasText: 'Made it.' }).waitFor();
     expect(existsSync(path.join(folder, 'ruled.txt'))).toBe(true);
     await ruled.getByTestId('command-text').click();
-    expect(await ruled.getByTestId('decided-by').textContent()).toBe(
-      'Decided by rule “touch ruled.txt” → allow (default.rules:1) — scratch file for the demo',
-    );
+    expect(await ruled.getByTestId('decided-by-text').textContent()).toBe('Allowed by your rule “touch ruled.txt”');
+    await ruled.getByTestId('decided-by-details').locator('summary').click();
+    expect(await ruled.getByTestId('decided-by-details').innerText()).toContain('scratch file for the demo');
 
     // A command no rule covers asks, and the approval card says the approval policy decided.
     mock.enqueue(execCall('call_other', 'touch other.txt'), [{ type: 'text', text: 'Not made.' }, { type: 'finish' }]);
@@ -87,11 +91,14 @@ describe('command rules and the sandbox', () => {
     const other = page.getByTestId('command-card').filter({ hasText: 'touch other.txt' });
     const approval = other.getByTestId('approval-card');
     await approval.waitFor();
-    expect(await approval.getByTestId('decided-by').textContent()).toBe('Decided by approval policy “untrusted” (no rule matched)');
+    expect(await approval.getByTestId('decided-by-text').textContent()).toBe('Asks because this thread asks before anything not known to be safe');
     if (shots) await page.screenshot({ path: path.join(shots, 'approval-decided-by.png') });
     await approval.focus();
     await page.keyboard.press('d');
-    await other.getByTestId('command-status').filter({ hasText: 'Declined' }).waitFor();
+    await other.getByTestId('command-status').filter({ hasText: 'You declined' }).waitFor();
+    // The person's own answer, not the words meant for the model.
+    expect(await other.getByTestId('decided-by-text').textContent()).toBe('You declined');
+    expect(await other.innerText()).not.toContain('Do not retry');
 
     // A command naming a host while the sandbox has no network: the card offers to run it with network.
     if (sandboxed) {
@@ -106,7 +113,7 @@ describe('command rules and the sandbox', () => {
         await allow.filter({ hasText: 'Approve with network for 127.0.0.1' }).waitFor();
         if (shots) await page.screenshot({ path: path.join(shots, 'approval-network.png') });
         await allow.click();
-        await fetch.getByTestId('command-status').filter({ hasText: 'exit 0' }).waitFor({ timeout: 30_000 });
+        await fetch.getByTestId('command-status').filter({ hasText: 'Done' }).waitFor({ timeout: 30_000 });
         await page.getByTestId('agent-message').filter({ hasText: 'Fetched.' }).waitFor();
         await fetch.getByTestId('command-text').click(); // finished cards fold away
         await fetch.getByTestId('command-output').filter({ hasText: 'hello-from-host' }).waitFor();
@@ -124,7 +131,7 @@ describe('command rules and the sandbox', () => {
     await editor.getByTestId('approval-policy-never').and(page.locator(':checked')).waitFor();
     if (sandboxed) {
       await editor.getByTestId('sandbox-mode-read-only').click();
-      await summary.filter({ hasText: 'Read only · sandboxed (bubblewrap)' }).waitFor();
+      await summary.filter({ hasText: 'Reads only; never asks' }).waitFor();
     } else {
       expect(await editor.getByTestId('sandbox-mode-read-only').isDisabled()).toBe(true);
     }
@@ -133,7 +140,7 @@ describe('command rules and the sandbox', () => {
     mock.enqueue(execCall('call_never', 'touch never.txt && echo made'), [{ type: 'text', text: 'Ran it.' }, { type: 'finish' }]);
     await sendMessage(page, 'And one more');
     const never = page.getByTestId('command-card').filter({ hasText: 'touch never.txt' });
-    await never.getByTestId('command-status').filter({ hasText: sandboxed ? 'exit 1' : 'exit 0' }).waitFor({ timeout: 20_000 });
+    await never.getByTestId('command-status').filter({ hasText: sandboxed ? 'Failed (exit code 1)' : 'Done' }).waitFor({ timeout: 20_000 });
     // Read only: the sandbox stopped the write.
     expect(existsSync(path.join(folder, 'never.txt'))).toBe(!sandboxed);
     if (shots) await page.screenshot({ path: path.join(shots, 'sandbox-header.png') });

@@ -15,7 +15,8 @@ export function startRuntimeProcess(repoRoot: string, home: string, timeoutMs = 
   // Jobs a spec started end with its server: nothing is left running after the spec.
   const child = spawn(process.execPath, ['bin/wheelhouse.mjs', 'serve', '--port', '0', '--stop-jobs-on-exit'], {
     cwd: repoRoot,
-    env: { ...withoutProviderKeys(process.env), WHEELHOUSE_HOME: home },
+    // Keys typed in the UI go to the home's private file (as on a machine without a keychain), never the tester's keychain.
+    env: { ...withoutProviderKeys(process.env), WHEELHOUSE_KEY_STORAGE: 'file', WHEELHOUSE_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -32,7 +32,8 @@ export function startAppServer(home: string, options: AppServerOptions = {}): Ap
     {
       cwd: repoRoot,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env, WHEELHOUSE_HOME: home },
+      // Keys a test enters go to the home's private file, never the keychain of the machine running the tests.
+      env: { ...process.env, WHEELHOUSE_KEY_STORAGE: 'file', ...options.env, WHEELHOUSE_HOME: home },
     },
   );
   const { stdin, stdout } = tracked.child;

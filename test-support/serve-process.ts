@@ -54,7 +54,8 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? (['ipc'] as const) : [])],
-      env: { ...process.env, WHEELHOUSE_HOME: options.home, ...options.env },
+      // Keys a test enters go to the home's private file, never the keychain of the machine running the tests.
+      env: { ...process.env, WHEELHOUSE_KEY_STORAGE: 'file', WHEELHOUSE_HOME: options.home, ...options.env },
     },
   );
   const stdout = tracked.child.stdout;

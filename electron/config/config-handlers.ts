@@ -130,6 +130,7 @@ async function readConfig(deps: ConfigHandlerDeps): Promise<ResultOf<'config/rea
       kind: deps.secretStore.kind,
       available: deps.secretStore.available,
       description: storeError ? `${description} ${storeError}` : description,
+      location: deps.secretStore.location(),
     },
     notifications: deps.configService.notificationPreferences(),
   };

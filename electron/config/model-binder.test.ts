@@ -74,16 +74,29 @@ describe('binding a thread to a model', () => {
     expect([binding.model, binding.contextWindow]).toEqual(['gemma3', null]);
   });
 
+  it('says it could not connect, with the address, when a local provider is down (not "choose a model")', async () => {
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const bind = binderFor(`[model_providers.mock]\nname = "Local mock"\nbase_url = "http://127.0.0.1:${port}/v1"\n`);
+    const failure = await failureOf(bind({ modelProvider: 'mock', model: null }));
+    expect(failure).toMatchObject({ kind: 'cannotConnect', address: `http://127.0.0.1:${port}/v1` });
+    expect(failure.message).toBe(
+      `Could not connect to http://127.0.0.1:${port}/v1 (the connection was refused). Check that the server is running and the address is right.`,
+    );
+  });
+
   it('says what to set when the key or the provider is missing', async () => {
     const bind = binderFor('');
     const noKey = await failureOf(bind({ modelProvider: 'openai', model: null }));
-    expect(noKey.kind).toBe('configuration');
-    // No keychain here (environment-only store): the advice names no key field.
+    expect(noKey.kind).toBe('missingKey');
+    // A host built without key storage (this environment-only store) can only name the variable.
     expect(noKey.message).toBe(
-      'No API key for OpenAI. This computer has no keychain Wheelhouse can keep keys in, so set the environment variable OPENAI_API_KEY and restart Wheelhouse.',
+      'OpenAI needs an API key, and none is saved. This host keeps no keys: set the environment variable OPENAI_API_KEY before starting Wheelhouse.',
     );
-    const withKeychain = await failureOf(binderFor('', {}, true)({ modelProvider: 'openai', model: null }));
-    expect(withKeychain.message).toBe('No API key for OpenAI. Enter one in Settings, or set the environment variable OPENAI_API_KEY.');
+    const withStorage = await failureOf(binderFor('', {}, true)({ modelProvider: 'openai', model: null }));
+    expect(withStorage).toMatchObject({ kind: 'missingKey', message: 'OpenAI needs an API key, and none is saved. Enter one in Settings.' });
     const unknown = await failureOf(bind({ modelProvider: 'gone', model: null }));
     expect(unknown.kind).toBe('configuration');
     expect(unknown.message).toContain('unknown model provider "gone"');

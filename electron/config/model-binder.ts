@@ -28,28 +28,25 @@ export function createModelBinder(deps: ModelBinderDeps): ModelBinder {
     }
     const resolved = await deps.providers.resolve(provider.id);
     if (resolved.requiresApiKey && resolved.apiKey === null) {
-      throw new ModelError('configuration', await missingKeyAdvice(deps.providers, resolved));
+      throw new ModelError('missingKey', await missingKeyAdvice(deps.providers, resolved));
     }
     const client = deps.createClient(resolved);
     const configured = { modelProvider: deps.configService.modelProvider(), model: deps.configService.model() };
     const listModels = (_provider: ResolvedProvider, signal: AbortSignal) => client.listModels(signal);
     const model = await resolveModel(thread.model, provider, resolved, configured, listModels);
     if (model === null) {
-      const message = `${resolved.name} has no default model and listed none. Choose a model in Settings.`;
+      const message = `${resolved.name} has no models to offer: it listed none. Load a model in it, or name one in Settings.`;
       throw new ModelError('configuration', message);
     }
     return { client, model, contextWindow: modelInfo(model).contextWindow };
   };
 }
 
-/** What to do about a missing key, naming only what this machine offers (a key field needs a keychain). */
+/** What to do about a missing key: enter it in Settings, unless this host can keep no keys at all. */
 async function missingKeyAdvice(providers: ProviderResolver, resolved: ResolvedProvider): Promise<string> {
-  const missing = `No API key for ${resolved.name}.`;
-  if (await providers.canStoreKeys()) {
-    const env = resolved.envKey ? `, or set the environment variable ${resolved.envKey}` : '';
-    return `${missing} Enter one in Settings${env}.`;
-  }
-  // Only providers with an env_key (or a built-in one) require a key, so there is always a variable to name.
+  const missing = `${resolved.name} needs an API key, and none is saved.`;
+  if (await providers.canStoreKeys()) return `${missing} Enter one in Settings.`;
+  // Only hosts built without key storage (tests, embedders) get here; a provider that requires a key names its variable.
   const variable = resolved.envKey ?? "named in the provider's settings";
-  return `${missing} This computer has no keychain Wheelhouse can keep keys in, so set the environment variable ${variable} and restart Wheelhouse.`;
+  return `${missing} This host keeps no keys: set the environment variable ${variable} before starting Wheelhouse.`;
 }

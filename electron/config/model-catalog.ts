@@ -1,5 +1,5 @@
 import { MODEL_CODEX_NULLS, type ModelListResult } from '../../shared/protocol/index.js';
-import type { ModelInfo, ResolvedProvider } from '../model/types.js';
+import { ModelError, type ModelInfo, type ResolvedProvider } from '../model/types.js';
 import { modelInfo, type ProviderConfig } from './builtin-providers.js';
 
 /** Asks a provider for its models (in the app: a ModelClient's listModels). */
@@ -28,7 +28,12 @@ export function pickDefaultModel(
   return provider.defaultModel ?? listed[0]?.id ?? null;
 }
 
-/** Resolves a requested model name; null or "auto" means the default, asking the provider only if needed. */
+/**
+ * Resolves a requested model name; null or "auto" means the default, asking
+ * the provider only if needed. When the provider had to be asked and could
+ * not answer (down, refusing the key), that failure is thrown: it, not a
+ * missing model, is what the person needs to hear. Null: it answered with no models.
+ */
 export async function resolveModel(
   requested: string | null,
   provider: ProviderConfig,
@@ -39,8 +44,29 @@ export async function resolveModel(
   if (requested !== null && requested !== 'auto') return requested;
   const chosen = pickDefaultModel(provider, configured, []);
   if (chosen !== null) return chosen;
-  const listing = await listProviderModels(provider, resolved, configured, listModels);
-  return listing.data[0]?.id ?? null;
+  const listing = await fetchModels(provider, resolved, listModels, MODEL_LIST_TIMEOUT_MS);
+  if (listing.failure !== null && listing.models.length === 0) {
+    throw listing.failure instanceof ModelError ? listing.failure : new ModelError('timeout', errorText(listing.failure));
+  }
+  return listing.models[0]?.id ?? null;
+}
+
+/** The provider's models, or the known ones and why the provider's could not be had. */
+async function fetchModels(
+  provider: ProviderConfig,
+  resolved: ResolvedProvider,
+  listModels: ListModels,
+  timeoutMs: number,
+): Promise<{ models: readonly ModelInfo[]; source: ModelListResult['source']; failure: unknown }> {
+  try {
+    return { models: (await withDeadline(listModels, resolved, timeoutMs)).map(enrich), source: 'provider', failure: null };
+  } catch (failure) {
+    return { models: provider.knownModels, source: 'known', failure };
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -55,17 +81,8 @@ export async function listProviderModels(
   listModels: ListModels,
   timeoutMs: number = MODEL_LIST_TIMEOUT_MS,
 ): Promise<ModelListResult> {
-  let models: readonly ModelInfo[];
-  let source: ModelListResult['source'];
-  let error: string | null = null;
-  try {
-    models = (await withDeadline(listModels, resolved, timeoutMs)).map(enrich);
-    source = 'provider';
-  } catch (failure) {
-    models = provider.knownModels;
-    source = 'known';
-    error = failure instanceof Error ? failure.message : String(failure);
-  }
+  const { models, source, failure } = await fetchModels(provider, resolved, listModels, timeoutMs);
+  const error = failure === null ? null : errorText(failure);
   const defaultId = pickDefaultModel(provider, configured, models);
   return {
     providerId: provider.id,

@@ -43,8 +43,8 @@ function runtimeWith(configToml: string): Runtime {
   return runtime;
 }
 
-const test = (runtime: Runtime, providerId: string, model?: string): Promise<ModelTestResult> =>
-  runtime.dispatcher.call('model/test', { providerId, ...(model ? { model } : {}) }, ctx);
+const test = (runtime: Runtime, providerId: string, model?: string, apiKey?: string): Promise<ModelTestResult> =>
+  runtime.dispatcher.call('model/test', { providerId, ...(model ? { model } : {}), ...(apiKey ? { unsaved: { apiKey } } : {}) }, ctx);
 
 describe.each(['chat', 'responses'] as const)('model/test over the %s wire', (wire) => {
   it('sends one short prompt and reports the reply, the model and the time taken', async () => {
@@ -70,19 +70,20 @@ describe('model/test failures, each in words a person can act on', () => {
   it('reports a rejected key without retrying', async () => {
     const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${keyed.url}"\ndefault_model = "m"\n`);
     const before = keyed.requests.length;
-    const result = await test(runtime, 'box');
-    expect(result).toMatchObject({ ok: false, model: 'm', error: { kind: 'unauthorized' } });
+    const result = await test(runtime, 'box', undefined, 'sk-wrong');
+    expect(result).toMatchObject({ ok: false, model: 'm', error: { kind: 'unauthorized', address: null } });
     if (result.ok) throw new Error('unreachable');
-    expect(result.error.message).toMatch(/key/i);
+    expect(result.error.message).toMatch(/refused the API key/);
     expect(keyed.requests.length - before).toBe(1);
+    // Sent without a key, the same refusal means a key is needed, not that it is wrong.
+    expect(await test(runtime, 'box')).toMatchObject({ ok: false, error: { kind: 'missingKey' } });
   });
 
-  it('says a key is missing once the server answers, without advice the screen may not offer', async () => {
+  it('says a key is missing once the server answers, and sends no prompt without one', async () => {
     const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${mock.url}"\nenv_key = "WHEELHOUSE_TEST_UNSET_KEY"\ndefault_model = "m"\n`);
     const before = mock.requests.filter((r) => r.method === 'POST').length;
     const result = await test(runtime, 'box');
-    expect(result).toMatchObject({ ok: false, error: { kind: 'configuration', message: 'No API key for box.' } });
-    // No prompt was sent without a key.
+    expect(result).toMatchObject({ ok: false, error: { kind: 'missingKey', message: 'box needs an API key, and none was given.' } });
     expect(mock.requests.filter((r) => r.method === 'POST').length).toBe(before);
   });
 
@@ -90,9 +91,9 @@ describe('model/test failures, each in words a person can act on', () => {
     const port = await closedPort();
     const runtime = runtimeWith(`[model_providers.box]\nbase_url = "http://127.0.0.1:${port}/v1"\nenv_key = "WHEELHOUSE_TEST_UNSET_KEY"\n`);
     const result = await test(runtime, 'box');
-    expect(result).toMatchObject({ ok: false, error: { kind: 'serverError' } });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'cannotConnect', address: `http://127.0.0.1:${port}/v1` } });
     if (result.ok) throw new Error('unreachable');
-    expect(result.error.message).toMatch(/^Can’t reach box at http:\/\/127\.0\.0\.1:\d+\/v1\. Check the address/);
+    expect(result.error.message).toBe(`Could not connect to http://127.0.0.1:${port}/v1. Check that the server is running and the address is right.`);
   });
 
   it('tests typed settings without writing them', async () => {
@@ -112,13 +113,17 @@ describe('model/test failures, each in words a person can act on', () => {
     expect(config.providers.some((p) => p.id === 'my-server')).toBe(false);
   });
 
-  it('reports a server that is not there', async () => {
+  it('reports a server that is not there with its address, also when it had to ask for the model list', async () => {
     const port = await closedPort();
-    const runtime = runtimeWith(`[model_providers.gone]\nbase_url = "http://127.0.0.1:${port}/v1"\ndefault_model = "m"\n`);
-    const result = await test(runtime, 'gone');
-    expect(result).toMatchObject({ ok: false, error: { kind: 'serverError' } });
+    const address = `http://127.0.0.1:${port}/v1`;
+    const named = runtimeWith(`[model_providers.gone]\nbase_url = "${address}"\ndefault_model = "m"\n`);
+    expect(await test(named, 'gone')).toMatchObject({ ok: false, error: { kind: 'cannotConnect', address } });
+    // No model named: the listing is what fails, and that is what is said (not "no models").
+    const unnamed = runtimeWith(`[model_providers.gone]\nbase_url = "${address}"\n`);
+    const result = await test(unnamed, 'gone');
+    expect(result).toMatchObject({ ok: false, error: { kind: 'cannotConnect', address } });
     if (result.ok) throw new Error('unreachable');
-    expect(result.error.message).toMatch(/Could not connect/);
+    expect(result.error.message).toMatch(/^Could not connect to http:\/\/127\.0\.0\.1:\d+\/v1 \(the connection was refused\)/);
   });
 
   it('refuses an unknown provider id as a bad request', async () => {
@@ -130,6 +135,25 @@ describe('model/test failures, each in words a person can act on', () => {
     expect(error).toBeInstanceOf(RpcError);
     expect((error as RpcError).code).toBe(ErrorCode.InvalidParams);
     expect((error as RpcError).message).toMatch(/unknown model provider "nobody"/);
+  });
+});
+
+/** One model/test per cause the provider can give, each as the mock model gives it. */
+describe('model/test names the cause of each provider failure', () => {
+  const causes = [
+    { cause: 'rateLimited', step: { type: 'httpError', status: 429, retryAfter: '0' }, words: /rate limiting/ },
+    { cause: 'quotaExceeded', step: { type: 'httpError', status: 402, message: 'Insufficient Balance' }, words: /no credit or quota left/ },
+    { cause: 'modelNotFound', step: { type: 'httpError', status: 404, message: 'The model `m` does not exist.', code: 'model_not_found' }, words: /no model called “m”/ },
+    { cause: 'serverError', step: { type: 'httpError', status: 503 }, words: /server error/ },
+    { cause: 'unauthorized', step: { type: 'httpError', status: 401 }, words: /refused the API key/ },
+  ] as const;
+  it.each(causes)('$cause', async ({ cause, step, words }) => {
+    const runtime = runtimeWith(`[model_providers.box]\nbase_url = "${mock.url}"\ndefault_model = "m"\n`);
+    mock.enqueue([step]);
+    const result = await test(runtime, 'box', undefined, 'sk-some-key');
+    expect(result).toMatchObject({ ok: false, model: 'm', error: { kind: cause, address: null } });
+    if (result.ok) throw new Error('unreachable');
+    expect(result.error.message).toMatch(words);
   });
 });
 

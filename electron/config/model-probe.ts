@@ -1,5 +1,6 @@
 import { RpcError, type HandlerParamsOf, type ModelTestResult } from '../../shared/protocol/index.js';
-import { MISSING_API_KEY_PREFIX, type UnsavedProvider } from '../../shared/protocol/methods/config.js';
+import type { UnsavedProvider } from '../../shared/protocol/methods/config.js';
+import { cannotConnect, displayAddress } from '../model/model-errors.js';
 import { redactSecrets } from '../model/secret-redaction.js';
 import type { ProviderTable } from './config-schema.js';
 import { ModelError, type ModelClient, type ModelRequest, type ResolvedProvider } from '../model/types.js';
@@ -67,18 +68,13 @@ async function probe(deps: ModelProbeDeps, params: HandlerParamsOf<'model/test'>
     ok: false,
     latencyMs: now() - started,
     model,
-    error: { kind: error.kind, message: error.message },
+    error: { kind: error.kind, message: error.message, address: error.address },
   });
   try {
     if (resolved.requiresApiKey && resolved.apiKey === null) {
       // Say first whether the server answers at all: a wrong address is the bigger problem.
-      if (!(await answers(resolved.baseUrl, controller.signal))) {
-        return failed(
-          new ModelError('serverError', `Can’t reach ${resolved.name} at ${resolved.baseUrl}. Check the address and that the server is running.`),
-        );
-      }
-      // Where to put the key depends on what the screen offers; the UI adds that advice.
-      return failed(new ModelError('configuration', `${MISSING_API_KEY_PREFIX} ${resolved.name}.`));
+      if (!(await answers(resolved.baseUrl, controller.signal))) return failed(cannotConnect(displayAddress(resolved.baseUrl), null));
+      return failed(new ModelError('missingKey', `${resolved.name} needs an API key, and none was given.`));
     }
     if (model === null || model === 'auto') {
       const configured = { modelProvider: deps.configService.modelProvider(), model: deps.configService.model() };

@@ -130,7 +130,9 @@ describe('model resolution', () => {
     expect(await resolveModel(null, deepseek, asResolved(deepseek), none, unreachable)).toBe('deepseek-chat');
     expect(await resolveModel('auto', ollama, asResolved(ollama), none, lister(listed))).toBe('qwen3:8b');
     expect(await resolveModel('llama3.2', ollama, asResolved(ollama), none, unreachable)).toBe('llama3.2');
-    expect(await resolveModel(null, ollama, asResolved(ollama), none, unreachable)).toBeNull();
+    expect(await resolveModel(null, ollama, asResolved(ollama), none, lister([]))).toBeNull();
+    // A provider that had to be asked and could not answer: its failure, not "no model", is the answer.
+    await expect(resolveModel(null, ollama, asResolved(ollama), none, unreachable)).rejects.toThrow();
   });
 
   it("lists the provider's models when it answers, marking the default and filling known facts", async () => {

@@ -8,3 +8,4 @@ export type { TerminalProgress } from './terminal-progress.js';
 export type * from './types.js';
 export type * from './detached/detached-run.js';
 export { incompleteUtf8Tail } from './detached/run-follower.js';
+export { signalWords } from './exit-words.js';

@@ -80,30 +80,56 @@ export class RequestFailure extends Error {
   }
 }
 
+/** Where a request went, for the words of its failure. */
+export interface RequestTarget {
+  /** host[:port] of the base URL. */
+  readonly host: string;
+  /** The base URL as a person can check it (no credentials, no query): what `cannotConnect` reports. */
+  readonly address: string;
+  /** The model asked for, when the request named one. */
+  readonly model: string | null;
+  /** Whether the request carried an API key: a 401 to a request without one means a key is needed, not a wrong one. */
+  readonly keySent: boolean;
+}
+
+/** The base URL without user info, query or fragment, which may hold credentials. */
+export function displayAddress(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** The failure of a server that cannot be reached, naming its address. */
+export function cannotConnect(address: string, why: string | null, details: string | null = null): ModelError {
+  return new ModelError(
+    'cannotConnect',
+    `Could not connect to ${address}${why ? ` (${why})` : ''}. Check that the server is running and the address is right.`,
+    null,
+    details,
+    address,
+  );
+}
+
 /** Maps a failure of the HTTP request itself (status, connection) to a retry decision and a ModelError. */
-export function requestFailureFrom(error: unknown, host: string): RequestFailure | ModelError {
+export function requestFailureFrom(error: unknown, target: RequestTarget): RequestFailure | ModelError {
   if (error instanceof APIConnectionTimeoutError) {
     return new RequestFailure(
-      new ModelError('timeout', `${host} did not answer in time. Check the network and try again.`),
+      new ModelError('timeout', `${target.host} did not answer in time. Check the network and try again.`),
       true,
       null,
     );
   }
   if (error instanceof APIConnectionError) {
     const code = errorCode(error);
-    return new RequestFailure(
-      new ModelError(
-        'serverError',
-        `Could not connect to ${host}${code ? ` (${describeCode(code)})` : ''}. Check the provider's base URL and the network.`,
-        null,
-        causeText(error.cause),
-      ),
-      true,
-      null,
-    );
+    // Nothing listening, or no such host: trying again at once changes nothing, and the person has Retry.
+    const definite = code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+    return new RequestFailure(cannotConnect(target.address, code ? describeCode(code) : null, causeText(error.cause)), !definite, null);
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    return httpFailure(error.status, providerMessage(error), error.headers ?? null);
+    return httpFailure(error.status, providerMessage(error), providerCode(error), error.headers ?? null, target);
   }
   return unexpected(error);
 }
@@ -111,6 +137,8 @@ export function requestFailureFrom(error: unknown, host: string): RequestFailure
 /** Maps an error the provider reported inside a 200 stream (Chat `{"error":…}` chunk, Responses error events). */
 export function streamedProviderError(code: string | null, message: string): ModelError {
   const details = clip(message);
+  if (isQuotaFailure(code, message)) return quotaExceeded(null, details);
+  if (code !== null && /model.?not.?found/i.test(code)) return modelNotFound(null, null, details);
   if (code !== null && /rate.?limit/i.test(code)) {
     return new ModelError('rateLimited', 'The provider stopped the reply because of rate limits. Wait a minute and try again.', null, details);
   }
@@ -130,11 +158,7 @@ export function inStreamFailure(error: unknown): ModelError {
       clip(error.message),
     );
   }
-  if (error instanceof APIError) {
-    const body = asRecord(error.error);
-    const code = typeof body?.code === 'string' ? body.code : typeof body?.type === 'string' ? body.type : null;
-    return streamedProviderError(code, providerMessage(error));
-  }
+  if (error instanceof APIError) return streamedProviderError(providerCode(error), providerMessage(error));
   return unexpected(error);
 }
 
@@ -163,37 +187,72 @@ function retryAfterMs(headers: Headers | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-function httpFailure(status: number, message: string, headers: Headers | null): RequestFailure | ModelError {
+function httpFailure(status: number, message: string, code: string | null, headers: Headers | null, target: RequestTarget): RequestFailure | ModelError {
   const details = clip(message);
+  if (isQuotaFailure(code, message) || status === 402) return quotaExceeded(status, details);
+  if ((status === 401 || status === 403) && !target.keySent) {
+    return new ModelError('missingKey', 'The provider asks for an API key, and none is saved. Enter one for it.', status, details);
+  }
   if (status === 401 || status === 403) {
-    return new ModelError('unauthorized', `The provider rejected the API key (${status}). Check the key in Settings.`, status, details);
+    return new ModelError('unauthorized', 'The provider refused the API key. Enter a valid key for it.', status, details);
   }
   if (status === 429) {
     return new RequestFailure(
-      new ModelError('rateLimited', 'The provider is rate limiting requests (429). Wait a minute and try again.', status, details),
+      new ModelError('rateLimited', 'The provider is rate limiting requests. Wait a minute and try again.', status, details),
       true,
       retryAfterMs(headers),
     );
   }
   if (status >= 500) {
     return new RequestFailure(
-      new ModelError('serverError', `The provider had a server error (${status}). Try again shortly.`, status, details),
+      new ModelError('serverError', 'The provider had a server error. Try again shortly.', status, details),
       true,
       retryAfterMs(headers),
     );
   }
   if (status === 408) {
-    return new RequestFailure(new ModelError('timeout', 'The provider timed out the request (408).', status, details), true, retryAfterMs(headers));
+    return new RequestFailure(new ModelError('timeout', 'The provider gave up waiting for the request. Try again.', status, details), true, retryAfterMs(headers));
+  }
+  // OpenAI answers 404 `model_not_found`; DeepSeek 400 "Model Not Exist"; others name the model in a 404's message.
+  if ((code !== null && /model.?not.?found/i.test(code)) || /model[^.]*(not exist|not found|does not exist)|no such model|unknown model/i.test(message)) {
+    return modelNotFound(status, target.model, details);
   }
   if (status === 404) {
     return new ModelError(
       'configuration',
-      "The provider has no such model or endpoint (404). Check the model name and the provider's base URL.",
+      `Nothing at ${target.address} answers the way Wheelhouse asks. Check the provider's address and API style in Settings.`,
       status,
       details,
     );
   }
-  return new ModelError('other', `The provider refused the request (${status}): ${message}`, status, details);
+  return new ModelError('other', `The provider refused the request: ${message}`, status, details);
+}
+
+/** Out of credit or over quota: OpenAI's 429 `insufficient_quota`, DeepSeek's 402 "Insufficient Balance", and their kin. */
+function isQuotaFailure(code: string | null, message: string): boolean {
+  if (code !== null && /quota|balance|billing|credit/i.test(code)) return true;
+  return /insufficient (balance|quota|credit|funds)|exceeded your (current )?quota|out of credit/i.test(message);
+}
+
+function quotaExceeded(status: number | null, details: string): ModelError {
+  return new ModelError(
+    'quotaExceeded',
+    'The provider says this account has no credit or quota left. Add credit with the provider, or use another key.',
+    status,
+    details,
+  );
+}
+
+function modelNotFound(status: number | null, model: string | null, details: string): ModelError {
+  const which = model ? `model called “${model}”` : 'such model';
+  return new ModelError('modelNotFound', `The provider has no ${which}. Choose another model.`, status, details);
+}
+
+/** The machine-readable code of an OpenAI-shaped error body (`code`, else `type`). */
+function providerCode(error: APIError): string | null {
+  const body = asRecord(error.error);
+  if (typeof body?.code === 'string') return body.code;
+  return typeof body?.type === 'string' ? body.type : null;
 }
 
 /** The provider's own error text: `error.message` of an OpenAI-shaped body, else the SDK's message. */

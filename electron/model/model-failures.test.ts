@@ -33,11 +33,21 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({
       kind: 'unauthorized',
-      message: 'The provider rejected the API key (401). Check the key in Settings.',
+      message: 'The provider refused the API key. Enter a valid key for it.',
       httpStatus: 401,
       details: 'Incorrect API key provided.',
     });
     expect(mock.requests).toHaveLength(1);
+  });
+
+  it('401 to a request sent without a key: missingKey (a key is needed, not a better one)', async () => {
+    mock.enqueue([{ type: 'httpError', status: 401 }]);
+
+    const { error } = await collectStream(client({ apiKey: null, requiresApiKey: false }).stream(userRequest('hi')));
+
+    expect(error).toMatchObject({ kind: 'missingKey', httpStatus: 401 });
+    expect((error as ModelError).message).toBe('The provider asks for an API key, and none is saved. Enter one for it.');
+    expect(mock.requests[0]?.headers['authorization']).toBeUndefined();
   });
 
   it('429 is retried honouring Retry-After, then succeeds', async () => {
@@ -50,7 +60,7 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
       type: 'retrying',
       attempt: 1,
       delayMs: 50,
-      reason: 'The provider is rate limiting requests (429). Wait a minute and try again.',
+      reason: 'The provider is rate limiting requests. Wait a minute and try again.',
     });
     expect(textOf(events)).toBe('made it');
     expect(mock.requests).toHaveLength(2);
@@ -77,21 +87,68 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
     expect(error).toMatchObject({
       kind: 'serverError',
       httpStatus: 503,
-      message: 'The provider had a server error (503). Try again shortly.',
+      message: 'The provider had a server error. Try again shortly.',
       details: 'Overloaded, try later.',
     });
   });
 
-  it('connection refused: serverError naming the host', async () => {
+  it('connection refused: cannotConnect naming the address, at once (nothing is listening, so no retries)', async () => {
     const port = await closedPort();
-    const provider = mockProvider({ url: `http://127.0.0.1:${port}/v1` }, wire);
+    const provider = mockProvider({ url: `http://127.0.0.1:${port}/v1` }, wire, { requestMaxRetries: 3 });
+
+    const { error, events } = await collectStream(createModelClient(provider).stream(userRequest('hi')));
+
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ kind: 'cannotConnect', httpStatus: null, address: `http://127.0.0.1:${port}/v1` });
+    expect((error as ModelError).message).toBe(
+      `Could not connect to http://127.0.0.1:${port}/v1 (the connection was refused). Check that the server is running and the address is right.`,
+    );
+  });
+
+  it('an address with credentials or a query is reported without them', async () => {
+    const port = await closedPort();
+    const provider = mockProvider({ url: `http://user:hunter2@127.0.0.1:${port}/v1?key=sk-in-query` }, wire);
 
     const { error } = await collectStream(createModelClient(provider).stream(userRequest('hi')));
 
-    expect(error).toMatchObject({ kind: 'serverError', httpStatus: null });
-    expect((error as ModelError).message).toBe(
-      `Could not connect to 127.0.0.1:${port} (the connection was refused). Check the provider's base URL and the network.`,
+    expect(error).toMatchObject({ kind: 'cannotConnect', address: `http://127.0.0.1:${port}/v1` });
+    expect((error as ModelError).message).not.toMatch(/hunter2|sk-in-query/);
+  });
+
+  it('402 or a quota code: quotaExceeded, not retried', async () => {
+    mock.enqueue([{ type: 'httpError', status: 402, message: 'Insufficient Balance', code: 'invalid_request_error' }]);
+    const { error: balance } = await collectStream(client({ requestMaxRetries: 3 }).stream(userRequest('hi')));
+    expect(balance).toMatchObject({ kind: 'quotaExceeded', httpStatus: 402, details: 'Insufficient Balance' });
+    expect((balance as ModelError).message).toBe(
+      'The provider says this account has no credit or quota left. Add credit with the provider, or use another key.',
     );
+
+    // OpenAI sends an exhausted quota as a 429, which waiting does not cure.
+    mock.enqueue([{ type: 'httpError', status: 429, message: 'You exceeded your current quota.', code: 'insufficient_quota' }]);
+    const { error: quota, events } = await collectStream(client({ requestMaxRetries: 3 }).stream(userRequest('hi')));
+    expect(quota).toMatchObject({ kind: 'quotaExceeded', httpStatus: 429 });
+    expect(events).toEqual([]);
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('an unknown model: modelNotFound naming it, not retried', async () => {
+    mock.enqueue([{ type: 'httpError', status: 404, message: 'The model `gpt-9` does not exist.', code: 'model_not_found' }]);
+    const { error } = await collectStream(client({ requestMaxRetries: 3 }).stream({ ...userRequest('hi'), model: 'gpt-9' }));
+    expect(error).toMatchObject({ kind: 'modelNotFound', httpStatus: 404 });
+    expect((error as ModelError).message).toBe('The provider has no model called “gpt-9”. Choose another model.');
+
+    // DeepSeek's way: a 400 whose message says so.
+    mock.enqueue([{ type: 'httpError', status: 400, message: 'Model Not Exist', code: 'invalid_request_error' }]);
+    const { error: deepseek } = await collectStream(client().stream({ ...userRequest('hi'), model: 'deepseek-chatty' }));
+    expect(deepseek).toMatchObject({ kind: 'modelNotFound', httpStatus: 400 });
+    expect(mock.requests).toHaveLength(2);
+  });
+
+  it('a 404 that is not about a model: the address is wrong (configuration)', async () => {
+    const provider = mockProvider({ url: mock.url.replace(/\/v1$/, '/nothing-here') }, wire);
+    const { error } = await collectStream(createModelClient(provider).stream(userRequest('hi')));
+    expect(error).toMatchObject({ kind: 'configuration', httpStatus: 404 });
+    expect((error as ModelError).message).toContain('answers the way Wheelhouse asks');
   });
 
   it('no bytes for streamIdleTimeoutMs: timeout, keeping the text so far', async () => {
@@ -206,12 +263,12 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('a missing API key is a configuration error and sends nothing', async () => {
+  it('a missing API key is missingKey and sends nothing', async () => {
     const { error } = await collectStream(client({ apiKey: null }).stream(userRequest('hi')));
 
     expect(error).toMatchObject({
-      kind: 'configuration',
-      message: 'No API key is set for Mock Provider. Add one in Settings or set the MOCK_API_KEY environment variable.',
+      kind: 'missingKey',
+      message: 'Mock Provider needs an API key, and none is saved. Enter one in Settings.',
     });
     expect(mock.requests).toHaveLength(0);
   });

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { abortReason } from './abort.js';
 import { IdleWatchdog } from './idle-watchdog.js';
-import { inStreamFailure, requestFailureFrom, StreamDropError } from './model-errors.js';
+import { displayAddress, inStreamFailure, requestFailureFrom, StreamDropError, type RequestTarget } from './model-errors.js';
 import { ModelError, type ResolvedProvider } from './types.js';
 
 /**
@@ -44,8 +44,7 @@ export class ProviderConnection {
       );
     }
     if (this.provider.requiresApiKey && !this.provider.apiKey) {
-      const hint = this.provider.envKey ? ` or set the ${this.provider.envKey} environment variable` : '';
-      throw new ModelError('configuration', `No API key is set for ${this.provider.name}. Add one in Settings${hint}.`);
+      throw new ModelError('missingKey', `${this.provider.name} needs an API key, and none is saved. Enter one in Settings.`);
     }
     return this.host;
   }
@@ -77,7 +76,7 @@ export class ProviderConnection {
       });
     } catch (error) {
       watchdog.stop();
-      throw settle(error, (e) => requestFailureFrom(e, host));
+      throw settle(error, (e) => requestFailureFrom(e, this.target(host, body)));
     }
     try {
       watchdog.touch();
@@ -102,6 +101,11 @@ export class ProviderConnection {
     if (watchdog.fired) throw new StreamDropError('idle', idleMs);
   }
 
+  private target(host: string, body: unknown): RequestTarget {
+    const keySent = this.provider.apiKey !== null || Object.keys(this.provider.httpHeaders).some((name) => name.toLowerCase() === 'authorization');
+    return { host, address: displayAddress(this.provider.baseUrl), model: modelOf(body), keySent };
+  }
+
   /** GETs `path` and returns the parsed JSON body; failures become ModelErrors. */
   async getJson(path: string, signal: AbortSignal): Promise<unknown> {
     const host = this.ensureUsable();
@@ -109,10 +113,15 @@ export class ProviderConnection {
       return await this.client.get<unknown>(path, { signal });
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
-      const failure = requestFailureFrom(error, host);
+      const failure = requestFailureFrom(error, this.target(host, null));
       throw failure instanceof ModelError ? failure : failure.error;
     }
   }
+}
+
+function modelOf(body: unknown): string | null {
+  const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : null;
 }
 
 function hostOf(baseUrl: string): string | null {

@@ -69,6 +69,7 @@ describe('withRedactedErrors', () => {
       message: 'rejected [redacted]',
       httpStatus: 401,
       additionalDetails: 'details [redacted]',
+      address: null,
     });
     await expect(client.listModels(new AbortController().signal)).rejects.toThrow('list failed for [redacted]');
   });

@@ -50,12 +50,7 @@ export function redactSecrets(text: string, knownSecrets: Iterable<string | null
 /** A ModelError whose message and details carry no secrets. */
 export function redactModelError(error: ModelError, knownSecrets: Iterable<string | null | undefined> = []): ModelError {
   const secrets = [...knownSecrets];
-  return new ModelError(
-    error.kind,
-    redactSecrets(error.message, secrets),
-    error.httpStatus,
-    error.details === null ? null : redactSecrets(error.details, secrets),
-  );
+  return error.reworded(redactSecrets(error.message, secrets), error.details === null ? null : redactSecrets(error.details, secrets));
 }
 
 /** A TurnFailure whose message and details carry no secrets. */

@@ -75,15 +75,10 @@ function backoffDelayMs(retryIndex: number): number {
 function gaveUp(error: ModelError, retries: number): ModelError {
   if (retries === 0) return error;
   const times = retries === 1 ? 'once' : `${retries} times`;
-  return new ModelError(error.kind, `${error.message} (Retried ${times}.)`, error.httpStatus, error.details);
+  return error.reworded(`${error.message} (Retried ${times}.)`);
 }
 
 function waitTooLong(error: ModelError, waitMs: number): ModelError {
   const minutes = Math.ceil(waitMs / 60_000);
-  return new ModelError(
-    error.kind,
-    `${error.message} The provider asks to wait about ${minutes} minute${minutes === 1 ? '' : 's'} before trying again.`,
-    error.httpStatus,
-    error.details,
-  );
+  return error.reworded(`${error.message} The provider asks to wait about ${minutes} minute${minutes === 1 ? '' : 's'} before trying again.`);
 }

@@ -81,20 +81,27 @@ export interface ModelInfo {
   readonly reasoning: boolean;
 }
 
-/** A failure a person can understand; `kind` drives the message in the conversation. */
+/** A failure a person can understand: its cause (`kind`, one of a closed set) and one sentence saying what happened. */
 export class ModelError extends Error {
   constructor(
     readonly kind: TurnFailure['kind'],
     message: string,
     readonly httpStatus: number | null = null,
     readonly details: string | null = null,
+    /** The address that could not be reached (`cannotConnect`). */
+    readonly address: string | null = null,
   ) {
     super(message);
     this.name = 'ModelError';
   }
 
+  /** The same failure in other words (retry counts added, secrets removed). */
+  reworded(message: string, details: string | null = this.details): ModelError {
+    return new ModelError(this.kind, message, this.httpStatus, details, this.address);
+  }
+
   toTurnError(): TurnFailure {
-    return { kind: this.kind, message: this.message, httpStatus: this.httpStatus, additionalDetails: this.details };
+    return { kind: this.kind, message: this.message, httpStatus: this.httpStatus, additionalDetails: this.details, address: this.address };
   }
 }
 

@@ -13,6 +13,8 @@ export function homePaths(home: string) {
     home,
     stateDb: path.join(home, 'state.sqlite'),
     config: path.join(home, 'config.toml'),
+    /** API keys where there is no keychain (mode 0600); see electron/secrets/private-file-secret-store.ts. */
+    apiKeys: path.join(home, 'api-keys.json'),
     logs: path.join(home, 'logs'),
     /** Each detached job run's folder: its wrapper scripts, output log and status files. */
     runs: path.join(home, 'runs'),

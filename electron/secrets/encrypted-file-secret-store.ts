@@ -59,6 +59,10 @@ export class EncryptedFileSecretStore implements SecretStore {
     return true;
   }
 
+  location(): string | null {
+    return this.available ? this.options.file : null;
+  }
+
   describe(): string {
     if (this.options.description) return this.options.description;
     return this.available

@@ -27,6 +27,10 @@ export class EnvironmentOnlySecretStore implements SecretStore {
     return false;
   }
 
+  location(): null {
+    return null;
+  }
+
   describe(): string {
     return `${this.reason} API keys are read from environment variables only (each provider's env_key).`;
   }

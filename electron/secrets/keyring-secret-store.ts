@@ -120,6 +120,10 @@ export class KeyringSecretStore implements SecretStore {
     }
   }
 
+  location(): null {
+    return null;
+  }
+
   describe(): string {
     return this.available
       ? `API keys are stored in ${keychainName()} (service "${this.service}").`

@@ -18,6 +18,8 @@ export interface SecretStore {
   delete(providerId: string): Promise<boolean>;
   /** One sentence for Settings: where keys are kept, or why they cannot be. */
   describe(): string;
+  /** The file keys are kept in, when they are kept in a file; null otherwise. */
+  location(): string | null;
   /**
    * Resolves once `kind`, `available` and `describe()` may be read, for a
    * store that finds out where keys live only when first asked.

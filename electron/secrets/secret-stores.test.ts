@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
-import { createDefaultSecretStore } from './default-secret-store.js';
+import { createDefaultSecretStore, keyStorageChoice } from './default-secret-store.js';
 import { EncryptedFileSecretStore, type SecretCipher } from './encrypted-file-secret-store.js';
 import { EnvironmentOnlySecretStore } from './environment-secret-store.js';
+import { PrivateFileSecretStore } from './private-file-secret-store.js';
 import { KeyringSecretStore, probeKeychain } from './keyring-secret-store.js';
 import { SecretStoreError } from './secret-store.js';
 
@@ -91,6 +92,73 @@ describe('EncryptedFileSecretStore', () => {
   });
 });
 
+describe('PrivateFileSecretStore', () => {
+  const posix = process.platform !== 'win32';
+  const make = (file = path.join(temp.make(), 'api-keys.json')) => ({ file, store: new PrivateFileSecretStore(file) });
+
+  it('keeps keys per provider across instances in a file only the user can read, saying where', async () => {
+    const { file, store } = make();
+    expect(store).toMatchObject({ kind: 'private-file', available: true });
+    expect(store.location()).toBe(file);
+    expect(store.describe()).toContain(`a file only you can read: ${file}`);
+    expect(await store.get('deepseek')).toBeNull();
+    expect(fs.existsSync(file)).toBe(false);
+    await store.set('deepseek', 'sk-deepseek-123456');
+    await store.set('openai', 'sk-openai-abcdef');
+    const reopened = new PrivateFileSecretStore(file);
+    expect(await reopened.get('deepseek')).toBe('sk-deepseek-123456');
+    expect(await reopened.get('openai')).toBe('sk-openai-abcdef');
+    if (posix) expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // Written atomically: no temp file is left beside it.
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['api-keys.json']);
+    expect(await reopened.delete('deepseek')).toBe(true);
+    expect(await reopened.delete('deepseek')).toBe(false);
+    expect(await store.get('deepseek')).toBeNull();
+    expect(await store.get('openai')).toBe('sk-openai-abcdef');
+  });
+
+  it.runIf(posix)('tightens a file it finds readable by others back to 0600 before reading it', async () => {
+    const { file, store } = make();
+    await store.set('deepseek', 'sk-1');
+    fs.chmodSync(file, 0o644);
+    expect(await store.get('deepseek')).toBe('sk-1');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('reports a broken file without quoting it, and saving a key replaces it', async () => {
+    const { file, store } = make();
+    fs.writeFileSync(file, '{"version":1,"keys":{"deepseek":"sk-half-written', { mode: 0o600 });
+    const failure = await failureOf(store.get('deepseek'));
+    expect(failure.reason).toBe('failed');
+    expect(failure.message).toContain('is not valid JSON');
+    expect(failure.message).not.toContain('sk-half');
+    await store.set('deepseek', 'sk-new');
+    expect(await store.get('deepseek')).toBe('sk-new');
+  });
+
+  it('refuses a file that is not a regular file (a planted link)', async () => {
+    const dir = temp.make();
+    const target = path.join(dir, 'elsewhere.json');
+    fs.writeFileSync(target, JSON.stringify({ version: 1, keys: { deepseek: 'sk-planted' } }));
+    const file = path.join(dir, 'api-keys.json');
+    fs.symlinkSync(target, file);
+    const failure = await failureOf(new PrivateFileSecretStore(file).get('deepseek'));
+    expect(failure.message).toContain('is not a regular file');
+    expect(failure.message).not.toContain('sk-planted');
+  });
+
+  it('is the store WHEELHOUSE_KEY_STORAGE=file asks for, and a wrong value is an error', async () => {
+    expect(keyStorageChoice({})).toBe('auto');
+    expect(keyStorageChoice({ WHEELHOUSE_KEY_STORAGE: 'file' })).toBe('file');
+    expect(() => keyStorageChoice({ WHEELHOUSE_KEY_STORAGE: 'plaintext' })).toThrow(/must be "auto" or "file"/);
+    const file = path.join(temp.make(), 'api-keys.json');
+    const store = createDefaultSecretStore(file, 'file')(envKeyFor);
+    expect(store.kind).toBe('private-file');
+    await store.set('openai', 'sk-file');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ version: 1, keys: { openai: 'sk-file' } });
+  });
+});
+
 describe('EnvironmentOnlySecretStore', () => {
   it('holds nothing and tells the user which environment variable to set', async () => {
     const store = new EnvironmentOnlySecretStore(envKeyFor);
@@ -115,13 +183,14 @@ describe('KeyringSecretStore', () => {
     expect(store.kind).toBe('os-keychain');
     expect(store.available).toBe(probe.usable);
     expect(store.describe()).toContain(probe.usable ? 'stored in' : 'environment variables only');
-    // The default store probes the keychain on first use, not when created.
-    const fallback = createDefaultSecretStore(envKeyFor);
+    // The default store probes the keychain on first use, not when created; without one it keeps a private file.
+    const file = path.join(temp.make(), 'api-keys.json');
+    const fallback = createDefaultSecretStore(file, 'auto')(envKeyFor);
     expect(() => fallback.kind).toThrow(/before ready/);
     expect(await fallback.get('wheelhouse-test-none')).toBeNull();
-    expect(fallback.kind).toBe(probe.usable ? 'os-keychain' : 'environment-only');
-    expect(fallback.available).toBe(probe.usable);
-    expect(fallback.describe()).toContain(probe.detail);
+    expect(fallback.kind).toBe(probe.usable ? 'os-keychain' : 'private-file');
+    expect(fallback.available).toBe(true);
+    expect(fallback.location()).toBe(probe.usable ? null : file);
   });
 
   it.runIf(process.platform === 'linux')('on Linux without a D-Bus session, does not count the kernel keyring as a keychain', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { resolveHome } from '../runtime/home.js';
+import { homePaths, resolveHome } from '../runtime/home.js';
 import type { HostRuntimeOptions } from '../host/create-runtime.js';
 import { startRuntime, type StartingRuntime } from '../host/start-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -106,7 +106,7 @@ function runtimeOptions(home: string, logError: (m: string, e: unknown) => void)
   return {
     home,
     logError,
-    secretStore: createDefaultSecretStore,
+    secretStore: createDefaultSecretStore(homePaths(home).apiKeys),
     ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
   };
 }

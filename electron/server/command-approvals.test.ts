@@ -66,6 +66,8 @@ describe('commands and approvals over WebSocket', () => {
     expect((delta.params as { itemId: string }).itemId).toBe(params['itemId']);
     const item = await completedCommand(alice);
     expect(item).toMatchObject({ status: 'completed', exitCode: 0, cwd: fs.realpathSync(project) });
+    // Who decided, for every client to show: the person approved.
+    expect(item.outcome).toEqual({ by: 'person', answer: 'approved', host: null });
     expect(item.aggregatedOutput).toContain('approved-output');
     expect(item.durationMs).toBeGreaterThanOrEqual(0);
     expect(item.processId).toMatch(/^proc-/);
@@ -88,12 +90,16 @@ describe('commands and approvals over WebSocket', () => {
     const item = await completedCommand(alice);
     expect(item.status).toBe('declined');
     expect(item.exitCode).toBeNull();
+    // The person's answer is recorded for people; the words for the model stay with the model.
+    expect(item.outcome).toEqual({ by: 'person', answer: 'declined', host: null });
+    expect(item.aggregatedOutput).toBeNull();
+    expect(item.modelOutput).toMatch(/Do not retry it/);
     expect((await turnEnd(alice)).status).toBe('completed');
     expect(fs.existsSync(path.join(project, 'declined.txt'))).toBe(false);
     expect(toolMessageIn(before + 1)).toMatch(/declined/);
     const read = await alice.call('thread/read', { threadId: thread.id, includeTurns: true });
     const stored = read.thread.turns.flatMap((t) => t.items).find((i) => i.type === 'commandExecution');
-    expect(stored).toMatchObject({ status: 'declined' });
+    expect(stored).toMatchObject({ status: 'declined', outcome: { by: 'person', answer: 'declined' } });
   });
 
   it('cancel ends the turn interrupted; accept-for-session stops asking for that command in the thread until revoked', async () => {
@@ -106,7 +112,7 @@ describe('commands and approvals over WebSocket', () => {
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'go' }] });
     const first = await approvalRequest(alice);
     alice.sendRaw(JSON.stringify({ id: first.id, result: { decision: 'cancel' } }));
-    expect((await completedCommand(alice)).status).toBe('declined');
+    expect(await completedCommand(alice)).toMatchObject({ status: 'declined', outcome: { by: 'person', answer: 'declinedAndStopped' } });
     expect((await turnEnd(alice)).status).toBe('interrupted');
 
     served.mock.enqueue(execCall('touch once.txt'), reply('ok'), execCall('touch once.txt', {}, 'call_again'), reply('ok again'));
@@ -155,7 +161,7 @@ describe('commands and approvals over WebSocket', () => {
     const item = turn.items.find((i) => i.type === 'commandExecution') as CommandItem;
     expect(item.status).toBe('declined');
     // A clean stop ends the wait at once; a crash leaves the pending row, which the next start ends the same way.
-    expect(item.aggregatedOutput).toMatch(/Not run: (the turn was stopped before the command was approved|Wheelhouse stopped while this command waited for approval)/);
+    expect(item).toMatchObject({ aggregatedOutput: null, outcome: { by: 'turnEnded' } });
     expect(fs.existsSync(path.join(project, 'never.txt'))).toBe(false);
   });
 

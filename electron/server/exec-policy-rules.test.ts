@@ -76,7 +76,7 @@ describe('exec-policy rules', () => {
     // The whole item on failure: its output says why a command did not complete.
     expect({ status: done.status, output: done.aggregatedOutput, exitCode: done.exitCode, ran: fs.existsSync(path.join(project, 'made.txt')) }).toEqual({ status: 'completed', output: 'made\r\n', exitCode: 0, ran: true });
     expect(done.decidedBy).toMatchObject({ kind: 'rule', source: `${defaultFile}:1`, decision: 'allow', justification: 'scratch file' });
-    expect(done.decidedBy?.label).toBe('rule “touch made.txt” → allow (default.rules:1)');
+    expect(done.decidedBy?.label).toBe('Runs without asking: your rule “touch made.txt” (default.rules, line 1).');
     expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(true);
     expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
 
@@ -89,7 +89,7 @@ describe('exec-policy rules', () => {
     const request = await approvalRequest(peer);
     const params = request.params as { reason: string; decidedBy: { kind: string; source: string; label: string } };
     expect(params.decidedBy).toMatchObject({ kind: 'rule', source: `${defaultFile}:2` });
-    expect(params.decidedBy.label).toBe('rule “git push|fetch” → prompt (default.rules:2)');
+    expect(params.decidedBy.label).toBe('Asks first: your rule “git push|fetch” (default.rules, line 2).');
     expect(params.reason).toMatch(/^talks to the remote/);
     peer.sendRaw(JSON.stringify({ id: request.id, result: { decision: 'decline' } }));
     expect((await commandItem(peer, 'item/completed')).decidedBy?.source).toBe(`${defaultFile}:2`);
@@ -105,7 +105,8 @@ describe('exec-policy rules', () => {
     expect((await peer.call('execPolicy/check', { command: 'rm -rf /' })).decidedBy).toMatchObject({ kind: 'builtin', source: 'builtin:rm-root' });
     expect((await peer.call('execPolicy/check', { command: 'frobnicate --now' })).decidedBy).toMatchObject({
       kind: 'approvalPolicy',
-      label: 'approval policy “untrusted” (no rule matched)',
+      source: 'approvalPolicy:untrusted',
+      label: 'No rule matched: this thread asks before anything not known to be safe.',
     });
 
     // Edit the rule in place (comments around it stay), then delete it.
@@ -197,7 +198,7 @@ describe('thread sandbox settings', () => {
     await peer.call('turn/start', { threadId: thread.id, input: say('go') });
     const done = await commandItem(peer, 'item/completed');
     expect({ status: done.status, output: done.aggregatedOutput }).toEqual({ status: 'completed', output: 'done\r\n' });
-    expect(done.decidedBy).toMatchObject({ kind: 'approvalPolicy', label: 'approval policy “never” (no rule matched)' });
+    expect(done.decidedBy).toMatchObject({ kind: 'approvalPolicy', label: 'No rule matched: this thread never asks.' });
     expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
 
     const refusals: Array<[Record<string, unknown>, RegExp]> = [
@@ -255,7 +256,13 @@ describe('network policy amendments', () => {
       const deny = { host: '127.0.0.1', action: 'deny' };
       peer.sendRaw(JSON.stringify({ id: third.id, result: { decision: { applyNetworkPolicyAmendment: { network_policy_amendment: deny } } } }));
       const denied = await commandItem(peer, 'item/completed');
-      expect(denied).toMatchObject({ status: 'declined', aggregatedOutput: 'Not run: the person denied network access to 127.0.0.1. Do not retry it; continue another way or ask them.' });
+      // The model is told what to do next; a person sees who decided, never those words.
+      expect(denied).toMatchObject({
+        status: 'declined',
+        aggregatedOutput: null,
+        modelOutput: 'Not run: the person denied network access to 127.0.0.1. Do not retry it; continue another way or ask them.',
+        outcome: { by: 'person', answer: 'deniedNetwork', host: '127.0.0.1' },
+      });
       expect(await turnEnd(peer)).toMatchObject({ status: 'completed' });
     } finally {
       site.close();

@@ -45,7 +45,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     const toBob = await fileApprovalRequest(bob);
     expect(toBob.id).toBe(toAlice.id);
     expect(toAlice.params).toMatchObject({ threadId: thread.id, itemId: started.id, grantRoot: null });
-    expect((toAlice.params as { reason: string }).reason).toContain('M greeting.txt, A notes/new.txt');
+    expect((toAlice.params as { reason: string }).reason).toBe('this thread asks before any file is changed. Files: changed greeting.txt, new notes/new.txt');
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
     expect((await alice.call('approval/list', {})).data).toEqual([
       { requestId: String(toAlice.id), method: 'item/fileChange/requestApproval', params: toAlice.params },
@@ -77,7 +77,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect(started.changes).toEqual([{ path: path.join(fs.realpathSync(project), 'greeting.txt'), kind: { type: 'delete' }, diff: 'one\ntwo\nthree\n' }]);
     const request = await fileApprovalRequest(alice);
     alice.sendRaw(JSON.stringify({ id: request.id, result: { decision: 'decline' } }));
-    expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
+    expect(await fileChangeItem(alice, 'item/completed')).toMatchObject({ status: 'declined', outcome: { by: 'person', answer: 'declined' } });
     expect((await turnEnd(alice)).status).toBe('completed');
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
     expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied: the person declined this patch; no file was changed/);
@@ -137,7 +137,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     served.mock.enqueue(patchCall(patchOf('*** Add File: .git/hooks/pre-commit', '+#!/bin/sh'), 'call_git'), textReply('asked'));
     await alice.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hook' }] });
     const gitRequest = await fileApprovalRequest(alice);
-    expect((gitRequest.params as { reason: string }).reason).toMatch(/into its \.git.*A \.git\/hooks\/pre-commit/);
+    expect((gitRequest.params as { reason: string }).reason).toMatch(/or its git data.*new \.git\/hooks\/pre-commit/);
     alice.sendRaw(JSON.stringify({ id: gitRequest.id, result: { decision: 'decline' } }));
     await turnEnd(alice);
     expect(fs.existsSync(path.join(project, '.git'))).toBe(false);
@@ -148,7 +148,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     await alice.call('turn/start', { threadId: readOnly.id, input: [{ type: 'text', text: 'go' }] });
     expect((await fileChangeItem(alice, 'item/completed')).status).toBe('declined');
     await turnEnd(alice);
-    expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied: the thread is read-only, and the approval policy does not allow asking/);
+    expect(lastToolMessage(served.mock, before + 1)).toMatch(/^Not applied: this thread may only read files, and this thread never asks/);
     expect(fs.existsSync(path.join(project, 'greeting.txt'))).toBe(true);
   });
 
@@ -278,6 +278,7 @@ describe('apply_patch with approvals over WebSocket', () => {
     expect(item.status).toBe('declined');
     expect(item.changes.length).toBe(2);
     expect(item.modelOutput).toMatch(expected);
+    expect(item.outcome).toEqual({ by: 'turnEnded' });
     expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
   });
 });

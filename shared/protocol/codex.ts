@@ -48,15 +48,19 @@ export type CodexSessionSource = z.infer<typeof CodexSessionSource>;
 export const ThreadActiveFlag = z.enum(['waitingOnApproval', 'waitingOnUserInput']);
 
 /** Codex `CodexErrorInfo` variants Wheelhouse maps its turn error kinds onto. */
-export const CodexErrorInfo = z.enum([
-  'contextWindowExceeded',
-  'usageLimitExceeded',
-  'rateLimitExceeded',
-  'serverOverloaded',
-  'internalServerError',
-  'unauthorized',
-  'badRequest',
-  'other',
+export const CodexErrorInfo = z.union([
+  z.enum([
+    'contextWindowExceeded',
+    'usageLimitExceeded',
+    'rateLimitExceeded',
+    'serverOverloaded',
+    'modelNotFound',
+    'internalServerError',
+    'unauthorized',
+    'badRequest',
+    'other',
+  ]),
+  z.object({ httpConnectionFailed: z.object({ httpStatusCode: z.number().int().nullable() }) }).strict(),
 ]);
 export type CodexErrorInfo = z.infer<typeof CodexErrorInfo>;
 

@@ -21,11 +21,12 @@ export type PolicyPatternToken = z.infer<typeof PolicyPatternToken>;
  * Wheelhouse: what decided whether a command ran, asked or was refused, as
  * the command card and the approval card show it: a rule from a rules file,
  * a built-in default, the thread's approval policy (no rule matched), or an
- * "accept for session" grant. `label` is the wording every client shows.
+ * "accept for session" grant. `label` is one plain sentence for clients that
+ * show only that; the rest is the detail behind it.
  */
 export const PolicyDecidedBy = z.object({
   kind: z.enum(['rule', 'builtin', 'approvalPolicy', 'sessionGrant']),
-  /** `builtin:rm-force`, or `<rules file>:<line>`; null for the approval policy. */
+  /** `builtin:rm-force`, `<rules file>:<line>`, or `approvalPolicy:<mode>` (no rule matched). */
   source: z.string().nullable(),
   file: z.string().nullable(),
   line: z.number().int().nullable(),
@@ -33,8 +34,40 @@ export const PolicyDecidedBy = z.object({
   decision: z.enum(['allow', 'prompt', 'forbidden']).nullable(),
   justification: z.string().nullable(),
   label: z.string(),
+  /** What a built-in default is about, in a few plain words ("deletes files"); absent for rules and on older items. */
+  summary: z.string().nullable().optional(),
 });
 export type PolicyDecidedBy = z.infer<typeof PolicyDecidedBy>;
+
+/** The person's answer to an approval, as it ended. */
+export const PersonAnswer = z.enum([
+  'approved',
+  'approvedForThread',
+  /** Approved, and an allow rule for it added. */
+  'approvedAlways',
+  /** Approved with network access for one host. */
+  'approvedWithNetwork',
+  'declined',
+  'declinedAndStopped',
+  /** Network access for one host refused. */
+  'deniedNetwork',
+]);
+export type PersonAnswer = z.infer<typeof PersonAnswer>;
+
+/**
+ * Wheelhouse: who settled a command or patch that did not simply run: the
+ * person's answer, a hook's refusal, the policy (blocked without asking), or
+ * nobody (the turn ended before it was answered). What the model was told is
+ * in `modelOutput`; this is what a person is shown instead.
+ */
+export const ToolCallOutcome = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('person'), answer: PersonAnswer, host: z.string().nullable() }),
+  z.object({ by: z.literal('hook'), hook: z.string(), reason: z.string() }),
+  /** `reason`: why, in plain words, where the decision is not a rule the item names (`decidedBy`). */
+  z.object({ by: z.literal('policy'), reason: z.string().nullable() }),
+  z.object({ by: z.literal('turnEnded') }),
+]);
+export type ToolCallOutcome = z.infer<typeof ToolCallOutcome>;
 
 /** Codex `NetworkPolicyAmendment`. */
 export const NetworkPolicyAmendment = z.object({ host: z.string(), action: z.enum(['allow', 'deny']) });
@@ -81,4 +114,6 @@ export const commandExecutionFields = {
   logPath: z.string().nullable(),
   /** Wheelhouse: the exec-policy rule (or default) that decided; absent on items from before it was recorded. */
   decidedBy: PolicyDecidedBy.nullable().optional(),
+  /** Wheelhouse: who settled it when it asked or was refused; null when it simply ran; absent on older items. */
+  outcome: ToolCallOutcome.nullable().optional(),
 };

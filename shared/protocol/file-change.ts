@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolCallOutcome } from './command-execution.js';
 
 /** Codex `PatchChangeKind`: what a patch does to one file. */
 export const PatchChangeKind = z.discriminatedUnion('type', [
@@ -17,6 +18,13 @@ export const PatchApplyStatus = z.enum(['inProgress', 'completed', 'failed', 'de
 export type PatchApplyStatus = z.infer<typeof PatchApplyStatus>;
 
 /** Codex `FileChangeApprovalDecision` (every variant; a subset of the command decisions). */
+/**
+ * Wheelhouse's file-change approval `reason` ends with this label and the
+ * files in words ("… Files: changed a.ts, new b.ts"), so a client without the
+ * diff (the approvals inbox) can name them.
+ */
+export const PATCH_FILES_LABEL = 'Files:';
+
 export const FileChangeApprovalDecision = z.enum(['accept', 'acceptForSession', 'decline', 'cancel']);
 export type FileChangeApprovalDecision = z.infer<typeof FileChangeApprovalDecision>;
 
@@ -34,4 +42,6 @@ export const fileChangeFields = {
   arguments: z.unknown(),
   /** Wheelhouse: what the model was told (applied, declined, or which hunk failed); null until the call returned. */
   modelOutput: z.string().nullable(),
+  /** Wheelhouse: who settled it when it asked or was refused; null when it simply applied; absent on older items. */
+  outcome: ToolCallOutcome.nullable().optional(),
 };

@@ -164,19 +164,57 @@ export type ThreadTokenUsage = z.infer<typeof ThreadTokenUsage>;
 export const TurnStatus = z.enum(['inProgress', 'completed', 'interrupted', 'failed']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
-/** Why a turn failed, in words a person can act on. */
+/**
+ * Why a turn (or a provider test) failed: a closed set of causes, each with
+ * one sentence in the message and one action that helps (FAILURE_ACTIONS).
+ */
 export const TurnErrorKind = z.enum([
+  /** Nothing answered at the provider's address (`address` says which). */
+  'cannotConnect',
+  /** The provider refused the API key (401/403). */
   'unauthorized',
+  /** The provider needs a key and none is stored. */
+  'missingKey',
+  /** The provider has no model of that name. */
+  'modelNotFound',
+  /** Too many requests for now (429). */
   'rateLimited',
+  /** The account is out of credit or over its quota. */
+  'quotaExceeded',
+  /** The provider failed (5xx, or an error inside the reply). */
   'serverError',
   'timeout',
   'streamInterrupted',
   'badResponse',
+  /** The goal's token budget is spent. */
   'budgetExhausted',
+  /** Another setting is missing or wrong (no provider, no model chosen, an invalid address). */
   'configuration',
   'other',
 ]);
 export type TurnErrorKind = z.infer<typeof TurnErrorKind>;
+
+/** The one thing a person can do about a failure, as the conversation and Settings offer it. */
+export type FailureAction = 'retry' | 'editKey' | 'openSettings' | 'raiseBudget';
+
+/** The action each cause gets: the one that can help, never one that cannot. */
+export const FAILURE_ACTIONS: Readonly<Record<TurnErrorKind, FailureAction>> = {
+  // A server that is down comes back; Settings would not help.
+  cannotConnect: 'retry',
+  unauthorized: 'editKey',
+  missingKey: 'editKey',
+  modelNotFound: 'openSettings',
+  rateLimited: 'retry',
+  // Credit is added at the provider; here, another key (or provider) is what helps.
+  quotaExceeded: 'editKey',
+  serverError: 'retry',
+  timeout: 'retry',
+  streamInterrupted: 'retry',
+  badResponse: 'retry',
+  budgetExhausted: 'raiseBudget',
+  configuration: 'openSettings',
+  other: 'retry',
+};
 
 /** A turn's failure as Wheelhouse records it. */
 export const TurnFailure = z.object({
@@ -184,10 +222,12 @@ export const TurnFailure = z.object({
   kind: TurnErrorKind,
   httpStatus: z.number().int().nullable(),
   additionalDetails: z.string().nullable(),
+  /** The address that could not be reached (`cannotConnect`); absent on failures recorded before it was. */
+  address: z.string().nullable().optional(),
 });
 export type TurnFailure = z.infer<typeof TurnFailure>;
 
-/** Codex's `TurnError`: the failure plus Codex's classification (`kind` and `httpStatus` are Wheelhouse's). */
+/** Codex's `TurnError`: the failure plus Codex's classification (`kind`, `httpStatus` and `address` are Wheelhouse's). */
 export const TurnError = TurnFailure.extend({
   codexErrorInfo: CodexErrorInfo.nullable(),
   misalignment: z.null(),
@@ -195,8 +235,12 @@ export const TurnError = TurnFailure.extend({
 export type TurnError = z.infer<typeof TurnError>;
 
 const CODEX_ERROR_INFO: Readonly<Record<TurnErrorKind, CodexErrorInfo | null>> = {
+  cannotConnect: { httpConnectionFailed: { httpStatusCode: null } },
   unauthorized: 'unauthorized',
+  missingKey: 'unauthorized',
+  modelNotFound: 'modelNotFound',
   rateLimited: 'rateLimitExceeded',
+  quotaExceeded: 'usageLimitExceeded',
   serverError: 'internalServerError',
   timeout: null,
   streamInterrupted: null,

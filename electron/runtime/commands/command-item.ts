@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { CommandAction, CommandExecutionStatus, PolicyDecidedBy, ThreadItem } from '../../../shared/protocol/index.js';
+import type { CommandAction, CommandExecutionStatus, PolicyDecidedBy, ThreadItem, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import { HeadTailBuffer } from '../../exec/index.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from '../turns/active-turn.js';
@@ -54,7 +54,13 @@ export class CommandItemTracker {
       modelOutput: null,
       logPath: null,
       decidedBy: init.decidedBy,
+      outcome: null,
     };
+  }
+
+  /** Who settled the command (the person's answer, a hook, the policy): shown to people in place of what the model is told. */
+  settle(outcome: ToolCallOutcome): void {
+    this.item = { ...this.item, outcome };
   }
 
   get id(): string {
@@ -70,7 +76,7 @@ export class CommandItemTracker {
    * words. Until it is stored with its final status, readers of the thread get
    * it from `current()` (the stored copy of a running command has no output yet).
    */
-  announce(ifLost: { status: CommandExecutionStatus; output: string }): void {
+  announce(ifLost: { status: CommandExecutionStatus; output: string | null }): void {
     if (this.announced) return;
     this.announced = true;
     this.turn.liveItems.set(this.item.id, () => this.current());
@@ -78,9 +84,10 @@ export class CommandItemTracker {
     this.saveIfLost(ifLost);
   }
 
-  saveIfLost(ifLost: { status: CommandExecutionStatus; output: string }): void {
+  saveIfLost(ifLost: { status: CommandExecutionStatus; output: string | null; outcome?: ToolCallOutcome }): void {
     if (this.stored) return;
-    this.turn.store.pending.save('streaming', this.turn.threadId, { ...this.item, status: ifLost.status, aggregatedOutput: ifLost.output });
+    const outcome = ifLost.outcome ?? this.item.outcome ?? null;
+    this.turn.store.pending.save('streaming', this.turn.threadId, { ...this.item, status: ifLost.status, aggregatedOutput: ifLost.output, outcome });
   }
 
   started(processId: string, logPath: string): void {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommandExecutionApprovalDecision } from '../../../shared/protocol/index.js';
-import { ExecError, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
+import type { CommandExecutionApprovalDecision, PersonAnswer, ToolCallOutcome } from '../../../shared/protocol/index.js';
+import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
-import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
+import { blockedText, hookOutcome, type BlockReason, type HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { EventLog } from '../event-log.js';
 import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
@@ -71,13 +71,13 @@ export class CommandRunner {
    * `blockedBy` (a PreToolUse hook's refusal) declines it before policy or approval.
    * Answers what the model was told (for PostToolUse hooks).
    */
-  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: string | null = null): Promise<ToolResult> {
+  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null = null): Promise<ToolResult> {
     const tracker = await this.execCommandItem(turn, call, blockedBy);
     const item = tracker.snapshot;
     return { success: item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null), output: item.modelOutput ?? '' };
   }
 
-  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, blockedBy: string | null): Promise<CommandItemTracker> {
+  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null): Promise<CommandItemTracker> {
     let raw: unknown = call.arguments;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
@@ -103,21 +103,21 @@ export class CommandRunner {
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      this.refuse(tracker, 'failed', `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
+      this.fail(tracker, `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
       return tracker;
     }
     if (blockedBy !== null) {
-      this.refuse(tracker, 'declined', `Not run: ${blockedBy}`);
+      this.decline(tracker, `Not run: ${blockedText(blockedBy)}`, hookOutcome(blockedBy));
       return tracker;
     }
     const args = parsed.data;
     const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
     if (!cwd.ok) {
-      this.refuse(tracker, 'failed', cwd.reason);
+      this.fail(tracker, cwd.reason);
       return tracker;
     }
     if (requirement.type === 'forbidden') {
-      this.refuse(tracker, 'declined', `Not run: the exec policy forbids it: ${requirement.reason}`);
+      this.decline(tracker, `Not run: the exec policy forbids it: ${requirement.reason}`, { by: 'policy', reason: null });
       return tracker;
     }
     tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
@@ -184,11 +184,12 @@ export class CommandRunner {
     const hookDetails = { requestId: item.id, toolName: EXEC_COMMAND, command: item.command, reason: requirement.reason };
     const blocked = await this.deps.hooks.approvalRequested(hookContext, hookDetails);
     if (blocked) {
-      this.refuse(tracker, 'declined', `Not run: ${blockedText(blocked)}`);
+      this.decline(tracker, `Not run: ${blockedText(blocked)}`, hookOutcome(blocked));
       await this.deps.hooks.approvalAnswered(hookContext, hookDetails, 'decline');
       return 'stop';
     }
-    tracker.saveIfLost({ status: 'declined', output: 'Not run: Wheelhouse stopped while this command waited for approval.' });
+    // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
+    tracker.saveIfLost({ status: 'declined', output: null, outcome: { by: 'turnEnded' } });
     const outcome = await this.deps.approvals.request(
       turn,
       {
@@ -215,7 +216,7 @@ export class CommandRunner {
     );
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
-      this.refuse(tracker, 'declined', 'Not run: the turn was stopped before the command was approved.');
+      this.decline(tracker, 'Not run: the turn was stopped before the command was approved.', { by: 'turnEnded' });
       // Hooks hear that the request is gone too; detached from the stopped turn's signal, or they would be stopped at once.
       const { signal: _stopped, ...detached } = hookContext;
       await this.deps.hooks.approvalAnswered(detached, hookDetails, 'ended');
@@ -224,11 +225,11 @@ export class CommandRunner {
     const answer = outcome.decision;
     await this.deps.hooks.approvalAnswered(hookContext, hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
     if (answer === 'decline') {
-      this.refuse(tracker, 'declined', 'Not run: the person declined this command. Do not retry it; continue another way or ask them.');
+      this.decline(tracker, 'Not run: the person declined this command. Do not retry it; continue another way or ask them.', personSaid('declined'));
       return 'stop';
     }
     if (answer === 'cancel') {
-      this.refuse(tracker, 'declined', 'Not run: the person declined this command and stopped the turn.');
+      this.decline(tracker, 'Not run: the person declined this command and stopped the turn.', personSaid('declinedAndStopped'));
       turn.controller.abort();
       return 'stop';
     }
@@ -240,12 +241,14 @@ export class CommandRunner {
     if (typeof answer === 'object' && 'applyNetworkPolicyAmendment' in answer) {
       const { host, action } = answer.applyNetworkPolicyAmendment.network_policy_amendment;
       if (action === 'deny') {
-        this.refuse(tracker, 'declined', `Not run: the person denied network access to ${host}. Do not retry it; continue another way or ask them.`);
+        this.decline(tracker, `Not run: the person denied network access to ${host}. Do not retry it; continue another way or ask them.`, personSaid('deniedNetwork', host));
         return 'stop';
       }
       // The sandbox cannot filter by host: allowing one gives this command the network (nothing is remembered).
+      tracker.settle(personSaid('approvedWithNetwork', host));
       return 'run-with-network';
     }
+    tracker.settle(personSaid(answer === 'acceptForSession' ? 'approvedForThread' : typeof answer === 'object' ? 'approvedAlways' : 'approved'));
     return 'run';
   }
 
@@ -286,7 +289,7 @@ export class CommandRunner {
                   : exit.reason !== 'exited'
                     ? `(stopped: ${exit.reason})`
                     : exit.signal
-                      ? `(ended by ${exit.signal})`
+                      ? `(it ${signalWords(exit.signal)})`
                       : undefined;
               tracker.finish(exit.exitCode === 0 ? 'completed' : 'failed', { exitCode: exit.exitCode, durationMs: Math.round(exit.durationMs), ...(why ? { message: why } : {}) });
             });
@@ -297,7 +300,7 @@ export class CommandRunner {
     } catch (error) {
       turn.controller.signal.removeEventListener('abort', onAbort);
       const why = error instanceof ExecError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
-      this.refuse(tracker, 'failed', `Could not start the command: ${why}`);
+      this.fail(tracker, `Could not start the command: ${why}`);
       return;
     }
     turn.controller.signal.removeEventListener('abort', onAbort);
@@ -314,11 +317,22 @@ export class CommandRunner {
     tracker.returned(this.describe(answer, sessionNumber));
   }
 
-  /** Refuses without running: the item ends at once and the model reads why. */
-  private refuse(tracker: CommandItemTracker, status: 'failed' | 'declined', message: string): void {
-    tracker.announce({ status, output: message });
-    tracker.finish(status, { message });
+  /** Could not run (bad arguments, folder, spawn): the item ends at once, and the person and the model read the same reason. */
+  private fail(tracker: CommandItemTracker, message: string): void {
+    tracker.announce({ status: 'failed', output: message });
+    tracker.finish('failed', { message });
     tracker.returned(message);
+  }
+
+  /**
+   * Not run by someone's decision: the model reads `forModel` (which may
+   * tell it what to do next); a person sees who decided (`outcome`), never those words.
+   */
+  private decline(tracker: CommandItemTracker, forModel: string, outcome: ToolCallOutcome): void {
+    tracker.settle(outcome);
+    tracker.announce({ status: 'declined', output: null });
+    tracker.finish('declined', {});
+    tracker.returned(forModel);
   }
 
   private describe(answer: ExecYield, sessionNumber: number | null): string {
@@ -329,6 +343,11 @@ export class CommandRunner {
     const ended = exit.reason === 'exited' ? `Exit code: ${exit.exitCode}` : `Stopped (${exit.reason}${exit.signal ? `, ${exit.signal}` : ''})`;
     return `${ended}\nWall time: ${(exit.durationMs / 1000).toFixed(1)} seconds\nOutput:\n${answer.output}`;
   }
+}
+
+/** The outcome of a person's answer. */
+function personSaid(answer: PersonAnswer, host: string | null = null): ToolCallOutcome {
+  return { by: 'person', answer, host };
 }
 
 /** The commands of a script that were not allowed outright: what "accept for session" grants. */

@@ -1,4 +1,4 @@
-import type { HookOutputEntry, HookRunStatus, HookRunSummary, HooksListEntry } from '../../../shared/protocol/index.js';
+import type { HookOutputEntry, HookRunStatus, HookRunSummary, HooksListEntry, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import type { ConfigSnapshot } from '../../config/config-file.js';
 import type { HookConfigEvent } from '../../config/config-schema.js';
 import type { ProcessSupervisor } from '../../exec/index.js';
@@ -27,6 +27,11 @@ export interface BlockReason {
 /** The text a blocked caller sees, exactly as seed 002 words it. */
 export function blockedText(reason: BlockReason): string {
   return `blocked by hook '${reason.hookName}' at ${reason.phase}: ${reason.message}`;
+}
+
+/** A hook's refusal as the item's outcome, for the person (the phase is the hook's business). */
+export function hookOutcome(reason: BlockReason): ToolCallOutcome {
+  return { by: 'hook', hook: reason.hookName, reason: reason.message };
 }
 
 export interface SessionStartInput {

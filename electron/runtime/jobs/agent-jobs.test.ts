@@ -122,7 +122,7 @@ describe('agent jobs', () => {
     mock.enqueue([{ type: 'httpError', status: 500, message: 'upstream exploded' }], call('g1', 'update_goal', { status: 'complete' }), say('Recovered.'));
     const { job } = await k.call('job/create', { kind: 'agent', cwd: home, objective: 'Survive a bad gateway', maxAttempts: 1 });
     const failed = await k.untilJob(job.id, 'failed', (j) => j.status === 'failed');
-    expect(failed.detail).toBe('turn 1 failed: The provider had a server error (500). Try again shortly.');
+    expect(failed.detail).toBe('turn 1 failed: The provider had a server error. Try again shortly.');
     expect(failed.nextRetryAt).toEqual(expect.any(Number));
     const done = await k.untilJob(job.id, 'completed on retry', (j) => j.status === 'completed');
     expect(done).toMatchObject({ status: 'completed', runs: 2, attempt: 1, threadId: job.threadId, agent: { turns: 2 } });

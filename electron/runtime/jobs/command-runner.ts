@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RpcError } from '../../../shared/protocol/index.js';
 import {
   incompleteUtf8Tail,
+  signalWords,
   type DetachedEnvironment,
   type DetachedExit,
   type DetachedRunEvent,
@@ -41,9 +42,9 @@ function describeExit(exit: DetachedExit | ExitInfo, spec: CommandSpec, timedOut
     const limit = spec.timeoutMs ?? 0;
     return `timed out after ${limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`} of running time`;
   }
-  if (exit.signal && exit.exitCode !== null) return `ended by ${exit.signal}, exit code ${exit.exitCode}`;
+  if (exit.signal && exit.exitCode !== null) return `${signalWords(exit.signal)}, exit code ${exit.exitCode}`;
   if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
-  if (exit.signal) return `ended by ${exit.signal}`;
+  if (exit.signal) return signalWords(exit.signal);
   return 'ended without reporting an exit status';
 }
 
@@ -343,7 +344,7 @@ export class CommandRunner {
       return 'interrupted';
     }
     if (live.cancelRequested) {
-      machine.cancel(entry.state, now, live.cancelDetail ?? `cancelled (${describeExit(exit, entry.spec, false)})`);
+      machine.cancel(entry.state, now, live.cancelDetail ?? `cancelled; it ${describeExit(exit, entry.spec, false)}`);
       return 'cancelled';
     }
     if (!timedOut && exit.exitCode === 0 && exit.signal === null) {

@@ -69,7 +69,7 @@ export interface LiveRun {
   readonly ended: Promise<void>;
   markEnded: () => void;
   cancelRequested: boolean;
-  /** The detail a cancel leaves (default "cancelled (…how it ended)"). */
+  /** The detail a cancel leaves (default "cancelled; it …how it ended"). */
   cancelDetail: string | null;
   readonly outputParser: OutputProgressParser | null;
   readonly eta: EtaEstimator;

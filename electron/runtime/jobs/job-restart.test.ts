@@ -242,7 +242,7 @@ describe('attempts', () => {
     const { job } = await k.call('job/create', { kind: 'command', command: 'echo up; sleep 300', cwd: home });
     await k.until('up', () => k.output(job.id, 1).includes('up'));
     const cancelled = await k.call('job/cancel', { jobId: job.id });
-    expect(cancelled.job.detail).toMatch(/^cancelled \(ended by SIGTERM/);
+    expect(cancelled.job.detail).toMatch(/^cancelled; it was asked to stop \(SIGTERM\)/);
     await k.call('job/retry', { jobId: job.id });
     const running = await k.untilJob(job.id, 'run 2 running', (j) => j.status === 'running' && j.runs === 2);
     expect(running).toMatchObject({ detail: null, exitCode: null, attempt: 0, maxRuns: 5 });

@@ -20,10 +20,10 @@ export function patchRequirement(input: {
   readonly insideWorkspace: boolean;
 }): PatchRequirement {
   const { approvalPolicy, sandbox, insideWorkspace } = input;
-  if (approvalPolicy === 'untrusted') return { type: 'ask', reason: 'the approval policy (untrusted) asks before any file is changed' };
+  if (approvalPolicy === 'untrusted') return { type: 'ask', reason: 'this thread asks before any file is changed' };
   if (sandbox === 'danger-full-access') return { type: 'apply' };
   if (sandbox === 'workspace-write' && insideWorkspace) return { type: 'apply' };
-  const reason = sandbox === 'read-only' ? 'the thread is read-only' : 'the patch writes outside the thread\'s folder (or into its .git)';
+  const reason = sandbox === 'read-only' ? 'this thread may only read files' : 'the patch changes files outside the thread’s folder (or its git data)';
   const mayAsk = approvalPolicy === 'never' ? false : typeof approvalPolicy === 'object' ? approvalPolicy.granular.sandbox_approval : true;
-  return mayAsk ? { type: 'ask', reason } : { type: 'refuse', reason: `${reason}, and the approval policy does not allow asking` };
+  return mayAsk ? { type: 'ask', reason } : { type: 'refuse', reason: `${reason}, and this thread never asks` };
 }

@@ -1,4 +1,4 @@
-import type { FileUpdateChange, PatchApplyStatus, ThreadItem } from '../../../shared/protocol/index.js';
+import type { FileUpdateChange, PatchApplyStatus, ThreadItem, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import type { EventLog } from '../event-log.js';
 import type { ActiveTurn } from '../turns/active-turn.js';
 
@@ -35,7 +35,13 @@ export class FileChangeItemTracker {
       callId: init.callId,
       arguments: init.arguments,
       modelOutput: null,
+      outcome: null,
     };
+  }
+
+  /** Who settled the patch (the person's answer, a hook, the policy). */
+  settle(outcome: ToolCallOutcome): void {
+    this.item = { ...this.item, outcome };
   }
 
   get snapshot(): FileChangeItem {

@@ -24,7 +24,12 @@ export function endFileChangesOfEarlierRun(store: StateStore): number {
       const approval = store.approvals.get(`approval-${item.id}`);
       const accepted = approval?.state === 'answered' && /^"accept/.test(approval.decision ?? '');
       const waited = approval !== null && !accepted;
-      store.items.replace({ ...item, status: waited ? 'declined' : 'failed', modelOutput: waited ? PATCH_WAITED_WHEN_STOPPED : PATCH_RAN_WHEN_STOPPED });
+      store.items.replace({
+        ...item,
+        status: waited ? 'declined' : 'failed',
+        modelOutput: waited ? PATCH_WAITED_WHEN_STOPPED : PATCH_RAN_WHEN_STOPPED,
+        ...(waited ? { outcome: { by: 'turnEnded' as const } } : {}),
+      });
       ended += 1;
     }
   });

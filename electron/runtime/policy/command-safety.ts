@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RuleDecision } from './policy-types.js';
 import type { ShellWord } from './shell-parse.js';
+import { CODE_RUNNERS, PRIVILEGE, SHELLS } from '../../../shared/policy/rule-breadth.js';
 
 /**
  * The built-in judgement of one command (argv after wrappers were peeled):
@@ -28,14 +29,15 @@ const FIND_ACTIONS_THAT_WRITE_OR_RUN = new Set([
   '-exec', '-execdir', '-ok', '-okdir', '-delete', '-fls', '-fprint', '-fprint0', '-fprintf',
 ]);
 
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
-/** Programs that run code given to them: never proposed as "allow next time", and a download piped into one is forbidden. */
-export const INTERPRETERS = new Set([
-  ...SHELLS, 'python', 'python3', 'perl', 'ruby', 'node', 'php', 'eval', 'source', '.', 'exec', 'sudo', 'doas', 'su', 'env', 'xargs',
-]);
+export { SHELLS };
+/**
+ * Programs that run code given to them: never proposed as "allow next time",
+ * and a download piped into one is forbidden. The same sets make Settings
+ * warn about a rule that allows one (shared/policy/rule-breadth.ts).
+ */
+export const INTERPRETERS: ReadonlySet<string> = new Set([...CODE_RUNNERS, ...PRIVILEGE]);
 export const DOWNLOADERS = new Set(['curl', 'wget']);
 
-const PRIVILEGE = new Set(['sudo', 'doas', 'su', 'pkexec']);
 const FORMATTERS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|parted|newfs(_.+)?)$/;
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/)/;
 

@@ -197,13 +197,13 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   // A patch is its own item (fileChange); the runner calls PostToolUse hooks itself.
   if (call.name === APPLY_PATCH) {
     const blocked = await deps.hooks.preToolUse(hookContextOf(turn), { name: call.name, callId: call.id, argumentsJson: call.arguments });
-    return deps.patches.applyPatch(turn, call, blocked ? blockedText(blocked) : null);
+    return deps.patches.applyPatch(turn, call, blocked);
   }
   // A command is its own item (commandExecution), not a generic tool call.
   if (call.name === EXEC_COMMAND) {
     const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
     const blocked = await deps.hooks.preToolUse(hookContextOf(turn), hookCall);
-    const result = await deps.commands.execCommand(turn, call, blocked ? blockedText(blocked) : null);
+    const result = await deps.commands.execCommand(turn, call, blocked);
     // As for other tools: PostToolUse hooks hear what the command answered, unless a PreToolUse hook refused it.
     if (!blocked) await deps.hooks.postToolUse(hookContextOf(turn), hookCall, result);
     return;

@@ -1,5 +1,6 @@
 import type { ApprovalGrant, CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams } from '../../../shared/protocol/methods/approvals.js';
 import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../../shared/protocol/methods/mcp-elicitation.js';
+import { PATCH_FILES_LABEL } from '../../../shared/protocol/file-change.js';
 
 /** A command the agent wants to run, waiting for the person. */
 export interface CommandApproval {
@@ -77,7 +78,7 @@ export function requestSummaryText(request: PendingRequest): string {
     case 'command':
       return `Run ${request.params.command ?? 'a command'}`;
     case 'fileChange':
-      return `Apply a patch${patchFilesOf(request.params.reason) ? ` (${patchFilesOf(request.params.reason)})` : ''}`;
+      return `Apply a patch${patchReasonParts(request.params.reason).files ? ` (${patchReasonParts(request.params.reason).files})` : ''}`;
     case 'other':
       return request.method;
     case 'mcpTool':
@@ -95,10 +96,22 @@ export function mcpToolName(request: McpToolApproval): string {
   return typeof meta?.['tool_title'] === 'string' ? meta['tool_title'] : 'a tool';
 }
 
-/** The `M a.ts, A b.ts` list the runtime puts at the end of a patch approval's reason, if there. */
-export function patchFilesOf(reason: string | null | undefined): string | null {
-  const match = reason ? /: ((?:[AMD] [^,]+(?:, )?)+)$/.exec(reason) : null;
-  return match ? match[1]! : null;
+/** The separator the runtime puts before the agent's own justification in a command approval's reason. */
+const AGENT_SAYS = '. The agent says: ';
+
+/** A command approval's reason split: the policy's reading of the command (for details), and what the agent said. */
+export function commandReasonParts(reason: string | null | undefined): { policy: string | null; agent: string | null } {
+  if (!reason) return { policy: null, agent: null };
+  const at = reason.indexOf(AGENT_SAYS);
+  return at === -1 ? { policy: reason, agent: null } : { policy: reason.slice(0, at), agent: reason.slice(at + AGENT_SAYS.length) };
+}
+
+/** A patch approval's reason split at its files (see PATCH_FILES_LABEL): why it asks, and the files in words. */
+export function patchReasonParts(reason: string | null | undefined): { why: string | null; files: string | null } {
+  if (!reason) return { why: null, files: null };
+  const at = reason.lastIndexOf(` ${PATCH_FILES_LABEL} `);
+  if (at === -1) return { why: reason, files: null };
+  return { why: reason.slice(0, at).replace(/\.$/, ''), files: reason.slice(at + PATCH_FILES_LABEL.length + 2) };
 }
 
 /** The thread id (or job id) a request names in its params, if any. */

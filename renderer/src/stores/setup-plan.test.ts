@@ -6,7 +6,7 @@ import {
   formFromConfig,
   formProblems,
   isUsable,
-  missingKeyAdvice,
+  isFormSaved,
   providerIdFor,
   unsavedProviderFor,
   type ProviderForm,
@@ -37,7 +37,7 @@ const config = (modelProvider: string, providers: ProviderSummary[]): ConfigRead
   sandboxMode: null,
   providers,
   loadError: null,
-  secretStorage: { kind: 'os-keychain', available: true, description: '' },
+  secretStorage: { kind: 'os-keychain', available: true, description: '', location: null },
   notifications: DEFAULT_NOTIFICATION_PREFERENCES,
 });
 
@@ -122,13 +122,14 @@ describe('Test connection', () => {
     expect(unsavedProviderFor(form({ kind: 'ollama' }))).toEqual({ baseUrl: 'http://localhost:11434/v1' });
   });
 
-  it('advises where to put a missing key only among what the screen offers', () => {
-    const withKeychain = config('deepseek', [provider('deepseek', { envKey: 'DEEPSEEK_API_KEY', requiresApiKey: true })]);
-    expect(missingKeyAdvice(form({ kind: 'deepseek' }), withKeychain)).toMatch(/API key field above/);
-    const noKeychain: ConfigReadResult = { ...withKeychain, secretStorage: { kind: 'environment-only', available: false, description: '' } };
-    const builtIn = missingKeyAdvice(form({ kind: 'deepseek' }), noKeychain);
-    expect(builtIn).toBe('Set the environment variable DEEPSEEK_API_KEY to your key, then restart Wheelhouse.');
-    expect(missingKeyAdvice(form({ envKey: 'BOX_KEY' }), noKeychain)).toContain('BOX_KEY');
-    for (const advice of [builtIn, missingKeyAdvice(form({}), noKeychain)]) expect(advice).not.toMatch(/Settings|field above/);
+  it('tells a saved provider from one with unsaved edits or a typed key', () => {
+    const saved = config('deepseek', [provider('deepseek', { envKey: 'DEEPSEEK_API_KEY', requiresApiKey: true })]);
+    const shown = formFromConfig(saved);
+    expect(isFormSaved(shown, saved)).toBe(true);
+    // A built-in's address is not written, so passing through another choice and back changes nothing.
+    expect(isFormSaved({ ...shown, baseUrl: '' }, saved)).toBe(true);
+    expect(isFormSaved({ ...shown, apiKey: 'sk-new' }, saved)).toBe(false);
+    expect(isFormSaved({ ...shown, model: 'deepseek-reasoner' }, saved)).toBe(false);
+    expect(isFormSaved({ ...shown, kind: 'openai' }, saved)).toBe(false);
   });
 });

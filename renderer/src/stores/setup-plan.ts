@@ -132,17 +132,10 @@ export function configEditsFor(form: ProviderForm): ConfigEdit[] {
   return edits;
 }
 
-/**
- * Where to put a missing key, as this screen offers it: the key field when
- * keys can be stored, else the environment variable (there is no field then).
- */
-export function missingKeyAdvice(form: ProviderForm, config: ConfigReadResult): string {
-  if (config.secretStorage.available) return 'Paste your key in the API key field above, then test again.';
-  const summary = config.providers.find((p) => p.id === providerIdFor(form));
-  const envKey = form.kind === 'other' ? form.envKey.trim() : (summary?.envKey ?? '');
-  return envKey
-    ? `Set the environment variable ${envKey} to your key, then restart Wheelhouse.`
-    : 'Name an environment variable for the key above, set it to your key, then restart Wheelhouse.';
+/** Whether the form shows what is saved: the same config.toml edits, and no key typed. */
+export function isFormSaved(form: ProviderForm, config: ConfigReadResult): boolean {
+  if (form.apiKey.trim() !== '') return false;
+  return JSON.stringify(configEditsFor(form)) === JSON.stringify(configEditsFor(formFromConfig(config)));
 }
 
 /** The form as model/test's `unsaved` settings: tested as typed, nothing written. */

@@ -7,6 +7,9 @@ import { configEditsFor, isUsable, providerIdFor, unsavedProviderFor, type Provi
 /** Whether the setup screen shows, and as what. */
 export type SetupMode = 'hidden' | 'firstRun' | 'settings';
 
+/** A field Settings opens on, for an error whose one action is there ("Edit key", "Choose a model"). */
+export type SettingsFocus = 'apiKey' | 'model';
+
 /** The state of the Test button. */
 export type TestState =
   | { readonly status: 'idle' }
@@ -31,14 +34,21 @@ export interface SetupState {
   readonly loadError: string | null;
   readonly test: TestState;
   readonly saving: boolean;
+  /** The field Settings was opened for; null: the first field. */
+  readonly focus: SettingsFocus | null;
+  /** Counts `config/changed` notifications: a view that sent the person to Settings sees when something was saved. */
+  readonly configRevision: number;
   /** Re-reads the configuration; shows first run when no provider can run a turn. */
   refresh(): Promise<void>;
-  openSettings(): void;
+  /** Opens Settings, on `focus` when an error's action is there. */
+  openSettings(focus?: SettingsFocus): void;
   close(): void;
   /** "Set up later": first run stays away until Settings is opened. */
   defer(): void;
   /** Writes the provider (and a typed key) to the configuration; resolves with an error message or null. */
   saveProvider(form: ProviderForm): Promise<string | null>;
+  /** Removes a provider's stored key; resolves with an error message or null. */
+  removeApiKey(providerId: string): Promise<string | null>;
   /** Sends a real one-line prompt through the provider as typed, without saving anything (Start saves). */
   testProvider(form: ProviderForm): Promise<void>;
   resetTest(): void;
@@ -63,6 +73,8 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
     loadError: null,
     test: { status: 'idle' },
     saving: false,
+    focus: null,
+    configRevision: 0,
 
     refresh: async () => {
       try {
@@ -75,8 +87,8 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
       }
     },
 
-    openSettings: () => {
-      set({ mode: 'settings', test: { status: 'idle' }, loadError: null });
+    openSettings: (focus) => {
+      set({ mode: 'settings', test: { status: 'idle' }, loadError: null, focus: focus ?? null });
       void get().refresh();
     },
 
@@ -99,6 +111,16 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
         return error instanceof Error ? error.message : String(error);
       } finally {
         set({ saving: false });
+      }
+    },
+
+    removeApiKey: async (providerId) => {
+      try {
+        await client.request('config/provider/clearApiKey', { providerId });
+        set({ config: await client.request('config/read', {}) });
+        return null;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
       }
     },
 
@@ -143,7 +165,10 @@ export function createSetupStore(client: WheelhouseClient, storage: Storage): Us
       set({ mode: 'hidden', test: { status: 'idle' } });
     },
   }));
-  client.on('config/changed', () => void store.getState().refresh());
+  client.on('config/changed', () => {
+    store.setState((state) => ({ configRevision: state.configRevision + 1 }));
+    void store.getState().refresh();
+  });
   client.onReady(() => void store.getState().refresh());
   return store;
 }

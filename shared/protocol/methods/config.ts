@@ -24,8 +24,12 @@ export type WireApi = z.infer<typeof WireApi>;
 export const ApiKeySource = z.enum(['keychain', 'environment', 'none']);
 export type ApiKeySource = z.infer<typeof ApiKeySource>;
 
-/** How API keys are kept on this machine. */
-export const SecretStorageKind = z.enum(['os-keychain', 'electron-safe-storage', 'environment-only']);
+/**
+ * How API keys are kept on this machine: the OS keychain, a file encrypted
+ * with the OS keychain (the desktop app), a file only the user can read
+ * (mode 0600, where there is no keychain), or nowhere (environment variables only).
+ */
+export const SecretStorageKind = z.enum(['os-keychain', 'electron-safe-storage', 'private-file', 'environment-only']);
 export type SecretStorageKind = z.infer<typeof SecretStorageKind>;
 
 export const ProviderSummary = z.object({
@@ -58,6 +62,8 @@ export const SecretStorageInfo = z.object({
   available: z.boolean(),
   /** A sentence for Settings: where keys go, or why they cannot be stored. */
   description: z.string(),
+  /** The file keys are kept in (`electron-safe-storage`, `private-file`); null for the keychain or nowhere. */
+  location: z.string().nullable(),
 });
 export type SecretStorageInfo = z.infer<typeof SecretStorageInfo>;
 
@@ -283,9 +289,6 @@ export const UnsavedProvider = z.object({
 });
 export type UnsavedProvider = z.infer<typeof UnsavedProvider>;
 
-/** Start of model/test's message for a provider that needs a key and has none; the UI adds where to put one. */
-export const MISSING_API_KEY_PREFIX = 'No API key for';
-
 export const ModelTestParams = z.object({
   providerId: ProviderId,
   /** Defaults to the model a new thread on this provider would use. */
@@ -308,7 +311,8 @@ export const ModelTestResult = z.discriminatedUnion('ok', [
     latencyMs: z.number(),
     /** The model that was tried; null when none could be chosen. */
     model: z.string().nullable(),
-    error: z.object({ kind: TurnErrorKind, message: z.string() }),
+    /** The cause (one of a closed set, each with its action: FAILURE_ACTIONS), one sentence, and the unreachable address. */
+    error: z.object({ kind: TurnErrorKind, message: z.string(), address: z.string().nullable() }),
   }),
 ]);
 export type ModelTestResult = z.infer<typeof ModelTestResult>;

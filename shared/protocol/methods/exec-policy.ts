@@ -28,6 +28,8 @@ export const ExecPolicyBuiltinRule = z.object({
   source: z.string(),
   decision: ExecPolicyRuleDecision,
   description: z.string(),
+  /** What it is about in a few plain words, as the conversation says it ("deletes files"). */
+  summary: z.string(),
 });
 export type ExecPolicyBuiltinRule = z.infer<typeof ExecPolicyBuiltinRule>;
 

@@ -4,7 +4,7 @@ import { InlineCode } from '../common/inline-code.js';
 import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';
 import { formatArguments } from '../../format/tool-calls.js';
 import { DecidedByLine } from '../conversation/decided-by-line.js';
-import { mcpToolName, patchFilesOf, sessionScopeText, type CommandApproval, type FileChangeApproval, type McpToolApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
+import { commandReasonParts, mcpToolName, patchReasonParts, sessionScopeText, type CommandApproval, type FileChangeApproval, type McpToolApproval, type OtherRequest, type PendingRequest } from '../../stores/approval-requests.js';
 
 /**
  * The inbox's views of each request type: what it asks, and the decisions it
@@ -43,6 +43,7 @@ export function RequestDecisions({ request, threadTitle }: { readonly request: P
 
 function CommandDetails({ request }: { readonly request: CommandApproval }) {
   const { params } = request;
+  const reason = commandReasonParts(params.reason);
   return (
     <div className="inbox-request-details">
       <p className="inbox-request-what">
@@ -54,12 +55,12 @@ function CommandDetails({ request }: { readonly request: CommandApproval }) {
           </>
         ) : null}
       </p>
-      {params.reason && (
+      <DecidedByLine decidedBy={params.decidedBy} waiting policyReason={reason.policy} />
+      {reason.agent && (
         <p className="inbox-request-reason">
-          <InlineCode text={params.reason} />
+          The agent says: <InlineCode text={reason.agent} />
         </p>
       )}
-      <DecidedByLine decidedBy={params.decidedBy} />
     </div>
   );
 }
@@ -103,17 +104,13 @@ function CommandDecisions({ request, threadTitle }: { readonly request: CommandA
 }
 
 function FileChangeDetails({ request }: { readonly request: FileChangeApproval }) {
-  const files = patchFilesOf(request.params.reason);
+  const { why, files } = patchReasonParts(request.params.reason);
   return (
     <div className="inbox-request-details">
       <p className="inbox-request-what">
-        Apply a patch{files ? <> to <code className="inbox-command">{files}</code></> : null} (its diff is in the thread)
+        Change files{files ? <>: {files}</> : null} (the changes are shown in the thread)
       </p>
-      {request.params.reason && (
-        <p className="inbox-request-reason">
-          <InlineCode text={request.params.reason} />
-        </p>
-      )}
+      {why && <p className="inbox-request-reason">Asks because {why}.</p>}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import type { CommandExecutionApprovalDecision } from '../../../../shared/protoc
 import { threadTitle } from '../../format/thread-labels.js';
 import { useApprovalsStore, useThreadsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
-import { sessionScopeText } from '../../stores/approval-requests.js';
+import { commandReasonParts, sessionScopeText } from '../../stores/approval-requests.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
 import { DecidedByLine } from './decided-by-line.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';
@@ -25,6 +25,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
   const thread = useThreadsStore((s) => (approval.threadId === null ? undefined : s.threads[approval.threadId]));
   const scopeId = useId();
   const { params } = approval;
+  const reason = commandReasonParts(params.reason);
   const amendment = params.proposedExecpolicyAmendment ?? null;
   const offered = params.availableDecisions ?? ['accept', 'acceptForSession', 'decline', 'cancel'];
   const offers = (name: string) => offered.some((decision) => (typeof decision === 'string' ? decision === name : name in decision));
@@ -43,12 +44,12 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
   };
   return (
     <ApprovalCardFrame label="Approve this command?" title="Run this command?" testId="approval-card" shortcuts={SHORTCUTS} onChoose={choose}>
-      {params.reason && (
-        <p className="approval-reason">
-          <InlineCode text={params.reason} />
+      <DecidedByLine decidedBy={params.decidedBy} waiting policyReason={reason.policy} />
+      {reason.agent && (
+        <p className="approval-reason" data-testid="approval-agent-says">
+          The agent says: <InlineCode text={reason.agent} />
         </p>
       )}
-      <DecidedByLine decidedBy={params.decidedBy} />
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="approval-accept" onClick={() => choose('accept')}>
           Approve <kbd>A</kbd>

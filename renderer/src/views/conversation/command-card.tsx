@@ -6,6 +6,7 @@ import { stripAnsi } from '../../format/ansi.js';
 import { formatDuration } from '../../format/usage.js';
 import { ApprovalCard } from './approval-card.js';
 import { DecidedByLine } from './decided-by-line.js';
+import { decisionWords } from '../../format/decided-by.js';
 
 type CommandItem = Extract<ConversationItem, { type: 'commandExecution' }>;
 
@@ -30,7 +31,7 @@ export function CommandCard({ item }: { readonly item: CommandItem }) {
         <ChevronRight size={14} strokeWidth={2} className="command-chevron" aria-hidden="true" />
       </button>
       {approval?.kind === 'command' && <ApprovalCard approval={approval} />}
-      {open && !approval && <DecidedByLine decidedBy={item.decidedBy} />}
+      {(open || item.status === 'declined') && !approval && <DecidedByLine decidedBy={item.decidedBy} outcome={item.outcome} />}
       {open && (output.length > 0 || !approval) && <Output text={output} running={running} status={item.status} />}
     </div>
   );
@@ -72,7 +73,7 @@ function StatusLabel({ item, waiting }: { readonly item: CommandItem; readonly w
       return (
         <>
           {duration}
-          <Check size={14} strokeWidth={2.4} className="command-ok" aria-hidden="true" /> exit 0
+          <Check size={14} strokeWidth={2.4} className="command-ok" aria-hidden="true" /> Done
         </>
       );
     case 'failed':
@@ -80,13 +81,13 @@ function StatusLabel({ item, waiting }: { readonly item: CommandItem; readonly w
         <>
           {duration}
           <X size={14} strokeWidth={2.4} className="command-failed" aria-hidden="true" />
-          {item.exitCode !== null ? `exit ${item.exitCode}` : 'Failed'}
+          {item.exitCode !== null ? `Failed (exit code ${item.exitCode})` : 'Failed'}
         </>
       );
     case 'declined':
       return (
         <>
-          <CircleSlash size={14} strokeWidth={2} aria-hidden="true" /> Declined
+          <CircleSlash size={14} strokeWidth={2} aria-hidden="true" /> {decisionWords({ decidedBy: item.decidedBy, outcome: item.outcome, waiting: false }).notRun}
         </>
       );
     default: {

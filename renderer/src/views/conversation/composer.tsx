@@ -228,7 +228,7 @@ function SendError() {
         </button>
       )}
       {error.action === 'openSettings' && (
-        <button type="button" className="button button-secondary button-small" onClick={openSettings}>
+        <button type="button" className="button button-secondary button-small" onClick={() => openSettings()}>
           Open Settings
         </button>
       )}

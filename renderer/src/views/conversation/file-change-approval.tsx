@@ -1,6 +1,7 @@
 import type { FileChangeApprovalDecision } from '../../../../shared/protocol/file-change.js';
 import { useApprovalsStore } from '../../services.js';
 import type { FileChangeApproval } from '../../stores/approvals-store.js';
+import { patchReasonParts } from '../../stores/approval-requests.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';
 
 /** The same keys as the command approval card (there is no rule to add for a patch). */
@@ -15,6 +16,8 @@ const SHORTCUTS: Readonly<Record<string, FileChangeApprovalDecision>> = {
 export function FileChangeApprovalCard({ approval, folder }: { readonly approval: FileChangeApproval; readonly folder: string | null }) {
   const answer = useApprovalsStore((s) => s.answerFileChange);
   const choose = (decision: FileChangeApprovalDecision) => answer(approval.requestId, decision);
+  // The files are in the diff right above; only why it asks is said here.
+  const { why } = patchReasonParts(approval.params.reason);
   return (
     <ApprovalCardFrame
       label="Apply these file changes?"
@@ -23,7 +26,7 @@ export function FileChangeApprovalCard({ approval, folder }: { readonly approval
       shortcuts={SHORTCUTS}
       onChoose={choose}
     >
-      {approval.params.reason && <p className="approval-reason">Asked because {approval.params.reason}</p>}
+      {why && <p className="approval-reason">Asks because {why}.</p>}
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="file-approval-accept" onClick={() => choose('accept')}>
           Apply <kbd>A</kbd>

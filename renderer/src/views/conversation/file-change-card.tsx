@@ -5,6 +5,8 @@ import { diffLines, diffStat, displayPath, patchTargets, patchText } from '../..
 import { useApprovalsStore, useThreadsStore } from '../../services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { FileChangeApprovalCard } from './file-change-approval.js';
+import { DecidedByLine } from './decided-by-line.js';
+import { decisionWords } from '../../format/decided-by.js';
 
 type FileChangeItem = Extract<ConversationItem, { type: 'fileChange' }>;
 
@@ -22,7 +24,7 @@ export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
   const waiting = Boolean(approval);
   const open = chosen ?? (waiting || item.status !== 'completed' || item.changes.length <= 3);
   const status = waiting ? 'waiting' : item.status;
-  const problem = item.status === 'failed' || item.status === 'declined' ? item.modelOutput : null;
+  const notRun = item.status === 'declined' ? decisionWords({ decidedBy: null, outcome: item.outcome, waiting: false }).notRun : null;
   return (
     <div className="command-card file-change-card" data-testid="file-change-card" data-status={status} data-open={open || undefined}>
       <button type="button" className="command-head" aria-expanded={open} onClick={() => setChosen(!open)}>
@@ -31,20 +33,37 @@ export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
           {summaryText(item, folder)}
         </span>
         <span className="command-status" data-testid="file-change-status">
-          <StatusLabel status={item.status} waiting={waiting} />
+          <StatusLabel status={item.status} waiting={waiting} notRun={notRun} />
         </span>
         <ChevronRight size={14} strokeWidth={2} className="command-chevron" aria-hidden="true" />
       </button>
       {open && item.changes.map((change) => <FileDiffView key={change.path} change={change} folder={folder} />)}
-      {problem && (
-        <p className="file-change-problem" data-testid="file-change-problem">
-          {problem}
-        </p>
+      {!waiting && item.outcome && <DecidedByLine decidedBy={null} outcome={item.outcome} />}
+      {item.status === 'failed' && (
+        <div className="file-change-problem" data-testid="file-change-problem">
+          <p>{failureForPerson(item.modelOutput)}</p>
+          {item.modelOutput && (
+            <details className="decided-by-details">
+              <summary>What the agent was told</summary>
+              <pre className="file-change-told">{item.modelOutput}</pre>
+            </details>
+          )}
+        </div>
       )}
       {open && item.status === 'failed' && item.changes.length === 0 && <SentPatch text={patchText(item.arguments)} />}
       {approval?.kind === 'fileChange' && <FileChangeApprovalCard approval={approval} folder={folder} />}
     </div>
   );
+}
+
+/**
+ * What a failed patch means for the person: the first sentence of what the
+ * runtime said when it speaks of the files ("Not applied; no file was
+ * changed.", "Wheelhouse stopped while …"); the rest, meant for the model, stays in the details.
+ */
+function failureForPerson(modelOutput: string | null): string {
+  if (modelOutput && /^(Not applied\b|Wheelhouse stopped\b)/.test(modelOutput)) return /^.*?\.(?=\s|$)/.exec(modelOutput)?.[0] ?? modelOutput;
+  return 'The agent’s change could not be read, so no file was changed.';
 }
 
 function summaryText(item: FileChangeItem, folder: string | null): string {
@@ -114,7 +133,7 @@ function SentPatch({ text }: { readonly text: string | null }) {
   );
 }
 
-function StatusLabel({ status, waiting }: { readonly status: FileChangeItem['status']; readonly waiting: boolean }) {
+function StatusLabel({ status, waiting, notRun }: { readonly status: FileChangeItem['status']; readonly waiting: boolean; readonly notRun: string | null }) {
   if (waiting) {
     return (
       <>
@@ -144,7 +163,7 @@ function StatusLabel({ status, waiting }: { readonly status: FileChangeItem['sta
     case 'declined':
       return (
         <>
-          <CircleSlash size={14} strokeWidth={2} aria-hidden="true" /> Declined
+          <CircleSlash size={14} strokeWidth={2} aria-hidden="true" /> {notRun === 'Not run' ? 'Not applied' : notRun}
         </>
       );
     default: {

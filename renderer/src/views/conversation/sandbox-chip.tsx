@@ -4,23 +4,20 @@ import type { ThreadSandboxState } from '../../../../shared/protocol/methods/thr
 import type { AskForApproval, SandboxMode } from '../../../../shared/protocol/thread.js';
 import { useConnectionStore, useSandboxStore } from '../../services.js';
 import { Popover } from '../common/popover.js';
+import { accessSentence } from '../../format/thread-access.js';
 import './sandbox.css';
 
 const MODES: readonly { value: SandboxMode; label: string; hint: string }[] = [
-  { value: 'read-only', label: 'Read only', hint: 'Commands can read your files but change nothing, with no network.' },
-  {
-    value: 'workspace-write',
-    label: 'Workspace write',
-    hint: 'Commands can change files in this thread’s folder (and temp files) only, with no network. Its .git stays read-only, so a commit asks you.',
-  },
-  { value: 'danger-full-access', label: 'Full access', hint: 'Commands run unconfined, with everything you can do.' },
+  { value: 'read-only', label: 'Read only', hint: 'Commands can read your files but change nothing, with no internet.' },
+  { value: 'workspace-write', label: 'This folder', hint: 'Commands can change files in this thread’s folder (and temporary files) only, with no internet. Its .git folder stays read-only, so a commit asks you.' },
+  { value: 'danger-full-access', label: 'Full access', hint: 'Commands can do anything you can, anywhere on this computer.' },
 ];
 
 const POLICIES: readonly { value: AskForApproval; label: string; hint: string }[] = [
-  { value: 'untrusted', label: 'Ask unless it only reads', hint: 'Anything not known to be read-only or allowed by a rule asks you first.' },
-  { value: 'on-request', label: 'Ask when the agent wants out of the sandbox', hint: 'Sandboxed commands run; leaving the sandbox asks you.' },
-  { value: 'on-failure', label: 'Ask after the sandbox stops a command', hint: 'Commands run in the sandbox; a command it stops can be retried outside with your yes.' },
-  { value: 'never', label: 'Never ask', hint: 'What would ask is refused instead; the agent is told why.' },
+  { value: 'untrusted', label: 'Ask before anything that changes things', hint: 'Only commands known to just read, or allowed by your rules, run without asking. Every file change asks.' },
+  { value: 'on-request', label: 'Ask before going beyond the above', hint: 'Commands and file changes within the limits above run; anything more asks you.' },
+  { value: 'on-failure', label: 'Ask when something is blocked', hint: 'Everything runs within the limits above; if one is blocked, you can let it run without them.' },
+  { value: 'never', label: 'Never ask', hint: 'What would ask is refused instead, and the agent is told why.' },
 ];
 
 /** The thread's sandbox and approval policy in the conversation header; the person changes them here, the runtime validates. */
@@ -44,13 +41,13 @@ export function SandboxChip({ threadId }: { readonly threadId: string }) {
         data-testid="sandbox-chip"
         data-sandboxed={state.sandboxAvailable && state.sandbox !== 'danger-full-access'}
         aria-expanded={open}
-        title="Where this thread’s commands run, and when they ask you"
+        title="What the agent may do in this thread, and when it asks you"
         onClick={() => setOpen(!open)}
       >
         <Icon size={13} strokeWidth={1.9} aria-hidden="true" />
-        <span data-testid="sandbox-summary">{state.summary}</span>
+        <span data-testid="sandbox-summary">{accessSentence(state)}</span>
       </button>
-      <Popover open={open} anchor={trigger} onClose={() => setOpen(false)} label="Sandbox and approvals" className="sandbox-editor" testId="sandbox-editor">
+      <Popover open={open} anchor={trigger} onClose={() => setOpen(false)} label="What the agent may do" className="sandbox-editor" testId="sandbox-editor">
         <SandboxForm state={state} />
       </Popover>
     </>
@@ -62,11 +59,10 @@ function SandboxForm({ state }: { readonly state: ThreadSandboxState }) {
   return (
     <div className="sandbox-form">
       <fieldset className="sandbox-group">
-        <legend className="field-label">Sandbox</legend>
+        <legend className="field-label">What commands may touch</legend>
         {!state.sandboxAvailable && (
           <p className="field-hint sandbox-missing">
-            No sandbox on this machine ({state.sandboxUnavailableReason}): commands run with your full access. On Linux, installing bubblewrap
-            (<code>bwrap</code>) turns it on.
+            This computer has no sandbox to keep commands in, so they can only run with full access. See the details below for how to add one.
           </p>
         )}
         {state.sandboxAvailable && state.sandboxNote && (
@@ -95,7 +91,7 @@ function SandboxForm({ state }: { readonly state: ThreadSandboxState }) {
         })}
       </fieldset>
       <fieldset className="sandbox-group">
-        <legend className="field-label">Approvals</legend>
+        <legend className="field-label">When to ask you</legend>
         {POLICIES.map((policy) => (
           <label key={policy.value} className="sandbox-option">
             <input
@@ -113,6 +109,27 @@ function SandboxForm({ state }: { readonly state: ThreadSandboxState }) {
         ))}
       </fieldset>
       <p className="field-hint">Changes apply to this thread’s next commands. Your command rules (Settings) apply in every mode.</p>
+      <details className="sandbox-details" data-testid="sandbox-details">
+        <summary>Technical details</summary>
+        <dl>
+          <dt>Sandbox mode</dt>
+          <dd>
+            <code>{state.sandbox}</code>
+            {state.sandboxChosen ? '' : ' (default)'}
+          </dd>
+          <dt>Approval policy</dt>
+          <dd>
+            <code>{state.approvalPolicy}</code>
+            {state.approvalPolicyChosen ? '' : ' (default)'}
+          </dd>
+          <dt>Sandbox</dt>
+          <dd>
+            {state.sandboxAvailable
+              ? state.sandboxKind ?? 'available'
+              : `none (${state.sandboxUnavailableReason ?? 'unavailable'}); on Linux, installing bubblewrap (bwrap) adds one`}
+          </dd>
+        </dl>
+      </details>
     </div>
   );
 }

@@ -1,6 +1,6 @@
-import { CircleAlert, CircleStop, LoaderCircle, Play, RotateCcw, Settings, Target } from 'lucide-react';
+import { CircleAlert, CircleStop, KeyRound, LoaderCircle, Play, RotateCcw, Settings, Target } from 'lucide-react';
 import { useState } from 'react';
-import type { TurnError } from '../../../../shared/protocol/thread.js';
+import { FAILURE_ACTIONS, type TurnError } from '../../../../shared/protocol/thread.js';
 import { useConversationStore, useSetupStore } from '../../services.js';
 import type { TurnSummary } from '../../stores/conversation-model.js';
 import { canContinue, newestTurnId } from '../../stores/conversation-store.js';
@@ -86,74 +86,111 @@ function Footer({ turn, stopped }: { readonly turn: TurnSummary; readonly stoppe
   );
 }
 
+/** What happened, in a few words; the message says it in one sentence, and the card offers the one action that helps. */
 const TITLES: Readonly<Record<TurnError['kind'], string>> = {
+  cannotConnect: 'Could not reach the model server',
   unauthorized: 'The provider refused the API key',
-  rateLimited: 'The provider is rate limiting requests',
-  serverError: 'The provider could not be reached',
+  missingKey: 'No API key yet',
+  modelNotFound: 'The provider has no such model',
+  rateLimited: 'Too many requests for now',
+  quotaExceeded: 'The account is out of credit',
+  serverError: 'The provider had a problem',
   timeout: 'The provider took too long',
   streamInterrupted: 'The reply was cut off',
   badResponse: 'The provider sent something unreadable',
   budgetExhausted: 'The goal’s token budget is used up',
-  configuration: 'Wheelhouse needs setting up',
+  configuration: 'A setting needs fixing',
   other: 'Something went wrong',
 };
 
 function ErrorCard({ turn, error }: { readonly turn: TurnSummary; readonly error: TurnError }) {
-  const retry = useConversationStore((s) => s.retry);
-  const running = useConversationStore((s) => s.activeTurnId !== null);
-  // Only the newest turn can be sent again; an older card keeps its message but not a live button.
-  const newest = useConversationStore((s) => s.revision >= 0 && newestTurnId(s.data) === turn.id);
-  const openSettings = useSetupStore((s) => s.openSettings);
   const [showDetails, setShowDetails] = useState(false);
-  const budget = error.kind === 'budgetExhausted';
-  const needsSettings = error.kind === 'unauthorized' || error.kind === 'configuration';
+  const hasDetails = error.additionalDetails !== null || error.httpStatus !== null;
   return (
     <div className="turn-error" data-testid="turn-error" data-kind={error.kind} role="alert">
       <div className="turn-error-head">
-        {budget ? (
+        {error.kind === 'budgetExhausted' ? (
           <Target size={16} strokeWidth={2} className="turn-error-icon" aria-hidden="true" />
         ) : (
           <CircleAlert size={16} strokeWidth={2} className="turn-error-icon" aria-hidden="true" />
         )}
         <div className="turn-error-text">
-          <p className="turn-error-title">
-            {TITLES[error.kind]}
-            {error.httpStatus !== null && <span className="turn-error-status">HTTP {error.httpStatus}</span>}
-          </p>
+          <p className="turn-error-title">{TITLES[error.kind]}</p>
           <p className="turn-error-message" data-testid="turn-error-message">
             {error.message}
           </p>
         </div>
       </div>
-      {showDetails && error.additionalDetails && <pre className="turn-error-details">{error.additionalDetails}</pre>}
-      {(!budget || needsSettings || error.additionalDetails) && (
+      {showDetails && (
+        <pre className="turn-error-details" data-testid="turn-error-details">
+          {[error.httpStatus !== null ? `HTTP ${error.httpStatus}` : null, error.additionalDetails].filter(Boolean).join('\n')}
+        </pre>
+      )}
       <div className="turn-error-actions">
-        {!budget && (
-          <button
-            type="button"
-            className="button button-secondary button-small"
-            data-testid="retry-turn"
-            disabled={running || !newest}
-            title={newest ? 'Send this message again' : 'Only the newest message can be sent again'}
-            onClick={() => void retry(turn.id)}
-          >
-            <RotateCcw size={13} strokeWidth={2} aria-hidden="true" />
-            Retry
-          </button>
-        )}
-        {needsSettings && (
-          <button type="button" className="button button-secondary button-small" onClick={openSettings}>
-            <Settings size={13} strokeWidth={2} aria-hidden="true" />
-            Open Settings
-          </button>
-        )}
-        {error.additionalDetails && (
-          <button type="button" className="button-link" onClick={() => setShowDetails(!showDetails)}>
-            {showDetails ? 'Hide details' : 'Show details'}
+        <ErrorAction turn={turn} error={error} />
+        {hasDetails && (
+          <button type="button" className="button-link" aria-expanded={showDetails} onClick={() => setShowDetails(!showDetails)}>
+            {showDetails ? 'Hide details' : 'Details'}
           </button>
         )}
       </div>
-      )}
     </div>
   );
+}
+
+/**
+ * The failure's one action (FAILURE_ACTIONS). An action that sends the person
+ * to Settings turns into Retry once something there was saved, so the fixed
+ * message can be sent again without a second button beside the first.
+ */
+function ErrorAction({ turn, error }: { readonly turn: TurnSummary; readonly error: TurnError }) {
+  const retry = useConversationStore((s) => s.retry);
+  const running = useConversationStore((s) => s.activeTurnId !== null);
+  // Only the newest turn can be sent again; an older card keeps its message but not a live button.
+  const newest = useConversationStore((s) => s.revision >= 0 && newestTurnId(s.data) === turn.id);
+  const openSettings = useSetupStore((s) => s.openSettings);
+  const configRevision = useSetupStore((s) => s.configRevision);
+  const [sentAt, setSentAt] = useState<number | null>(null);
+  const action = FAILURE_ACTIONS[error.kind];
+  const fixed = sentAt !== null && configRevision > sentAt;
+  const toSettings = (focus?: 'apiKey') => {
+    setSentAt(configRevision);
+    openSettings(focus);
+  };
+  if (action === 'retry' || fixed) {
+    return (
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        data-testid="retry-turn"
+        disabled={running || !newest}
+        title={newest ? 'Send this message again' : 'Only the newest message can be sent again'}
+        onClick={() => void retry(turn.id)}
+      >
+        <RotateCcw size={13} strokeWidth={2} aria-hidden="true" />
+        Retry
+      </button>
+    );
+  }
+  switch (action) {
+    case 'editKey':
+      return (
+        <button type="button" className="button button-secondary button-small" data-testid="turn-error-action" onClick={() => toSettings('apiKey')}>
+          <KeyRound size={13} strokeWidth={2} aria-hidden="true" />
+          Edit key
+        </button>
+      );
+    case 'openSettings':
+      return (
+        <button type="button" className="button button-secondary button-small" data-testid="turn-error-action" onClick={() => toSettings()}>
+          <Settings size={13} strokeWidth={2} aria-hidden="true" />
+          Open settings
+        </button>
+      );
+    case 'raiseBudget':
+      // The goal banner above the composer holds the budget's state and its action.
+      return null;
+    default:
+      return action satisfies never;
+  }
 }

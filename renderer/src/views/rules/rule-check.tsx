@@ -1,8 +1,12 @@
 import { CircleAlert, LoaderCircle, SearchCheck } from 'lucide-react';
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import type { ExecPolicyCheckResult } from '../../../../shared/protocol/methods/exec-policy.js';
 import { useRulesStore } from '../../services.js';
 import { DecisionBadge } from './decision-badge.js';
+import { decisionWords } from '../../format/decided-by.js';
+import { accessSentence } from '../../format/thread-access.js';
+import { InlineCode } from '../common/inline-code.js';
+import '../conversation/decided-by.css';
 
 type Checked = { readonly ok: true; readonly result: ExecPolicyCheckResult } | { readonly ok: false; readonly message: string };
 
@@ -55,31 +59,64 @@ export function RuleCheck({ threadId }: { readonly threadId: string | null }) {
   );
 }
 
+const VERBS: Readonly<Record<ExecPolicyCheckResult['decision'], string>> = {
+  allow: 'Runs without asking',
+  prompt: 'Asks you first',
+  forbidden: 'Never runs',
+};
+
+const VERDICT_WORDS: Readonly<Record<'allow' | 'prompt' | 'forbidden' | 'unmatched', string>> = {
+  allow: 'allowed',
+  prompt: 'asks',
+  forbidden: 'blocked',
+  unmatched: 'no rule; the thread’s settings decide',
+};
+
+/** What the runtime would do, who would decide, in words; how it read the command and the settings it assumed, on demand. */
 function CheckResult({ result }: { readonly result: ExecPolicyCheckResult }) {
-  const verb = result.decision === 'allow' ? 'Runs without asking' : result.decision === 'prompt' ? 'Asks you first' : 'Never runs';
+  const words = decisionWords({
+    decidedBy: result.decidedBy,
+    outcome: result.decision === 'forbidden' ? { by: 'policy', reason: null } : null,
+    waiting: result.decision === 'prompt',
+  });
   return (
     <div className="rule-check-result" data-testid="rule-check-result" data-decision={result.decision} role="status">
       <div className="rule-check-verdict">
         <DecisionBadge decision={result.decision} />
-        <span className="rule-check-verb">{verb}</span>
-        <span className="rule-check-context">
-          approval policy {result.approvalPolicy}, sandbox {result.sandbox}
-        </span>
+        <span className="rule-check-verb">{VERBS[result.decision]}</span>
       </div>
       <p className="rule-check-decided" data-testid="rule-check-decided-by">
-        Decided by {result.decidedBy.label}
+        {words.line}.
       </p>
-      <p className="field-hint">{result.reason}</p>
       {result.commands.length > 1 && (
         <ul className="rule-check-commands">
           {result.commands.map((verdict, index) => (
             <li key={index}>
-              <code>{verdict.command.join(' ')}</code> — {verdict.decision === 'unmatched' ? 'no rule' : verdict.decision}
-              {verdict.source ? ` (${verdict.source.split('/').pop()})` : ''}
+              <code>{verdict.command.join(' ')}</code> — {VERDICT_WORDS[verdict.decision]}
             </li>
           ))}
         </ul>
       )}
+      <details className="decided-by-details rule-check-details" data-testid="rule-check-details">
+        <summary>Details</summary>
+        <dl>
+          <dt>How it was read</dt>
+          <dd>
+            <InlineCode text={result.reason} />
+          </dd>
+          <dt>Settings assumed</dt>
+          <dd>
+            {accessSentence({ sandbox: result.sandbox, approvalPolicy: result.approvalPolicy, sandboxAvailable: true })} (approval policy{' '}
+            <code>{result.approvalPolicy}</code>, sandbox <code>{result.sandbox}</code>)
+          </dd>
+          {words.details.map(([term, value]) => (
+            <Fragment key={term}>
+              <dt>{term}</dt>
+              <dd>{value}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      </details>
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { LoaderCircle } from 'lucide-react';
+import { LoaderCircle, TriangleAlert } from 'lucide-react';
+import { broadRuleWarning } from '../../../../shared/policy/rule-breadth.js';
 import { useId, useState } from 'react';
 import type { ExecPolicyRuleInput } from '../../../../shared/protocol/methods/exec-policy.js';
 import { formatPattern, parsePatternText } from '../../format/rule-pattern.js';
@@ -30,6 +31,7 @@ export function RuleForm({
   const [justification, setJustification] = useState(initial?.justification ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const warning = broadRuleWarning(parsePatternText(pattern), decision);
 
   const submit = async () => {
     setBusy(true);
@@ -109,6 +111,12 @@ export function RuleForm({
           onChange={(event) => setJustification(event.target.value)}
         />
       </div>
+      {warning && (
+        <p className="callout callout-warning rule-warning" role="status" data-testid="rule-warning">
+          <TriangleAlert size={15} strokeWidth={2} className="callout-icon" aria-hidden="true" />
+          <span>{warning}</span>
+        </p>
+      )}
       {error ? (
         <p id={`${id}-hint`} className="field-error" role="alert" data-testid="rule-error">
           {error}
@@ -126,7 +134,7 @@ export function RuleForm({
         )}
         <button type="submit" className="button button-secondary" data-testid="rule-submit" disabled={busy || pattern.trim() === ''}>
           {busy ? <LoaderCircle size={14} className="spin" aria-hidden="true" /> : null}
-          {submitLabel}
+          {warning ? `${submitLabel} anyway` : submitLabel}
         </button>
       </div>
     </form>

@@ -1,4 +1,5 @@
-import { CircleAlert, Pencil, Trash2 } from 'lucide-react';
+import { CircleAlert, Pencil, Trash2, TriangleAlert } from 'lucide-react';
+import { broadRuleWarning } from '../../../../shared/policy/rule-breadth.js';
 import { useEffect, useState } from 'react';
 import type { ExecPolicyRule, ExecPolicyRulesListResult } from '../../../../shared/protocol/methods/exec-policy.js';
 import { formatPattern } from '../../format/rule-pattern.js';
@@ -114,11 +115,13 @@ function RuleRow({ rule, editable }: { readonly rule: ExecPolicyRule; readonly e
     );
   }
   const pattern = formatPattern(rule.pattern);
+  const warning = broadRuleWarning(rule.pattern, rule.decision);
   return (
     <li className="rule-row" data-testid="rule-row">
       <DecisionBadge decision={rule.decision} />
       <code className="rule-pattern">{pattern}</code>
       {rule.justification && <span className="rule-text">{rule.justification}</span>}
+
       <span className="rule-source" title={rule.file}>
         {fileName(rule.file)}:{rule.line}
       </span>
@@ -140,6 +143,12 @@ function RuleRow({ rule, editable }: { readonly rule: ExecPolicyRule; readonly e
             <Trash2 size={14} strokeWidth={2} aria-hidden="true" />
           </button>
         </span>
+      )}
+      {warning && (
+        <p className="rule-row-warning" data-testid="rule-row-warning">
+          <TriangleAlert size={13} strokeWidth={2} aria-hidden="true" />
+          {warning}
+        </p>
       )}
       {error && (
         <p className="field-error rule-row-error" role="alert">

@@ -1,5 +1,7 @@
 import { KeyRound, ShieldAlert } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { keyStorageWords } from '../../format/key-storage.js';
+import { useSetupStore } from '../../services.js';
 import type { ConfigReadResult, ProviderSummary } from '../../../../shared/protocol/methods/config.js';
 import { formForProvider, LOCAL_DEFAULT_URLS, PROVIDER_KINDS, providerIdFor, type ProviderForm, type ProviderKind } from '../../stores/setup-plan.js';
 
@@ -29,11 +31,17 @@ export function ProviderSection({
   form,
   config,
   problems,
+  editKeyRequest,
+  modelInput,
   onChange,
 }: {
   readonly form: ProviderForm;
   readonly config: ConfigReadResult;
   readonly problems: FormProblems;
+  /** Changes when an error's "Edit key" asks for the key field. */
+  readonly editKeyRequest: number;
+  /** The model field, for an error whose action is to choose another model. */
+  readonly modelInput: RefObject<HTMLInputElement | null>;
   readonly onChange: (change: Partial<ProviderForm>) => void;
 }) {
   const summary = config.providers.find((p) => p.id === providerIdFor(form)) ?? null;
@@ -90,8 +98,9 @@ export function ProviderSection({
             onChange={(baseUrl) => onChange({ baseUrl })}
           />
         )}
-        <KeyField form={form} config={config} summary={summary} problems={problems} onChange={onChange} />
+        <KeyField form={form} config={config} summary={summary} problems={problems} editKeyRequest={editKeyRequest} onChange={onChange} />
         <TextField
+          inputRef={modelInput}
           label="Model"
           optional
           hint={modelHint(form.kind, summary)}
@@ -202,63 +211,45 @@ function OtherFields({
   );
 }
 
-/** The API key: saved or not, where from; or, without secure storage, the environment variable to set instead. */
+/**
+ * The API key: a field to type it in, everywhere a key is needed, and a plain
+ * sentence on where it is kept. A saved key shows as saved, with Replace; an
+ * "Edit key" action elsewhere (`editKeyRequest` changes) opens the field and focuses it.
+ */
 function KeyField({
   form,
   config,
   summary,
   problems,
+  editKeyRequest,
   onChange,
 }: {
   readonly form: ProviderForm;
   readonly config: ConfigReadResult;
   readonly summary: ProviderSummary | null;
   readonly problems: FormProblems;
+  readonly editKeyRequest: number;
   readonly onChange: (change: Partial<ProviderForm>) => void;
 }) {
   const [replacing, setReplacing] = useState(false);
+  const [removeError, setRemoveError] = useState<string | null>(null);
+  const removeApiKey = useSetupStore((s) => s.removeApiKey);
+  const input = useRef<HTMLInputElement>(null);
+  const handled = useRef(0);
+  useEffect(() => {
+    if (editKeyRequest === handled.current) return;
+    handled.current = editKeyRequest;
+    setReplacing(true);
+  }, [editKeyRequest]);
+  useEffect(() => {
+    if (replacing && handled.current > 0) input.current?.focus();
+  }, [replacing]);
   const local = form.kind === 'ollama' || form.kind === 'lmstudio';
   if (local) return null;
-  const optional = form.kind === 'other';
   const storage = config.secretStorage;
-  const envKey = form.kind === 'other' ? form.envKey.trim() || null : (summary?.envKey ?? null);
+  const words = keyStorageWords(storage);
 
-  if (!storage.available) {
-    return (
-      <div className="field field-stack">
-        <div className="callout callout-warning" data-testid="no-secure-storage">
-          <ShieldAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
-          <div>
-            <p className="callout-title">This computer has no secure key storage</p>
-            <p>
-              Wheelhouse will not write your API key anywhere.{' '}
-              {envKey ? (
-                <>
-                  Set the environment variable <code>{envKey}</code> to your key before starting Wheelhouse, and it will
-                  be used from there.
-                </>
-              ) : (
-                <>Name an environment variable below, set it to your key before starting Wheelhouse, and it will be used from there.</>
-              )}
-            </p>
-            {summary?.keySource === 'environment' && <p className="callout-ok">A key was found in {envKey}.</p>}
-          </div>
-        </div>
-        {form.kind === 'other' && (
-          <TextField
-            label="Key environment variable"
-            optional
-            value={form.envKey}
-            error={problems.envKey ?? null}
-            mono
-            testId="provider-env-key"
-            placeholder="e.g. GATEWAY_API_KEY"
-            onChange={(value) => onChange({ envKey: value })}
-          />
-        )}
-      </div>
-    );
-  }
+  if (words === null) return <NoKeyStorage form={form} summary={summary} problems={problems} onChange={onChange} />;
 
   if (summary?.hasApiKey && !replacing) {
     return (
@@ -266,11 +257,28 @@ function KeyField({
         <span className="field-label">API key</span>
         <div className="key-saved" data-testid="key-saved">
           <KeyRound size={14} strokeWidth={1.9} aria-hidden="true" />
-          <span>{summary.keySource === 'environment' ? `Using the key in ${summary.envKey}` : 'A key is saved in secure storage'}</span>
-          <button type="button" className="button-link" onClick={() => setReplacing(true)}>
-            Replace
-          </button>
+          <span>{summary.keySource === 'environment' ? `Using the key in the environment variable ${summary.envKey}` : words.saved}</span>
+          <span className="key-saved-actions">
+            <button type="button" className="button-link" data-testid="key-replace" onClick={() => setReplacing(true)}>
+              Replace
+            </button>
+            {summary.keySource === 'keychain' && (
+              <button
+                type="button"
+                className="button-link"
+                data-testid="key-remove"
+                onClick={() => void removeApiKey(summary.id).then(setRemoveError)}
+              >
+                Remove
+              </button>
+            )}
+          </span>
         </div>
+        {removeError && (
+          <p className="field-error" role="alert">
+            {removeError}
+          </p>
+        )}
       </div>
     );
   }
@@ -278,21 +286,25 @@ function KeyField({
   const page = KEY_PAGES[form.kind];
   return (
     <TextField
+      inputRef={input}
       label="API key"
-      optional={optional}
+      optional={form.kind === 'other'}
       secret
       hint={
-        page ? (
-          <>
-            Create one at{' '}
-            <a href={page} target="_blank" rel="noopener noreferrer">
-              {page.replace(/^https:\/\//, '')}
-            </a>
-            . It is kept in {storage.kind === 'os-keychain' ? 'your system keychain' : 'encrypted storage'}, never in a file.
-          </>
-        ) : (
-          'Leave empty if the server needs no key.'
-        )
+        <>
+          {page ? (
+            <>
+              Create one at{' '}
+              <a href={page} target="_blank" rel="noopener noreferrer">
+                {page.replace(/^https:\/\//, '')}
+              </a>
+              .{' '}
+            </>
+          ) : (
+            'Leave empty if the server needs no key. '
+          )}
+          <span data-testid="key-storage">{words.where}</span>
+        </>
       }
       value={form.apiKey}
       error={problems.apiKey ?? null}
@@ -304,7 +316,55 @@ function KeyField({
   );
 }
 
+/** A host built to keep no keys (an embedder's choice): the key comes from an environment variable, named here. */
+function NoKeyStorage({
+  form,
+  summary,
+  problems,
+  onChange,
+}: {
+  readonly form: ProviderForm;
+  readonly summary: ProviderSummary | null;
+  readonly problems: FormProblems;
+  readonly onChange: (change: Partial<ProviderForm>) => void;
+}) {
+  const envKey = form.kind === 'other' ? form.envKey.trim() || null : (summary?.envKey ?? null);
+  return (
+    <div className="field field-stack">
+      <div className="callout callout-warning" data-testid="no-secure-storage">
+        <ShieldAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
+        <div>
+          <p className="callout-title">This Wheelhouse keeps no API keys</p>
+          <p>
+            {envKey ? (
+              <>
+                It reads the key from the environment variable <code>{envKey}</code>, set before Wheelhouse starts.
+              </>
+            ) : (
+              <>Name the environment variable it should read the key from.</>
+            )}
+          </p>
+          {summary?.keySource === 'environment' && <p className="callout-ok">A key was found in {envKey}.</p>}
+        </div>
+      </div>
+      {form.kind === 'other' && (
+        <TextField
+          label="Key environment variable"
+          optional
+          value={form.envKey}
+          error={problems.envKey ?? null}
+          mono
+          testId="provider-env-key"
+          placeholder="e.g. GATEWAY_API_KEY"
+          onChange={(value) => onChange({ envKey: value })}
+        />
+      )}
+    </div>
+  );
+}
+
 function TextField({
+  inputRef,
   label,
   hint,
   value,
@@ -316,6 +376,7 @@ function TextField({
   testId,
   onChange,
 }: {
+  readonly inputRef?: RefObject<HTMLInputElement | null>;
   readonly label: string;
   readonly hint?: ReactNode;
   readonly value: string;
@@ -336,6 +397,7 @@ function TextField({
         {optional && <span className="field-optional">optional</span>}
       </label>
       <input
+        ref={inputRef}
         id={id}
         className={mono ? 'field-input field-mono' : 'field-input'}
         data-testid={testId}

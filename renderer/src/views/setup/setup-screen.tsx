@@ -1,15 +1,15 @@
-import { CircleAlert, CircleCheck, LoaderCircle, ShipWheel, X, Zap } from 'lucide-react';
+import { Check, CircleAlert, LoaderCircle, ShipWheel, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { MISSING_API_KEY_PREFIX, type ConfigReadResult } from '../../../../shared/protocol/methods/config.js';
+import type { ConfigReadResult } from '../../../../shared/protocol/methods/config.js';
 import { useSetupStore, useThreadsStore } from '../../services.js';
-import { formFromConfig, formProblems, missingKeyAdvice, type ProviderForm } from '../../stores/setup-plan.js';
-import type { TestState } from '../../stores/setup-store.js';
-import { formatDuration } from '../../format/usage.js';
+import { useConfirmStore } from '../../stores/confirm-store.js';
+import { formFromConfig, formProblems, isFormSaved, type ProviderForm } from '../../stores/setup-plan.js';
 import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.js';
 import { useFocusTrap } from '../common/use-focus-trap.js';
 import { FolderField } from './folder-field.js';
 import { McpServerList } from '../connections/mcp-server-list.js';
 import { ProviderSection } from './provider-section.js';
+import { TestRow } from './provider-test.js';
 import { RulesSection } from '../rules/rules-section.js';
 import { NotificationsSection } from '../notifications/notifications-section.js';
 import { DesktopAppSection } from '../desktop/desktop-app-section.js';
@@ -70,9 +70,16 @@ function LoadFailed({ message }: { readonly message: string }) {
   );
 }
 
+/**
+ * First run is a wizard: everything is written by Start. Settings saves each
+ * section by itself and says so: the provider with its own Save, the folder
+ * once it is checked, MCP servers and rules as they change; Done only closes
+ * (asking first when the provider has unsaved edits).
+ */
 function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; readonly firstRun: boolean }) {
   const test = useSetupStore((s) => s.test);
   const saving = useSetupStore((s) => s.saving);
+  const focus = useSetupStore((s) => s.focus);
   const testProvider = useSetupStore((s) => s.testProvider);
   const resetTest = useSetupStore((s) => s.resetTest);
   const saveProvider = useSetupStore((s) => s.saveProvider);
@@ -80,6 +87,7 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   const close = useSetupStore((s) => s.close);
   const defer = useSetupStore((s) => s.defer);
   const finish = useSetupStore((s) => s.finish);
+  const ask = useConfirmStore((s) => s.ask);
   const newThread = useThreadsStore((s) => s.newThread);
   const projectFolder = useThreadsStore((s) => s.projectFolder);
   const setProjectFolder = useThreadsStore((s) => s.setProjectFolder);
@@ -87,19 +95,26 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
   const [form, setForm] = useState<ProviderForm>(() => formFromConfig(config));
   const [folder, setFolder] = useState(projectFolder ?? '');
   const [folderError, setFolderError] = useState<string | null>(null);
+  const [folderSaved, setFolderSaved] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [showProblems, setShowProblems] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [providerSaves, setProviderSaves] = useState(0);
+  const [editKeyRequest, setEditKeyRequest] = useState(0);
   const [importing, setImporting] = useState(false);
   const titleId = useId();
   const card = useRef<HTMLDivElement>(null);
+  const modelInput = useRef<HTMLInputElement>(null);
   useFocusTrap(card);
   const problems = formProblems(form);
+  const providerSaved = isFormSaved(form, config);
 
-  // Focus starts in the first field, so the keyboard (and Escape) work from the moment the dialog opens.
+  // Focus starts in the first field, or the one an error's action asked for, so the keyboard (and Escape) work at once.
   useEffect(() => {
-    card.current?.querySelector<HTMLElement>('.setup-body input, .setup-body select, .setup-body textarea')?.focus();
-  }, []);
+    if (focus === 'apiKey') setEditKeyRequest(1);
+    else if (focus === 'model') modelInput.current?.focus();
+    else card.current?.querySelector<HTMLElement>('.setup-body input, .setup-body select, .setup-body textarea')?.focus();
+  }, [focus]);
   const visibleProblems = showProblems ? problems : {};
 
   // Start in the home folder when no project folder was chosen before (once: clearing the field later stays cleared).
@@ -133,33 +148,81 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
     return result.listing.path;
   };
 
+  /** Settings: a checked folder is saved at once. */
+  const commitFolder = async (path: string) => {
+    const checked = await checkFolder(path);
+    if (firstRun || checked === null) return;
+    if (checked !== projectFolder) setProjectFolder(checked);
+    setFolder(checked);
+    setFolderSaved(true);
+  };
+
   const runTest = () => {
     setShowProblems(true);
     if (Object.keys(problems).length === 0) void testProvider(form);
   };
 
-  const submit = async () => {
+  /** Writes the provider (and a typed key); true when it was saved. */
+  const writeProvider = async (): Promise<boolean> => {
+    setShowProblems(true);
+    if (Object.keys(problems).length > 0) return false;
+    const problem = await saveProvider(form);
+    if (problem !== null) {
+      setSubmitError(problem);
+      return false;
+    }
+    return true;
+  };
+
+  const saveSettingsProvider = async () => {
+    if (!(await writeProvider())) return;
+    const saved = useSetupStore.getState().config;
+    if (saved) setForm(formFromConfig(saved));
+    setProviderSaves((count) => count + 1);
+  };
+
+  const start = async () => {
     setShowProblems(true);
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
       const path = await checkFolder(folder);
-      if (path === null) return;
-      const problem = await saveProvider(form);
-      if (problem !== null) {
-        setSubmitError(problem);
-        return;
-      }
-      if (firstRun) await newThread(path);
-      else setProjectFolder(path);
+      if (path === null || !(await writeProvider())) return;
+      await newThread(path);
       finish();
     } finally {
       setBusy(false);
     }
   };
 
+  const done = async () => {
+    if (!providerSaved) {
+      const discard = await ask({
+        title: 'Leave without saving the provider?',
+        message: 'The model provider has changes that are not saved. They will be lost.',
+        confirmLabel: 'Discard changes',
+        danger: true,
+      });
+      if (!discard) return;
+    }
+    close();
+  };
+
   return (
-    <div ref={card} className="setup-card" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+    <div
+      ref={card}
+      className="setup-card"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        // Settings' Escape goes through Done, so unsaved provider edits are never dropped silently.
+        if (event.key === 'Escape' && !firstRun && !event.defaultPrevented) {
+          event.preventDefault();
+          void done();
+        }
+      }}
+    >
       <header className="setup-head">
         <span className="setup-mark" aria-hidden="true">
           <ShipWheel size={20} strokeWidth={1.7} />
@@ -171,11 +234,11 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
           <p className="setup-subtitle">
             {firstRun
               ? 'Connect a model and pick a project. It takes a minute, and you can change it later in Settings.'
-              : 'The model provider new turns use, the folder new threads start in, MCP servers and command rules.'}
+              : 'Changes are saved as you make them; the model provider has its own Save button.'}
           </p>
         </div>
         {!firstRun && (
-          <button type="button" className="icon-button setup-close" aria-label="Close settings" data-testid="setup-close" onClick={close}>
+          <button type="button" className="icon-button setup-close" aria-label="Close settings" data-testid="setup-close" onClick={() => void done()}>
             <X size={16} strokeWidth={2} aria-hidden="true" />
           </button>
         )}
@@ -203,8 +266,30 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
               }}
             />
           )}
-          <ProviderSection form={form} config={config} problems={visibleProblems} onChange={change} />
-          <TestRow test={test} disabled={saving || busy} onTest={runTest} keyAdvice={missingKeyAdvice(form, config)} />
+          <ProviderSection
+            key={providerSaves}
+            form={form}
+            config={config}
+            problems={visibleProblems}
+            editKeyRequest={editKeyRequest}
+            modelInput={modelInput}
+            onChange={change}
+          />
+          <TestRow
+            test={test}
+            disabled={saving || busy}
+            actions={{ retest: runTest, editKey: () => setEditKeyRequest((n) => n + 1), chooseModel: () => modelInput.current?.focus() }}
+            save={
+              firstRun ? undefined : (
+                <SaveState saved={providerSaved} saving={saving} everSaved={providerSaves > 0} onSave={() => void saveSettingsProvider()} />
+              )
+            }
+          />
+          {submitError && (
+            <p className="field-error" role="alert" data-testid="setup-error">
+              {submitError}
+            </p>
+          )}
         </section>
 
         <section className="setup-step" aria-labelledby="step-folder">
@@ -216,15 +301,21 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
             onChange={(path) => {
               setFolder(path);
               setFolderError(null);
+              setFolderSaved(false);
             }}
-            onCommit={(path) => void checkFolder(path)}
+            onCommit={(path) => void commitFolder(path)}
           />
+          {folderSaved && (
+            <p className="saved-note" role="status" data-testid="folder-saved">
+              <Check size={13} strokeWidth={2.4} aria-hidden="true" /> Saved. New threads start in this folder.
+            </p>
+          )}
         </section>
 
         {!firstRun && (
           <section className="setup-step" aria-labelledby="step-connections" data-testid="settings-connections">
             <StepTitle id="step-connections" number={3} title="Connections (MCP servers)" />
-            <p className="setup-step-text">The same servers as the Connections page. Changes here are saved to config.toml at once.</p>
+            <p className="setup-step-text">The same servers as the Connections page. Adding, switching or removing one saves it at once.</p>
             <McpServerList />
           </section>
         )}
@@ -234,33 +325,66 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
       </div>
 
       <footer className="setup-foot">
-        {submitError && (
-          <p className="field-error setup-foot-error" role="alert">
-            {submitError}
-          </p>
-        )}
         {firstRun ? (
-          <button type="button" className="button-ghost" data-testid="setup-later" onClick={defer}>
-            Set up later
-          </button>
+          <>
+            <button type="button" className="button-ghost" data-testid="setup-later" onClick={defer}>
+              Set up later
+            </button>
+            <span className="spacer" />
+            <button type="button" className="button button-primary button-large" data-testid="setup-start" disabled={busy || saving} onClick={() => void start()}>
+              {busy ? <LoaderCircle size={15} className="spin" aria-hidden="true" /> : null}
+              Start
+            </button>
+          </>
         ) : (
-          <button type="button" className="button-ghost" onClick={close}>
-            Cancel
-          </button>
+          <>
+            <span className="spacer" />
+            <button type="button" className="button button-primary" data-testid="setup-done" onClick={() => void done()}>
+              Done
+            </button>
+          </>
         )}
-        <span className="spacer" />
-        <button
-          type="button"
-          className="button button-primary button-large"
-          data-testid="setup-start"
-          disabled={busy || saving}
-          onClick={() => void submit()}
-        >
-          {busy ? <LoaderCircle size={15} className="spin" aria-hidden="true" /> : null}
-          {firstRun ? 'Start' : 'Save'}
-        </button>
       </footer>
     </div>
+  );
+}
+
+/** The provider section's own Save in Settings, and whether what is shown is saved. */
+function SaveState({
+  saved,
+  saving,
+  everSaved,
+  onSave,
+}: {
+  readonly saved: boolean;
+  readonly saving: boolean;
+  readonly everSaved: boolean;
+  readonly onSave: () => void;
+}) {
+  return (
+    <span className="provider-save">
+      <span className="saved-note" role="status" data-testid="provider-save-state" data-saved={saved}>
+        {saved ? (
+          everSaved ? (
+            <>
+              <Check size={13} strokeWidth={2.4} aria-hidden="true" /> Saved
+            </>
+          ) : null
+        ) : (
+          'Not saved yet'
+        )}
+      </span>
+      <button
+        type="button"
+        className={saved ? 'button button-secondary' : 'button button-primary'}
+        data-testid="provider-save"
+        disabled={saved || saving}
+        onClick={onSave}
+      >
+        {saving ? <LoaderCircle size={14} className="spin" aria-hidden="true" /> : null}
+        Save provider
+      </button>
+    </span>
   );
 }
 
@@ -273,68 +397,4 @@ function StepTitle({ id, number, title }: { readonly id: string; readonly number
       {title}
     </h2>
   );
-}
-
-/** The Test button and what the test found, in words. */
-function TestRow({
-  test,
-  disabled,
-  onTest,
-  keyAdvice,
-}: {
-  readonly test: TestState;
-  readonly disabled: boolean;
-  readonly onTest: () => void;
-  readonly keyAdvice: string;
-}) {
-  const running = test.status === 'running';
-  return (
-    <div className="test-row">
-      <button type="button" className="button button-secondary" data-testid="setup-test" disabled={disabled || running} onClick={onTest}>
-        {running ? <LoaderCircle size={14} className="spin" aria-hidden="true" /> : <Zap size={14} strokeWidth={2} aria-hidden="true" />}
-        {running ? 'Testing…' : 'Test connection'}
-      </button>
-      <TestResult test={test} keyAdvice={keyAdvice} />
-    </div>
-  );
-}
-
-function TestResult({ test, keyAdvice }: { readonly test: TestState; readonly keyAdvice: string }) {
-  switch (test.status) {
-    case 'idle':
-      return <span className="test-result test-result-idle">Sends a one-line message to check the key and the model.</span>;
-    case 'running':
-      return <span className="test-result test-result-idle">Asking the model to say “ready”…</span>;
-    case 'failed':
-      return (
-        <span className="test-result" data-testid="test-result" data-ok="false" role="alert">
-          <CircleAlert size={15} strokeWidth={2} className="test-result-bad" aria-hidden="true" />
-          {test.message}
-        </span>
-      );
-    case 'done': {
-      const { result } = test;
-      return result.ok ? (
-        <span className="test-result" data-testid="test-result" data-ok="true" role="status">
-          <CircleCheck size={15} strokeWidth={2} className="test-result-good" aria-hidden="true" />
-          <span>
-            Connected. <span className="test-result-model">{result.model}</span> answered
-            {result.reply ? <> “{result.reply}”</> : null} in {formatDuration(result.latencyMs)}.
-          </span>
-        </span>
-      ) : (
-        <span className="test-result" data-testid="test-result" data-ok="false" role="alert">
-          <CircleAlert size={15} strokeWidth={2} className="test-result-bad" aria-hidden="true" />
-          <span>
-            {result.error.message}
-            {result.error.message.startsWith(MISSING_API_KEY_PREFIX) && ` ${keyAdvice}`}
-          </span>
-        </span>
-      );
-    }
-    default: {
-      const unknown: never = test;
-      return unknown;
-    }
-  }
 }

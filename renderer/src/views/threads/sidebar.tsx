@@ -89,7 +89,7 @@ export function Sidebar() {
           data-testid="open-settings"
           aria-label="Settings"
           title="Settings"
-          onClick={openSettings}
+          onClick={() => openSettings()}
           disabled={!connected}
         >
           <Settings size={15} strokeWidth={1.9} aria-hidden="true" />
