@@ -16,7 +16,7 @@ import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import { readGitInfo } from './git-info.js';
 import { requireDirectory } from './working-directory.js';
-import { effectiveApprovalPolicy, sandboxPolicyOf, toWireThread, toWireTurn } from './thread-mapper.js';
+import { effectiveApprovalPolicy, readStateOf, sandboxPolicyOf, toWireThread, toWireTurn } from './thread-mapper.js';
 
 export interface ThreadDefaults {
   readonly modelProvider: string;
@@ -110,6 +110,10 @@ export class ThreadManager {
       approvalPolicy: effectiveApprovalPolicy(thread.approvalPolicy),
       approvalsReviewer: 'user',
       sandbox: sandboxPolicyOf(thread.sandbox, thread.cwd),
+      runtimeWorkspaceRoots: [thread.cwd],
+      instructionSources: [],
+      disabledPluginIds: [],
+      multiAgentMode: 'explicitRequestOnly',
       ...THREAD_START_CODEX_NULLS,
     };
   }
@@ -127,20 +131,16 @@ export class ThreadManager {
       data: page.map((r) => this.toWire(r)),
       nextCursor: merged.length > limit && last ? encodeCursor(last) : null,
       backwardsCursor: null,
-      readStates: null,
+      readStates: Object.fromEntries(page.map((r) => [r.id, readStateOf(r)])),
     };
   }
 
-  /**
-   * `turnItems: false` fills `thread.turns` with summaries only (resume and
-   * fork: the flat `items` list already carries every item once).
-   */
-  read(params: HandlerParamsOf<'thread/read'>, turnItems = true): ResultOf<'thread/read'> {
+  read(params: HandlerParamsOf<'thread/read'>): ResultOf<'thread/read'> {
     const { record, store } = this.require(params.threadId);
     const items = withLiveItems(store.items.list(record.id), this.deps.liveItemsOf?.(record.id) ?? []);
     const turnRecords = store.turns.list(record.id);
     const byTurn = new Map<string, ThreadItem[]>();
-    if (params.includeTurns && turnItems) {
+    if (params.includeTurns) {
       for (const item of items) {
         // Fork markers are Wheelhouse's own: they stay in the flat list, never in a Codex turn.
         if (item.turnId === null || item.type === 'forkMarker') continue;
@@ -149,11 +149,11 @@ export class ThreadManager {
         byTurn.set(item.turnId, list);
       }
     }
-    const turns = params.includeTurns ? turnRecords.map((t) => toWireTurn(t, byTurn.get(t.id) ?? [])) : [];
+    const turns = params.includeTurns ? turnRecords.map((t) => toWireTurn(t, byTurn.get(t.id) ?? [], 'full')) : [];
     const checkpoint = store.checkpoints.load(record.id);
     return {
       thread: this.toWire(record, turns),
-      readState: null,
+      readState: readStateOf(record),
       items,
       eventSeq: this.deps.events.lastSeq,
       checkpoint: checkpoint

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { NotificationParamsOf, QueuedTurn, Turn } from '../../shared/protocol/index.js';
+import { textInput, type NotificationParamsOf, type QueuedTurn, type Turn } from '../../shared/protocol/index.js';
 import type { AppServerProcess } from '../../test-support/app-server-process.js';
 import { createGate, type MockScript } from '../../test-support/mock-model/index.js';
 import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
@@ -14,7 +14,7 @@ import { StateStore } from '../store/state-store.js';
 const stdio = useStdioAgentHomes();
 
 const INVALID_REQUEST = -32600;
-const text = (t: string) => [{ type: 'text' as const, text: t }];
+const text = (t: string) => [textInput(t)];
 const reply = (t: string): MockScript => [{ type: 'text', text: t }, { type: 'finish' }];
 
 async function startServer(home = stdio.makeHome('wheelhouse-queue-').home) {
