@@ -47,7 +47,7 @@ export function decideRequirement(verdicts: readonly CommandVerdict[], request: 
   }
 
   // Everything is allowed by a rule or known to be read-only.
-  const escalation = escalationRequirement(request, 'the command asks to run outside the sandbox', verdicts, null);
+  const escalation = escalationRequirement(request, request.asksForAdditions ? 'the command asks for more than the sandbox allows' : 'the command asks to run outside the sandbox', verdicts, null);
   const allowedByPeople = verdicts.length > 0 && verdicts.every((verdict) => verdict.matchedRule && !verdict.matchedRule.source.startsWith('builtin:'));
   if (escalation && !allowedByPeople && !verdicts.every(isBuiltinReadOnly)) return decide(escalation);
   const ruleSources = [...new Set(verdicts.filter((verdict) => !isBuiltinReadOnly(verdict)).map((verdict) => verdict.matchedRule?.source ?? ''))];
@@ -86,8 +86,9 @@ function escalationRequirement(
 ): ExecApprovalRequirement | null {
   if (!request.requireEscalated || request.sandboxMode === 'danger-full-access') return null;
   const refusal = promptRefusal(request.approvalPolicy, 'sandbox');
-  if (refusal) return { type: 'forbidden', reason: `${reason}; running outside the sandbox needs approval and ${refusal.replace(/^approval is needed but /, '')}` };
-  return needsApproval(`${reason}; it asks to run outside the sandbox`, verdicts, request, amendment);
+  const asked = request.asksForAdditions ? 'more permissions than the sandbox gives' : 'running outside the sandbox';
+  if (refusal) return { type: 'forbidden', reason: `${reason}; ${asked} needs approval and ${refusal.replace(/^approval is needed but /, '')}` };
+  return needsApproval(`${reason}; it asks for ${asked}`, verdicts, request, amendment);
 }
 
 function needsApproval(
