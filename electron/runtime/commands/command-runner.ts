@@ -97,10 +97,9 @@ export class CommandRunner {
    */
   async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null = null): Promise<ToolResult> {
     const first = await this.execCommandItem(turn, call, blockedBy);
-    const retry = await this.retryWithoutSandbox(turn, call, first);
-    const item = (retry?.tracker ?? first.tracker).snapshot;
+    const item = ((await this.retryWithoutSandbox(turn, call, first)) ?? first.tracker).snapshot;
     const success = item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null);
-    return { success, output: [first.tracker.snapshot.modelOutput ?? '', ...(retry ? [retry.note] : [])].join('\n\n') };
+    return { success, output: item.modelOutput ?? '' };
   }
 
   /**
@@ -108,7 +107,7 @@ export class CommandRunner {
    * person is asked, with one click, whether to run it again without the
    * sandbox; what they decide (and the second run's output) is told to the model.
    */
-  private async retryWithoutSandbox(turn: ActiveTurn, call: ModelToolCall, first: CommandRun): Promise<{ tracker: CommandItemTracker; note: string } | null> {
+  private async retryWithoutSandbox(turn: ActiveTurn, call: ModelToolCall, first: CommandRun): Promise<CommandItemTracker | null> {
     const item = first.tracker.snapshot;
     if (!first.ran || item.status !== 'failed' || turn.controller.signal.aborted) return null;
     if (!looksLikeSandboxDenial(first.ran.sandbox, item.exitCode, item.aggregatedOutput ?? '')) return null;
@@ -123,13 +122,16 @@ export class CommandRunner {
       actions: item.commandActions,
       decidedBy: item.decidedBy ?? null,
     });
+    // The model reads one answer for its call: the first run's, then what came of asking.
+    tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command, so the person was asked whether to run it again without the sandbox. `);
     tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     const decision: ExecPolicyDecision = { requirement, matchedRule: null, commands: [] };
     const answer = await this.askPerson(turn, tracker, decision, undefined, { runsIn: { type: 'noSandbox' }, additionalPermissions: null, retryOfSandboxDenial: true });
-    const stopped = 'The sandbox stopped this command.';
-    if (answer === 'stop') return { tracker, note: `${stopped} The person was asked whether to run it again without the sandbox and did not allow it: ${tracker.snapshot.modelOutput ?? ''}` };
-    await this.run(turn, tracker, first.ran.cwd, first.ran.args, { mode: 'danger-full-access' });
-    return { tracker, note: `${stopped} The person allowed running it again without the sandbox; that run:\n${tracker.snapshot.modelOutput ?? ''}` };
+    if (answer !== 'stop') {
+      tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command; the person allowed running it again without the sandbox, and it ran:\n`);
+      await this.run(turn, tracker, first.ran.cwd, first.ran.args, { mode: 'danger-full-access' });
+    }
+    return tracker;
   }
 
   private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null): Promise<CommandRun> {
