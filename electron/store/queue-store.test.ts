@@ -119,7 +119,7 @@ describe('queued turns in the state store', () => {
     expect(store.queue.listVisible('t', 1, 1).map((r) => r.id)).toEqual([rows[1]!.id]);
     expect(store.queue.listVisible('t', 0, 10)[2]!.turnStartParams).toEqual({
       threadId: 't',
-      input: [{ type: 'text', text: 'c' }],
+      input: [{ type: 'text', text: 'c', text_elements: [] }],
     });
   });
 });
