@@ -1,20 +1,26 @@
-import type { AnyNotification, JobCreateAgentParams, PendingApproval, ThreadGoal, Turn } from '../../../shared/protocol/index.js';
+import type { AnyNotification, HandlerParamsOf, JobCreateAgentParams, PendingApproval, ResultOf, ThreadGoal, Turn } from '../../../shared/protocol/index.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
-import type { GoalManager } from '../goal-manager.js';
+import { REPORT_PROGRESS, UPDATE_GOAL, type GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
-import type { TurnEngine } from '../turns/turn-engine.js';
-import { REPORT_PROGRESS, UPDATE_GOAL } from '../turns/goal-tools.js';
 import { agentSpecOf, applyGoal, type AgentSpec } from './agent-spec.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
 import { activeMsAt, newLiveRun, type JobEntry, type LiveRun } from './job-entry.js';
 import * as machine from './job-state.js';
 
+/** The turns of an agent job's thread: started, watched and stopped. */
+export interface AgentTurns {
+  activeTurnId(threadId: string): string | null;
+  start(params: HandlerParamsOf<'turn/start'>): ResultOf<'turn/start'>;
+  interrupt(params: HandlerParamsOf<'turn/interrupt'>): Promise<ResultOf<'turn/interrupt'>>;
+}
+
 /** The runtime parts an agent job drives: its thread, turns, goal and approvals. */
 export interface AgentJobParts {
   readonly threads: ThreadManager;
-  readonly turns: TurnEngine;
+  /** What an agent job needs of the turn engine (declared here, so jobs/ never imports turns/; TurnEngine fits it). */
+  readonly turns: AgentTurns;
   readonly goals: GoalManager;
   readonly approvals: ApprovalBroker;
 }
