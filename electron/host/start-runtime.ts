@@ -15,7 +15,7 @@ import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
 import type { JobShutdownOptions } from '../runtime/jobs/job-engine.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from './runtime.js';
 import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
 import { lockHome } from './lock-home.js';

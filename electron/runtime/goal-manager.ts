@@ -8,6 +8,10 @@ import type { StateStore } from '../store/state-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
 
+/** The model's goal tools (turns/goal-tools.ts), named here so the agent-job runner can watch for them without importing turns/. */
+export const UPDATE_GOAL = 'update_goal';
+export const REPORT_PROGRESS = 'report_progress';
+
 export interface GoalManagerDeps {
   readonly threads: ThreadManager;
   readonly events: EventLog;

@@ -9,13 +9,13 @@ import {
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
-import type { TurnEngine } from './turns/turn-engine.js';
 import { toWireThread } from './thread-mapper.js';
 import { requireDirectory } from './working-directory.js';
 
 export interface ThreadHistoryDeps {
   readonly threads: ThreadManager;
-  readonly turns: TurnEngine;
+  /** What history needs of the turn engine (owned here, so the thread layer never imports turns/). */
+  readonly turns: { activeTurnId(threadId: string): string | null; forgetUsage(threadId: string): void };
   readonly events: EventLog;
   readonly newId: () => string;
   readonly now: () => number;

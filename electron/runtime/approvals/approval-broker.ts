@@ -11,14 +11,12 @@ import {
   MCP_TOOL_APPROVAL_META,
   mcpToolApprovalRequestId,
 } from '../../../shared/protocol/index.js';
+import type { McpApprovalOutcome } from '../../mcp/mcp-tool-approval.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 
 /** How a wait for the person ended: their decision, or the turn stopped first. */
 export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };
-
-/** How an MCP tool-call approval ended: the person's answer (Codex's elicitation response), or the turn stopped first. */
-export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
 
 /** A client's answer, as the result of the server request it got (already checked against that request's schema). */
 export type ApprovalResponse = { readonly decision: CommandExecutionApprovalDecision } | McpServerElicitationRequestResponse;

@@ -11,7 +11,7 @@ import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
 import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
 import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
 import type { ToolResult } from '../tools/tool-registry.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import { commandActions } from './command-actions.js';
 import { CommandItemTracker } from './command-item.js';
 import { DEFAULT_YIELD_MS, EXEC_COMMAND, ExecCommandArgs, WriteStdinArgs } from './command-tool-specs.js';

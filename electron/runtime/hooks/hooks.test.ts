@@ -229,9 +229,9 @@ describe('interrupts and approvals', () => {
     const { thread } = await h.call('thread/start', {});
     const context = { threadId: thread.id, turnId: null, cwd: h.home, ephemeral: false };
     const risky = { requestId: 'r1', toolName: 'exec_command', command: 'rm -rf build', reason: 'deletes files' };
-    expect(await h.runtime.hooks.approvalRequested(context, risky)).toEqual({ hookName: 'no-rm', phase: 'PermissionRequest', message: 'never rm -rf' });
-    expect(await h.runtime.hooks.approvalRequested(context, { ...risky, requestId: 'r2', command: 'ls' })).toBeNull();
-    await h.runtime.hooks.approvalAnswered(context, { ...risky, requestId: 'r2', command: 'ls' }, 'accept');
+    expect(await h.runtime.services.hooks.approvalRequested(context, risky)).toEqual({ hookName: 'no-rm', phase: 'PermissionRequest', message: 'never rm -rf' });
+    expect(await h.runtime.services.hooks.approvalRequested(context, { ...risky, requestId: 'r2', command: 'ls' })).toBeNull();
+    await h.runtime.services.hooks.approvalAnswered(context, { ...risky, requestId: 'r2', command: 'ls' }, 'accept');
     const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l['phase'], l['request_id'], l['decision'] ?? null])).toEqual([
       ['requested', 'r1', null],

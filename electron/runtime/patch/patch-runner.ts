@@ -7,7 +7,7 @@ import type { EventLog } from '../event-log.js';
 import { blockedText, hookOutcome, type BlockReason, type HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import { applyPatch, PatchError, preparePatch } from './apply-patch.js';
 import { patchRequirement } from './patch-approval.js';
 import { FileChangeItemTracker } from './patch-item.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ModelToolSpec } from '../../model/types.js';
-import type { GoalManager } from '../goal-manager.js';
+import { REPORT_PROGRESS, UPDATE_GOAL, type GoalManager } from '../goal-manager.js';
 import type { ToolResult } from '../tools/tool-registry.js';
 
 /**
@@ -9,8 +9,7 @@ import type { ToolResult } from '../tools/tool-registry.js';
  * go on without the person); pausing and budgets stay with the person.
  * `report_progress` is Wheelhouse's: an agent job shows it as its progress.
  */
-export const UPDATE_GOAL = 'update_goal';
-export const REPORT_PROGRESS = 'report_progress';
+export { REPORT_PROGRESS, UPDATE_GOAL };
 
 export const UpdateGoalArgs = z.object({
   status: z.enum(['complete', 'blocked']).describe('"complete" when the objective is achieved; "blocked" when it cannot be without the person'),

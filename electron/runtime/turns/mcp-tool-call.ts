@@ -5,7 +5,7 @@ import type { McpCallContext } from '../../mcp/mcp-manager.js';
 import type { McpApprovalVerdict, McpCallUnderReview } from '../../mcp/mcp-tool-approval.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
-import type { ActiveTurn } from './active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 

@@ -21,7 +21,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { McpToolCaller } from './mcp-tool-call.js';
 import type { AgentJobTools } from '../jobs/job-tools.js';
 import type { ModelBinder } from '../../model/types.js';
-import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
+import { addUsage, ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
 import { redactTurnError } from '../../model/secret-redaction.js';

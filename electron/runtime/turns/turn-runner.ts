@@ -11,7 +11,7 @@ import type { ClientTools } from '../tools/client-tools.js';
 import { jobToolSpecs, type AgentJobTools } from '../jobs/job-tools.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ModelBinder } from '../../model/types.js';
-import { addUsage, type ActiveTurn } from './active-turn.js';
+import { addUsage, type ActiveTurn } from '../active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
 import { goalToolSpecs, isGoalTool, runGoalTool } from './goal-tools.js';

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { z } from 'zod';
 import { FileChangeApprovalDecision, type CommandExecutionApprovalDecision, type PendingApproval } from '../../../shared/protocol/index.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { CarrierRuntime } from '../../host/carrier-runtime.js';
 import { snakeCase, toSnakeKeys } from './case-keys.js';
 import { HttpError, sendJson } from './http-errors.js';
 import { parseBody, readJsonBody } from './request-body.js';
@@ -80,7 +80,7 @@ export function httpApprovalOf(pending: PendingApproval): Record<string, unknown
 export class ApprovalRoutes {
   private readonly removeSender: () => void;
 
-  constructor(private readonly runtime: Runtime) {
+  constructor(private readonly runtime: CarrierRuntime) {
     // Every approval is also announced on the event streams, where HTTP clients look.
     this.removeSender = runtime.approvals.addSender((pending) => this.announce(pending));
   }
@@ -126,8 +126,8 @@ export class ApprovalRoutes {
     const { decision } = parseBody(ApprovalAnswer, await readJsonBody(req), 'approval answer');
     const pending = this.runtime.approvals.list().find((approval) => approval.requestId === requestId);
     if (!pending) {
-      const row = this.runtime.durable.approvals.get(requestId) ?? this.runtime.memory.approvals.get(requestId);
-      if (row) throw new HttpError(409, 'approval_finished', `approval ${requestId} is no longer waiting (${row.state})`);
+      const finished = this.runtime.finishedApprovalState(requestId);
+      if (finished) throw new HttpError(409, 'approval_finished', `approval ${requestId} is no longer waiting (${finished})`);
       throw new HttpError(404, 'approval_not_found', `no approval ${requestId}`);
     }
     const codex = codexDecisionOf(decision);

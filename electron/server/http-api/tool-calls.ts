@@ -6,7 +6,7 @@ import {
   type DynamicToolCallResponse,
   type DynamicToolSpec,
 } from '../../../shared/protocol/index.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { CarrierRuntime } from '../../host/carrier-runtime.js';
 import { HttpError, sendJson } from './http-errors.js';
 import { parseBody, readJsonBody } from './request-body.js';
 
@@ -88,7 +88,7 @@ export class HttpToolCalls {
   private readonly endings = new Map<string, string>();
   private readonly removeRequester: () => void;
 
-  constructor(private readonly runtime: Runtime) {
+  constructor(private readonly runtime: CarrierRuntime) {
     this.removeRequester = runtime.clientTools.addRequester((owner, params, options) =>
       owner === HTTP_OWNER ? this.request(params, options) : null,
     );
