@@ -21,14 +21,13 @@ import type { HomeLock } from './home-lock.js';
 import type { JobClock } from './jobs/job-clock.js';
 import { JobEngine, type JobShutdownOptions } from './jobs/job-engine.js';
 import { JobApprovals } from './jobs/job-approvals.js';
-import { AgentJobTools, jobToolSpecs } from './jobs/job-tools.js';
+import { AgentJobTools } from './jobs/job-tools.js';
+import { agentToolTable } from './agent-tools.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadSandboxSettings } from './thread-sandbox.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
-import { builtinTools } from './tools/builtin-tools.js';
 import { ClientTools } from './tools/client-tools.js';
-import { ToolRegistry } from './tools/tool-registry.js';
 import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
 import { TurnEngine } from './turns/turn-engine.js';
@@ -259,12 +258,10 @@ export class Runtime {
       ...(options.logError ? { logError: options.logError } : {}),
     });
     this.goals = new GoalManager({ threads: this.threads, events: this.events, newId, now });
-    const builtins = builtinTools();
-    const tools = new ToolRegistry(builtins, [{ specs: () => this.mcp.toolSpecs() }]);
     this.clientTools = new ClientTools({
       storeOf: (threadId) => this.threads.require(threadId).store,
-      // Client tools may not shadow built-ins.
-      reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
+      // Client tools may not shadow the table's own tools.
+      reservedNames: () => tools.fixedNames(),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
       announced: () => this.events.announced(),
@@ -274,7 +271,6 @@ export class Runtime {
       sessions: new ExecSessions(this.supervisor),
       policy: () => this.policy.engine(),
       approvals: this.approvals,
-      hooks: this.hooks,
       events: this.events,
       settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
       newId,
@@ -284,28 +280,36 @@ export class Runtime {
     });
     // The job engine is built below; a tool cannot run before the constructor returns.
     const jobTools = new AgentJobTools({ jobs: () => this.jobs, commands, settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId) });
-    this.turns = new TurnEngine({
-      threads: this.threads,
-      events: this.events,
-      goals: this.goals,
-      tools,
-      clientTools: this.clientTools,
-      mcp: {
-        resolveTool: (modelName) => this.mcp.resolveTool(modelName),
-        callTool: (server, tool, args, callOptions) => this.mcp.callTool(server, tool, args, callOptions),
-        readOnlyHint: (server, tool) => this.mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
-        review: (call) => mcpApprovals.review(call),
-      },
+    const tools = agentToolTable({
       commands,
-      jobTools,
       patches: new PatchRunner({
         approvals: this.approvals,
-        hooks: this.hooks,
         events: this.events,
         settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId),
         newId,
         now,
       }),
+      jobs: jobTools,
+      goals: this.goals,
+      mcp: {
+        events: this.events,
+        newId,
+        now,
+        mcp: {
+          toolSpecs: () => this.mcp.toolSpecs(),
+          resolveTool: (modelName) => this.mcp.resolveTool(modelName),
+          callTool: (server, tool, args, callOptions) => this.mcp.callTool(server, tool, args, callOptions),
+          readOnlyHint: (server, tool) => this.mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
+          review: (call) => mcpApprovals.review(call),
+        },
+      },
+      clientTools: this.clientTools,
+    });
+    this.turns = new TurnEngine({
+      threads: this.threads,
+      events: this.events,
+      goals: this.goals,
+      tools,
       bindModel:
         options.bindModel ??
         createModelBinder({ configService: this.config, providers: this.providers, createClient: createModelClient }),

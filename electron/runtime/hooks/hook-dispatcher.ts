@@ -3,7 +3,6 @@ import type { ConfigSnapshot } from '../../config/config-file.js';
 import type { HookConfigEvent } from '../../config/config-schema.js';
 import type { ProcessSupervisor } from '../../exec/index.js';
 import type { EventLog } from '../event-log.js';
-import type { ToolResult } from '../tools/tool-registry.js';
 import { configuredHooks, hookConfigErrors, toHookMetadata, WIRE_EVENT_NAME, type ConfiguredHook } from './hook-config.js';
 import { runHookProcess } from './hook-process.js';
 
@@ -128,26 +127,13 @@ export class HookDispatcher {
     }
   }
 
-  /**
-   * Wraps one tool call: PreToolUse hooks may refuse it (the model then gets
-   * the block text as a failed tool result); PostToolUse hooks see the result.
-   */
-  async aroundToolUse(context: HookContext, call: ToolUseCall, run: () => Promise<ToolResult>): Promise<ToolResult> {
-    const blocked = await this.preToolUse(context, call);
-    if (blocked) return { success: false, output: blockedText(blocked) };
-    if (context.signal?.aborted) return { success: false, output: 'The turn was interrupted before the tool ran.' };
-    const result = await run();
-    await this.postToolUse(context, call, result);
-    return result;
-  }
-
-  /** PreToolUse alone, for tool paths with their own items (MCP calls, commands): a reason means do not run it. */
+  /** PreToolUse, run by the tool dispatcher before every call: a reason means do not run it. */
   async preToolUse(context: HookContext, call: ToolUseCall): Promise<BlockReason | null> {
     return (await this.runEvent('PreToolUse', context, context.cwd, call.name, toolPayload(call))).blocked;
   }
 
-  /** PostToolUse alone: what the call returned (`output` as the model reads it). */
-  async postToolUse(context: HookContext, call: ToolUseCall, result: ToolResult): Promise<void> {
+  /** PostToolUse, run by the tool dispatcher after every call that ran: what it returned (`output` as the model reads it). */
+  async postToolUse(context: HookContext, call: ToolUseCall, result: { readonly success: boolean; readonly output: string }): Promise<void> {
     await this.runEvent('PostToolUse', context, context.cwd, call.name, {
       ...toolPayload(call),
       tool_response: { success: result.success, output: result.output },
