@@ -71,10 +71,62 @@ async function toolsSentToTheModel(): Promise<unknown[]> {
   }
 }
 
+/**
+ * What the tool table changed on purpose: the tools whose JSON Schemas were
+ * written by hand beside their zod schemas now carry the zod schema's limits
+ * (so the model is told what the call is checked against), in zod's key
+ * order. Each added keyword, per tool and property.
+ */
+const INTENTIONAL_ADDITIONS: Record<string, Record<string, Record<string, unknown>>> = {
+  exec_command: {
+    cmd: { minLength: 1, maxLength: 65536 },
+    workdir: { maxLength: 4096 },
+    env: { propertyNames: { type: 'string' } },
+    timeout_ms: { minimum: 1, maximum: 86400000 },
+    yield_time_ms: { minimum: 0, maximum: 300000 },
+    justification: { maxLength: 2000 },
+  },
+  write_stdin: {
+    session_id: { minimum: 1, maximum: 9007199254740991 },
+    chars: { maxLength: 65536 },
+    yield_time_ms: { minimum: 0, maximum: 300000 },
+  },
+  apply_patch: { input: { minLength: 1, maxLength: 4194304 } },
+  job_start: {
+    command: { minLength: 1, maxLength: 65536 },
+    cwd: { maxLength: 4096 },
+    name: { maxLength: 200 },
+    timeoutMs: { minimum: 1, maximum: 2592000000 },
+    maxAttempts: { minimum: 0, maximum: 10 },
+  },
+  job_status: { jobId: { minLength: 1, maxLength: 200 } },
+  job_output: { jobId: { minLength: 1, maxLength: 200 }, offset: { minimum: 0, maximum: 9007199254740991 }, limit: { minimum: 1, maximum: 1048576 } },
+};
+
+interface WireTool {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: { properties: Record<string, Record<string, unknown>> } };
+}
+
 describe('the tools the model sees', () => {
-  it('capture', async () => {
-    const tools = await toolsSentToTheModel();
-    fs.writeFileSync(FIXTURE, `${JSON.stringify(tools, null, 2)}\n`);
-    expect(tools.length).toBeGreaterThan(0);
+  it('are what it saw before the tool table, byte for byte, apart from the listed schema limits', async () => {
+    const before = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as WireTool[];
+    const now = (await toolsSentToTheModel()) as WireTool[];
+    expect(now.map((tool) => tool.function.name)).toEqual(before.map((tool) => tool.function.name));
+    for (const [index, tool] of now.entries()) {
+      const old = before[index]!;
+      const added = INTENTIONAL_ADDITIONS[tool.function.name];
+      if (!added) {
+        expect(JSON.stringify(tool), tool.function.name).toBe(JSON.stringify(old));
+        continue;
+      }
+      expect(tool.function.description).toBe(old.function.description);
+      const properties = tool.function.parameters.properties;
+      const withoutAdditions = Object.fromEntries(
+        Object.entries(properties).map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema).filter(([key]) => !(key in (added[name] ?? {}))))]),
+      );
+      expect({ ...tool.function.parameters, properties: withoutAdditions }, tool.function.name).toEqual(old.function.parameters);
+      for (const [name, keywords] of Object.entries(added)) expect(properties[name], `${tool.function.name}.${name}`).toMatchObject(keywords);
+    }
   }, 60_000);
 });
