@@ -136,11 +136,15 @@ export interface ToolDefinition<S extends z.ZodObject, Turn> {
   readonly offeredTo?: ToolEntry<Turn>['offeredTo'];
 }
 
-/** A table row from one zod schema and one handler. */
+/**
+ * A table row from one zod schema and one handler. The model is told
+ * `additionalProperties: false`, so a call with a field the schema does not
+ * name is refused, not stripped.
+ */
 export function defineTool<S extends z.ZodObject, Turn = unknown>(definition: ToolDefinition<S, Turn>): ToolEntry<Turn> {
   return {
     spec: { name: definition.name, description: definition.description, parameters: jsonSchemaOf(definition.args) },
-    args: zodArguments(definition.args, definition.prepare ? { prepare: definition.prepare } : {}),
+    args: zodArguments(definition.args.strict(), definition.prepare ? { prepare: definition.prepare } : {}),
     // `args` is what this row's own schema parsed.
     run: async (args, invocation) => definition.run(args as z.output<S>, invocation),
     ...(definition.refuse ? { refuse: definition.refuse } : {}),
