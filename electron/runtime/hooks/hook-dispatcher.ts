@@ -127,9 +127,19 @@ export class HookDispatcher {
     }
   }
 
-  /** PreToolUse, run by the tool dispatcher before every call: a reason means do not run it. */
-  async preToolUse(context: HookContext, call: ToolUseCall): Promise<BlockReason | null> {
-    return (await this.runEvent('PreToolUse', context, context.cwd, call.name, toolPayload(call))).blocked;
+  /**
+   * PreToolUse, run by the tool dispatcher before every call: `blocked` means
+   * do not run it; `updatedInput` (Codex's `hookSpecificOutput.updatedInput`,
+   * the last hook's wins) replaces the call's arguments.
+   */
+  async preToolUse(context: HookContext, call: ToolUseCall): Promise<PreToolUseOutcome> {
+    const outcome = await this.runEvent('PreToolUse', context, context.cwd, call.name, toolPayload(call));
+    let updatedInput: Record<string, unknown> | null = null;
+    for (const answer of outcome.answers) {
+      const specific = answer['hookSpecificOutput'];
+      if (isObject(specific) && isObject(specific['updatedInput'])) updatedInput = specific['updatedInput'];
+    }
+    return { blocked: outcome.blocked, updatedInput };
   }
 
   /** PostToolUse, run by the tool dispatcher after every call that ran: what it returned (`output` as the model reads it). */
@@ -293,6 +303,12 @@ export class HookDispatcher {
       this.deps.onInternalError?.(`${method} could not be published`, error);
     }
   }
+}
+
+export interface PreToolUseOutcome {
+  readonly blocked: BlockReason | null;
+  /** Arguments a hook put in place of the model's, or null. */
+  readonly updatedInput: Record<string, unknown> | null;
 }
 
 /** A tool call as hooks see it; `name` is what the model called (`mcp__<server>__<tool>` for MCP). */

@@ -349,6 +349,49 @@ describe('tool and turn hooks', () => {
     expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
   });
 
+  it('a PreToolUse hook may change the arguments: the changed call runs (checked again), PostToolUse and the item show it', async () => {
+    const h = hooked([
+      {
+        event: 'PreToolUse',
+        name: 'redirect',
+        matcher: '^read_file$',
+        script: `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"path":"public.txt"}}}'`,
+      },
+      { event: 'PreToolUse', name: 'breaker', matcher: '^list_directory$', script: `cat >/dev/null\necho '{"hookSpecificOutput":{"updatedInput":{"path":7}}}'` },
+      { event: 'PostToolUse', name: 'after', script: `cat >> "$OUT/post.jsonl"\necho >> "$OUT/post.jsonl"` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'secret.txt'), 'the word is heron');
+    fs.writeFileSync(path.join(h.home, 'public.txt'), 'the word is wren');
+    mock.enqueue(
+      [
+        {
+          type: 'toolCalls',
+          calls: [
+            { id: 'call_read', name: 'read_file', arguments: '{"path":"secret.txt"}' },
+            { id: 'call_list', name: 'list_directory', arguments: '{}' },
+          ],
+        },
+        { type: 'finish' },
+      ],
+      [{ type: 'text', text: 'Wren.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('read secret.txt') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(results).toContain('the word is wren');
+    expect(results).not.toContain('heron');
+    expect(results).toContain('Invalid arguments for list_directory as a PreToolUse hook changed them: path: ');
+    const post = fs.readFileSync(path.join(h.out, 'post.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(post.map((l) => [l['tool_name'], l['tool_input']])).toEqual([['read_file', { path: 'public.txt' }]]);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.filter((i) => i.type === 'dynamicToolCall').map((i) => [i.tool, i.status, i.arguments])).toEqual([
+      ['read_file', 'completed', { path: 'public.txt' }],
+      ['list_directory', 'failed', {}],
+    ]);
+  });
+
   it('PostToolUse sees the result; Stop hears how the turn ended; a Stop hook cannot block', async () => {
     const h = hooked([
       { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },

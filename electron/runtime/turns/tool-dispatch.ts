@@ -29,8 +29,9 @@ export interface ToolDispatchDeps {
  * The one path of every model tool call, whatever its source: find the row,
  * check the arguments against its schema (a failure is the model's to read,
  * as Codex answers a call it cannot parse; no hook runs for it), PreToolUse
- * hooks (a block is the call's result), the handler, then PostToolUse hooks
- * with what the model is told. PermissionRequest hooks reach handlers bound
+ * hooks (a block is the call's result; changed arguments are checked again
+ * and are what runs), the handler, then PostToolUse hooks with what the model
+ * is told. PermissionRequest hooks reach handlers bound
  * to the call. A call is recorded as a `dynamicToolCall` item unless its row
  * records its own (commands, patches, MCP calls).
  */
@@ -47,23 +48,31 @@ export async function dispatchToolCall(turn: ActiveTurn, call: ModelToolCall, to
   const entry = tools.lookup(call.name);
   if (!entry) {
     const output = `Unknown tool "${call.name}". Available: ${tools.names().join(', ')}`;
-    return recordToolCall(invocation, deps, async () => ({ success: false, output }));
+    return recordToolCall(invocation, deps, async () => ({ success: false, output }), () => invocation.input);
   }
+  // What the handler ran with: the model's arguments, or those a PreToolUse hook put in their place.
+  let ran = invocation;
   const steps = async (refuse: (refusal: Refusal) => Promise<ToolResult>): Promise<ToolResult> => {
     const checked = entry.args.check(input);
     if (!checked.ok) return refuse({ kind: 'invalidArguments', message: `Invalid arguments for ${call.name}: ${checked.problem}` });
-    const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
-    const blocked = await deps.hooks.preToolUse(hookContext, hookCall);
-    if (blocked) return refuse({ kind: 'blocked', text: blockedText(blocked), outcome: hookOutcome(blocked) });
-    if (invocation.signal.aborted) return refuse({ kind: 'interrupted' });
-    const result = entry.refuse ? await entry.run(checked.value, invocation) : await ranSafely(entry, checked.value, invocation);
+    const pre = await deps.hooks.preToolUse(hookContext, { name: call.name, callId: call.id, argumentsJson: call.arguments });
+    if (pre.blocked) return refuse({ kind: 'blocked', text: blockedText(pre.blocked), outcome: hookOutcome(pre.blocked) });
+    let args = checked.value;
+    if (pre.updatedInput) {
+      const rechecked = entry.args.check({ json: true, value: pre.updatedInput });
+      if (!rechecked.ok) return refuse({ kind: 'invalidArguments', message: `Invalid arguments for ${call.name} as a PreToolUse hook changed them: ${rechecked.problem}` });
+      args = rechecked.value;
+      ran = { ...invocation, input: pre.updatedInput, call: { ...call, arguments: JSON.stringify(pre.updatedInput) } };
+    }
+    if (ran.signal.aborted) return refuse({ kind: 'interrupted' });
+    const result = entry.refuse ? await entry.run(args, ran) : await ranSafely(entry, args, ran);
     // A stopped turn's hooks would be stopped at once: PostToolUse hears the calls of a turn that goes on.
-    if (!invocation.signal.aborted) await deps.hooks.postToolUse(hookContext, hookCall, result);
+    if (!ran.signal.aborted) await deps.hooks.postToolUse(hookContext, { name: call.name, callId: call.id, argumentsJson: ran.call.arguments }, result);
     return result;
   };
   const ownRefuse = entry.refuse;
   if (ownRefuse) return steps((refusal) => ownRefuse(refusal, invocation));
-  return recordToolCall(invocation, deps, () => steps(async (refusal) => ({ success: false, output: refusalText(refusal) })));
+  return recordToolCall(invocation, deps, () => steps(async (refusal) => ({ success: false, output: refusalText(refusal) })), () => ran.input);
 }
 
 /** A handler without its own item: its output cut to what the model reads; a throw is a failed result (PostToolUse hears it), never a failed turn. */
@@ -105,6 +114,7 @@ async function recordToolCall(
   invocation: ToolInvocation<ActiveTurn>,
   deps: ToolDispatchDeps,
   run: () => Promise<ToolResult>,
+  ranWith: () => unknown,
 ): Promise<ToolResult> {
   const { turn, call } = invocation;
   const startedAtMs = deps.now();
@@ -131,6 +141,7 @@ async function recordToolCall(
   const completedAtMs = deps.now();
   const completed: ThreadItem = {
     ...base,
+    arguments: ranWith(),
     status: result.success ? 'completed' : 'failed',
     completedAtMs,
     contentItems: [{ type: 'inputText', text: result.output }],
