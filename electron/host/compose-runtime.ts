@@ -23,16 +23,15 @@ import { HookDispatcher } from '../runtime/hooks/hook-dispatcher.js';
 import type { JobClock } from '../runtime/jobs/job-clock.js';
 import { JobApprovals } from '../runtime/jobs/job-approvals.js';
 import { JobEngine } from '../runtime/jobs/job-engine.js';
-import { AgentJobTools, jobToolSpecs } from '../runtime/jobs/job-tools.js';
+import { AgentJobTools } from '../runtime/jobs/job-tools.js';
+import { agentToolTable } from '../runtime/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
 import { PolicyService } from '../runtime/policy/policy-service.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
 import { ThreadSandboxSettings } from '../runtime/thread-sandbox.js';
-import { builtinTools } from '../runtime/tools/builtin-tools.js';
 import { ClientTools } from '../runtime/tools/client-tools.js';
-import { ToolRegistry } from '../runtime/tools/tool-registry.js';
 import { TurnEngine } from '../runtime/turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -190,12 +189,10 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ...(logError ? { logError } : {}),
   });
   const goals = new GoalManager({ threads, events, newId, now });
-  const builtins = builtinTools();
-  const tools = new ToolRegistry(builtins, [{ specs: () => mcp.toolSpecs() }]);
   const clientTools = new ClientTools({
     storeOf: (threadId) => threads.require(threadId).store,
-    // Client tools may not shadow built-ins.
-    reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
+    // Client tools may not shadow the table's own tools.
+    reservedNames: () => tools.fixedNames(),
     timeoutMs: options.clientToolTimeoutMs ?? 120_000,
     now,
     announced: () => events.announced(),
@@ -205,7 +202,6 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     sessions: new ExecSessions(supervisor),
     policy: () => policy.engine(),
     approvals,
-    hooks,
     events,
     settingsOf,
     newId,
@@ -214,21 +210,31 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ackWhenClientsCatchUp: (ack) => commandExec.ackWhenClientsCatchUp(null, ack),
   });
   const jobTools = new AgentJobTools({ jobs: () => built(later.jobs, 'the job engine'), commands, settingsOf });
+  // Every tool the model can call, in the order it sees them: one table, one dispatch path.
+  const tools = agentToolTable({
+    commands,
+    patches: new PatchRunner({ approvals, events, settingsOf, newId, now }),
+    jobs: jobTools,
+    goals,
+    mcp: {
+      events,
+      newId,
+      now,
+      mcp: {
+        toolSpecs: () => mcp.toolSpecs(),
+        resolveTool: (modelName) => mcp.resolveTool(modelName),
+        callTool: (server, tool, args, callOptions) => mcp.callTool(server, tool, args, callOptions),
+        readOnlyHint: (server, tool) => mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
+        review: (call) => mcpApprovals.review(call),
+      },
+    },
+    clientTools,
+  });
   const turns = new TurnEngine({
     threads,
     events,
     goals,
     tools,
-    clientTools,
-    mcp: {
-      resolveTool: (modelName) => mcp.resolveTool(modelName),
-      callTool: (server, tool, args, callOptions) => mcp.callTool(server, tool, args, callOptions),
-      readOnlyHint: (server, tool) => mcp.lookupTool(server, tool)?.facts?.hints?.readOnlyHint ?? null,
-      review: (call) => mcpApprovals.review(call),
-    },
-    commands,
-    jobTools,
-    patches: new PatchRunner({ approvals, hooks, events, settingsOf, newId, now }),
     bindModel: options.bindModel ?? createModelBinder({ configService: config, providers, createClient: createModelClient }),
     newId,
     now,

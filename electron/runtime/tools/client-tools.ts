@@ -7,9 +7,8 @@ import {
   type DynamicToolCallResponse,
   type DynamicToolSpec,
 } from '../../../shared/protocol/index.js';
-import type { ModelToolSpec } from '../../model/types.js';
 import type { StateStore } from '../../store/state-store.js';
-import type { ToolResult } from './tool-registry.js';
+import type { ToolEntry, ToolInvocation, ToolResult, ToolSource } from './tool-table.js';
 
 /**
  * Asks a connected client to run one tool call. Each carrier host installs
@@ -21,19 +20,19 @@ export type ClientToolRequester = (
   options: { readonly timeoutMs: number; readonly signal: AbortSignal },
 ) => Promise<DynamicToolCallResponse> | null;
 
-interface ClientTool {
-  /** The name the model sees: `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
-  readonly modelName: string;
-  readonly namespace: string | null;
-  readonly name: string;
-  readonly spec: ModelToolSpec;
-  readonly validate: ValidateFunction;
+/** What a client tool's call needs of its turn. */
+export interface ClientToolTurn {
+  readonly threadId: string;
+  readonly id: string;
 }
+
+/** A thread's client tool as a row of the tool table; the model sees `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
+type ClientTool = ToolEntry<ClientToolTurn>;
 
 export interface ClientToolsDeps {
   readonly storeOf: (threadId: string) => StateStore;
-  /** Names of the runtime's own tools; a client tool may not shadow one. */
-  readonly reservedNames: ReadonlySet<string>;
+  /** Names of the runtime's own tools (read when a tool is registered); a client tool may not shadow one. */
+  readonly reservedNames: () => ReadonlySet<string>;
   readonly timeoutMs: number;
   readonly now: () => number;
   /** Resolves once the notifications published so far have gone out: a call never overtakes its item/started. */
@@ -44,11 +43,11 @@ const MODEL_NAME_LIMIT = 64;
 
 /**
  * Client-side (dynamic) tools, as Codex does them: registered on
- * thread/start and kept with the thread, offered to the model next to the
- * built-in tools, their arguments checked against the tool's inputSchema
+ * thread/start and kept with the thread, offered to the model as a source
+ * of the tool table, their arguments checked against the tool's inputSchema
  * before the client sees them, then sent to the client as `item/tool/call`.
  */
-export class ClientTools {
+export class ClientTools implements ToolSource<ClientToolTurn> {
   /** Loaded with the first thread that has client tools: Ajv costs ~100 ms to load, most threads never need it. */
   private ajv: Promise<Ajv> | null = null;
   private readonly byThread = new Map<string, Map<string, ClientTool>>();
@@ -107,32 +106,19 @@ export class ClientTools {
     this.owners.set(threadId, connectionId);
   }
 
-  async specsFor(threadId: string): Promise<ModelToolSpec[]> {
-    return [...(await this.toolsOf(threadId)).values()].map((tool) => tool.spec);
+  /** The thread's client tools, in the order they were registered. */
+  async entries(scope: { readonly threadId: string }): Promise<readonly ClientTool[]> {
+    return [...(await this.toolsOf(scope.threadId)).values()];
   }
 
-  async has(threadId: string, modelName: string): Promise<boolean> {
-    return (await this.toolsOf(threadId)).has(modelName);
-  }
-
-  async invoke(
-    call: { threadId: string; turnId: string; callId: string; modelName: string; argumentsJson: string },
-    signal: AbortSignal,
+  /** Sends one checked call to the client that answers for the thread; its failures are the model's to read. */
+  private async request(
+    tool: { readonly modelName: string; readonly namespace: string | null; readonly name: string },
+    args: unknown,
+    { turn, call, signal }: ToolInvocation<ClientToolTurn>,
   ): Promise<ToolResult> {
-    const tool = (await this.toolsOf(call.threadId)).get(call.modelName);
-    if (!tool) return { success: false, output: `Unknown tool "${call.modelName}".` };
-    let args: unknown;
-    try {
-      args = call.argumentsJson.trim() === '' ? {} : JSON.parse(call.argumentsJson);
-    } catch {
-      return { success: false, output: `Arguments for ${call.modelName} are not valid JSON: ${call.argumentsJson.slice(0, 200)}` };
-    }
-    if (!tool.validate(args)) {
-      const ajv = await this.compiler();
-      return { success: false, output: `Invalid arguments for ${call.modelName}: ${ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
-    }
-    const owner = this.owners.get(call.threadId) ?? null;
-    const params = { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args };
+    const owner = this.owners.get(turn.threadId) ?? null;
+    const params = { threadId: turn.threadId, turnId: turn.id, callId: call.id, namespace: tool.namespace, tool: tool.name, arguments: args };
     const options = { timeoutMs: this.deps.timeoutMs, signal };
     await this.deps.announced();
     let pending: Promise<DynamicToolCallResponse> | null = null;
@@ -140,7 +126,7 @@ export class ClientTools {
       pending = requester(owner, params, options);
       if (pending) break;
     }
-    if (!pending) return { success: false, output: `${call.modelName}: the client that registered this tool is not connected` };
+    if (!pending) return { success: false, output: `${tool.modelName}: the client that registered this tool is not connected` };
     try {
       const answer = await pending;
       const output = answer.contentItems
@@ -149,7 +135,7 @@ export class ClientTools {
       return { success: answer.success, output };
     } catch (error) {
       const why = error instanceof ServerRequestError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`;
-      return { success: false, output: `${call.modelName}: ${why}` };
+      return { success: false, output: `${tool.modelName}: ${why}` };
     }
   }
 
@@ -173,10 +159,11 @@ export class ClientTools {
     const tools = new Map<string, ClientTool>();
     if (specs.length === 0) return tools;
     const ajv = await this.compiler();
+    const reserved = this.deps.reservedNames();
     const add = (namespace: string | null, fn: Extract<DynamicToolSpec, { type: 'function' }>) => {
       const modelName = modelNameOf(namespace, fn.name);
       const label = namespace === null ? fn.name : `${namespace}/${fn.name}`;
-      if (this.deps.reservedNames.has(modelName)) {
+      if (reserved.has(modelName)) {
         throw RpcError.invalidParams(`invalid params for thread/start: dynamicTools: ${label} would shadow the built-in tool ${modelName}`);
       }
       if (tools.has(modelName)) {
@@ -190,12 +177,18 @@ export class ClientTools {
           `invalid params for thread/start: dynamicTools: ${label}: inputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
+      const tool = { modelName, namespace, name: fn.name };
       tools.set(modelName, {
-        modelName,
-        namespace,
-        name: fn.name,
         spec: { name: modelName, description: fn.description, parameters: fn.inputSchema },
-        validate,
+        args: {
+          check: (input) =>
+            !input.json
+              ? { ok: false, problem: `not valid JSON: ${input.text.slice(0, 200)}` }
+              : validate(input.value)
+                ? { ok: true, value: input.value }
+                : { ok: false, problem: ajv.errorsText(validate.errors, { dataVar: 'arguments' }) },
+        },
+        run: (args, invocation) => this.request(tool, args, invocation),
       });
     };
     for (const spec of specs) {

@@ -14,12 +14,7 @@ import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
-import type { CommandRunner } from '../commands/command-runner.js';
-import type { PatchRunner } from '../patch/patch-runner.js';
-import type { ClientTools } from '../tools/client-tools.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { McpToolCaller } from './mcp-tool-call.js';
-import type { AgentJobTools } from '../jobs/job-tools.js';
+import type { ToolTable } from '../tools/tool-table.js';
 import type { ModelBinder } from '../../model/types.js';
 import { addUsage, ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
@@ -32,10 +27,7 @@ export interface TurnEngineDeps {
   readonly threads: ThreadManager;
   readonly events: EventLog;
   readonly goals: GoalManager;
-  readonly tools: ToolRegistry;
-  readonly clientTools: ClientTools;
-  readonly commands: CommandRunner;
-  readonly patches: PatchRunner;
+  readonly tools: ToolTable<ActiveTurn>;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
@@ -46,12 +38,8 @@ export interface TurnEngineDeps {
   readonly knownSecrets?: () => Promise<readonly string[]>;
   /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
   readonly onTurnEnded?: (threadId: string, turnId: string) => void;
-  /** Configured hooks: turn start and end here, tool use in the runner. */
+  /** Configured hooks: turn start and end here, tool use in the tool dispatcher. */
   readonly hooks: HookDispatcher;
-  /** MCP servers' tools for the agent. */
-  readonly mcp?: McpToolCaller;
-  /** The agent's background jobs (job_start, job_status, job_output). */
-  readonly jobTools?: AgentJobTools;
 }
 
 /**
