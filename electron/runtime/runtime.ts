@@ -28,6 +28,7 @@ import { ThreadSandboxSettings } from './thread-sandbox.js';
 import { ThreadManager, type ThreadDefaults } from './thread-manager.js';
 import { builtinTools } from './tools/builtin-tools.js';
 import { ClientTools } from './tools/client-tools.js';
+import { OutgoingSender } from './outgoing/outgoing-sender.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { ModelBinder } from '../model/types.js';
 import { recoverInterruptedTurns } from './turns/turn-recovery.js';
@@ -98,6 +99,11 @@ export interface RuntimeOptions {
   readonly elicitationTimeoutMs?: number;
   /** Start the configured MCP servers right after construction (default true). */
   readonly startMcpServers?: boolean;
+  /**
+   * What sends to clients (notifications, server requests): handed in by a
+   * host whose carriers attach before the runtime is open; default: one of its own.
+   */
+  readonly outgoing?: OutgoingSender;
 }
 
 /**
@@ -109,12 +115,14 @@ export class Runtime {
   readonly durable: StateStore;
   readonly memory: StateStore;
   readonly events: EventLog;
+  /** Every message to clients: the log's notifications, one connection's output, server requests and who may answer them. */
+  readonly outgoing: OutgoingSender;
   readonly threads: ThreadManager;
   readonly goals: GoalManager;
   readonly turns: TurnEngine;
-  /** Client-side tools of each thread; a carrier host installs how to reach the client. */
+  /** Client-side tools of each thread. */
   readonly clientTools: ClientTools;
-  /** `command/exec`: the person's terminals and standalone commands; a carrier host installs how to reach its connections. */
+  /** `command/exec`: the person's terminals and standalone commands. */
   readonly commandExec: CommandExecService;
   /** The one owner of child processes (hooks, jobs, the person's terminals; agent commands next). */
   readonly supervisor: ProcessSupervisor;
@@ -136,9 +144,9 @@ export class Runtime {
   readonly jobs: JobEngine;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
-  /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
+  /** Approvals waiting for the person. */
   readonly approvals: ApprovalBroker;
-  /** MCP servers' questions to the person; a carrier host installs how to reach its clients. */
+  /** MCP servers' questions to the person. */
   readonly elicitations: ElicitationBroker;
   /** The exec policy: rules files (watched), built-in defaults, the rules editor's methods. */
   readonly policy: PolicyService;
@@ -147,6 +155,7 @@ export class Runtime {
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
+  private readonly stopSending: () => void;
   private closed = false;
   /** What thread/start uses when its params leave something out (read per call: Settings may change it). */
   private readonly threadDefaults: () => ThreadDefaults;
@@ -167,6 +176,8 @@ export class Runtime {
       now,
       ...(options.logError ? { onError: options.logError } : {}),
     });
+    this.outgoing = options.outgoing ?? new OutgoingSender();
+    this.stopSending = this.outgoing.follow(this.events);
     const cwd = options.defaults?.cwd ?? os.homedir();
     // Read on every thread/start, so a Settings change applies to the next thread.
     const defaults = (): ThreadDefaults => ({
@@ -202,7 +213,7 @@ export class Runtime {
     });
     // Before the broker ends the old approvals: whether a patch still waited decides how it ends.
     endFileChangesOfEarlierRun(this.durable);
-    this.approvals = new ApprovalBroker({ events: this.events, now });
+    this.approvals = new ApprovalBroker({ events: this.events, outgoing: this.outgoing, now });
     this.approvals.endLeftovers(this.durable);
     // The one supervisor of every child process: agent commands, hooks, jobs, MCP servers, the person's terminals.
     // Built here, never handed in, so no process can start without the secret and protected-path rules.
@@ -220,7 +231,7 @@ export class Runtime {
       protectedPaths: [this.home],
     });
     process.on('exit', this.killChildrenOnExit);
-    this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
+    this.commandExec = new CommandExecService({ supervisor: this.supervisor, clients: this.outgoing, defaultCwd: cwd });
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
     // The shell parser is large: loaded with the first command or rules request, not at start-up.
@@ -240,6 +251,7 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.elicitations = new ElicitationBroker({
+      outgoing: this.outgoing,
       timeoutMs: options.elicitationTimeoutMs ?? 10 * 60 * 1000,
       resolved: (threadId, requestId) => this.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, ephemeral: true }),
       ...(options.logError ? { logWarning: (message: string) => options.logError?.(message, null) } : {}),
@@ -263,11 +275,13 @@ export class Runtime {
     const tools = new ToolRegistry(builtins, [{ specs: () => this.mcp.toolSpecs() }]);
     this.clientTools = new ClientTools({
       storeOf: (threadId) => this.threads.require(threadId).store,
+      isEphemeral: (threadId) => this.threads.require(threadId).record.ephemeral,
+      outgoing: this.outgoing,
+      events: this.events,
       // Client tools may not shadow built-ins.
       reservedNames: new Set([...builtins.map((tool) => tool.spec.name), ...jobToolSpecs.map((spec) => spec.name)]),
       timeoutMs: options.clientToolTimeoutMs ?? 120_000,
       now,
-      announced: () => this.events.announced(),
     });
     const commands = new CommandRunner({
       supervisor: this.supervisor,
@@ -514,6 +528,9 @@ export class Runtime {
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);
     this.elicitations.close();
+    this.commandExec.close();
+    // Approvals still waiting stay recorded as waiting: the next start ends them (endLeftovers).
+    this.stopSending();
     this.policy.close();
     this.events.close();
     this.durable.close();
