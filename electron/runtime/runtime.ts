@@ -177,7 +177,6 @@ export class Runtime {
       ...(options.logError ? { onError: options.logError } : {}),
     });
     this.outgoing = options.outgoing ?? new OutgoingSender();
-    this.stopSending = this.outgoing.follow(this.events);
     const cwd = options.defaults?.cwd ?? os.homedir();
     // Read on every thread/start, so a Settings change applies to the next thread.
     const defaults = (): ThreadDefaults => ({
@@ -368,6 +367,8 @@ export class Runtime {
     this.queue.drainAll();
     // Servers start in the background: nothing (initialize, threads, turns) waits for them.
     if (options.startMcpServers ?? true) setImmediate(() => void this.mcp.reload());
+    // Live from here on: what recovery published while opening is in the log (events/replay), not news to early clients.
+    this.stopSending = this.outgoing.follow(this.events);
   }
 
   private handlers(): MethodHandlers<RequestContext> {

@@ -191,7 +191,7 @@ export class OutgoingSender {
         options.timeoutMs === undefined
           ? null
           : setTimeout(
-              () => finish({ error: new ServerRequestError('timeout', `${method}: the client did not answer within ${options.timeoutMs} ms`) }, 'timed out'),
+              () => finish({ error: new ServerRequestError('timeout', `${method}: the client did not answer within ${options.timeoutMs} ms`) }, 'timeout'),
               options.timeoutMs,
             );
       const finish = (outcome: { result: unknown } | { error: ServerRequestError }, ending: string) => {
