@@ -1,10 +1,10 @@
 import type { Dispatcher } from '../../shared/protocol/index.js';
 import type { ConfigService } from '../config/config-service.js';
-import type { ElicitationBroker } from '../mcp/elicitation-broker.js';
 import type { ApprovalBroker } from '../runtime/approvals/approval-broker.js';
 import type { CommandExecService } from '../runtime/command-exec/command-exec-service.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { EventLog } from '../runtime/event-log.js';
+import type { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';
 import type { JobShutdownOptions, JobEngine } from '../runtime/jobs/job-engine.js';
 import type { ThreadManager } from '../runtime/thread-manager.js';
 import type { ClientTools } from '../runtime/tools/client-tools.js';
@@ -21,14 +21,14 @@ export interface CarrierRuntime {
   readonly events: Pick<EventLog, 'subscribe' | 'replay' | 'lastSeq' | 'publish' | 'announced'>;
   /** Whether a thread exists (its record), for routes that check before they call. */
   readonly threads: Pick<ThreadManager, 'require'>;
-  /** Approvals waiting for the person: how a carrier reaches its clients, and their answers. */
-  readonly approvals: Pick<ApprovalBroker, 'addSender' | 'resend' | 'list' | 'answer'>;
-  /** MCP servers' questions to the person: how a carrier reaches its clients. */
-  readonly elicitations: Pick<ElicitationBroker, 'addSender' | 'resend'>;
-  /** Client-side tools: how a carrier reaches the client that owns a thread's tools. */
-  readonly clientTools: Pick<ClientTools, 'addRequester' | 'add' | 'claim'>;
-  /** command/exec output: how a carrier reaches the connection that started a command. */
-  readonly commandExec: Pick<CommandExecService, 'addReach' | 'connectionClosed'>;
+  /** Every message to clients: carriers attach their connections here and hand answers back; they only transport. */
+  readonly outgoing: OutgoingSender;
+  /** Approvals waiting for the person: who watches them (the desktop shell), and their answers. */
+  readonly approvals: Pick<ApprovalBroker, 'watch' | 'list' | 'answer'>;
+  /** Client-side tools: which connection owns a thread's tools. */
+  readonly clientTools: Pick<ClientTools, 'add' | 'claim'>;
+  /** command/exec: a connection's commands end with it. */
+  readonly commandExec: Pick<CommandExecService, 'connectionClosed'>;
   /** Jobs the desktop shell pauses or lists on quit. */
   readonly jobs: Pick<JobEngine, 'pause' | 'list'>;
   /** The person's notification preferences, for the desktop shell's notifications. */

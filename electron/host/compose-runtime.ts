@@ -32,6 +32,7 @@ import { ThreadHistory } from '../runtime/thread-history.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
 import { ThreadSandboxSettings } from '../runtime/thread-sandbox.js';
 import { ClientTools } from '../runtime/tools/client-tools.js';
+import { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';
 import { TurnEngine } from '../runtime/turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { SecretStore } from '../secrets/secret-store.js';
@@ -84,6 +85,11 @@ export interface RuntimeOptions {
   readonly elicitationTimeoutMs?: number;
   /** Start the configured MCP servers once the runtime starts (default true). */
   readonly startMcpServers?: boolean;
+  /**
+   * What sends to clients (notifications, server requests): handed in by a
+   * host whose carriers attach before the runtime is open; default: one of its own.
+   */
+  readonly outgoing?: OutgoingSender;
 }
 
 /** Every service of one runtime, built once by `composeRuntime` and handed to the handlers and the lifecycle (runtime.ts). */
@@ -99,6 +105,8 @@ export interface RuntimeServices extends RuntimeHandlerDeps {
   readonly supervisor: ProcessSupervisor;
   /** MCP servers' questions to the person. */
   readonly elicitations: ElicitationBroker;
+  /** Every message to clients: the log's notifications, one connection's output, server requests and who may answer them. */
+  readonly outgoing: OutgoingSender;
 }
 
 /**
@@ -122,6 +130,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
 
   const providers = new ProviderResolver(() => config.providers(), parts.secrets);
   const events = new EventLog(parts.durable, parts.memory, { now, ...(logError ? { onError: logError } : {}) });
+  const outgoing = options.outgoing ?? new OutgoingSender();
   const cwd = options.defaults?.cwd ?? os.homedir();
   // Read on every thread/start, so a Settings change applies to the next thread.
   const threadDefaults = (): ThreadDefaults => ({
@@ -151,8 +160,8 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   });
   const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);
-  const approvals = new ApprovalBroker({ events, now });
-  const commandExec = new CommandExecService({ supervisor, defaultCwd: cwd });
+  const approvals = new ApprovalBroker({ events, outgoing, now });
+  const commandExec = new CommandExecService({ supervisor, clients: outgoing, defaultCwd: cwd });
   // The shell parser is large: loaded with the first command or rules request, not at start-up.
   const policy = new PolicyService({
     home,
@@ -160,6 +169,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   });
   const hooks = new HookDispatcher({ supervisor, config: () => config.current(), events, newId, now, ...(logError ? { onInternalError: logError } : {}) });
   const elicitations = new ElicitationBroker({
+    outgoing,
     timeoutMs: options.elicitationTimeoutMs ?? 10 * 60 * 1000,
     resolved: (threadId, requestId) => events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, ephemeral: true }),
     ...(logError ? { logWarning: (message: string) => logError(message, null) } : {}),
@@ -191,11 +201,13 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   const goals = new GoalManager({ threads, events, newId, now });
   const clientTools = new ClientTools({
     storeOf: (threadId) => threads.require(threadId).store,
+    isEphemeral: (threadId) => threads.require(threadId).record.ephemeral,
+    outgoing,
+    events,
     // Client tools may not shadow the table's own tools.
     reservedNames: () => tools.fixedNames(),
     timeoutMs: options.clientToolTimeoutMs ?? 120_000,
     now,
-    announced: () => events.announced(),
   });
   const commands = new CommandRunner({
     supervisor,
@@ -276,6 +288,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     providers,
     supervisor,
     elicitations,
+    outgoing,
     events,
     threads,
     history,

@@ -22,6 +22,7 @@ export class Runtime implements CarrierRuntime {
   /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
   readonly methods: MethodHandlers<RequestContext>;
   private pruneTimer: ReturnType<typeof setInterval> | null = null;
+  private stopSending: () => void = () => undefined;
   private started = false;
   private closed = false;
   /** An exit nobody planned (process.exit elsewhere) still takes every child process along. */
@@ -62,6 +63,8 @@ export class Runtime implements CarrierRuntime {
     queue.drainAll();
     // Servers start in the background: nothing (initialize, threads, turns) waits for them.
     if (this.options.startMcpServers ?? true) setImmediate(() => void (this.closed || mcp.reload()));
+    // Live from here on: what recovery published while opening is in the log (events/replay), not news to early clients.
+    this.stopSending = this.services.outgoing.follow(events);
   }
 
   // The services carriers, the desktop shell and tests reach, by name.
@@ -73,6 +76,7 @@ export class Runtime implements CarrierRuntime {
   get elicitations() { return this.services.elicitations; }
   get clientTools() { return this.services.clientTools; }
   get commandExec() { return this.services.commandExec; }
+  get outgoing() { return this.services.outgoing; }
   get jobs() { return this.services.jobs; }
   get config() { return this.services.config; }
 
@@ -124,6 +128,9 @@ export class Runtime implements CarrierRuntime {
     s.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);
     s.elicitations.close();
+    s.commandExec.close();
+    // Approvals still waiting stay recorded as waiting: the next start ends them (endLeftovers).
+    this.stopSending();
     s.policy.close();
     s.events.close();
     s.durable.close();

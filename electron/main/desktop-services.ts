@@ -49,7 +49,7 @@ export function openDesktopServices(options: DesktopServicesOptions): DesktopSer
     if (notification.method === 'job/updated') activity.jobUpdated(notification.params.job);
     else if (notification.method === 'job/deleted') activity.jobDeleted(notification.params.jobId);
   });
-  const removeSender = runtime.approvals.addSender((pending, withdrawn) => activity.approvalWaiting(pending, withdrawn));
+  const removeSender = runtime.approvals.watch((pending, withdrawn) => activity.approvalWaiting(pending, withdrawn));
   runtime.ready.then(
     (opened) => activity.seed(jobsWithStatus(opened, LIVE_STATUSES)),
     () => undefined,

@@ -39,14 +39,25 @@ function tempDir(): string {
 
 type Answer = (response: McpServerElicitationRequestResponse) => void;
 
-/** Approvals as a connected client gets them: each with the way to answer it, in arrival order. */
+/** Approvals as a connected client gets them (attached to the runtime's sender): each with the way to answer it, in arrival order. */
 function approvalInbox(runtime: Runtime) {
   const arrived: Array<{ pending: PendingApproval; answer: Answer }> = [];
   const waiters: Array<() => void> = [];
+  const connectionId = 'test-inbox';
   cleanups.push(
-    runtime.approvals.addSender((pending, _signal, answer) => {
-      arrived.push({ pending, answer });
-      waiters.splice(0).forEach((wake) => wake());
+    runtime.outgoing.attach({
+      connectionId,
+      isOpen: true,
+      canAnswer: () => true,
+      sendRequest: (request) => {
+        const pending = runtime.approvals.list().find((approval) => approval.requestId === request.id);
+        if (!pending) return;
+        arrived.push({ pending, answer: (result) => void runtime.outgoing.answer(connectionId, { id: request.id, result }) });
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      sendNotification: () => undefined,
+      unsentBytes: 0,
+      onceDrained: (callback) => callback(),
     }),
   );
   const next = async (index: number) => {

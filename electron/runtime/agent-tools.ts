@@ -7,7 +7,7 @@ import type { PatchRunner } from './patch/patch-runner.js';
 import { builtinTools } from './tools/builtin-tools.js';
 import type { ClientTools } from './tools/client-tools.js';
 import { ToolTable } from './tools/tool-table.js';
-import type { ActiveTurn } from './turns/active-turn.js';
+import type { ActiveTurn } from './active-turn.js';
 import { goalTools } from './turns/goal-tools.js';
 import { mcpTools, type McpCallDeps } from './turns/mcp-tool-call.js';
 

@@ -58,8 +58,11 @@ export class RpcError extends Error implements RpcErrorShape {
   }
 }
 
-/** Why a request the server sent to a client got no usable answer. */
-export type ServerRequestFailure = 'timeout' | 'closed' | 'refused' | 'badAnswer' | 'canceled';
+/**
+ * Why a request the server sent to a client got no usable answer; `notWaiting`
+ * is what a late answer is told (the first answer won, or it was withdrawn).
+ */
+export type ServerRequestFailure = 'timeout' | 'closed' | 'refused' | 'badAnswer' | 'canceled' | 'notWaiting';
 
 /** A server-to-client request (e.g. `item/tool/call`) that failed; `reason` says how. */
 export class ServerRequestError extends Error {

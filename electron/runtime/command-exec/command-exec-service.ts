@@ -16,17 +16,22 @@ import {
 } from '../../exec/index.js';
 import { ackWhenClientsCatchUp, type ClientBacklogSource } from './client-pacing.js';
 
-/** How a carrier host reaches its connections. */
-export interface ConnectionReach {
-  isOpen(connectionId: string): boolean;
+/** How the service reaches connections: the OutgoingSender, seen narrowly. */
+export interface ConnectionNotifier {
+  /** Whether any connection is registered at all (none: an in-process caller, which counts as connected). */
+  readonly connectionCount: number;
+  isConnected(connectionId: string): boolean;
   /** Delivers a notification to one connection; false when it is not (or no longer) connected. */
-  notify(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
-  /** How far its carriers lag (absent: they cannot tell, and count as caught up). */
-  readonly backlog?: ClientBacklogSource;
+  notifyConnection(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
+  /** How far their carriers lag. */
+  readonly backlog: ClientBacklogSource;
+  /** Calls back when a connection goes away; returns the removal. */
+  onConnectionClosed(listener: (connectionId: string) => void): () => void;
 }
 
 export interface CommandExecServiceOptions {
   readonly supervisor: ProcessSupervisor;
+  readonly clients: ConnectionNotifier;
   /** Working folder when the request names none. */
   readonly defaultCwd: string;
 }
@@ -67,9 +72,16 @@ export class CommandExecService {
   private readonly sessions = new Map<string, ExecSession>();
   /** Buffered commands without a processId: unreachable by follow-ups, but they die with their connection too. */
   private readonly anonymous = new Set<ExecSession>();
-  private readonly reaches = new Set<ConnectionReach>();
+  private readonly stopWatching: () => void;
 
-  constructor(private readonly options: CommandExecServiceOptions) {}
+  constructor(private readonly options: CommandExecServiceOptions) {
+    this.stopWatching = options.clients.onConnectionClosed((connectionId) => void this.connectionClosed(connectionId));
+  }
+
+  /** Stops following connections (the runtime closes). */
+  close(): void {
+    this.stopWatching();
+  }
 
   /**
    * Wraps a flow-controlled subscription's `ack`: output going to one
@@ -78,19 +90,7 @@ export class CommandExecService {
    * pauses the command instead of output piling up or being dropped.
    */
   ackWhenClientsCatchUp(connectionId: string | null, ack: (bytes: number) => void): (bytes: number) => void {
-    const reaches = this.reaches;
-    const sources: Iterable<ClientBacklogSource> = {
-      *[Symbol.iterator]() {
-        for (const reach of reaches) if (reach.backlog) yield reach.backlog;
-      },
-    };
-    return ackWhenClientsCatchUp(sources, connectionId, ack);
-  }
-
-  /** A carrier host installs how to reach its connections; returns the uninstaller. */
-  addReach(reach: ConnectionReach): () => void {
-    this.reaches.add(reach);
-    return () => this.reaches.delete(reach);
+    return ackWhenClientsCatchUp([this.options.clients.backlog], connectionId, ack);
   }
 
   async exec(params: HandlerParamsOf<'command/exec'>, connectionId: string): Promise<CommandExecResult> {
@@ -254,12 +254,11 @@ export class CommandExecService {
 
   /** A caller with no carrier (in-process) counts as connected; its streamed output has nowhere to go. */
   private connected(connectionId: string): boolean {
-    return this.reaches.size === 0 || [...this.reaches].some((reach) => reach.isOpen(connectionId));
+    return this.options.clients.connectionCount === 0 || this.options.clients.isConnected(connectionId);
   }
 
   private notify(connectionId: string, delta: CommandExecOutputDelta): boolean {
-    for (const reach of this.reaches) if (reach.notify(connectionId, 'command/exec/outputDelta', delta)) return true;
-    return false;
+    return this.options.clients.notifyConnection(connectionId, 'command/exec/outputDelta', delta);
   }
 
   private require(connectionId: string, processId: string): ExecSession {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type ToolEntry, type ToolInvocation } from '../tools/tool-table.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import type { CommandRunner } from './command-runner.js';
 
 /** Codex's default yield: a command still running after 10 s answers with a session id. */

@@ -65,7 +65,7 @@ export class AgentRunner {
 
   constructor(private readonly options: AgentRunnerOptions) {
     this.unsubscribe.push(options.events.subscribe((notification) => this.onNotification(notification)));
-    this.unsubscribe.push(options.approvals.addSender((pending, withdrawn) => this.onApproval(pending, withdrawn)));
+    this.unsubscribe.push(options.approvals.watch((pending, withdrawn) => this.onApproval(pending, withdrawn)));
   }
 
   /** Makes the job's thread (its folder, approval policy and sandbox) and goal; a bad folder is an error here, before any job exists. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type ToolEntry, type ToolInvocation } from '../tools/tool-table.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import type { PatchRunner } from './patch-runner.js';
 
 export const APPLY_PATCH = 'apply_patch';

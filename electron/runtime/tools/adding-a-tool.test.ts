@@ -9,7 +9,7 @@ import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js
 import { createTestRuntime, settledCaller } from '../../../test-support/test-runtime.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import type { RequestContext } from '../context.js';
-import { ZERO_USAGE, type ActiveTurn } from '../turns/active-turn.js';
+import { ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
 import { dispatchToolCall } from '../turns/tool-dispatch.js';
 import { resolveInside } from './workspace-path.js';
 import { defineTool, ToolTable, type ToolInvocation } from './tool-table.js';
@@ -91,7 +91,7 @@ it('count_lines answers the model, is recorded in the thread, and refuses argume
       },
     ]);
     let ids = 0;
-    const deps = { events: runtime.events, hooks: runtime.hooks, newId: () => `example-${++ids}`, now: Date.now };
+    const deps = { events: runtime.events, hooks: runtime.services.hooks, newId: () => `example-${++ids}`, now: Date.now };
     const good = await dispatchToolCall(turn, { id: 'c1', name: 'count_lines', arguments: '{"path":"notes.txt"}' }, tools, deps);
     expect(good).toEqual({ success: true, output: 'notes.txt: 3 lines' });
     const bad = await dispatchToolCall(turn, { id: 'c2', name: 'count_lines', arguments: '{"path":""}' }, tools, deps);

@@ -1,24 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Ajv, ValidateFunction } from 'ajv';
-import {
-  RpcError,
-  ServerRequestError,
-  type DynamicToolCallParams,
-  type DynamicToolCallResponse,
-  type DynamicToolSpec,
-} from '../../../shared/protocol/index.js';
+import { RpcError, ServerRequestError, type DynamicToolSpec } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
+import type { EventLog } from '../event-log.js';
+import type { OutgoingSender } from '../outgoing/outgoing-sender.js';
 import type { ToolEntry, ToolInvocation, ToolResult, ToolSource } from './tool-table.js';
-
-/**
- * Asks a connected client to run one tool call. Each carrier host installs
- * one; it answers null when the thread's owner is not one of its clients.
- */
-export type ClientToolRequester = (
-  ownerConnectionId: string | null,
-  params: DynamicToolCallParams,
-  options: { readonly timeoutMs: number; readonly signal: AbortSignal },
-) => Promise<DynamicToolCallResponse> | null;
 
 /** What a client tool's call needs of its turn. */
 export interface ClientToolTurn {
@@ -31,12 +17,16 @@ type ClientTool = ToolEntry<ClientToolTurn>;
 
 export interface ClientToolsDeps {
   readonly storeOf: (threadId: string) => StateStore;
+  /** Whether the thread lives in memory only (its `tool_call.requested` is not kept). */
+  readonly isEphemeral: (threadId: string) => boolean;
+  /** Sends `item/tool/call` to the connection that answers for the thread's tools. */
+  readonly outgoing: Pick<OutgoingSender, 'request' | 'canReach'>;
+  /** Where each call is announced (`tool_call.requested`) before it is sent, and whose notifications it never overtakes. */
+  readonly events: Pick<EventLog, 'publish' | 'announced'>;
   /** Names of the runtime's own tools (read when a tool is registered); a client tool may not shadow one. */
   readonly reservedNames: () => ReadonlySet<string>;
   readonly timeoutMs: number;
   readonly now: () => number;
-  /** Resolves once the notifications published so far have gone out: a call never overtakes its item/started. */
-  readonly announced: () => Promise<void>;
 }
 
 const MODEL_NAME_LIMIT = 64;
@@ -45,22 +35,17 @@ const MODEL_NAME_LIMIT = 64;
  * Client-side (dynamic) tools, as Codex does them: registered on
  * thread/start and kept with the thread, offered to the model as a source
  * of the tool table, their arguments checked against the tool's inputSchema
- * before the client sees them, then sent to the client as `item/tool/call`.
+ * before the client sees them, announced in the log (`tool_call.requested`,
+ * where HTTP clients look) and sent through the OutgoingSender as
+ * `item/tool/call` to the connection that answers for the thread's tools.
  */
 export class ClientTools implements ToolSource<ClientToolTurn> {
   /** Loaded with the first thread that has client tools: Ajv costs ~100 ms to load, most threads never need it. */
   private ajv: Promise<Ajv> | null = null;
   private readonly byThread = new Map<string, Map<string, ClientTool>>();
   private readonly owners = new Map<string, string>();
-  private readonly requesters = new Set<ClientToolRequester>();
 
   constructor(private readonly deps: ClientToolsDeps) {}
-
-  /** Adds a carrier's way to reach its clients; returns its removal. */
-  addRequester(requester: ClientToolRequester): () => void {
-    this.requesters.add(requester);
-    return () => this.requesters.delete(requester);
-  }
 
   /** Refuses (-32602) specs that cannot work, before anything is created; returns them compiled. */
   async check(specs: readonly DynamicToolSpec[]): Promise<Map<string, ClientTool>> {
@@ -119,14 +104,20 @@ export class ClientTools implements ToolSource<ClientToolTurn> {
   ): Promise<ToolResult> {
     const owner = this.owners.get(turn.threadId) ?? null;
     const params = { threadId: turn.threadId, turnId: turn.id, callId: call.id, namespace: tool.namespace, tool: tool.name, arguments: args };
-    const options = { timeoutMs: this.deps.timeoutMs, signal };
-    await this.deps.announced();
-    let pending: Promise<DynamicToolCallResponse> | null = null;
-    for (const requester of this.requesters) {
-      pending = requester(owner, params, options);
-      if (pending) break;
+    // A call never overtakes the notifications published before it (its item/started).
+    await this.deps.events.announced();
+    const audience = { kind: 'one', connectionId: owner ?? '' } as const;
+    if (owner === null || !this.deps.outgoing.canReach('item/tool/call', audience)) {
+      return { success: false, output: `${tool.modelName}: the client that registered this tool is not connected` };
     }
-    if (!pending) return { success: false, output: `${tool.modelName}: the client that registered this tool is not connected` };
+    this.deps.events.publish('tool_call.requested', params, { threadId: turn.threadId, turnId: turn.id, ephemeral: this.deps.isEphemeral(turn.threadId) });
+    const pending = this.deps.outgoing.request('item/tool/call', params, {
+      threadId: turn.threadId,
+      turnId: turn.id,
+      audience,
+      signal,
+      timeoutMs: this.deps.timeoutMs,
+    });
     try {
       const answer = await pending;
       const output = answer.contentItems

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GoalManager } from '../goal-manager.js';
+import { REPORT_PROGRESS, UPDATE_GOAL, type GoalManager } from '../goal-manager.js';
 import { defineTool, type ToolEntry, type ToolInvocation, type ToolScope } from '../tools/tool-table.js';
 
 /**

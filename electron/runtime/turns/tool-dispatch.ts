@@ -13,7 +13,7 @@ import {
   type ToolResult,
   type TurnTools,
 } from '../tools/tool-table.js';
-import type { ActiveTurn } from './active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 
 /** Largest tool output sent to the model from a `dynamicToolCall` item; the rest is cut with a note. */
 export const MAX_TOOL_OUTPUT_CHARS = 64 * 1024;

@@ -22,7 +22,7 @@ export interface HttpApiOptions {
 export interface HttpApi {
   /** Answers a request under `/v1/`; `false` for any other path. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** Fails the tool calls still waiting for an HTTP answer; stops announcing approvals. */
+  /** Fails the tool calls still waiting for an HTTP answer (their client is gone). */
   close(): void;
 }
 
@@ -112,7 +112,6 @@ export function createHttpApi(runtime: CarrierRuntime, options: HttpApiOptions):
     },
     close: () => {
       toolCalls.close();
-      approvals.close();
     },
   };
 }
