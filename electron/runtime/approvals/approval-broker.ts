@@ -282,7 +282,7 @@ export class ApprovalBroker {
 }
 
 function notWaiting(requestId: string): RpcError {
-  return RpcError.invalidRequest(`approval request ${requestId} is not waiting: it was already answered, ended, or never existed`);
+  return RpcError.because('approval.notWaiting', `approval request ${requestId} is not waiting: it was already answered, ended, or never existed`, { requestId });
 }
 
 /** A command approval's decision; an MCP-shaped answer to one (a client's mix-up) counts by its action. */

@@ -48,9 +48,9 @@ export interface JobShutdownOptions {
 const STOPPED_AT_QUIT = 'cancelled: stopped when Wheelhouse quit';
 const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a command the agent started), so it could not keep running';
 
-const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
+const notFound = (jobId: string) => RpcError.because('job.notFound', `job not found: ${jobId}`, { jobId });
 const refuse = (entry: JobEntry, action: string, why: string) =>
-  new RpcError(-32600, `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
+  RpcError.because('job.wrongState', `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
 
 /**
  * Seed 000's JobManager with the parts the seed left out: retries that run at
@@ -172,7 +172,7 @@ export class JobEngine {
     let entry: JobEntry;
     if (params.kind === 'agent') {
       if (!this.agents) {
-        throw new RpcError(-32600, 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+        throw RpcError.because('job.kindUnsupported', 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent' });
       }
       this.runner.validate({ command: '', cwd: params.cwd });
       const name = params.name || params.objective.slice(0, 120);
