@@ -141,7 +141,7 @@ const LAYERS = {
   'renderer/src/terminal': { imports: ['renderer/src/client', 'shared/protocol'] },
   'renderer/src/stores': { imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/terminal', 'shared', 'shared/protocol'] },
   'renderer/src/views': {
-    imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/stores', 'shared/policy', 'shared/protocol', /* ↺ */ 'renderer/src'],
+    imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/stores', 'shared', 'shared/policy', 'shared/protocol', /* ↺ */ 'renderer/src'],
   },
   'renderer/src': {
     imports: [
