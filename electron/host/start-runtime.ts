@@ -3,9 +3,7 @@ import {
   Dispatcher,
   isDesktopMethod,
   type DesktopMethod,
-  ErrorCode,
   RpcError,
-  RUNTIME_UNAVAILABLE,
   type ClientMethod,
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
@@ -95,9 +93,7 @@ function startingRuntime(
   );
 
   const unavailable = (error: unknown) =>
-    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`, {
-      reason: RUNTIME_UNAVAILABLE,
-    });
+    RpcError.because('runtime.unavailable', `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`);
   const waitForRuntime = <M extends ClientMethod>(method: M) =>
     (async (params: unknown, ctx: RequestContext) => {
       const runtime = await ready.catch((error: unknown) => {

@@ -101,7 +101,7 @@ function startApp(): void {
     },
     'desktop/openAtLogin/set': ({ openAtLogin }) => {
       const now = loginItem.write(openAtLogin);
-      if (now === null) throw RpcError.invalidRequest('This system offers no way for Wheelhouse to open at login.', { reason: 'desktop.loginItemUnsupported' });
+      if (now === null) throw RpcError.because('desktop.loginItemUnsupported', 'This system offers no way for Wheelhouse to open at login.');
       return { openAtLogin: now };
     },
     'desktop/runtime/restart': () => {

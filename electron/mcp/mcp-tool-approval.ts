@@ -9,7 +9,8 @@ import { mayAsk, needsApproval, type McpToolHints, type ThreadApprovalSettings }
 import { toolApprovalMode, type McpServerConfig } from './mcp-config.js';
 
 /** How an MCP tool-call approval ended: the person's answer (Codex's elicitation response), or the turn stopped first. */
-export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
+export type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
+import type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
 
 /** What the person is shown about the tool (from the server's listing). */
 export interface McpToolFacts {

@@ -90,7 +90,8 @@ export class GoalManager {
   assertCanStart(threadId: string): void {
     const goal = this.get(threadId);
     if (goal?.status === 'budgetLimited') {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'goal.budgetSpent',
         `the thread goal has used its token budget (${goal.tokensUsed} of ${goal.tokenBudget} tokens); raise the budget or clear the goal to continue`,
         { threadId, goal },
       );

@@ -121,7 +121,7 @@ export class ThreadHistory {
   rollback(params: HandlerParamsOf<'thread/rollback'>): ResultOf<'thread/rollback'> {
     const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'thread/rollback');
     if (this.deps.turns.activeTurnId(record.id)) {
-      throw RpcError.invalidRequest(`thread ${record.id} has a running turn; stop it before rolling back`);
+      throw RpcError.because('thread.busy', `thread ${record.id} has a running turn; stop it before rolling back`, { threadId: record.id });
     }
     const turns = store.turns.list(record.id);
     if (params.numTurns > turns.length) {

@@ -12,7 +12,7 @@ import { TempDirs } from '../../test-support/temp-dir.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { waitUntil } from '../../test-support/waiting.js';
 import type { RequestContext } from '../runtime/context.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { RpcHost } from './rpc-host.js';
 import { serveStdio } from './stdio-carrier.js';
 

@@ -11,11 +11,13 @@ import {
   MCP_TOOL_APPROVAL_META,
   mcpToolApprovalRequestId,
 } from '../../../shared/protocol/index.js';
-import type { McpApprovalOutcome } from '../../mcp/mcp-tool-approval.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import type { OutgoingSender } from '../outgoing/outgoing-sender.js';
 import { approvalRequestedOf } from './approval-announcement.js';
+
+/** How an MCP tool call's approval ended: the person's answer (Codex's elicitation response), or ended unanswered. */
+export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
 
 /** How a wait for the person ended: their decision, or the turn stopped first. */
 export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };
@@ -297,7 +299,7 @@ export class ApprovalBroker {
 }
 
 function notWaiting(requestId: string): RpcError {
-  return RpcError.invalidRequest(`approval request ${requestId} is not waiting: it was already answered, ended, or never existed`);
+  return RpcError.because('approval.notWaiting', `approval request ${requestId} is not waiting: it was already answered, ended, or never existed`, { requestId });
 }
 
 /** A command approval's decision; an MCP-shaped answer to one (a client's mix-up) counts by its action. */

@@ -4,11 +4,13 @@ import {
   RpcError,
   type CommandExecOutputDelta,
   type CommandExecResult,
+  type ErrorReason,
   type HandlerParamsOf,
 } from '../../../shared/protocol/index.js';
 import {
   ExecError,
   terminalShellArgv,
+  type ExecErrorCode,
   type ProcessEvent,
   type ProcessSupervisor,
   type SupervisedProcess,
@@ -100,7 +102,7 @@ export class CommandExecService {
     const processId = params.processId ?? null;
     checkCombinations(params, tty, streaming || streamStdin);
     if (processId !== null && this.sessions.has(key(connectionId, processId))) {
-      throw RpcError.invalidRequest(`processId ${processId} is already running on this connection`, { processId });
+      throw RpcError.because('process.idInUse', `processId ${processId} is already running on this connection`, { processId });
     }
     const cap = params.disableOutputCap ? Number.POSITIVE_INFINITY : (params.outputBytesCap ?? DEFAULT_OUTPUT_BYTES_CAP);
     const timeoutMs = params.disableTimeout ? undefined : (params.timeoutMs ?? (streaming ? undefined : DEFAULT_BUFFERED_TIMEOUT_MS));
@@ -148,7 +150,7 @@ export class CommandExecService {
         label: `command/exec ${processId ?? ''}`.trim(),
       });
     } catch (error) {
-      if (error instanceof ExecError) throw RpcError.invalidParams(error.message, { reason: error.code });
+      if (error instanceof ExecError) throw execRefusal(error);
       throw error;
     }
     const captured = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
@@ -248,7 +250,7 @@ export class CommandExecService {
 
   private async running(session: ExecSession, processId: string): Promise<Running> {
     const running = await session.started;
-    if (!running) throw RpcError.invalidRequest(`command/exec ${processId} could not start or has ended`, { processId });
+    if (!running) throw RpcError.because('process.notRunning', `command/exec ${processId} could not start or has ended`, { processId });
     return running;
   }
 
@@ -263,7 +265,7 @@ export class CommandExecService {
 
   private require(connectionId: string, processId: string): ExecSession {
     const session = this.sessions.get(key(connectionId, processId));
-    if (!session) throw RpcError.invalidRequest(`no running command/exec with processId ${processId} on this connection`, { processId });
+    if (!session) throw RpcError.because('process.notRunning', `no running command/exec with processId ${processId} on this connection`, { processId });
     return session;
   }
 }
@@ -287,7 +289,7 @@ function guard(action: () => void): void {
   try {
     action();
   } catch (error) {
-    if (error instanceof ExecError) throw RpcError.invalidRequest(error.message, { reason: error.code });
+    if (error instanceof ExecError) throw execRefusal(error);
     throw error;
   }
 }
@@ -297,4 +299,21 @@ function exitCodeOf(exitCode: number | null, signal: string | null): number {
   if (exitCode !== null) return exitCode;
   const number = signal ? os.constants.signals[signal as keyof typeof os.constants.signals] : undefined;
   return number ? 128 + number : -1;
+}
+
+const EXEC_REFUSALS: Readonly<Record<ExecErrorCode, ErrorReason>> = {
+  'invalid-spec': 'process.invalidSpec',
+  'bad-cwd': 'process.badCwd',
+  'not-found': 'process.commandNotFound',
+  'sandbox-unavailable': 'process.sandboxUnavailable',
+  'spawn-failed': 'process.spawnFailed',
+  'log-failed': 'process.logFailed',
+  disposed: 'process.shuttingDown',
+  'not-running': 'process.notRunning',
+  'unknown-session': 'process.unknownSession',
+};
+
+/** The supervisor's typed failure as the protocol's: its code becomes a reason of the closed union. */
+function execRefusal(error: ExecError): RpcError {
+  return RpcError.because(EXEC_REFUSALS[error.code], error.message);
 }

@@ -532,10 +532,24 @@ describe('every tool call, one wrapping', () => {
     );
     await h.waitFor(() => h.seen.find((n) => n.method === 'mcpServer/startupStatus/completed'), 'the MCP server');
     const asked: string[] = [];
+    // The client that starts the thread answers its tool calls, as a carrier's connection would.
+    const outgoing = h.runtime.outgoing;
     cleanups.push(
-      h.runtime.clientTools.addRequester((_owner, params) => {
-        asked.push(params.callId);
-        return Promise.resolve({ success: true, contentItems: [{ type: 'inputText', text: `${String((params.arguments as { guest: string }).guest)} is in room 12` }] });
+      outgoing.attach({
+        connectionId: 't',
+        isOpen: true,
+        canAnswer: (method) => method === 'item/tool/call',
+        sendRequest: (request) => {
+          const params = request.params as { callId: string; arguments: { guest: string } };
+          asked.push(params.callId);
+          void outgoing.answer('t', {
+            id: request.id,
+            result: { success: true, contentItems: [{ type: 'inputText', text: `${String(params.arguments.guest)} is in room 12` }] },
+          });
+        },
+        sendNotification: () => undefined,
+        unsentBytes: 0,
+        onceDrained: (callback) => callback(),
       }),
     );
     const lines = (file: string) =>

@@ -49,9 +49,9 @@ export interface JobShutdownOptions {
 const STOPPED_AT_QUIT = 'cancelled: stopped when Wheelhouse quit';
 const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a command the agent started), so it could not keep running';
 
-const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
+const notFound = (jobId: string) => RpcError.because('job.notFound', `job not found: ${jobId}`, { jobId });
 const refuse = (entry: JobEntry, action: string, why: string) =>
-  new RpcError(-32600, `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
+  RpcError.because('job.wrongState', `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
 
 /**
  * Seed 000's JobManager with the parts the seed left out: retries that run at
@@ -177,7 +177,7 @@ export class JobEngine {
   async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
     // 1. Validate: the whole request, before anything is decided or written.
     if (params.kind === 'agent' && !this.agents) {
-      throw new RpcError(-32600, 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
+      throw RpcError.because('job.kindUnsupported', 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent' });
     }
     const request = validateJobRequest(params);
     // 2. Decide: the exec policy says whether a command runs as asked, in a sandbox, after the person's approval, or not at all.

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Ajv, ValidateFunction } from 'ajv';
-import { RpcError, ServerRequestError, type DynamicToolSpec } from '../../../shared/protocol/index.js';
+import { RpcError, ServerRequestError, type DynamicToolCallParams, type DynamicToolSpec } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
-import type { EventLog } from '../event-log.js';
 import type { OutgoingSender } from '../outgoing/outgoing-sender.js';
 import type { ToolEntry, ToolInvocation, ToolResult, ToolSource } from './tool-table.js';
 
@@ -15,6 +14,13 @@ export interface ClientToolTurn {
 /** A thread's client tool as a row of the tool table; the model sees `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
 type ClientTool = ToolEntry<ClientToolTurn>;
 
+/** The part of the event log client tools use (declared here so tools/ does not reach up into the core). */
+export interface ToolCallLog {
+  publish(method: 'tool_call.requested', params: DynamicToolCallParams, scope: { threadId: string; turnId: string; ephemeral: boolean }): number;
+  /** Resolves once everything published so far has gone out. */
+  announced(): Promise<void>;
+}
+
 export interface ClientToolsDeps {
   readonly storeOf: (threadId: string) => StateStore;
   /** Whether the thread lives in memory only (its `tool_call.requested` is not kept). */
@@ -22,7 +28,7 @@ export interface ClientToolsDeps {
   /** Sends `item/tool/call` to the connection that answers for the thread's tools. */
   readonly outgoing: Pick<OutgoingSender, 'request' | 'canReach'>;
   /** Where each call is announced (`tool_call.requested`) before it is sent, and whose notifications it never overtakes. */
-  readonly events: Pick<EventLog, 'publish' | 'announced'>;
+  readonly events: ToolCallLog;
   /** Names of the runtime's own tools (read when a tool is registered); a client tool may not shadow one. */
   readonly reservedNames: () => ReadonlySet<string>;
   readonly timeoutMs: number;

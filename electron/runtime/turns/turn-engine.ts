@@ -56,7 +56,8 @@ export class TurnEngine {
     const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'turn/start');
     const running = this.active.get(record.id);
     if (running) {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'thread.busy',
         `thread ${record.id} already has a running turn (${running.id}); steer it with turn/steer or stop it first`,
         { activeTurnId: running.id },
       );
@@ -128,9 +129,10 @@ export class TurnEngine {
   steer(params: HandlerParamsOf<'turn/steer'>): ResultOf<'turn/steer'> {
     this.deps.threads.requireUnarchived(params.threadId, 'turn/steer');
     const turn = this.active.get(params.threadId);
-    if (!turn) throw RpcError.invalidRequest(`no turn is running in thread ${params.threadId}; start one with turn/start`);
+    if (!turn) throw RpcError.because('turn.notRunning', `no turn is running in thread ${params.threadId}; start one with turn/start`, { activeTurnId: null });
     if (turn.id !== params.expectedTurnId) {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'turn.notRunning',
         `expectedTurnId ${params.expectedTurnId} is not the running turn (${turn.id})`,
         { activeTurnId: turn.id },
       );
@@ -162,7 +164,7 @@ export class TurnEngine {
     this.deps.threads.require(params.threadId);
     const turn = this.active.get(params.threadId);
     if (!turn || turn.id !== params.turnId) {
-      throw RpcError.invalidRequest(`turn ${params.turnId} is not running in thread ${params.threadId}`);
+      throw RpcError.because('turn.notRunning', `turn ${params.turnId} is not running in thread ${params.threadId}`, { activeTurnId: this.active.get(params.threadId)?.id ?? null });
     }
     turn.controller.abort();
     const timeoutMs = this.deps.interruptTimeoutMs ?? 10_000;
