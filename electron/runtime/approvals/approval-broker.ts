@@ -257,7 +257,9 @@ export class ApprovalBroker {
       live.store === null ? { ephemeral: true } : { threadId, turnId, ephemeral: live.ephemeral },
     );
     for (const watcher of this.watchers) watcher(pending, live.withdrawn.signal);
-    const options = { requestId, threadId, turnId, audience: { kind: 'every' }, signal: live.withdrawn.signal, nobodyHere: 'wait' } as const;
+    // A job's approval (its owner keeps the record) outlives the turn that started the job: the turn's end does not withdraw it.
+    const sentTurnId = live.store === null ? null : turnId;
+    const options = { requestId, threadId, turnId: sentTurnId, audience: { kind: 'every' }, signal: live.withdrawn.signal, nobodyHere: 'wait' } as const;
     const asked =
       pending.method === 'mcpServer/elicitation/request'
         ? this.deps.outgoing.request(pending.method, pending.params, options)
