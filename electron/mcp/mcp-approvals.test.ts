@@ -200,6 +200,24 @@ describe('MCP tool calls and approvals', () => {
     expect(inbox.arrived).toHaveLength(1);
   });
 
+  it('"always" answered through approval/answer (as the desktop answers) writes the trust to config.toml', async () => {
+    const files = tempDir();
+    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('files', filesystemServerScript, [files]));
+    const inbox = approvalInbox(a.runtime);
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
+    const mark = a.seen.length;
+    await a.call('turn/start', { threadId: thread.id, input: text('write one') });
+    const { pending } = await inbox.next(0);
+    await a.call('approval/answer', { requestId: pending.requestId, response: { action: 'accept', _meta: { persist: 'always' } } });
+    expect((await a.turnDone(mark)).status).toBe('completed');
+    expect(fs.readFileSync(path.join(files, 'one.txt'), 'utf8')).toBe('1');
+    expect(fs.readFileSync(path.join(a.home, 'config.toml'), 'utf8')).toMatch(/\[mcp_servers\.files\.tools\.write_file\]\s+approval_mode = "approve"/);
+    // A second answer is a typed error: the first one won.
+    await expect(a.call('approval/answer', { requestId: pending.requestId, response: { action: 'accept' } })).rejects.toThrow(/not waiting/);
+  });
+
   it('lets a PermissionRequest hook decline an MCP call before the person is asked', async () => {
     const files = tempDir();
     const hooks = tempDir();

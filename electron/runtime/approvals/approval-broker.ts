@@ -173,6 +173,20 @@ export class ApprovalBroker {
     this.finish(requestId, 'answered', JSON.stringify(decision), response);
   }
 
+  /**
+   * An MCP tool call answered with its elicitation response verbatim, so a
+   * remembered choice (`_meta.persist`: "session" or "always") reaches the
+   * tool's approval; a decision cannot say "always".
+   */
+  answerMcp(requestId: string, response: McpServerElicitationRequestResponse): void {
+    const live = this.live.get(requestId);
+    if (!live) throw notWaiting(requestId);
+    if (live.pending.method !== 'mcpServer/elicitation/request') {
+      throw RpcError.invalidParams(`approval request ${requestId} is not an MCP tool call: answer it with a decision`);
+    }
+    this.finish(requestId, 'answered', JSON.stringify(response), response);
+  }
+
   list(threadId?: string | null): PendingApproval[] {
     return [...this.live.values()]
       .filter((live) => !threadId || live.pending.params.threadId === threadId)

@@ -8,7 +8,8 @@ export function approvalHandlers(approvals: ApprovalBroker, threads: ThreadManag
   return {
     'approval/list': (params) => ({ data: approvals.list(params.threadId) }),
     'approval/answer': (params) => {
-      approvals.answer(params.requestId, params.decision);
+      if ('response' in params) approvals.answerMcp(params.requestId, params.response);
+      else approvals.answer(params.requestId, params.decision);
       return {};
     },
     'approval/grants/list': (params) => {

@@ -95,7 +95,18 @@ function setup() {
       deliver(JSON.stringify({ id, method, params }));
       return { answer: () => sent.find((message) => (message as { id?: unknown; method?: unknown }).id === id && !('method' in (message as object))) };
     };
-    return { client, store, cut: () => cut(), askUnknown, deliver: (text: string) => deliver(text), failWrites: (on: boolean) => void (writesFail = on) };
+    /** The params of each request of `method` this window sent, oldest first. */
+    const sentParams = (method: string) =>
+      sent.flatMap((message) => ((message as { method?: unknown }).method === method ? [(message as { params: unknown }).params] : []));
+    return {
+      client,
+      store,
+      cut: () => cut(),
+      askUnknown,
+      sentParams,
+      deliver: (text: string) => deliver(text),
+      failWrites: (on: boolean) => void (writesFail = on),
+    };
   };
 
   const until = (check: () => boolean, what: string) => waitUntil(check, { what, intervalMs: 5 });
@@ -240,6 +251,38 @@ describe('an answer that does not go through', () => {
     a.store.getState().answerCommand('stale-1', 'accept');
     await until(() => a.store.getState().pending.length === 0, 'dropped');
     expect(a.store.getState().failures).toEqual({});
+  });
+});
+
+describe('an MCP tool call answered with a remembered choice', () => {
+  it('sends its elicitation answer verbatim, so "always" and "for this thread" reach the runtime', async () => {
+    const { openWindow, until } = setup();
+    const a = openWindow();
+    await until(() => a.client.getSnapshot().status === 'connected', 'connected');
+    // Requests the runtime is not waiting on (as the elicitation store hands them over): only what the window sends is under test here.
+    const ask = (itemId: string) =>
+      void a.store.getState().receiveMcpToolApproval(
+        {
+          threadId: 't-mcp',
+          turnId: 'turn-1',
+          serverName: 'files',
+          mode: 'form',
+          message: 'Allow the files MCP server to run tool "write_file"?',
+          requestedSchema: { type: 'object', properties: {} },
+          _meta: { codex_approval_kind: 'mcp_tool_call', persist: ['session', 'always'] },
+        },
+        `mcp_tool_call_approval_${itemId}`,
+      );
+    ask('always');
+    ask('session');
+    await until(() => a.store.getState().pending.length === 2, 'both requests shown');
+    a.store.getState().answerMcpTool('mcp_tool_call_approval_always', { action: 'accept', _meta: { persist: 'always' } });
+    a.store.getState().answerMcpTool('mcp_tool_call_approval_session', { action: 'accept', _meta: { persist: 'session' } });
+    await until(() => a.store.getState().pending.length === 0, 'both answered');
+    expect(a.sentParams('approval/answer')).toEqual([
+      { requestId: 'mcp_tool_call_approval_always', response: { action: 'accept', _meta: { persist: 'always' } } },
+      { requestId: 'mcp_tool_call_approval_session', response: { action: 'accept', _meta: { persist: 'session' } } },
+    ]);
   });
 });
 

@@ -168,8 +168,8 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   function settle(requestId: string, result: unknown): void {
     const request = store.getState().pending.find((known) => known.requestId === requestId);
     if (!request || store.getState().answering.has(requestId)) return;
-    const decision = approvalDecisionOf(request, result);
-    if (decision === null) {
+    const params = approvalAnswerOf(request, result);
+    if (params === null) {
       const answer = answers.get(requestId);
       answers.delete(requestId);
       remove(requestId);
@@ -177,7 +177,7 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
       return;
     }
     store.setState((state) => ({ answering: new Set(state.answering).add(requestId), failures: without(state.failures, requestId) }));
-    client.request('approval/answer', { requestId, decision }).then(
+    client.request('approval/answer', { requestId, ...params }).then(
       () => {
         answers.delete(requestId);
         remove(requestId);
@@ -282,15 +282,18 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   return store;
 }
 
-/** The decision `approval/answer` takes for this request and result; null for kinds it does not speak. */
-function approvalDecisionOf(request: PendingRequest, result: unknown): CommandExecutionApprovalDecision | null {
+/** What `approval/answer` takes for this request and result (less its id); null for kinds it does not speak. */
+function approvalAnswerOf(
+  request: PendingRequest,
+  result: unknown,
+): { readonly decision: CommandExecutionApprovalDecision } | { readonly response: McpServerElicitationRequestResponse } | null {
   switch (request.kind) {
     case 'command':
     case 'fileChange':
-      return (result as { decision: CommandExecutionApprovalDecision }).decision;
+      return { decision: (result as { decision: CommandExecutionApprovalDecision }).decision };
     case 'mcpTool':
-      // approval/answer speaks command decisions; the runtime maps them to the MCP answer.
-      return (result as McpServerElicitationRequestResponse).action;
+      // The elicitation answer verbatim: its `_meta.persist` ("session", "always") is what a decision cannot say.
+      return { response: result as McpServerElicitationRequestResponse };
     case 'other':
       return null;
     default: {
