@@ -51,7 +51,7 @@ async function app(options: { elicitationTimeoutMs?: number; serverToml?: string
       }
     });
   });
-  expect(runtime.mcp.servers()[0]?.state).toBe('ready');
+  expect(runtime.services.mcp.servers()[0]?.state).toBe('ready');
   /** A client over the real RpcHost; `asked` collects the elicitations it received. */
   /** `prepare` runs before initialize, as a real client registers its handlers first. */
   const client = async (name: string, prepare?: (rpc: RpcClient) => void) => {

@@ -1,5 +1,5 @@
 import { jobNotice, type Notice } from '../../shared/notices.js';
-import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, RUNTIME_UNAVAILABLE, type DesktopOpenTarget } from '../../shared/protocol/index.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, type DesktopOpenTarget } from '../../shared/protocol/index.js';
 import { findBridge } from './client/bridge-transport.js';
 import { createWheelhouseClient } from './client/create-client.js';
 import { threadTitle } from './format/thread-labels.js';
@@ -91,10 +91,7 @@ export const useJobsStore = createJobsStore(client, (before, after) => {
 export const useDesktopStore = createDesktopStore(client, host === 'electron', (target) => openTarget(target));
 
 // The desktop app's runtime could not open: the banner says so once; each refused request need not say it again.
-setExplainedElsewhere(
-  (error) =>
-    error instanceof RpcError && typeof error.data === 'object' && error.data !== null && (error.data as { reason?: unknown }).reason === RUNTIME_UNAVAILABLE,
-);
+setExplainedElsewhere((error) => error instanceof RpcError && error.reason === 'runtime.unavailable');
 
 /** Shows a place in the window: chosen from the application menu, the tray, a notification or a toast. */
 export function openTarget(target: DesktopOpenTarget): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment, PolicyDecidedBy } from '../command-execution.js';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
 import { McpServerElicitationRequestParams } from './mcp-elicitation.js';
 import { FileChangeApprovalDecision } from '../file-change.js';
 
@@ -177,5 +177,6 @@ export const approvalMethods = {
     z.object({ threadId: z.string(), prefix: z.array(z.string()), kind: ApprovalGrantKind.nullable().optional() }),
     z.object({ revoked: z.boolean() }),
     'Ends an "accept for session" grant: those commands (or, with kind fileChange, the thread’s patches) ask again.',
+    perThread,
   ),
 } as const;
