@@ -192,6 +192,8 @@ describe('MCP elicitation against server-everything', () => {
     const text = resultText(await call);
     expect(text).toContain('User cancelled');
     expect(text).toContain('nobody answered within 2 s');
+    // The withdrawal is announced once it is in the event log, which may be after the server has its answer.
+    await waitUntil(() => a.resolved.length === 1, { what: 'serverRequest/resolved' });
     expect(a.resolved).toHaveLength(1);
   });
 
