@@ -4,28 +4,22 @@ import { LOCAL_ENVIRONMENT_ID, type AdditionalPermissionProfile, type CommandExe
 import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
-import { blockedText, hookOutcome, type BlockReason, type HookDispatcher } from '../hooks/hook-dispatcher.js';
-import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { EventLog } from '../event-log.js';
-import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
 import { decideSandboxDenialRetry } from '../policy/approval-modes.js';
+import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
 import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
 import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
-import type { ToolResult } from '../tools/tool-registry.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.js';
+import type { ActiveTurn } from '../active-turn.js';
 import { commandActions } from './command-actions.js';
 import { CommandItemTracker } from './command-item.js';
-import {
-  additionalPermissionProfile,
-  looksLikeSandboxDenial,
-  requestedSandbox,
-  resolveAdditions,
-  runsInOf,
-  sandboxPolicy,
-} from './command-sandbox.js';
-import { DEFAULT_YIELD_MS, EXEC_COMMAND, ExecCommandArgs, WriteStdinArgs } from './command-tool-specs.js';
+import { additionalPermissionProfile, looksLikeSandboxDenial, requestedSandbox, resolveAdditions, runsInOf, sandboxPolicy } from './command-sandbox.js';
+import { DEFAULT_YIELD_MS, type ExecCommandArgs, type WriteStdinArgs } from './command-tool-specs.js';
 
 export { sandboxPolicy } from './command-sandbox.js';
+
+/** An exec_command call to record: run with its checked arguments, or refused before it ran. */
+export type CommandCall = { readonly args: ExecCommandArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };
 
 /** What one exec_command call ran: enough to run it again without the sandbox. */
 interface CommandRun {
@@ -45,8 +39,6 @@ export interface CommandRunnerDeps {
   readonly sessions: ExecSessions;
   readonly policy: () => Promise<ExecPolicyEngine>;
   readonly approvals: ApprovalBroker;
-  /** PermissionRequest hooks: may decline a request before the person sees it, and hear every answer. */
-  readonly hooks: Pick<HookDispatcher, 'approvalRequested' | 'approvalAnswered'>;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
   readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
@@ -91,15 +83,16 @@ export class CommandRunner {
   constructor(private readonly deps: CommandRunnerDeps) {}
 
   /**
-   * Runs one exec_command call; its item is the call's record in the thread.
-   * `blockedBy` (a PreToolUse hook's refusal) declines it before policy or approval.
-   * Answers what the model was told (for PostToolUse hooks).
+   * Records one exec_command call as its `commandExecution` item: run (with
+   * the checked arguments and the call's PermissionRequest hooks), or
+   * refused before it ran (bad arguments, a PreToolUse hook, a stopped turn).
+   * Answers what the model was told.
    */
-  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null = null): Promise<ToolResult> {
-    const first = await this.execCommandItem(turn, call, blockedBy);
-    const item = ((await this.retryWithoutSandbox(turn, call, first)) ?? first.tracker).snapshot;
-    const success = item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null);
-    return { success, output: item.modelOutput ?? '' };
+  async execCommand(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<ToolResult> {
+    const first = await this.execCommandItem(turn, call, input, mode);
+    const retried = 'args' in mode ? await this.retryWithoutSandbox(turn, call, first, mode.permission) : null;
+    const item = (retried ?? first.tracker).snapshot;
+    return { success: item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null), output: item.modelOutput ?? '' };
   }
 
   /**
@@ -107,7 +100,7 @@ export class CommandRunner {
    * person is asked, with one click, whether to run it again without the
    * sandbox; what they decide (and the second run's output) is told to the model.
    */
-  private async retryWithoutSandbox(turn: ActiveTurn, call: ModelToolCall, first: CommandRun): Promise<CommandItemTracker | null> {
+  private async retryWithoutSandbox(turn: ActiveTurn, call: ModelToolCall, first: CommandRun, permission: PermissionHooks): Promise<CommandItemTracker | null> {
     const item = first.tracker.snapshot;
     if (!first.ran || item.status !== 'failed' || turn.controller.signal.aborted) return null;
     if (!looksLikeSandboxDenial(first.ran.sandbox, item.exitCode, item.aggregatedOutput ?? '')) return null;
@@ -126,7 +119,8 @@ export class CommandRunner {
     tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command, so the person was asked whether to run it again without the sandbox. `);
     tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     const decision: ExecPolicyDecision = { requirement, matchedRule: null, commands: [] };
-    const answer = await this.askPerson(turn, tracker, decision, undefined, { runsIn: { type: 'noSandbox' }, additionalPermissions: null, retryOfSandboxDenial: true });
+    const where: AskedRun = { runsIn: { type: 'noSandbox' }, additionalPermissions: null, retryOfSandboxDenial: true };
+    const answer = await this.askPerson(turn, tracker, decision, undefined, permission, where);
     if (answer !== 'stop') {
       tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command; the person allowed running it again without the sandbox, and it ran:\n`);
       await this.run(turn, tracker, first.ran.cwd, first.ran.args, { mode: 'danger-full-access' });
@@ -134,18 +128,11 @@ export class CommandRunner {
     return tracker;
   }
 
-  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null): Promise<CommandRun> {
-    let raw: unknown = call.arguments;
-    try {
-      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    } catch {
-      // Refused below with the raw text.
-    }
-    const parsed = ExecCommandArgs.safeParse(raw);
-    const command = parsed.success ? parsed.data.cmd : typeof raw === 'object' && raw && 'cmd' in raw ? String((raw as { cmd: unknown }).cmd) : call.arguments;
+  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<CommandRun> {
+    const command = 'args' in mode ? mode.args.cmd : typeof input === 'object' && input && 'cmd' in input ? String((input as { cmd: unknown }).cmd) : call.arguments;
     const engine = await this.deps.policy();
     const settings = await this.deps.settingsOf(turn.threadId);
-    const asked = parsed.success ? (parsed.data.sandbox_permissions ?? 'use_default') : 'use_default';
+    const asked = 'args' in mode ? (mode.args.sandbox_permissions ?? 'use_default') : 'use_default';
     const decision = engine.evaluate({
       command,
       approvalPolicy: settings.approvalPolicy,
@@ -159,22 +146,20 @@ export class CommandRunner {
     const tracker = new CommandItemTracker(turn, this.deps.events, this.deps.now, {
       id: this.deps.newId(),
       callId: call.id,
-      arguments: raw,
+      arguments: input,
       command,
       cwd: turn.cwd,
       actions: commandActions(command, argvs),
       decidedBy: granted ? sessionGrantDecidedBy(needingApproval(decision)[0] ?? []) : decidedByOf(decision, settings.approvalPolicy),
     });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      this.fail(tracker, `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
+    if ('refusal' in mode) {
+      const { refusal } = mode;
+      if (refusal.kind === 'invalidArguments') this.fail(tracker, refusal.message);
+      else if (refusal.kind === 'blocked') this.decline(tracker, `Not run: ${refusal.text}`, refusal.outcome);
+      else this.decline(tracker, 'Not run: the turn was stopped before the command ran.', { by: 'turnEnded' });
       return { tracker, ran: null };
     }
-    if (blockedBy !== null) {
-      this.decline(tracker, `Not run: ${blockedText(blockedBy)}`, hookOutcome(blockedBy));
-      return { tracker, ran: null };
-    }
-    const args = parsed.data;
+    const { args, permission } = mode;
     const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
     if (!cwd.ok) {
       this.fail(tracker, cwd.reason);
@@ -187,13 +172,14 @@ export class CommandRunner {
     tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     const additions = resolveAdditions(args.additional_permissions, cwd.path);
     // What the model asked for applies once someone allowed it: the person now, a grant for the thread, or a rule.
-    let sandbox: SandboxPolicy = requirement.type === 'skip' && !requirement.bypassSandbox
-      ? sandboxPolicy(settings.sandbox, cwd.path)
-      : requestedSandbox(sandboxPolicy(settings.sandbox, cwd.path), asked, additions);
+    let sandbox: SandboxPolicy =
+      requirement.type === 'skip' && !requirement.bypassSandbox
+        ? sandboxPolicy(settings.sandbox, cwd.path)
+        : requestedSandbox(sandboxPolicy(settings.sandbox, cwd.path), asked, additions);
     if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
     if (requirement.type === 'needs_approval' && !granted) {
-      const where = { runsIn: runsInOf(sandbox, settings.sandbox, asked, additions), additionalPermissions: additionalPermissionProfile(asked, additions), retryOfSandboxDenial: false };
-      const answer = await this.askPerson(turn, tracker, decision, args.justification, where, prefixRuleOf(args.prefix_rule, decision));
+      const where: AskedRun = { runsIn: runsInOf(sandbox, settings.sandbox, asked, additions), additionalPermissions: additionalPermissionProfile(asked, additions), retryOfSandboxDenial: false };
+      const answer = await this.askPerson(turn, tracker, decision, args.justification, permission, where, prefixRuleOf(args.prefix_rule, decision));
       if (answer === 'stop') return { tracker, ran: null };
       if (answer === 'run-with-network' && sandbox.mode !== 'danger-full-access') sandbox = { ...sandbox, networkAccess: true };
     }
@@ -202,22 +188,14 @@ export class CommandRunner {
   }
 
   /** write_stdin: types into (or stops) a command that outlived its exec_command call, then reads on. */
-  async writeStdin(argumentsJson: string): Promise<ToolResult> {
-    let raw: unknown;
-    try {
-      raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
-    } catch {
-      return { success: false, output: `Arguments for write_stdin are not valid JSON: ${argumentsJson.slice(0, 200)}` };
-    }
-    const parsed = WriteStdinArgs.safeParse(raw);
-    if (!parsed.success) return { success: false, output: `Invalid arguments for write_stdin: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
-    const running = this.running.get(parsed.data.session_id);
-    if (!running) return { success: false, output: `No running command with session_id ${parsed.data.session_id} (it ended, or never existed).` };
-    const answer = parsed.data.stop
+  async writeStdin(args: WriteStdinArgs): Promise<ToolResult> {
+    const running = this.running.get(args.session_id);
+    if (!running) return { success: false, output: `No running command with session_id ${args.session_id} (it ended, or never existed).` };
+    const answer = args.stop
       ? await this.deps.sessions.stop(running.sessionId)
-      : await this.deps.sessions.poll(running.sessionId, { yieldMs: parsed.data.yield_time_ms ?? DEFAULT_YIELD_MS, ...(parsed.data.chars ? { input: parsed.data.chars } : {}) });
-    if (answer.status === 'exited') this.running.delete(parsed.data.session_id);
-    return { success: true, output: this.describe(answer, parsed.data.session_id) };
+      : await this.deps.sessions.poll(running.sessionId, { yieldMs: args.yield_time_ms ?? DEFAULT_YIELD_MS, ...(args.chars ? { input: args.chars } : {}) });
+    if (answer.status === 'exited') this.running.delete(args.session_id);
+    return { success: true, output: this.describe(answer, args.session_id) };
   }
 
   /** Commands a turn started that still run after it ended (each handed out once: they become jobs). */
@@ -238,6 +216,7 @@ export class CommandRunner {
     tracker: CommandItemTracker,
     decision: ExecPolicyDecision,
     justification: string | undefined,
+    permission: PermissionHooks,
     where: AskedRun,
     proposedRule: readonly string[] | null = null,
   ): Promise<'run' | 'run-with-network' | 'stop'> {
@@ -253,12 +232,11 @@ export class CommandRunner {
     for (const entry of network) available.push({ applyNetworkPolicyAmendment: { network_policy_amendment: entry } });
     available.push('decline', 'cancel');
     const item = tracker.snapshot;
-    const hookContext = hookContextOf(turn);
-    const hookDetails = { requestId: item.id, toolName: EXEC_COMMAND, command: item.command, reason: requirement.reason };
-    const blocked = await this.deps.hooks.approvalRequested(hookContext, hookDetails);
-    if (blocked) {
-      this.decline(tracker, `Not run: ${blockedText(blocked)}`, hookOutcome(blocked));
-      await this.deps.hooks.approvalAnswered(hookContext, hookDetails, 'decline');
+    const hookDetails = { requestId: item.id, command: item.command, reason: requirement.reason };
+    const refused = await permission.requested(hookDetails);
+    if (refused) {
+      this.decline(tracker, `Not run: ${refused.text}`, refused.outcome);
+      await permission.answered(hookDetails, 'decline');
       return 'stop';
     }
     // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
@@ -292,13 +270,12 @@ export class CommandRunner {
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
       this.decline(tracker, 'Not run: the turn was stopped before the command was approved.', { by: 'turnEnded' });
-      // Hooks hear that the request is gone too; detached from the stopped turn's signal, or they would be stopped at once.
-      const { signal: _stopped, ...detached } = hookContext;
-      await this.deps.hooks.approvalAnswered(detached, hookDetails, 'ended');
+      // Hooks hear that the request is gone too.
+      await permission.answered(hookDetails, 'ended');
       return 'stop';
     }
     const answer = outcome.decision;
-    await this.deps.hooks.approvalAnswered(hookContext, hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
+    await permission.answered(hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
     if (answer === 'decline') {
       this.decline(tracker, 'Not run: the person declined this command. Do not retry it; continue another way or ask them.', personSaid('declined'));
       return 'stop';

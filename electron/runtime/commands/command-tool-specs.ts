@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { ModelToolSpec } from '../../model/types.js';
+import { defineTool, type ToolEntry, type ToolInvocation } from '../tools/tool-table.js';
+import type { ActiveTurn } from '../active-turn.js';
+import type { CommandRunner } from './command-runner.js';
 
 /** Codex's default yield: a command still running after 10 s answers with a session id. */
 export const DEFAULT_YIELD_MS = 10_000;
@@ -15,24 +17,34 @@ export type SandboxPermissions = z.infer<typeof SandboxPermissions>;
 const PermissionPaths = z.array(z.string().min(1).max(4096)).max(32);
 
 /** Codex's `additional_permissions`: folders to read or write beyond the sandbox's, and the network. */
-export const AdditionalPermissions = z.strictObject({
-  file_system: z.strictObject({ read: PermissionPaths.optional(), write: PermissionPaths.optional() }).optional(),
-  network: z.strictObject({ enabled: z.boolean().optional() }).optional(),
-});
+export const AdditionalPermissions = z
+  .strictObject({
+    file_system: z.strictObject({ read: PermissionPaths.optional(), write: PermissionPaths.optional() }).optional(),
+    network: z.strictObject({ enabled: z.boolean().optional() }).optional(),
+  })
+  .describe(
+    'With sandbox_permissions "with_additional_permissions": folders to read or write beyond the sandbox\'s (absolute, or relative to the project folder), and whether the command needs the network.',
+  );
 export type AdditionalPermissions = z.infer<typeof AdditionalPermissions>;
 
 export const ExecCommandArgs = z
   .object({
-    cmd: z.string().min(1).max(64 * 1024),
-    workdir: z.string().max(4096).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    timeout_ms: z.number().int().min(1).max(24 * 3600 * 1000).optional(),
-    yield_time_ms: z.number().int().min(0).max(MAX_YIELD_MS).optional(),
-    sandbox_permissions: SandboxPermissions.optional(),
-    justification: z.string().max(2000).optional(),
+    cmd: z.string().min(1).max(64 * 1024).describe('The shell command to run.'),
+    workdir: z.string().max(4096).optional().describe('Working folder, relative to the project folder (default: the project folder).'),
+    env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
+    timeout_ms: z.number().int().min(1).max(24 * 3600 * 1000).optional().describe('Stop the command (and everything it started) after this long.'),
+    yield_time_ms: z.number().int().min(0).max(MAX_YIELD_MS).optional().describe('How long to wait for the command before answering (default 10000).'),
+    justification: z.string().max(2000).optional().describe('Why the command is needed, shown to the person when it needs approval.'),
+    sandbox_permissions: SandboxPermissions.optional().describe(
+      'Where the command runs: in the thread\'s sandbox (use_default, the default); outside the sandbox (require_escalated: the person is asked first; give a justification); or in the sandbox with exactly the folders or network named in additional_permissions (the person is asked first). Ask only when the sandbox is what stops the command.',
+    ),
     additional_permissions: AdditionalPermissions.optional(),
-    /** The command prefix the model proposes the person allow from now on (an exec-policy rule). */
-    prefix_rule: z.array(z.string().min(1).max(4096)).min(1).max(64).optional(),
+    prefix_rule: z
+      .array(z.string().min(1).max(4096))
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('When the command needs approval: the command prefix (argv words, e.g. ["npm", "test"]) to propose the person allow from now on.'),
   })
   .superRefine((args, ctx) => {
     const additions = args.additional_permissions;
@@ -49,73 +61,33 @@ export type ExecCommandArgs = z.infer<typeof ExecCommandArgs>;
 
 export const WriteStdinArgs = z.object({
   session_id: z.number().int().min(1),
-  chars: z.string().max(64 * 1024).optional(),
-  yield_time_ms: z.number().int().min(0).max(MAX_YIELD_MS).optional(),
+  chars: z.string().max(64 * 1024).optional().describe('Text to type into the command (may be empty to only read).'),
+  yield_time_ms: z.number().int().min(0).max(MAX_YIELD_MS).optional().describe('How long to wait for more output (default 10000).'),
   /** Wheelhouse: end the command (its whole process tree). */
-  stop: z.boolean().optional(),
+  stop: z.boolean().optional().describe('End the command and everything it started.'),
 });
 export type WriteStdinArgs = z.infer<typeof WriteStdinArgs>;
 
 export const EXEC_COMMAND = 'exec_command';
 export const WRITE_STDIN = 'write_stdin';
 
-export const commandToolSpecs: readonly ModelToolSpec[] = [
-  {
-    name: EXEC_COMMAND,
-    description:
-      'Run a shell command in the project folder (through the user\'s shell). Answers with its output and exit code, or, when it is still running after yield_time_ms (default 10000), with a session_id and the output so far: use write_stdin to read more, type into it, or stop it. Commands may need the person\'s approval.',
-    parameters: {
-      type: 'object',
-      properties: {
-        cmd: { type: 'string', description: 'The shell command to run.' },
-        workdir: { type: 'string', description: 'Working folder, relative to the project folder (default: the project folder).' },
-        env: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra environment variables.' },
-        timeout_ms: { type: 'integer', description: 'Stop the command (and everything it started) after this long.' },
-        yield_time_ms: { type: 'integer', description: 'How long to wait for the command before answering (default 10000).' },
-        sandbox_permissions: {
-          type: 'string',
-          enum: ['use_default', 'require_escalated', 'with_additional_permissions'],
-          description:
-            'Where the command runs: in the thread\'s sandbox (use_default, the default); outside the sandbox (require_escalated: the person is asked first; give a justification); or in the sandbox with exactly the folders or network named in additional_permissions (the person is asked first). Ask only when the sandbox is what stops the command.',
-        },
-        justification: { type: 'string', description: 'Why the command is needed (and, when escalating, why outside the sandbox), shown to the person when it needs approval.' },
-        additional_permissions: {
-          type: 'object',
-          description: 'With sandbox_permissions "with_additional_permissions": folders to read or write beyond the sandbox\'s (absolute, or relative to the project folder), and whether the command needs the network.',
-          properties: {
-            file_system: {
-              type: 'object',
-              properties: { read: { type: 'array', items: { type: 'string' } }, write: { type: 'array', items: { type: 'string' } } },
-              additionalProperties: false,
-            },
-            network: { type: 'object', properties: { enabled: { type: 'boolean' } }, additionalProperties: false },
-          },
-          additionalProperties: false,
-        },
-        prefix_rule: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'When the command needs approval: the command prefix (argv words, e.g. ["npm", "test"]) to propose the person allow from now on.',
-        },
-      },
-      required: ['cmd'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: WRITE_STDIN,
-    description:
-      'Read more output of a command that is still running (exec_command returned a session_id), optionally typing chars into it first (include "\\n" to press Enter), or stop it with stop: true.',
-    parameters: {
-      type: 'object',
-      properties: {
-        session_id: { type: 'integer' },
-        chars: { type: 'string', description: 'Text to type into the command (may be empty to only read).' },
-        yield_time_ms: { type: 'integer', description: 'How long to wait for more output (default 10000).' },
-        stop: { type: 'boolean', description: 'End the command and everything it started.' },
-      },
-      required: ['session_id'],
-      additionalProperties: false,
-    },
-  },
-];
+/** exec_command (its calls are `commandExecution` items) and write_stdin, as rows of the tool table. */
+export function commandTools(commands: CommandRunner): ToolEntry<ActiveTurn>[] {
+  return [
+    defineTool({
+      name: EXEC_COMMAND,
+      description:
+        'Run a shell command in the project folder (through the user\'s shell). Answers with its output and exit code, or, when it is still running after yield_time_ms (default 10000), with a session_id and the output so far: use write_stdin to read more, type into it, or stop it. Commands may need the person\'s approval.',
+      args: ExecCommandArgs,
+      run: (args, { turn, call, input, permission }: ToolInvocation<ActiveTurn>) => commands.execCommand(turn, call, input, { args, permission }),
+      refuse: (refusal, { turn, call, input }) => commands.execCommand(turn, call, input, { refusal }),
+    }),
+    defineTool({
+      name: WRITE_STDIN,
+      description:
+        'Read more output of a command that is still running (exec_command returned a session_id), optionally typing chars into it first (include "\\n" to press Enter), or stop it with stop: true.',
+      args: WriteStdinArgs,
+      run: (args) => commands.writeStdin(args),
+    }),
+  ];
+}
