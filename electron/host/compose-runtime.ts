@@ -130,7 +130,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
 
   const providers = new ProviderResolver(() => config.providers(), parts.secrets);
   const events = new EventLog(parts.durable, parts.memory, { now, ...(logError ? { onError: logError } : {}) });
-  const outgoing = options.outgoing ?? new OutgoingSender();
+  const outgoing = options.outgoing ?? new OutgoingSender(now);
   const cwd = options.defaults?.cwd ?? os.homedir();
   // Read on every thread/start, so a Settings change applies to the next thread.
   const threadDefaults = (): ThreadDefaults => ({

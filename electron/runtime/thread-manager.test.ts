@@ -82,7 +82,7 @@ describe('thread/start', () => {
       approvalsReviewer: 'user',
     });
     expect(idsInFile(home)).toEqual([thread.id]);
-    expect(notifications).toEqual([{ method: 'thread/started', params: { thread }, seq: expect.any(Number) }]);
+    expect(notifications).toEqual([{ method: 'thread/started', params: { thread }, seq: expect.any(Number), emittedAtMs: expect.any(Number) }]);
   });
 
   it('keeps an ephemeral thread out of the SQLite file; it is gone after a restart', async () => {
