@@ -160,7 +160,12 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   });
   const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);
-  const approvals = new ApprovalBroker({ events, outgoing, now });
+  const approvals = new ApprovalBroker({
+    events,
+    outgoing,
+    now,
+    waitingChanged: (threadId, waiting, scope) => threads.approvalWaiting(threadId, waiting, scope),
+  });
   const commandExec = new CommandExecService({ supervisor, clients: outgoing, defaultCwd: cwd });
   // The shell parser is large: loaded with the first command or rules request, not at start-up.
   const policy = new PolicyService({

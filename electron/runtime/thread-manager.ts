@@ -43,6 +43,8 @@ export interface ThreadManagerDeps {
 /** Live, in-memory state of a loaded thread. */
 interface LoadedThread {
   activeTurnId: string | null;
+  /** Approvals of the thread that wait for the person (Codex's `waitingOnApproval` flag). */
+  waitingApprovals: number;
 }
 
 const DEFAULT_PAGE = 50;
@@ -96,7 +98,7 @@ export class ThreadManager {
       store.threads.upsert(record);
       this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
     });
-    this.loaded.set(record.id, { activeTurnId: null });
+    this.loaded.set(record.id, { activeTurnId: null, waitingApprovals: 0 });
     return this.startResult(thread);
   }
 
@@ -255,7 +257,7 @@ export class ThreadManager {
 
   /** Marks a thread loaded (thread/resume, a new turn). */
   markLoaded(threadId: string): void {
-    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null });
+    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null, waitingApprovals: 0 });
   }
 
   isLoaded(threadId: string): boolean {
@@ -263,9 +265,23 @@ export class ThreadManager {
   }
 
   setActiveTurn(threadId: string, turnId: string | null): void {
-    const state = this.loaded.get(threadId) ?? { activeTurnId: null };
+    const state = this.loaded.get(threadId) ?? { activeTurnId: null, waitingApprovals: 0 };
     state.activeTurnId = turnId;
     this.loaded.set(threadId, state);
+  }
+
+  /**
+   * An approval of the thread began (`waiting`) or stopped waiting: while
+   * any waits, its active status carries Codex's `waitingOnApproval` flag,
+   * announced when it comes and goes.
+   */
+  approvalWaiting(threadId: string, waiting: boolean, scope: { readonly turnId: string | null; readonly ephemeral: boolean }): void {
+    const state = this.loaded.get(threadId);
+    if (!state) return;
+    const before = state.waitingApprovals > 0;
+    state.waitingApprovals = Math.max(0, state.waitingApprovals + (waiting ? 1 : -1));
+    if (before === state.waitingApprovals > 0 || !state.activeTurnId) return;
+    this.deps.events.publish('thread/status/changed', { threadId, status: this.statusOf(threadId) }, { threadId, turnId: scope.turnId, ephemeral: scope.ephemeral });
   }
 
   activeTurn(threadId: string): string | null {
@@ -275,7 +291,8 @@ export class ThreadManager {
   statusOf(threadId: string): ThreadStatus {
     const state = this.loaded.get(threadId);
     if (!state) return { type: 'notLoaded' };
-    return state.activeTurnId ? { type: 'active', activeFlags: [] } : { type: 'idle' };
+    if (!state.activeTurnId) return { type: 'idle' };
+    return { type: 'active', activeFlags: state.waitingApprovals > 0 ? ['waitingOnApproval'] : [] };
   }
 
   toWire(record: ThreadRecord, turns: Thread['turns'] = []): Thread {

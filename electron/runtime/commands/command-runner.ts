@@ -169,7 +169,9 @@ export class CommandRunner {
       this.decline(tracker, `Not run: the exec policy forbids it: ${requirement.reason}`, { by: 'policy', reason: null });
       return { tracker, ran: null };
     }
-    tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
+    const asking = requirement.type === 'needs_approval' && !granted;
+    // A command that asks is announced with its request instead (askPerson), after the thread's waiting flag, as Codex orders them.
+    if (!asking) tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     const additions = resolveAdditions(args.additional_permissions, cwd.path);
     // What the model asked for applies once someone allowed it: the person now, a grant for the thread, or a rule.
     let sandbox: SandboxPolicy =
@@ -177,7 +179,7 @@ export class CommandRunner {
         ? sandboxPolicy(settings.sandbox, cwd.path)
         : requestedSandbox(sandboxPolicy(settings.sandbox, cwd.path), asked, additions);
     if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
-    if (requirement.type === 'needs_approval' && !granted) {
+    if (asking) {
       const where: AskedRun = { runsIn: runsInOf(sandbox, settings.sandbox, asked, additions), additionalPermissions: additionalPermissionProfile(asked, additions), retryOfSandboxDenial: false };
       const answer = await this.askPerson(turn, tracker, decision, args.justification, permission, where, prefixRuleOf(args.prefix_rule, decision));
       if (answer === 'stop') return { tracker, ran: null };
@@ -239,9 +241,7 @@ export class CommandRunner {
       await permission.answered(hookDetails, 'decline');
       return 'stop';
     }
-    // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
-    tracker.saveIfLost({ status: 'declined', output: null, outcome: { by: 'turnEnded' } });
-    const outcome = await this.deps.approvals.request(
+    const asked = this.deps.approvals.request(
       turn,
       {
         threadId: turn.threadId,
@@ -267,6 +267,11 @@ export class CommandRunner {
       turn.controller.signal,
       needingApproval(decision),
     );
+    // The request has marked the thread waiting; its item goes out next, and the request itself only after it.
+    // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
+    tracker.announce({ status: 'declined', output: null });
+    tracker.saveIfLost({ status: 'declined', output: null, outcome: { by: 'turnEnded' } });
+    const outcome = await asked;
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
       this.decline(tracker, 'Not run: the turn was stopped before the command was approved.', { by: 'turnEnded' });
