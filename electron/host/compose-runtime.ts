@@ -6,7 +6,7 @@ import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
-import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { mcpServerConfigs } from '../config/mcp-config.js';
 import { McpManager } from '../mcp/mcp-manager.js';
 import { McpToolApprovals } from '../mcp/mcp-tool-approval.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
@@ -24,7 +24,7 @@ import type { JobClock } from '../runtime/jobs/job-clock.js';
 import { JobApprovals } from '../runtime/jobs/job-approvals.js';
 import { JobEngine } from '../runtime/jobs/job-engine.js';
 import { AgentJobTools } from '../runtime/jobs/job-tools.js';
-import { agentToolTable } from '../runtime/agent-tools.js';
+import { agentToolTable } from '../runtime/turns/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
 import { PolicyService } from '../runtime/policy/policy-service.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';

@@ -1,4 +1,4 @@
-import { isToolAllowed, toolApprovalMode, type McpServerConfig, type McpToolApprovalMode } from './mcp-config.js';
+import { isToolAllowed, toolApprovalMode, type McpServerConfig, type McpToolApprovalMode } from '../config/mcp-config.js';
 
 export type ToolCallDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
