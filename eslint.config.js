@@ -88,15 +88,15 @@ const LAYERS = {
   // they import none of its folders, and every folder may import them.
   [CORE]: { imports: ['electron/exec', 'electron/store', 'shared/protocol'] },
   [`${CORE}/policy`]: { imports: ['electron/files', 'shared/policy', 'shared/protocol'] },
-  [`${CORE}/command-exec`]: { imports: ['electron/exec', 'shared/protocol'] },
+  [`${CORE}/terminal`]: { imports: ['electron/exec', 'shared/protocol'] },
   // Every message to clients: notifications, server requests, their answers.
-  [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/command-exec`] },
+  [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/terminal`] },
   [`${CORE}/tools`]: { imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
   [`${CORE}/approvals`]: { imports: ['electron/mcp', 'electron/store', 'shared/protocol', CORE, `${CORE}/outgoing`] },
   [`${CORE}/queue`]: { imports: ['electron/store', 'shared/protocol', CORE] },
   [`${CORE}/hooks`]: { imports: ['electron/config', 'electron/exec', 'electron/store', 'shared/protocol', CORE] },
   // The tools' runners: commands and patches ask approvals; jobs run commands.
-  [`${CORE}/commands`]: {
+  [`${CORE}/agent-commands`]: {
     imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', CORE, `${CORE}/approvals`, `${CORE}/policy`, `${CORE}/tools`],
   },
   [`${CORE}/patch`]: {
@@ -105,14 +105,14 @@ const LAYERS = {
   [`${CORE}/jobs`]: {
     imports: [
       'electron/exec', 'electron/store', 'shared', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/commands`, `${CORE}/policy`, `${CORE}/tools`,
+      CORE, `${CORE}/approvals`, `${CORE}/agent-commands`, `${CORE}/policy`, `${CORE}/tools`,
     ],
   },
   // A turn: offers the model every tool (the agent's tool table) and runs what it calls.
   [`${CORE}/turns`]: {
     imports: [
       'electron/mcp', 'electron/model', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`, `${CORE}/tools`,
+      CORE, `${CORE}/agent-commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`, `${CORE}/tools`,
     ],
   },
 
@@ -120,7 +120,7 @@ const LAYERS = {
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
     ],
   },
 
@@ -128,14 +128,14 @@ const LAYERS = {
   'electron/host': {
     imports: [
       'electron/config', 'electron/exec', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
       `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
     ],
   },
   'electron/server': {
     imports: [
       'electron/files', 'electron/host', 'electron/mcp', 'electron/secrets', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/outgoing`, `${CORE}/tools`,
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/outgoing`, `${CORE}/tools`,
     ],
   },
   // The Electron shell and its preload.

@@ -1,5 +1,5 @@
-import { commandTools } from '../commands/command-tool-specs.js';
-import type { CommandRunner } from '../commands/command-runner.js';
+import { commandTools } from '../agent-commands/command-tool-specs.js';
+import type { AgentCommandRunner } from '../agent-commands/agent-command-runner.js';
 import type { GoalManager } from '../goal-manager.js';
 import { jobTools, type AgentJobTools } from '../jobs/job-tools.js';
 import { applyPatchTool } from '../patch/patch-tool-spec.js';
@@ -12,7 +12,7 @@ import { goalTools } from './goal-tools.js';
 import { mcpTools, type McpCallDeps } from './mcp-tool-call.js';
 
 export interface AgentToolSources {
-  readonly commands: CommandRunner;
+  readonly commands: AgentCommandRunner;
   readonly patches: PatchRunner;
   readonly jobs: AgentJobTools;
   readonly goals: GoalManager;
