@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AdditionalPermissionProfile, CommandRunsIn } from '../../../shared/protocol/index.js';
 import type { SandboxPolicy } from '../../exec/index.js';
-import type { SandboxMode } from '../policy/policy-types.js';
+import type { SandboxMode } from '../policy/policy-vocabulary.js';
 import type { AdditionalPermissions, SandboxPermissions } from './command-tool-specs.js';
 
 /** What a command asked for beyond the thread's sandbox, with its paths made absolute. */
