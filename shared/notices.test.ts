@@ -19,6 +19,8 @@ function job(patch: Partial<Job> = {}): Job {
     nextRetryAt: null,
     exitCode: null,
     threadId: null,
+    scheduleId: null,
+    scheduleNotify: null,
     createdAt: 1,
     updatedAt: 2,
     command: 'make',

@@ -22,6 +22,9 @@ import type { JobClock } from './jobs/job-clock.js';
 import { JobEngine, type JobShutdownOptions } from './jobs/job-engine.js';
 import { JobApprovals } from './jobs/job-approvals.js';
 import { AgentJobTools, jobToolSpecs } from './jobs/job-tools.js';
+import { systemClock } from './jobs/job-clock.js';
+import { createScheduleHandlers } from './schedules/schedule-handlers.js';
+import { Scheduler } from './schedules/scheduler.js';
 import { TurnQueue } from './queue/turn-queue.js';
 import { ThreadHistory } from './thread-history.js';
 import { ThreadSandboxSettings } from './thread-sandbox.js';
@@ -134,6 +137,8 @@ export class Runtime {
   readonly providers: ProviderResolver;
   /** Long-running jobs (job/*). */
   readonly jobs: JobEngine;
+  /** Jobs on a clock (schedule/*); runs are jobs of `jobs`. */
+  readonly schedules: Scheduler;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
   /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
@@ -344,6 +349,16 @@ export class Runtime {
       approvals: new JobApprovals({ policy: () => this.policy.engine(), approvals: this.approvals, settingsOf: (threadId) => this.sandboxSettings.commandSettings(threadId), now }),
     });
     this.jobs.recover();
+    this.schedules = new Scheduler({
+      store: this.durable,
+      events: this.events,
+      jobs: this.jobs,
+      clock: options.jobClock ?? systemClock,
+      newId,
+      ...(options.logError ? { onError: options.logError } : {}),
+    });
+    // After the jobs: a claimed slot whose job exists is left to the job engine, not started again.
+    this.schedules.recover();
     this.history = new ThreadHistory({ threads: this.threads, turns: this.turns, events: this.events, newId, now });
     this.methods = this.handlers();
     this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
@@ -456,6 +471,7 @@ export class Runtime {
       'job/log/lines': (params) => this.jobs.logLines(params),
       'job/log/search': (params) => this.jobs.logSearch(params),
       'job/runs': (params) => this.jobs.runs(params.jobId),
+      ...createScheduleHandlers(this.schedules),
       // The desktop app's shell answers these itself (electron/host/start-runtime.ts takes its handlers).
       ...desktopOnlyHandlers(),
     };
@@ -488,6 +504,7 @@ export class Runtime {
   async shutdown(options: JobShutdownOptions = { jobs: 'stop' }): Promise<void> {
     if (this.closed) return;
     this.queue.stop();
+    this.schedules.stop();
     // Jobs first: the turns stopped next belong to agent jobs that must stay `running` for the next start.
     await this.jobs.shutdown(options);
     await this.turns.stopAll();
@@ -508,6 +525,7 @@ export class Runtime {
     clearInterval(this.pruneTimer);
     this.mcp.killNow();
     this.queue.stop();
+    this.schedules.stop();
     // What a crash leaves: detached runs go on and are re-attached at the next start.
     this.jobs.closeNow();
     this.turns.abortAll();

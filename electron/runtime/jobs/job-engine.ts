@@ -6,6 +6,7 @@ import {
   type Job,
   type JobCreateParams,
   type ResultOf,
+  type ScheduleNotify,
 } from '../../../shared/protocol/index.js';
 import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { JobRunRow } from '../../store/job-store.js';
@@ -38,6 +39,13 @@ export interface JobEngineOptions {
   readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
+}
+
+/** A job started for a schedule's slot: the id its claim named, the schedule, its notification policy. */
+export interface ScheduledOrigin {
+  readonly jobId: string;
+  readonly scheduleId: string;
+  readonly notify: ScheduleNotify;
 }
 
 /** How quitting Wheelhouse ends a job: "stop" cancels it; "keep" lets a detached run go on. */
@@ -168,7 +176,15 @@ export class JobEngine {
     this.runner.reattach(entry, row, handle, state);
   }
 
-  async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
+  /**
+   * `origin`: a schedule's slot. The job takes the id its claim named (so a restart can tell whether
+   * the claimed job was made) and is refused if that id exists already: a slot never runs twice.
+   */
+  async create(params: JobCreateParams, requester: JobRequester = PERSON, origin: ScheduledOrigin | null = null): Promise<ResultOf<'job/create'>> {
+    if (origin && (this.entries.has(origin.jobId) || this.options.store.jobs.get(origin.jobId))) {
+      throw new RpcError(-32600, `job ${origin.jobId} exists already: its schedule slot was started before`, { jobId: origin.jobId, reason: 'slotStarted' });
+    }
+    const jobId = origin?.jobId ?? `job-${this.options.newId()}`;
     let entry: JobEntry;
     if (params.kind === 'agent') {
       if (!this.agents) {
@@ -177,18 +193,18 @@ export class JobEngine {
       this.runner.validate({ command: '', cwd: params.cwd });
       const name = params.name || params.objective.slice(0, 120);
       const { threadId, spec } = this.agents.createThread(params, name);
-      entry = this.newEntry(machine.enqueue(`job-${this.options.newId()}`, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec);
+      entry = this.newEntry(machine.enqueue(jobId, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec, origin);
     } else {
       const asked = commandSpecOf(params);
       this.runner.validate(asked);
       const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
       const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
-      const state = machine.enqueue(`job-${this.options.newId()}`, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
+      const state = machine.enqueue(jobId, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
       if (spec.approval) {
         state.detail = WAITING_FOR_APPROVAL;
         machine.pushHistory(state, 'waiting_for_approval');
       }
-      entry = this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null);
+      entry = this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null, origin);
     }
     this.entries.set(entry.state.id, entry);
     this.commits.mark(entry);
@@ -200,13 +216,15 @@ export class JobEngine {
     return { job };
   }
 
-  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent']): JobEntry {
+  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent'], origin: ScheduledOrigin | null): JobEntry {
     return {
       state,
       kind,
       spec,
       agent,
       threadId,
+      scheduleId: origin?.scheduleId ?? null,
+      scheduleNotify: origin?.notify ?? null,
       approvalWait: null,
       exitCode: null,
       runs: 0,
@@ -237,6 +255,8 @@ export class JobEngine {
       spec: { ...origin.spec, command: origin.command, cwd: origin.cwd },
       agent: null,
       threadId: origin.threadId,
+      scheduleId: null,
+      scheduleNotify: null,
       approvalWait: null,
       exitCode: null,
       runs: 1,
