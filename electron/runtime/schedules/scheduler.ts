@@ -85,7 +85,8 @@ export class Scheduler {
       else void this.startSlot(slot);
     }
     const now = this.clock.now();
-    for (const row of this.rows.values()) if (row.paused === 0) this.advance(row, now, MISSED_NOT_RUNNING);
+    // Every slot up to now passed while Wheelhouse was not running: none of them is on time.
+    for (const row of this.rows.values()) if (row.paused === 0) this.advance(row, now, MISSED_NOT_RUNNING, null);
     for (const scheduleId of waitingSchedules) this.startWaiting(scheduleId);
     this.arm();
   }
@@ -228,8 +229,9 @@ export class Scheduler {
   /**
    * The slots due by `now` since the last one: claimed and started when on time; when some are late
    * (Wheelhouse was not running, or the computer slept) the missed-run policy picks which run.
+   * Only the newest slot can be on time (within `onTimeWithinMs` of now): the timer fires for each.
    */
-  private advance(row: ScheduleRow, now: number, missedWhy: string): void {
+  private advance(row: ScheduleRow, now: number, missedWhy: string, onTimeWithinMs: number | null): void {
     const timing = timingOf(row);
     const from = row.lastSlotAtMs ?? row.anchorMs;
     const cap = Math.max(row.missedLimit, SCHEDULE_HISTORY_LENGTH);
@@ -239,9 +241,10 @@ export class Scheduler {
       if (next !== row.nextRunAtMs) this.save({ ...row, nextRunAtMs: next, updatedAtMs: now });
       return;
     }
-    const lateAfter = this.options.lateAfterMs ?? 60_000;
-    const late = slots.filter((slot) => now - slot > lateAfter);
-    const toRun = new Set<number>(slots.filter((slot) => now - slot <= lateAfter));
+    const newest = slots[slots.length - 1]!;
+    const onTime = onTimeWithinMs !== null && now - newest <= onTimeWithinMs ? newest : null;
+    const late = slots.filter((slot) => slot !== onTime);
+    const toRun = new Set<number>(onTime === null ? [] : [onTime]);
     if (late.length > 0) {
       if (row.missed === 'runOnce' && toRun.size === 0) toRun.add(late[late.length - 1]!);
       if (row.missed === 'runAll') for (const slot of late.slice(-row.missedLimit)) toRun.add(slot);
@@ -254,7 +257,7 @@ export class Scheduler {
         runs.push(this.slotRow(row.id, slot, 'missed', null, 'missed', `${missedWhy}${earlier}`));
         continue;
       }
-      const trigger: ScheduleTrigger = now - slot > lateAfter ? 'missed' : 'clock';
+      const trigger: ScheduleTrigger = slot === onTime ? 'clock' : 'missed';
       // Missed slots run all: one after another, not side by side (unless runs may overlap).
       const decided = this.decide(row, slot, trigger, active, runs, trigger === 'missed' && row.overlap !== 'allow');
       runs.push(decided);
@@ -356,7 +359,7 @@ export class Scheduler {
     for (const row of [...this.rows.values()]) {
       if (row.paused === 1 || row.nextRunAtMs === null || row.nextRunAtMs > now) continue;
       try {
-        this.advance(row, now, MISSED_ASLEEP);
+        this.advance(row, now, MISSED_ASLEEP, this.options.lateAfterMs ?? 60_000);
       } catch (error) {
         this.options.onError?.(`schedule ${row.id}`, error);
       }
