@@ -38,12 +38,12 @@ describe('schedules over stdio', () => {
       (r) => r.kind === 'notification' && r.message.method === 'job/updated' && (r.message.params as { job: Job }).job.id === jobId && (r.message.params as { job: Job }).job.status === 'completed',
       'the scheduled job to complete',
     );
-    expect((done.message.params as { job: Job }).job).toMatchObject({ scheduleId: schedule.id, scheduleNotify: 'always' });
+    expect((done.message as { params: { job: Job } }).params.job).toMatchObject({ scheduleId: schedule.id, scheduleNotify: 'always' });
     const after = await peer.inbox.take(
       (r) => r.kind === 'notification' && r.message.method === 'schedule/updated' && (r.message.params as { schedule: Schedule }).schedule.history[0]?.outcome === 'completed',
       'the history to show the run',
     );
-    expect((after.message.params as { schedule: Schedule }).schedule.history).toEqual([{ slotAt: expect.any(Number), trigger: 'runNow', jobId, outcome: 'completed', detail: null }]);
+    expect((after.message as { params: { schedule: Schedule } }).params.schedule.history).toEqual([{ slotAt: expect.any(Number), trigger: 'runNow', jobId, outcome: 'completed', detail: null }]);
 
     const bad = await peer.call('schedule/create', { ...params, cron: '0 25 * * *' }).catch((error: unknown) => error);
     expect(bad).toMatchObject({ code: -32602, message: expect.stringContaining('cron:'), data: { issues: [{ path: ['cron'] }] } });

@@ -1,0 +1,249 @@
+import { X } from 'lucide-react';
+import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { Schedule } from '../../../../shared/protocol/index.js';
+import { machineTimeZone, timeZoneProblem } from '../../../../shared/schedule-timing.js';
+import { cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
+import { useSchedulesStore, useThreadsStore } from '../../services.js';
+import { FolderField } from '../setup/folder-field.js';
+
+const KINDS: readonly { readonly kind: BuilderKind; readonly label: string }[] = [
+  { kind: 'everyMinutes', label: 'Every few minutes' },
+  { kind: 'everyHours', label: 'Every few hours' },
+  { kind: 'daily', label: 'Every day' },
+  { kind: 'weekdays', label: 'Every weekday' },
+  { kind: 'weekly', label: 'Every week' },
+  { kind: 'monthlyNth', label: 'Once a month' },
+  { kind: 'cron', label: 'Cron expression' },
+];
+
+interface BuilderForm {
+  kind: BuilderKind;
+  count: string;
+  time: string;
+  weekday: number;
+  nth: number;
+  cron: string;
+}
+
+function choiceOf(form: BuilderForm): BuilderChoice {
+  const count = Number(form.count);
+  switch (form.kind) {
+    case 'everyMinutes':
+      return { kind: 'everyMinutes', minutes: count };
+    case 'everyHours':
+      return { kind: 'everyHours', hours: count };
+    case 'daily':
+    case 'weekdays':
+      return { kind: form.kind, time: form.time };
+    case 'weekly':
+      return { kind: 'weekly', weekday: form.weekday, time: form.time };
+    case 'monthlyNth':
+      return { kind: 'monthlyNth', nth: form.nth, weekday: form.weekday, time: form.time };
+    case 'cron':
+      return { kind: 'cron', cron: form.cron };
+  }
+}
+
+/**
+ * "New schedule": what to run (a command in a folder) and when, built from
+ * plain choices ("every weekday at 09:00") that show their cron text, the next
+ * five runs and how daylight saving time is handled; then the policies.
+ */
+export function ScheduleDialog({ onClose }: { readonly onClose: () => void }) {
+  const titleId = useId();
+  const projectFolder = useThreadsStore((s) => s.projectFolder);
+  const create = useSchedulesStore((s) => s.create);
+  const creating = useSchedulesStore((s) => s.creating);
+  const [name, setName] = useState('');
+  const [cwd, setCwd] = useState(projectFolder ?? '');
+  const [command, setCommand] = useState('');
+  const [form, setForm] = useState<BuilderForm>({ kind: 'weekdays', count: '2', time: '09:00', weekday: 1, nth: 1, cron: '0 9 * * 1-5' });
+  const [timeZone, setTimeZone] = useState(machineTimeZone());
+  const [overlap, setOverlap] = useState<Schedule['overlap']>('skip');
+  const [missed, setMissed] = useState<Schedule['missed']>('runOnce');
+  const [missedLimit, setMissedLimit] = useState('5');
+  const [notify, setNotify] = useState<Schedule['notify']>('failure');
+  const [tried, setTried] = useState(false);
+
+  const choice = choiceOf(form);
+  const cron = cronOf(choice);
+  const zoneProblem = timeZoneProblem(timeZone.trim());
+  const preview = useMemo(() => (cron && !zoneProblem ? previewRuns(cron, timeZone.trim(), Date.now()) : { runs: [], error: null }), [cron, timeZone, zoneProblem]);
+  const limit = Number(missedLimit);
+  const errors = {
+    name: name.trim() === '' ? 'Name the schedule, say “Nightly build”.' : null,
+    cwd: cwd.trim() === '' ? 'Choose the folder the command runs in.' : null,
+    command: command.trim() === '' ? 'Type the command to run.' : null,
+    when: cron === null ? (form.kind === 'cron' ? 'Type a cron expression.' : 'Check the numbers and the time (like 09:00).') : preview.error,
+    timeZone: zoneProblem,
+    missedLimit: missed === 'runAll' && !(Number.isInteger(limit) && limit >= 1 && limit <= 100) ? 'A whole number from 1 to 100.' : null,
+  };
+  const valid = Object.values(errors).every((e) => e === null);
+  const shown = (error: string | null) => (tried ? error : null);
+  const update = (change: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...change }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!valid || cron === null) return;
+    const schedule = await create({
+      name: name.trim(),
+      job: { kind: 'command', name: name.trim(), command: command.trim(), cwd: cwd.trim(), progressFromOutput: true },
+      cron,
+      timeZone: timeZone.trim(),
+      overlap,
+      missed,
+      ...(missed === 'runAll' ? { missedLimit: limit } : {}),
+      notify,
+    });
+    if (schedule) onClose();
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && !event.defaultPrevented) onClose();
+  };
+
+  return (
+    <div className="dialog-backdrop" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
+      <form className="dialog new-job-dialog schedule-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="schedule-dialog" onKeyDown={onKeyDown} onSubmit={(e) => void submit(e)}>
+        <div className="dialog-head">
+          <h2 id={titleId} className="dialog-title">
+            New schedule
+          </h2>
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <X size={15} strokeWidth={2} aria-hidden="true" />
+          </button>
+        </div>
+        <div className="new-job-body">
+          <label className="field">
+            <span className="field-label">Name</span>
+            <input className="field-input" data-testid="schedule-name" placeholder="Nightly build" value={name} aria-invalid={shown(errors.name) !== null} onChange={(e) => setName(e.target.value)} autoFocus />
+            {shown(errors.name) && <span className="field-error">{errors.name}</span>}
+          </label>
+          <div className="field">
+            <span className="field-label">Folder</span>
+            <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
+          </div>
+          <label className="field">
+            <span className="field-label">Command</span>
+            <textarea className="field-input field-mono new-job-command" data-testid="schedule-command" placeholder="npm test" spellCheck={false} rows={2} value={command} aria-invalid={shown(errors.command) !== null} onChange={(e) => setCommand(e.target.value)} />
+            {shown(errors.command) && <span className="field-error">{errors.command}</span>}
+          </label>
+          <fieldset className="schedule-when">
+            <legend className="field-label">When</legend>
+            <div className="schedule-when-row">
+              <select className="field-input" aria-label="How often" data-testid="schedule-kind" value={form.kind} onChange={(e) => update({ kind: e.target.value as BuilderKind })}>
+                {KINDS.map(({ kind, label }) => (
+                  <option key={kind} value={kind}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+              {(form.kind === 'everyMinutes' || form.kind === 'everyHours') && (
+                <label className="schedule-inline">
+                  every
+                  <input className="field-input schedule-count" inputMode="numeric" aria-label={form.kind === 'everyMinutes' ? 'Minutes between runs' : 'Hours between runs'} data-testid="schedule-count" value={form.count} onChange={(e) => update({ count: e.target.value })} />
+                  {form.kind === 'everyMinutes' ? 'minutes' : 'hours'}
+                </label>
+              )}
+              {form.kind === 'monthlyNth' && (
+                <select className="field-input" aria-label="Which week of the month" value={form.nth} onChange={(e) => update({ nth: Number(e.target.value) })}>
+                  {NTHS.map((nth, i) => (
+                    <option key={nth} value={i + 1}>
+                      the {nth}
+                    </option>
+                  ))}
+                </select>
+              )}
+              {(form.kind === 'weekly' || form.kind === 'monthlyNth') && (
+                <select className="field-input" aria-label="Day of the week" value={form.weekday} onChange={(e) => update({ weekday: Number(e.target.value) })}>
+                  {WEEKDAYS.map((day, i) => (
+                    <option key={day} value={i}>
+                      {day}
+                    </option>
+                  ))}
+                </select>
+              )}
+              {(form.kind === 'daily' || form.kind === 'weekdays' || form.kind === 'weekly' || form.kind === 'monthlyNth') && (
+                <label className="schedule-inline">
+                  at
+                  <input className="field-input schedule-time" aria-label="Time of day" data-testid="schedule-time" placeholder="09:00" value={form.time} onChange={(e) => update({ time: e.target.value })} />
+                </label>
+              )}
+              {form.kind === 'cron' && (
+                <input className="field-input field-mono" aria-label="Cron expression" data-testid="schedule-cron" spellCheck={false} value={form.cron} onChange={(e) => update({ cron: e.target.value })} />
+              )}
+            </div>
+            <label className="schedule-inline schedule-zone">
+              Time zone
+              <input className="field-input" aria-label="Time zone" data-testid="schedule-zone" value={timeZone} aria-invalid={errors.timeZone !== null} onChange={(e) => setTimeZone(e.target.value)} />
+            </label>
+            {errors.timeZone && <span className="field-error">{errors.timeZone}</span>}
+            {errors.when ? (
+              <span className="field-error" data-testid="schedule-when-error">
+                {errors.when}
+              </span>
+            ) : (
+              <div className="schedule-preview" data-testid="schedule-preview">
+                <p>
+                  Runs {describeChoice(choice) === 'a cron expression' ? 'on this cron expression' : describeChoice(choice)}: <code data-testid="schedule-cron-text">{cron}</code>
+                </p>
+                <p className="field-hint">Next five runs:</p>
+                <ol className="schedule-next-five" data-testid="schedule-next-five">
+                  {preview.runs.map((at) => (
+                    <li key={at}>{new Date(at).toLocaleString(undefined, { timeZone: timeZone.trim(), weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}</li>
+                  ))}
+                </ol>
+                <p className="field-hint" data-testid="schedule-dst-note">
+                  {dstNote(timeZone.trim(), Date.now(), preview.runs)}
+                </p>
+              </div>
+            )}
+          </fieldset>
+          <div className="new-job-row">
+            <label className="field">
+              <span className="field-label">If the last run is still going</span>
+              <select className="field-input" data-testid="schedule-overlap" value={overlap} onChange={(e) => setOverlap(e.target.value as Schedule['overlap'])}>
+                <option value="skip">Skip the new run</option>
+                <option value="queue">Run it after the last one</option>
+                <option value="allow">Run both</option>
+              </select>
+            </label>
+            <label className="field">
+              <span className="field-label">Runs missed while Wheelhouse was closed</span>
+              <select className="field-input" data-testid="schedule-missed" value={missed} onChange={(e) => setMissed(e.target.value as Schedule['missed'])}>
+                <option value="runOnce">Run once when it starts</option>
+                <option value="skip">Skip them</option>
+                <option value="runAll">Run each of them</option>
+              </select>
+            </label>
+          </div>
+          <div className="new-job-row">
+            {missed === 'runAll' && (
+              <label className="field">
+                <span className="field-label">At most this many</span>
+                <input className="field-input" inputMode="numeric" value={missedLimit} aria-invalid={shown(errors.missedLimit) !== null} onChange={(e) => setMissedLimit(e.target.value)} />
+                {shown(errors.missedLimit) && <span className="field-error">{errors.missedLimit}</span>}
+              </label>
+            )}
+            <label className="field">
+              <span className="field-label">Notify me</span>
+              <select className="field-input" data-testid="schedule-notify" value={notify} onChange={(e) => setNotify(e.target.value as Schedule['notify'])}>
+                <option value="failure">When a run fails</option>
+                <option value="always">After every run</option>
+                <option value="never">Never</option>
+              </select>
+            </label>
+          </div>
+        </div>
+        <div className="dialog-actions">
+          <button type="button" className="button-ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" data-testid="schedule-submit" disabled={creating}>
+            Create schedule
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
