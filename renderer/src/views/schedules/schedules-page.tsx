@@ -30,6 +30,15 @@ function intervalWords(ms: number): string {
   return `${ms} ms`;
 }
 
+/** A moment as the schedule's own zone reads it ("Fri, Nov 27, 08:00 GMT+1"). */
+function inZone(at: number, timeZone: string): string {
+  try {
+    return new Date(at).toLocaleString(undefined, { timeZone, weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+  } catch {
+    return new Date(at).toLocaleString();
+  }
+}
+
 /** The Schedules tab: every schedule with its next run, its policies in words, its last 30 runs, and its buttons. */
 export function SchedulesPage({ onNewSchedule }: { readonly onNewSchedule: () => void }) {
   const schedules = useSchedulesStore((s) => s.schedules);
@@ -69,7 +78,7 @@ function ScheduleCard({ schedule, focused }: { readonly schedule: Schedule; read
     hideSchedules();
     showJob(jobId);
   };
-  const next = schedule.paused ? 'Paused' : schedule.nextRunAt === null ? 'No more runs' : `Next run ${new Date(schedule.nextRunAt).toLocaleString()}`;
+  const next = schedule.paused ? 'Paused' : schedule.nextRunAt === null ? 'No more runs' : `Next run ${inZone(schedule.nextRunAt, schedule.timeZone)}`;
   return (
     <li ref={ref} className={`schedule-card${focused ? ' schedule-card-focused' : ''}`} data-testid="schedule-card" data-schedule-id={schedule.id}>
       <div className="schedule-card-head">
