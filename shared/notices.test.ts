@@ -76,6 +76,20 @@ describe('job notices', () => {
   });
 });
 
+describe('scheduled runs', () => {
+  it('follow their schedule: failures only by default, every run, or never', () => {
+    const run = (scheduleNotify: Job['scheduleNotify']) => job({ scheduleId: 'schedule-1', scheduleNotify });
+    const finish = (before: Job) => jobNotice(before, { ...before, status: 'completed', updatedAt: 3 });
+    const fail = (before: Job) => jobNotice(before, { ...before, status: 'failed', exitCode: 1, nextRetryAt: null, updatedAt: 3 });
+    expect(finish(run('failure'))).toBeNull();
+    expect(fail(run('failure'))?.kind).toBe('jobFailed');
+    expect(finish(run('always'))?.kind).toBe('jobFinished');
+    expect(fail(run('always'))?.kind).toBe('jobFailed');
+    expect(finish(run('never'))).toBeNull();
+    expect(fail(run('never'))).toBeNull();
+  });
+});
+
 describe('approval notices', () => {
   it('lets a short, one-line command be approved from the notification', () => {
     const notice = approvalNotice(commandApproval('npm test'), 'Fix the login bug');
