@@ -18,7 +18,7 @@ export interface ScheduleRow {
   /** An interval's slots are anchor + k × interval. */
   readonly anchorMs: number;
   readonly nextRunAtMs: number | null;
-  /** The newest slot that came due (ran, skipped or missed): slots after it are the ones still to come. */
+  /** Slots up to here are settled (ran, skipped, missed, or passed while paused or before a new timing): the next is after it. */
   readonly lastSlotAtMs: number | null;
   readonly createdAtMs: number;
   readonly updatedAtMs: number;

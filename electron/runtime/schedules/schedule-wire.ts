@@ -57,7 +57,7 @@ export function scheduleOf(row: ScheduleRow, history: readonly ScheduleRunWithJo
     notify: row.notify,
     paused: row.paused === 1,
     nextRunAt: row.paused === 1 ? null : row.nextRunAtMs,
-    lastRunAt: row.lastSlotAtMs,
+    lastRunAt: history.length > 0 ? Math.max(...history.map((run) => run.slotAtMs)) : null,
     createdAt: row.createdAtMs,
     updatedAt: row.updatedAtMs,
     history: history.slice(-SCHEDULE_HISTORY_LENGTH).map(runOf),

@@ -70,10 +70,11 @@ describe('schedules', () => {
     clock.advance(5 * MINUTE);
     expect((await k.call('schedule/read', { scheduleId: schedule.id })).schedule.history).toHaveLength(1);
     const resumed = await k.call('schedule/resume', { scheduleId: schedule.id });
-    // Slots while paused are not owed: the next is the first after now.
-    expect(resumed.schedule).toMatchObject({ paused: false, nextRunAt: t0 + 7 * MINUTE });
+    // Slots while paused are not owed, nor recorded as missed: the next is the first after now.
+    expect(resumed.schedule).toMatchObject({ paused: false, nextRunAt: t0 + 7 * MINUTE, lastRunAt: t0 + MINUTE });
     clock.advance(MINUTE);
-    await untilSchedule(k, schedule.id, 'second run', (s) => s.history.length === 2 && s.history[1]!.outcome === 'completed');
+    const second = await untilSchedule(k, schedule.id, 'second run', (s) => s.history.length === 2 && s.history[1]!.outcome === 'completed');
+    expect(second.history.map((run) => run.slotAt)).toEqual([t0 + MINUTE, t0 + 7 * MINUTE]);
     expect(runsOnDisk(home)).toBe(2);
   });
 
@@ -217,5 +218,18 @@ describe('schedules', () => {
     const autumn = await untilSchedule(k, schedule.id, 'fall-back run', (s) => s.history.length === 2 && s.history.every((r) => r.outcome === 'completed'));
     expect(autumn.history.map((r) => new Date(r.slotAt).toISOString())).toEqual(['2026-03-29T01:00:00.000Z', '2026-10-25T00:30:00.000Z']);
     expect(new Date(autumn.nextRunAt!).toISOString()).toBe('2026-10-26T01:30:00.000Z');
+  });
+
+  it('created paused, then resumed: nothing from before the resume is run or counted as missed', async () => {
+    const clock = new ManualClock();
+    const home = newHome();
+    const k = kit(home, clock);
+    const { schedule } = await k.call('schedule/create', { name: 'later', job: { kind: 'command', command: 'true', cwd: home }, intervalMs: MINUTE, paused: true, missed: 'runAll' });
+    expect(schedule).toMatchObject({ paused: true, nextRunAt: null });
+    clock.advance(5 * MINUTE + 30_000);
+    await k.call('schedule/resume', { scheduleId: schedule.id });
+    clock.advance(30_000);
+    const ran = await untilSchedule(k, schedule.id, 'first run after resume', (s) => s.history[0]?.outcome === 'completed');
+    expect(ran.history).toMatchObject([{ slotAt: schedule.createdAt + 6 * MINUTE, trigger: 'clock' }]);
   });
 });

@@ -143,7 +143,7 @@ export class Scheduler {
       updatedAtMs: now,
     };
     // A new timing counts from now: nothing between the last slot and now is owed.
-    if (retimed) row = { ...row, anchorMs: now, lastSlotAtMs: before.lastSlotAtMs === null ? null : now, nextRunAtMs: nextRunTime(timingOf(row), now) };
+    if (retimed) row = { ...row, anchorMs: now, lastSlotAtMs: now, nextRunAtMs: nextRunTime(timingOf(row), now) };
     return { schedule: this.save(row) };
   }
 
@@ -159,7 +159,7 @@ export class Scheduler {
     if (row.paused === 0) return { schedule: this.wire(row) };
     const now = this.clock.now();
     const next = nextRunTime(timingOf(row), now);
-    return { schedule: this.save({ ...row, paused: 0, lastSlotAtMs: row.lastSlotAtMs === null ? null : now, nextRunAtMs: next, updatedAtMs: now }) };
+    return { schedule: this.save({ ...row, paused: 0, lastSlotAtMs: now, nextRunAtMs: next, updatedAtMs: now }) };
   }
 
   /** Its jobs stay (a run in progress goes on, linked to a schedule that is gone); slots waiting behind it go. */
