@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cronProblem, nextRunTimes, slotsBetween, timeZoneProblem, utcOffsetLabel } from './schedule-timing.js';
+import { cronProblem, timeZoneProblem } from './protocol/schedule-checks.js';
+import { nextRunTimes, slotsBetween, utcOffsetLabel } from './schedule-timing.js';
 
 const iso = (times: number[]) => times.map((t) => new Date(t).toISOString());
 

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { CRON_MODE } from './protocol/schedule-checks.js';
 
 /**
  * When a schedule runs: one implementation for the runtime (which fires the
@@ -16,37 +17,8 @@ export type ScheduleTiming =
   | { readonly kind: 'interval'; readonly intervalMs: number; readonly anchorMs: number }
   | { readonly kind: 'once'; readonly at: number };
 
-/** The shortest interval a schedule may have. */
-export const MIN_INTERVAL_MS = 1000;
-
 function cronOf(cron: string, timeZone: string): Cron {
-  return new Cron(cron.trim(), { timezone: timeZone, mode: '5-or-6-parts' });
-}
-
-/** Why `cron` is not a usable expression in plain words, or null when it is. */
-export function cronProblem(cron: string): string | null {
-  try {
-    cronOf(cron, 'UTC');
-    return null;
-  } catch (error) {
-    return plainCronError((error as Error).message);
-  }
-}
-
-function plainCronError(message: string): string {
-  const fields = message.match(/exactly five, six, or seven|requires exactly 5 or 6 parts/);
-  if (fields) return 'a cron expression has 5 fields (minute hour day month weekday), or 6 with seconds first';
-  return message.replace(/^Cron\w*:\s*/, '').replace(/\.$/, '');
-}
-
-/** Why `timeZone` is not an IANA time zone this machine knows, or null when it is. */
-export function timeZoneProblem(timeZone: string): string | null {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return null;
-  } catch {
-    return `${timeZone} is not a time zone this computer knows (use a name such as Europe/Berlin or America/New_York)`;
-  }
+  return new Cron(cron.trim(), { timezone: timeZone, mode: CRON_MODE });
 }
 
 /** The time zone of this computer (what a schedule without one uses). */

@@ -44,7 +44,7 @@ const MISSED_ASLEEP = 'missed (the computer was asleep or Wheelhouse was busy)';
 const SKIPPED_OVERLAP = 'skipped: the run before was still going';
 const SKIPPED_ONE_WAITS = 'skipped: a run already waits for the one before';
 
-const notFound = (scheduleId: string) => new RpcError(-32600, `schedule not found: ${scheduleId}`, { scheduleId });
+const notFound = (scheduleId: string) => RpcError.because('schedule.notFound', `schedule not found: ${scheduleId}`, { scheduleId });
 
 /**
  * Runs job templates on a clock. One timer for the earliest slot of all
@@ -300,7 +300,7 @@ export class Scheduler {
       if (!this.stopped) this.store.markSlot(row.id, slot.slotAtMs, 'started', null);
     } catch (error) {
       if (this.stopped) return;
-      const exists = error instanceof RpcError && (error.data as { reason?: string } | undefined)?.reason === 'slotStarted';
+      const exists = error instanceof RpcError && error.reason === 'schedule.slotStarted';
       this.store.markSlot(row.id, slot.slotAtMs, exists ? 'started' : 'refused', exists ? null : `not run: ${(error as Error).message}`);
     } finally {
       this.starting.delete(jobId);
@@ -373,7 +373,7 @@ function byName(a: ScheduleRow, b: ScheduleRow): number {
 }
 
 function atInPast(at: number, now: number): RpcError {
-  return RpcError.invalidParams(`invalid params: at: ${new Date(at).toISOString()} has passed (it is ${new Date(now).toISOString()})`, {
+  return RpcError.because('request.invalidParams', `invalid params: at: ${new Date(at).toISOString()} has passed (it is ${new Date(now).toISOString()})`, {
     issues: [{ path: ['at'], message: 'the moment has passed' }],
   });
 }

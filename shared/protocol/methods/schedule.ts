@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
-import { cronProblem, MIN_INTERVAL_MS, timeZoneProblem } from '../../schedule-timing.js';
+import { defineMethod, defineNotification, oneAtATime } from '../define.js';
+import { cronProblem, MIN_INTERVAL_MS, timeZoneProblem } from '../schedule-checks.js';
 import { JobCreateParams, ScheduleNotify } from './job.js';
 
 /**
@@ -123,18 +123,25 @@ export type ScheduleUpdateParams = z.output<typeof ScheduleUpdateParams>;
 
 const ScheduleResult = z.object({ schedule: Schedule });
 
+/**
+ * Every schedule method, reads too, runs one at a time (`schedules`): runNow waits for its job's
+ * commit, and a read or change arriving meanwhile sees the schedule with that run claimed, never half.
+ */
+const SCHEDULES = oneAtATime('schedules');
+
 export const scheduleMethods = {
-  'schedule/create': defineMethod(ScheduleCreateParams, ScheduleResult, 'Create a schedule that runs a job on a clock (cron, interval, or once).'),
-  'schedule/read': defineMethod(ScheduleRequest, ScheduleResult, 'One schedule with its next run and the history of its last 30 slots.'),
-  'schedule/list': defineMethod(z.strictObject({}), z.object({ data: z.array(Schedule) }), 'Every schedule, by name.'),
-  'schedule/update': defineMethod(ScheduleUpdateParams, ScheduleResult, 'Change a schedule; a new timing takes effect from now.'),
-  'schedule/pause': defineMethod(ScheduleRequest, ScheduleResult, 'Stop starting runs (a run in progress goes on); slots while paused are not run later.'),
-  'schedule/resume': defineMethod(ScheduleRequest, ScheduleResult, 'Start runs again from the next slot after now.'),
-  'schedule/delete': defineMethod(ScheduleRequest, z.object({ deleted: z.literal(true) }), 'Delete a schedule; its jobs stay (a run in progress goes on).'),
+  'schedule/create': defineMethod(ScheduleCreateParams, ScheduleResult, 'Create a schedule that runs a job on a clock (cron, interval, or once).', SCHEDULES),
+  'schedule/read': defineMethod(ScheduleRequest, ScheduleResult, 'One schedule with its next run and the history of its last 30 slots.', SCHEDULES),
+  'schedule/list': defineMethod(z.strictObject({}), z.object({ data: z.array(Schedule) }), 'Every schedule, by name.', SCHEDULES),
+  'schedule/update': defineMethod(ScheduleUpdateParams, ScheduleResult, 'Change a schedule; a new timing takes effect from now.', SCHEDULES),
+  'schedule/pause': defineMethod(ScheduleRequest, ScheduleResult, 'Stop starting runs (a run in progress goes on); slots while paused are not run later.', SCHEDULES),
+  'schedule/resume': defineMethod(ScheduleRequest, ScheduleResult, 'Start runs again from the next slot after now.', SCHEDULES),
+  'schedule/delete': defineMethod(ScheduleRequest, z.object({ deleted: z.literal(true) }), 'Delete a schedule; its jobs stay (a run in progress goes on).', SCHEDULES),
   'schedule/runNow': defineMethod(
     ScheduleRequest,
     z.object({ schedule: Schedule, jobId: z.string().nullable() }),
     'Run the schedule’s job now (the overlap policy applies); the slot does not move the next run.',
+    SCHEDULES,
   ),
 } as const;
 

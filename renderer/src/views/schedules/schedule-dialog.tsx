@@ -1,7 +1,7 @@
 import { X } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Schedule } from '../../../../shared/protocol/index.js';
-import { machineTimeZone, timeZoneProblem } from '../../../../shared/schedule-timing.js';
+import { timeZoneProblem, type Schedule } from '../../../../shared/protocol/index.js';
+import { machineTimeZone } from '../../../../shared/schedule-timing.js';
 import { cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
 import { useSchedulesStore, useThreadsStore } from '../../services.js';
 import { FolderField } from '../setup/folder-field.js';
