@@ -47,7 +47,7 @@ describe('schedules', () => {
     const dialog = page.getByTestId('schedule-dialog');
     await dialog.getByTestId('schedule-name').fill('Hourly check');
     await dialog.getByTestId('folder-input').fill(folder);
-    await dialog.getByTestId('schedule-command').fill('echo checked');
+    await dialog.getByTestId('job-command').fill('echo checked');
     // The default choice, in words and in cron.
     expect(await dialog.getByTestId('schedule-cron-text').innerText()).toBe('0 9 * * 1-5');
     expect(await dialog.getByTestId('schedule-preview').innerText()).toContain('every weekday at 09:00');
@@ -94,5 +94,73 @@ describe('schedules', () => {
     await page.getByTestId('job-schedule-link').click();
     await page.getByTestId('schedule-card').filter({ hasText: 'Hourly check' }).waitFor();
     expect(await page.getByTestId('tab-schedules').getAttribute('aria-selected')).toBe('true');
+
+    // Edit opens the builder on the schedule as saved, and saves with schedule/update.
+    await card.getByTestId('schedule-edit').click();
+    const edit = page.getByTestId('schedule-dialog');
+    expect(await edit.getByRole('heading').innerText()).toBe('Edit “Hourly check”');
+    expect(await edit.getByTestId('schedule-name').inputValue()).toBe('Hourly check');
+    expect(await edit.getByTestId('job-command').inputValue()).toBe('echo checked');
+    expect(await edit.getByTestId('schedule-kind').inputValue()).toBe('everyHours');
+    expect(await edit.getByTestId('schedule-count').inputValue()).toBe('2');
+    expect(await edit.getByTestId('schedule-zone').inputValue()).toBe('Europe/Berlin');
+    expect(await edit.getByTestId('schedule-notify').inputValue()).toBe('failure');
+    await edit.getByTestId('job-command').fill('echo checked again');
+    await edit.getByTestId('schedule-kind').selectOption('daily');
+    await edit.getByTestId('schedule-time').fill('07:30');
+    await edit.getByTestId('schedule-notify').selectOption('always');
+    await snap(page, 'schedules-5-edit');
+    expect(await axeProblems(page)).toEqual([]);
+    await edit.getByTestId('schedule-submit').click();
+    await edit.waitFor({ state: 'detached' });
+    await expect.poll(() => card.innerText()).toContain('cron 30 7 * * * (Europe/Berlin)');
+    expect(await card.innerText()).toContain('echo checked again');
+    expect(await card.innerText()).toContain('notifies after every run');
+    // The run made before the edit stays in the history.
+    expect(await card.locator('[data-outcome="completed"]').count()).toBe(1);
+  });
+
+  it('schedules an agent job with its goal, budgets, approvals and sandbox; editing shows them as saved', async () => {
+    const { page } = app;
+    await page.getByTestId('open-jobs').click();
+    await page.getByTestId('tab-schedules').click();
+    await page.getByTestId('new-schedule').click();
+    const dialog = page.getByTestId('schedule-dialog');
+    await dialog.getByTestId('schedule-name').fill('Morning triage');
+    await dialog.getByTestId('job-kind-agent').click();
+    await dialog.getByTestId('folder-input').fill(folder);
+    await dialog.getByTestId('job-objective').fill('Label the new issues');
+    await dialog.getByTestId('job-token-budget').fill('20000');
+    await dialog.getByTestId('job-time-budget').fill('15');
+    await dialog.getByTestId('job-approval-policy').selectOption('never');
+    await dialog.getByTestId('job-sandbox').selectOption('read-only');
+    await dialog.getByTestId('job-max-turns').fill('5');
+    await dialog.getByTestId('job-allow-commands').fill('gh issue list, gh issue edit');
+    await dialog.getByTestId('schedule-kind').selectOption('monthlyNth');
+    expect(await dialog.getByTestId('schedule-cron-text').innerText()).toBe('0 9 * * 1#1');
+    await snap(page, 'schedules-6-agent-builder');
+    expect(await axeProblems(page)).toEqual([]);
+    await dialog.getByTestId('schedule-submit').click();
+
+    const card = page.getByTestId('schedule-card').filter({ hasText: 'Morning triage' });
+    await card.waitFor();
+    expect(await card.innerText()).toContain('an agent: Label the new issues');
+    await card.getByTestId('schedule-edit').click();
+    const edit = page.getByTestId('schedule-dialog');
+    expect(await edit.getByTestId('job-kind-agent').getAttribute('aria-checked')).toBe('true');
+    expect(await edit.getByTestId('job-objective').inputValue()).toBe('Label the new issues');
+    expect(await edit.getByTestId('job-token-budget').inputValue()).toBe('20000');
+    expect(await edit.getByTestId('job-time-budget').inputValue()).toBe('15');
+    expect(await edit.getByTestId('job-approval-policy').inputValue()).toBe('never');
+    expect(await edit.getByTestId('job-sandbox').inputValue()).toBe('read-only');
+    expect(await edit.getByTestId('job-max-turns').inputValue()).toBe('5');
+    expect(await edit.getByTestId('job-allow-commands').inputValue()).toBe('gh issue list, gh issue edit');
+    expect(await edit.getByTestId('schedule-kind').inputValue()).toBe('monthlyNth');
+    await snap(page, 'schedules-7-agent-edit');
+    await edit.getByTestId('job-max-turns').fill('8');
+    await edit.getByTestId('schedule-submit').click();
+    await edit.waitFor({ state: 'detached' });
+    await card.getByTestId('schedule-edit').click();
+    expect(await page.getByTestId('schedule-dialog').getByTestId('job-max-turns').inputValue()).toBe('8');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cronOf, describeChoice, dstNote, previewRuns } from './schedule-builder.js';
+import { choiceOfCron, cronOf, describeChoice, dstNote, previewRuns, type BuilderChoice } from './schedule-builder.js';
 
 describe('the schedule builder', () => {
   it('turns friendly choices into cron text and words', () => {
@@ -11,6 +11,22 @@ describe('the schedule builder', () => {
     expect(describeChoice({ kind: 'monthlyNth', nth: 1, weekday: 1, time: '09:30' })).toBe('the first Monday of the month at 09:30');
     expect(cronOf({ kind: 'daily', time: '25:00' })).toBeNull();
     expect(cronOf({ kind: 'everyHours', hours: 0 })).toBeNull();
+  });
+
+  it('reads a saved cron text back into the choice that makes it, so editing opens on the same words', () => {
+    const choices: BuilderChoice[] = [
+      { kind: 'everyMinutes', minutes: 1 },
+      { kind: 'everyMinutes', minutes: 15 },
+      { kind: 'everyHours', hours: 1 },
+      { kind: 'everyHours', hours: 2 },
+      { kind: 'daily', time: '07:05' },
+      { kind: 'weekdays', time: '09:00' },
+      { kind: 'weekly', weekday: 5, time: '18:30' },
+      { kind: 'monthlyNth', nth: 1, weekday: 1, time: '09:00' },
+    ];
+    for (const choice of choices) expect(choiceOfCron(cronOf(choice)!)).toEqual(choice);
+    expect(choiceOfCron('0 9 1 * *')).toEqual({ kind: 'cron', cron: '0 9 1 * *' });
+    expect(choiceOfCron('75 9 * * *')).toEqual({ kind: 'cron', cron: '75 9 * * *' });
   });
 
   it('previews the next five runs and notes a clock change among them', () => {

@@ -60,6 +60,34 @@ export function cronOf(choice: BuilderChoice): string | null {
   }
 }
 
+/**
+ * The builder's choice that makes this cron text (editing a schedule opens on
+ * it), or the raw expression when no friendly choice makes it.
+ */
+export function choiceOfCron(cron: string): BuilderChoice {
+  const text = cron.trim().replace(/\s+/g, ' ');
+  const time = (minute: string, hour: string) => `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`;
+  const number = '(\\d{1,2})';
+  const patterns: ReadonlyArray<[RegExp, (m: RegExpExecArray) => BuilderChoice]> = [
+    [/^\* \* \* \* \*$/, () => ({ kind: 'everyMinutes', minutes: 1 })],
+    [new RegExp(`^\\*/${number} \\* \\* \\* \\*$`), (m) => ({ kind: 'everyMinutes', minutes: Number(m[1]) })],
+    [/^0 \* \* \* \*$/, () => ({ kind: 'everyHours', hours: 1 })],
+    [new RegExp(`^0 \\*/${number} \\* \\* \\*$`), (m) => ({ kind: 'everyHours', hours: Number(m[1]) })],
+    [new RegExp(`^${number} ${number} \\* \\* \\*$`), (m) => ({ kind: 'daily', time: time(m[1]!, m[2]!) })],
+    [new RegExp(`^${number} ${number} \\* \\* 1-5$`), (m) => ({ kind: 'weekdays', time: time(m[1]!, m[2]!) })],
+    [new RegExp(`^${number} ${number} \\* \\* ([0-6])$`), (m) => ({ kind: 'weekly', weekday: Number(m[3]), time: time(m[1]!, m[2]!) })],
+    [new RegExp(`^${number} ${number} \\* \\* ([0-6])#([1-5])$`), (m) => ({ kind: 'monthlyNth', weekday: Number(m[3]), nth: Number(m[4]), time: time(m[1]!, m[2]!) })],
+  ];
+  for (const [pattern, choice] of patterns) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const chosen = choice(match);
+    // Only when the friendly choice gives back the same text (e.g. not minute 75).
+    if (cronOf(chosen) === text) return chosen;
+  }
+  return { kind: 'cron', cron: cron.trim() };
+}
+
 /** The choice in words: "every weekday at 09:00", "every 2 hours", "the first Monday of the month at 09:00". */
 export function describeChoice(choice: BuilderChoice): string {
   switch (choice.kind) {

@@ -13,11 +13,14 @@ export interface SchedulesState {
   readonly open: boolean;
   /** The schedule to bring into view (from a job page's link); null: none. */
   readonly focusedId: string | null;
+  /** A create or an edit is being saved. */
   readonly creating: boolean;
   show(scheduleId?: string | null): void;
   hide(): void;
   load(): Promise<void>;
   create(params: ParamsOf<'schedule/create'>): Promise<Schedule | null>;
+  /** Saves an edit; null (with the reason shown) when it was refused. */
+  update(params: ParamsOf<'schedule/update'>): Promise<Schedule | null>;
   /** Run now answers with the job it started (null when the overlap policy held it back). */
   act(scheduleId: string, action: ScheduleAction): Promise<string | null>;
 }
@@ -50,6 +53,19 @@ export function createSchedulesStore(client: WheelhouseClient): UseBoundStore<St
       set({ creating: true });
       try {
         const { schedule } = await client.request('schedule/create', params);
+        put(schedule);
+        return schedule;
+      } catch (error) {
+        showRequestError(error);
+        return null;
+      } finally {
+        set({ creating: false });
+      }
+    },
+    update: async (params) => {
+      set({ creating: true });
+      try {
+        const { schedule } = await client.request('schedule/update', params);
         put(schedule);
         return schedule;
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { JobAgent } from '../../../../shared/protocol/index.js';
+import type { JobAgent, JobCreateAgentParams, SandboxMode } from '../../../../shared/protocol/index.js';
 
 /** What the "Agent with a goal" part of the New job dialog holds, as typed. */
 export interface AgentJobForm {
@@ -8,9 +8,33 @@ export interface AgentJobForm {
   readonly timeBudgetMinutes: string;
   readonly approvalPolicy: JobAgent['approvalPolicy'];
   readonly allowCommands: string;
+  /** '' : the app's default sandbox. */
+  readonly sandbox: SandboxMode | '';
+  /** '' : the default (50). */
+  readonly maxTurns: string;
 }
 
-export const EMPTY_AGENT_FORM: AgentJobForm = { objective: '', tokenBudget: '', timeBudgetMinutes: '', approvalPolicy: 'on-request', allowCommands: '' };
+export const EMPTY_AGENT_FORM: AgentJobForm = { objective: '', tokenBudget: '', timeBudgetMinutes: '', approvalPolicy: 'on-request', allowCommands: '', sandbox: '', maxTurns: '' };
+
+/** The form of a saved agent job (editing a schedule's job). */
+export function agentFormOf(params: JobCreateAgentParams): AgentJobForm {
+  return {
+    objective: params.objective,
+    tokenBudget: params.tokenBudget === undefined ? '' : String(params.tokenBudget),
+    timeBudgetMinutes: params.timeBudgetMs === undefined ? '' : String(Math.round(params.timeBudgetMs / 60_000)),
+    approvalPolicy: params.approvalPolicy ?? 'on-request',
+    allowCommands: (params.allowCommands ?? []).join(', '),
+    sandbox: params.sandbox ?? '',
+    maxTurns: params.maxTurns === undefined ? '' : String(params.maxTurns),
+  };
+}
+
+const SANDBOX_CHOICES: ReadonlyArray<{ value: SandboxMode | ''; label: string }> = [
+  { value: '', label: 'As Wheelhouse is set up (usually: may change files in its folder)' },
+  { value: 'read-only', label: 'Read only: it may look, not change' },
+  { value: 'workspace-write', label: 'May change files in its folder' },
+  { value: 'danger-full-access', label: 'No sandbox: anything you could do' },
+];
 
 /** The choices a person understands, in Codex's approval policy terms. */
 export const APPROVAL_CHOICES: ReadonlyArray<{ value: JobAgent['approvalPolicy']; label: string }> = [
@@ -33,6 +57,7 @@ export function agentFormErrors(form: AgentJobForm) {
     objective: form.objective.trim() === '' ? 'Say what the agent should achieve.' : null,
     tokenBudget: optional(form.tokenBudget, 1, 1_000_000_000) === null ? 'A whole number of tokens, or leave it empty for no limit.' : null,
     timeBudget: optional(form.timeBudgetMinutes, 1, 43_200) === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
+    maxTurns: optional(form.maxTurns, 1, 1000) === null ? 'A whole number from 1 to 1000, or leave it empty for 50.' : null,
   };
 }
 
@@ -40,6 +65,7 @@ export function agentFormErrors(form: AgentJobForm) {
 export function agentParams(form: AgentJobForm) {
   const tokenBudget = optional(form.tokenBudget, 1, 1_000_000_000);
   const minutes = optional(form.timeBudgetMinutes, 1, 43_200);
+  const maxTurns = optional(form.maxTurns, 1, 1000);
   const allowCommands = form.allowCommands
     .split(/[\n,]/)
     .map((line) => line.trim())
@@ -50,6 +76,8 @@ export function agentParams(form: AgentJobForm) {
     ...(tokenBudget ? { tokenBudget } : {}),
     ...(minutes ? { timeBudgetMs: minutes * 60_000 } : {}),
     ...(allowCommands.length > 0 ? { allowCommands } : {}),
+    ...(form.sandbox ? { sandbox: form.sandbox } : {}),
+    ...(maxTurns ? { maxTurns } : {}),
   };
 }
 
@@ -109,6 +137,25 @@ export function AgentJobFields({
         </select>
         <span className="field-hint">When it waits for you, the job says so and you get a notification.</span>
       </label>
+      <div className="new-job-row">
+        <label className="field">
+          <span className="field-label">Sandbox of its commands</span>
+          <select className="field-input" data-testid="job-sandbox" value={form.sandbox} onChange={(e) => onChange({ sandbox: e.target.value as AgentJobForm['sandbox'] })}>
+            {SANDBOX_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">
+            Most turns <span className="field-optional">optional</span>
+          </span>
+          <input className="field-input" data-testid="job-max-turns" inputMode="numeric" placeholder="50" value={form.maxTurns} aria-invalid={errors?.maxTurns != null} onChange={(e) => onChange({ maxTurns: e.target.value })} />
+          {errors?.maxTurns && <span className="field-error">{errors.maxTurns}</span>}
+        </label>
+      </div>
       <div className="new-job-row">
         <label className="field">
           <span className="field-label">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { Schedule } from '../../../../shared/protocol/index.js';
 import { useJobsStore, useSchedulesStore } from '../../services.js';
 import { ScheduleDialog } from '../schedules/schedule-dialog.js';
 import { SchedulesPage } from '../schedules/schedules-page.js';
@@ -20,6 +21,7 @@ export function JobsView() {
   const showSchedules = useSchedulesStore((s) => s.show);
   const hideSchedules = useSchedulesStore((s) => s.hide);
   const [creating, setCreating] = useState<'job' | 'schedule' | null>(null);
+  const [editing, setEditing] = useState<Schedule | null>(null);
   useEffect(() => {
     if (!loaded) void load();
   }, [loaded, load]);
@@ -37,7 +39,7 @@ export function JobsView() {
         </div>
       )}
       {schedulesOpen ? (
-        <SchedulesPage onNewSchedule={() => setCreating('schedule')} />
+        <SchedulesPage onNewSchedule={() => setCreating('schedule')} onEdit={setEditing} />
       ) : onJobPage ? (
         <JobPage job={job} />
       ) : (
@@ -45,6 +47,7 @@ export function JobsView() {
       )}
       {creating === 'job' && <NewJobDialog onClose={() => setCreating(null)} />}
       {creating === 'schedule' && <ScheduleDialog onClose={() => setCreating(null)} />}
+      {editing && <ScheduleDialog key={editing.id} editing={editing} onClose={() => setEditing(null)} />}
     </div>
   );
 }

@@ -2,9 +2,10 @@ import { X } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { timeZoneProblem, type Schedule } from '../../../../shared/protocol/index.js';
 import { machineTimeZone } from '../../../../shared/schedule-timing.js';
-import { cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
+import { choiceOfCron, cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
 import { useSchedulesStore, useThreadsStore } from '../../services.js';
-import { FolderField } from '../setup/folder-field.js';
+import { JobTemplateFields, jobTemplateErrors, jobTemplateFormOf, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../jobs/job-template-fields.js';
+import { timingWords } from './schedules-page.js';
 
 const KINDS: readonly { readonly kind: BuilderKind; readonly label: string }[] = [
   { kind: 'everyMinutes', label: 'Every few minutes' },
@@ -24,6 +25,31 @@ interface BuilderForm {
   nth: number;
   cron: string;
 }
+
+const NEW_FORM: BuilderForm = { kind: 'weekdays', count: '2', time: '09:00', weekday: 1, nth: 1, cron: '0 9 * * 1-5' };
+
+/** The builder opened on a saved cron text: its friendly choice when one makes it. */
+function builderFormOf(cron: string): BuilderForm {
+  const choice = choiceOfCron(cron);
+  switch (choice.kind) {
+    case 'everyMinutes':
+      return { ...NEW_FORM, kind: choice.kind, count: String(choice.minutes) };
+    case 'everyHours':
+      return { ...NEW_FORM, kind: choice.kind, count: String(choice.hours) };
+    case 'daily':
+    case 'weekdays':
+      return { ...NEW_FORM, kind: choice.kind, time: choice.time };
+    case 'weekly':
+      return { ...NEW_FORM, kind: choice.kind, weekday: choice.weekday, time: choice.time };
+    case 'monthlyNth':
+      return { ...NEW_FORM, kind: choice.kind, weekday: choice.weekday, nth: choice.nth, time: choice.time };
+    case 'cron':
+      return { ...NEW_FORM, kind: 'cron', cron: choice.cron };
+  }
+}
+
+/** The select's value for a schedule whose interval or one-off moment the builder cannot show: kept as it is. */
+const KEEP = 'keep';
 
 function choiceOf(form: BuilderForm): BuilderChoice {
   const count = Number(form.count);
@@ -45,58 +71,60 @@ function choiceOf(form: BuilderForm): BuilderChoice {
 }
 
 /**
- * "New schedule": what to run (a command in a folder) and when, built from
- * plain choices ("every weekday at 09:00") that show their cron text, the next
- * five runs and how daylight saving time is handled; then the policies.
+ * "New schedule" or, with `editing`, that schedule's settings opened as they
+ * are: what to run (a command or an agent job, everything New job asks) and
+ * when, built from plain choices ("every weekday at 09:00") that show their
+ * cron text, the next five runs and how daylight saving time is handled; then
+ * the policies. An edit saves with schedule/update, sending the timing only
+ * when it changed (a new timing counts from now).
  */
-export function ScheduleDialog({ onClose }: { readonly onClose: () => void }) {
+export function ScheduleDialog({ onClose, editing = null }: { readonly onClose: () => void; readonly editing?: Schedule | null }) {
   const titleId = useId();
   const projectFolder = useThreadsStore((s) => s.projectFolder);
   const create = useSchedulesStore((s) => s.create);
-  const creating = useSchedulesStore((s) => s.creating);
-  const [name, setName] = useState('');
-  const [cwd, setCwd] = useState(projectFolder ?? '');
-  const [command, setCommand] = useState('');
-  const [form, setForm] = useState<BuilderForm>({ kind: 'weekdays', count: '2', time: '09:00', weekday: 1, nth: 1, cron: '0 9 * * 1-5' });
-  const [timeZone, setTimeZone] = useState(machineTimeZone());
-  const [overlap, setOverlap] = useState<Schedule['overlap']>('skip');
-  const [missed, setMissed] = useState<Schedule['missed']>('runOnce');
-  const [missedLimit, setMissedLimit] = useState('5');
-  const [notify, setNotify] = useState<Schedule['notify']>('failure');
+  const update = useSchedulesStore((s) => s.update);
+  const saving = useSchedulesStore((s) => s.creating);
+  const [name, setName] = useState(editing?.name ?? '');
+  const [job, setJob] = useState<JobTemplateForm>(() => (editing ? jobTemplateFormOf(editing.job) : newJobTemplateForm(projectFolder ?? '')));
+  const [form, setForm] = useState<BuilderForm>(() => (editing?.cron ? builderFormOf(editing.cron) : NEW_FORM));
+  // An interval or a one-off (made through the API) stays as it is unless the person picks a new timing.
+  const [keepTiming, setKeepTiming] = useState(editing !== null && editing.cron === null);
+  const [timeZone, setTimeZone] = useState(editing?.timeZone ?? machineTimeZone());
+  const [overlap, setOverlap] = useState<Schedule['overlap']>(editing?.overlap ?? 'skip');
+  const [missed, setMissed] = useState<Schedule['missed']>(editing?.missed ?? 'runOnce');
+  const [missedLimit, setMissedLimit] = useState(String(editing?.missedLimit ?? 5));
+  const [notify, setNotify] = useState<Schedule['notify']>(editing?.notify ?? 'failure');
   const [tried, setTried] = useState(false);
 
   const choice = choiceOf(form);
-  const cron = cronOf(choice);
+  const cron = keepTiming ? null : cronOf(choice);
   const zoneProblem = timeZoneProblem(timeZone.trim());
   const preview = useMemo(() => (cron && !zoneProblem ? previewRuns(cron, timeZone.trim(), Date.now()) : { runs: [], error: null }), [cron, timeZone, zoneProblem]);
   const limit = Number(missedLimit);
   const errors = {
     name: name.trim() === '' ? 'Name the schedule, say “Nightly build”.' : null,
-    cwd: cwd.trim() === '' ? 'Choose the folder the command runs in.' : null,
-    command: command.trim() === '' ? 'Type the command to run.' : null,
-    when: cron === null ? (form.kind === 'cron' ? 'Type a cron expression.' : 'Check the numbers and the time (like 09:00).') : preview.error,
-    timeZone: zoneProblem,
+    when: keepTiming ? null : cron === null ? (form.kind === 'cron' ? 'Type a cron expression.' : 'Check the numbers and the time (like 09:00).') : preview.error,
+    timeZone: keepTiming ? null : zoneProblem,
     missedLimit: missed === 'runAll' && !(Number.isInteger(limit) && limit >= 1 && limit <= 100) ? 'A whole number from 1 to 100.' : null,
   };
-  const valid = Object.values(errors).every((e) => e === null);
+  const valid = Object.values(errors).every((e) => e === null) && Object.values(jobTemplateErrors(job)).every((e) => e === null);
   const shown = (error: string | null) => (tried ? error : null);
-  const update = (change: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...change }));
+  const change = (next: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...next }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (!valid || cron === null) return;
-    const schedule = await create({
-      name: name.trim(),
-      job: { kind: 'command', name: name.trim(), command: command.trim(), cwd: cwd.trim(), progressFromOutput: true },
-      cron,
-      timeZone: timeZone.trim(),
-      overlap,
-      missed,
-      ...(missed === 'runAll' ? { missedLimit: limit } : {}),
-      notify,
-    });
-    if (schedule) onClose();
+    if (!valid || (cron === null && !keepTiming)) return;
+    const policies = { overlap, missed, ...(missed === 'runAll' ? { missedLimit: limit } : {}), notify };
+    const template = jobTemplateParams(job, name, editing?.job ?? null);
+    let saved: Schedule | null;
+    if (editing) {
+      const retimed = cron !== null && (cron !== editing.cron || timeZone.trim() !== editing.timeZone);
+      saved = await update({ scheduleId: editing.id, name: name.trim(), job: template, ...policies, ...(retimed ? { cron, timeZone: timeZone.trim() } : {}) });
+    } else {
+      saved = await create({ name: name.trim(), job: template, cron: cron!, timeZone: timeZone.trim(), ...policies });
+    }
+    if (saved) onClose();
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && !event.defaultPrevented) onClose();
@@ -107,46 +135,54 @@ export function ScheduleDialog({ onClose }: { readonly onClose: () => void }) {
       <form className="dialog new-job-dialog schedule-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="schedule-dialog" onKeyDown={onKeyDown} onSubmit={(e) => void submit(e)}>
         <div className="dialog-head">
           <h2 id={titleId} className="dialog-title">
-            New schedule
+            {editing ? `Edit “${editing.name}”` : 'New schedule'}
           </h2>
           <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
             <X size={15} strokeWidth={2} aria-hidden="true" />
           </button>
         </div>
         <div className="new-job-body">
-          <label className="field">
-            <span className="field-label">Name</span>
-            <input className="field-input" data-testid="schedule-name" placeholder="Nightly build" value={name} aria-invalid={shown(errors.name) !== null} onChange={(e) => setName(e.target.value)} autoFocus />
-            {shown(errors.name) && <span className="field-error">{errors.name}</span>}
-          </label>
-          <div className="field">
-            <span className="field-label">Folder</span>
-            <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
-          </div>
-          <label className="field">
-            <span className="field-label">Command</span>
-            <textarea className="field-input field-mono new-job-command" data-testid="schedule-command" placeholder="npm test" spellCheck={false} rows={2} value={command} aria-invalid={shown(errors.command) !== null} onChange={(e) => setCommand(e.target.value)} />
-            {shown(errors.command) && <span className="field-error">{errors.command}</span>}
-          </label>
+          <JobTemplateFields
+            form={job}
+            tried={tried}
+            onChange={(next) => setJob((j) => ({ ...j, ...next }))}
+            name={
+              <label className="field">
+                <span className="field-label">Name</span>
+                <input className="field-input" data-testid="schedule-name" placeholder="Nightly build" value={name} aria-invalid={shown(errors.name) !== null} onChange={(e) => setName(e.target.value)} autoFocus />
+                {shown(errors.name) && <span className="field-error">{errors.name}</span>}
+              </label>
+            }
+          />
           <fieldset className="schedule-when">
             <legend className="field-label">When</legend>
             <div className="schedule-when-row">
-              <select className="field-input" aria-label="How often" data-testid="schedule-kind" value={form.kind} onChange={(e) => update({ kind: e.target.value as BuilderKind })}>
+              <select
+                className="field-input"
+                aria-label="How often"
+                data-testid="schedule-kind"
+                value={keepTiming ? KEEP : form.kind}
+                onChange={(e) => {
+                  setKeepTiming(e.target.value === KEEP);
+                  if (e.target.value !== KEEP) change({ kind: e.target.value as BuilderKind });
+                }}
+              >
+                {editing && editing.cron === null && <option value={KEEP}>As it is: {timingWords(editing)}</option>}
                 {KINDS.map(({ kind, label }) => (
                   <option key={kind} value={kind}>
                     {label}
                   </option>
                 ))}
               </select>
-              {(form.kind === 'everyMinutes' || form.kind === 'everyHours') && (
+              {!keepTiming && (form.kind === 'everyMinutes' || form.kind === 'everyHours') && (
                 <label className="schedule-inline">
                   every
-                  <input className="field-input schedule-count" inputMode="numeric" aria-label={form.kind === 'everyMinutes' ? 'Minutes between runs' : 'Hours between runs'} data-testid="schedule-count" value={form.count} onChange={(e) => update({ count: e.target.value })} />
+                  <input className="field-input schedule-count" inputMode="numeric" aria-label={form.kind === 'everyMinutes' ? 'Minutes between runs' : 'Hours between runs'} data-testid="schedule-count" value={form.count} onChange={(e) => change({ count: e.target.value })} />
                   {form.kind === 'everyMinutes' ? 'minutes' : 'hours'}
                 </label>
               )}
-              {form.kind === 'monthlyNth' && (
-                <select className="field-input" aria-label="Which week of the month" value={form.nth} onChange={(e) => update({ nth: Number(e.target.value) })}>
+              {!keepTiming && form.kind === 'monthlyNth' && (
+                <select className="field-input" aria-label="Which week of the month" value={form.nth} onChange={(e) => change({ nth: Number(e.target.value) })}>
                   {NTHS.map((nth, i) => (
                     <option key={nth} value={i + 1}>
                       the {nth}
@@ -154,8 +190,8 @@ export function ScheduleDialog({ onClose }: { readonly onClose: () => void }) {
                   ))}
                 </select>
               )}
-              {(form.kind === 'weekly' || form.kind === 'monthlyNth') && (
-                <select className="field-input" aria-label="Day of the week" value={form.weekday} onChange={(e) => update({ weekday: Number(e.target.value) })}>
+              {!keepTiming && (form.kind === 'weekly' || form.kind === 'monthlyNth') && (
+                <select className="field-input" aria-label="Day of the week" value={form.weekday} onChange={(e) => change({ weekday: Number(e.target.value) })}>
                   {WEEKDAYS.map((day, i) => (
                     <option key={day} value={i}>
                       {day}
@@ -163,22 +199,24 @@ export function ScheduleDialog({ onClose }: { readonly onClose: () => void }) {
                   ))}
                 </select>
               )}
-              {(form.kind === 'daily' || form.kind === 'weekdays' || form.kind === 'weekly' || form.kind === 'monthlyNth') && (
+              {!keepTiming && (form.kind === 'daily' || form.kind === 'weekdays' || form.kind === 'weekly' || form.kind === 'monthlyNth') && (
                 <label className="schedule-inline">
                   at
-                  <input className="field-input schedule-time" aria-label="Time of day" data-testid="schedule-time" placeholder="09:00" value={form.time} onChange={(e) => update({ time: e.target.value })} />
+                  <input className="field-input schedule-time" aria-label="Time of day" data-testid="schedule-time" placeholder="09:00" value={form.time} onChange={(e) => change({ time: e.target.value })} />
                 </label>
               )}
-              {form.kind === 'cron' && (
-                <input className="field-input field-mono" aria-label="Cron expression" data-testid="schedule-cron" spellCheck={false} value={form.cron} onChange={(e) => update({ cron: e.target.value })} />
+              {!keepTiming && form.kind === 'cron' && (
+                <input className="field-input field-mono" aria-label="Cron expression" data-testid="schedule-cron" spellCheck={false} value={form.cron} onChange={(e) => change({ cron: e.target.value })} />
               )}
             </div>
+            {!keepTiming && (
             <label className="schedule-inline schedule-zone">
               Time zone
               <input className="field-input" aria-label="Time zone" data-testid="schedule-zone" value={timeZone} aria-invalid={errors.timeZone !== null} onChange={(e) => setTimeZone(e.target.value)} />
             </label>
-            {errors.timeZone && <span className="field-error">{errors.timeZone}</span>}
-            {errors.when ? (
+            )}
+            {!keepTiming && errors.timeZone && <span className="field-error">{errors.timeZone}</span>}
+            {keepTiming ? null : errors.when ? (
               <span className="field-error" data-testid="schedule-when-error">
                 {errors.when}
               </span>
@@ -239,8 +277,8 @@ export function ScheduleDialog({ onClose }: { readonly onClose: () => void }) {
           <button type="button" className="button-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button-primary" data-testid="schedule-submit" disabled={creating}>
-            Create schedule
+          <button type="submit" className="button button-primary" data-testid="schedule-submit" disabled={saving}>
+            {editing ? 'Save changes' : 'Create schedule'}
           </button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { Pause, Play, Plus, Trash2, Zap } from 'lucide-react';
+import { Pause, Pencil, Play, Plus, Trash2, Zap } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Schedule } from '../../../../shared/protocol/index.js';
 import { useJobsStore, useSchedulesStore } from '../../services.js';
@@ -40,7 +40,7 @@ function inZone(at: number, timeZone: string): string {
 }
 
 /** The Schedules tab: every schedule with its next run, its policies in words, its last 30 runs, and its buttons. */
-export function SchedulesPage({ onNewSchedule }: { readonly onNewSchedule: () => void }) {
+export function SchedulesPage({ onNewSchedule, onEdit }: { readonly onNewSchedule: () => void; readonly onEdit: (schedule: Schedule) => void }) {
   const schedules = useSchedulesStore((s) => s.schedules);
   const loaded = useSchedulesStore((s) => s.loaded);
   const focusedId = useSchedulesStore((s) => s.focusedId);
@@ -58,7 +58,7 @@ export function SchedulesPage({ onNewSchedule }: { readonly onNewSchedule: () =>
         {loaded && sorted.length === 0 && <p className="jobs-empty">No schedules yet. Run a build every night or a check every hour with “New schedule”.</p>}
         <ul className="schedules-list">
           {sorted.map((schedule) => (
-            <ScheduleCard key={schedule.id} schedule={schedule} focused={schedule.id === focusedId} />
+            <ScheduleCard key={schedule.id} schedule={schedule} focused={schedule.id === focusedId} onEdit={() => onEdit(schedule)} />
           ))}
         </ul>
       </div>
@@ -66,7 +66,7 @@ export function SchedulesPage({ onNewSchedule }: { readonly onNewSchedule: () =>
   );
 }
 
-function ScheduleCard({ schedule, focused }: { readonly schedule: Schedule; readonly focused: boolean }) {
+function ScheduleCard({ schedule, focused, onEdit }: { readonly schedule: Schedule; readonly focused: boolean; readonly onEdit: () => void }) {
   const act = useSchedulesStore((s) => s.act);
   const showJob = useJobsStore((s) => s.show);
   const hideSchedules = useSchedulesStore((s) => s.hide);
@@ -99,6 +99,9 @@ function ScheduleCard({ schedule, focused }: { readonly schedule: Schedule; read
               <Pause size={14} aria-hidden="true" /> Pause
             </button>
           )}
+          <button type="button" className="button-ghost schedule-action" data-testid="schedule-edit" onClick={onEdit}>
+            <Pencil size={14} aria-hidden="true" /> Edit
+          </button>
           <button type="button" className="icon-button" aria-label={`Delete ${schedule.name}`} data-testid="schedule-delete" onClick={() => void act(schedule.id, 'delete')}>
             <Trash2 size={14} aria-hidden="true" />
           </button>
