@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blocking, runAxe } from './axe.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { ManualClock } from '../test-support/manual-clock.js';
+import { e2eTarget, launchChromium, launchWheelhouse, openClientPage, repoRoot, requireBuilt, type WheelhouseApp } from './harness.js';
+import { InProcessRuntime } from './in-process-runtime.js';
 import { skipSetup, waitForConnected } from './page-actions.js';
 
 /** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
@@ -162,5 +165,54 @@ describe('schedules', () => {
     await edit.waitFor({ state: 'detached' });
     await card.getByTestId('schedule-edit').click();
     expect(await page.getByTestId('schedule-dialog').getByTestId('job-max-turns').inputValue()).toBe('8');
+  });
+});
+
+describe('schedules on a driven clock', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('"every minute" made in the builder runs three times as the clock passes three minutes', async (ctx) => {
+    if (e2eTarget() === 'electron') ctx.skip('the clock is driven in a runtime in this process; the desktop app runs its own');
+    requireBuilt('dist/renderer/index.html');
+    const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-schedule-clock-'));
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    // Half a minute before a whole minute, near today: the first slot is 30 s away.
+    const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+    const runtime = new InProcessRuntime(home, { jobClock: clock });
+    cleanups.push(() => runtime.close());
+    const server = await runtime.listen({ port: 0, token: randomBytes(18).toString('base64url'), staticRoot: path.join(repoRoot, 'dist/renderer') });
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    const errors: string[] = [];
+    cleanups.push(async () => expect(errors).toEqual([]));
+    const page = await openClientPage(browser, server.url, errors);
+    await waitForConnected(page);
+    await skipSetup(page);
+
+    await page.getByTestId('open-jobs').click();
+    await page.getByTestId('tab-schedules').click();
+    await page.getByTestId('new-schedule').click();
+    const dialog = page.getByTestId('schedule-dialog');
+    await dialog.getByTestId('schedule-name').fill('Every minute');
+    await dialog.getByTestId('folder-input').fill(home);
+    await dialog.getByTestId('job-command').fill('echo tick');
+    await dialog.getByTestId('schedule-kind').selectOption('everyMinutes');
+    await dialog.getByTestId('schedule-count').fill('1');
+    expect(await dialog.getByTestId('schedule-cron-text').innerText()).toBe('* * * * *');
+    await dialog.getByTestId('schedule-submit').click();
+    const card = page.getByTestId('schedule-card').filter({ hasText: 'Every minute' });
+    await card.waitFor();
+
+    const completed = card.locator('[data-outcome="completed"]');
+    for (const runs of [1, 2, 3]) {
+      // Each run ends before the next minute: the overlap policy (skip) never holds one back.
+      clock.advance(runs === 1 ? 30_000 : 60_000);
+      await expect.poll(() => completed.count(), { timeout: 30_000 }).toBe(runs);
+    }
+    expect(await card.locator('[data-outcome]').count()).toBe(3);
+    await snap(page, 'schedules-8-three-runs');
   });
 });

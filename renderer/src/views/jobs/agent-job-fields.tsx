@@ -30,10 +30,10 @@ export function agentFormOf(params: JobCreateAgentParams): AgentJobForm {
 }
 
 const SANDBOX_CHOICES: ReadonlyArray<{ value: SandboxMode | ''; label: string }> = [
-  { value: '', label: 'As Wheelhouse is set up (usually: may change files in its folder)' },
-  { value: 'read-only', label: 'Read only: it may look, not change' },
-  { value: 'workspace-write', label: 'May change files in its folder' },
-  { value: 'danger-full-access', label: 'No sandbox: anything you could do' },
+  { value: '', label: 'Wheelhouse’s default' },
+  { value: 'read-only', label: 'Read only' },
+  { value: 'workspace-write', label: 'May change its folder' },
+  { value: 'danger-full-access', label: 'No sandbox' },
 ];
 
 /** The choices a person understands, in Codex's approval policy terms. */
