@@ -1,33 +1,6 @@
 import type { ReactNode } from 'react';
-import type { JobAgent, JobCreateAgentParams, SandboxMode } from '../../../../shared/protocol/index.js';
-
-/** What the "Agent with a goal" part of the New job dialog holds, as typed. */
-export interface AgentJobForm {
-  readonly objective: string;
-  readonly tokenBudget: string;
-  readonly timeBudgetMinutes: string;
-  readonly approvalPolicy: JobAgent['approvalPolicy'];
-  readonly allowCommands: string;
-  /** '' : the app's default sandbox. */
-  readonly sandbox: SandboxMode | '';
-  /** '' : the default (50). */
-  readonly maxTurns: string;
-}
-
-export const EMPTY_AGENT_FORM: AgentJobForm = { objective: '', tokenBudget: '', timeBudgetMinutes: '', approvalPolicy: 'on-request', allowCommands: '', sandbox: '', maxTurns: '' };
-
-/** The form of a saved agent job (editing a schedule's job). */
-export function agentFormOf(params: JobCreateAgentParams): AgentJobForm {
-  return {
-    objective: params.objective,
-    tokenBudget: params.tokenBudget === undefined ? '' : String(params.tokenBudget),
-    timeBudgetMinutes: params.timeBudgetMs === undefined ? '' : String(Math.round(params.timeBudgetMs / 60_000)),
-    approvalPolicy: params.approvalPolicy ?? 'on-request',
-    allowCommands: (params.allowCommands ?? []).join(', '),
-    sandbox: params.sandbox ?? '',
-    maxTurns: params.maxTurns === undefined ? '' : String(params.maxTurns),
-  };
-}
+import type { JobAgent, SandboxMode } from '../../../../shared/protocol/index.js';
+import type { agentFormErrors, AgentJobForm } from '../../format/job-form.js';
 
 const SANDBOX_CHOICES: ReadonlyArray<{ value: SandboxMode | ''; label: string }> = [
   { value: '', label: 'Wheelhouse’s default' },
@@ -42,44 +15,6 @@ export const APPROVAL_CHOICES: ReadonlyArray<{ value: JobAgent['approvalPolicy']
   { value: 'untrusted', label: 'Ask me before anything that is not read-only' },
   { value: 'never', label: 'Never ask: refuse what would need my approval' },
 ];
-
-/** Whole numbers only, within bounds; null when the text is not one. */
-export function wholeNumber(text: string, min: number, max: number): number | null {
-  if (!/^\d+$/.test(text.trim())) return null;
-  const value = Number(text.trim());
-  return value >= min && value <= max ? value : null;
-}
-
-const optional = (text: string, min: number, max: number): number | undefined | null => (text.trim() === '' ? undefined : wholeNumber(text, min, max));
-
-export function agentFormErrors(form: AgentJobForm) {
-  return {
-    objective: form.objective.trim() === '' ? 'Say what the agent should achieve.' : null,
-    tokenBudget: optional(form.tokenBudget, 1, 1_000_000_000) === null ? 'A whole number of tokens, or leave it empty for no limit.' : null,
-    timeBudget: optional(form.timeBudgetMinutes, 1, 43_200) === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
-    maxTurns: optional(form.maxTurns, 1, 1000) === null ? 'A whole number from 1 to 1000, or leave it empty for 50.' : null,
-  };
-}
-
-/** The job/create fields of a valid form. */
-export function agentParams(form: AgentJobForm) {
-  const tokenBudget = optional(form.tokenBudget, 1, 1_000_000_000);
-  const minutes = optional(form.timeBudgetMinutes, 1, 43_200);
-  const maxTurns = optional(form.maxTurns, 1, 1000);
-  const allowCommands = form.allowCommands
-    .split(/[\n,]/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return {
-    objective: form.objective.trim(),
-    approvalPolicy: form.approvalPolicy,
-    ...(tokenBudget ? { tokenBudget } : {}),
-    ...(minutes ? { timeBudgetMs: minutes * 60_000 } : {}),
-    ...(allowCommands.length > 0 ? { allowCommands } : {}),
-    ...(form.sandbox ? { sandbox: form.sandbox } : {}),
-    ...(maxTurns ? { maxTurns } : {}),
-  };
-}
 
 /** Objective, budgets and what the agent may run without asking. */
 export function AgentJobFields({

@@ -1,72 +1,7 @@
 import type { ReactNode } from 'react';
-import type { JobCreateParams } from '../../../../shared/protocol/index.js';
+import { agentFormErrors, jobTemplateErrors, type JobTemplateForm } from '../../format/job-form.js';
 import { FolderField } from '../setup/folder-field.js';
-import { AgentJobFields, agentFormErrors, agentFormOf, agentParams, EMPTY_AGENT_FORM, wholeNumber, type AgentJobForm } from './agent-job-fields.js';
-
-/**
- * What a job runs, as typed: a command (retries, a time limit, progress, re-run
- * if lost) or an agent's goal with its budgets and approvals. The New job
- * dialog starts one job of it; a schedule keeps it as the template of its runs.
- */
-export interface JobTemplateForm {
-  readonly kind: 'command' | 'agent';
-  readonly cwd: string;
-  readonly command: string;
-  readonly retries: string;
-  readonly timeoutMinutes: string;
-  readonly progressFromOutput: boolean;
-  readonly rerunIfLost: boolean;
-  readonly agent: AgentJobForm;
-}
-
-export function newJobTemplateForm(cwd: string): JobTemplateForm {
-  return { kind: 'command', cwd, command: '', retries: '3', timeoutMinutes: '', progressFromOutput: true, rerunIfLost: false, agent: EMPTY_AGENT_FORM };
-}
-
-/** The form of a saved job template (editing a schedule). */
-export function jobTemplateFormOf(params: JobCreateParams): JobTemplateForm {
-  const retries = String(params.maxAttempts ?? 3);
-  if (params.kind === 'agent') return { ...newJobTemplateForm(params.cwd), kind: 'agent', retries, agent: agentFormOf(params) };
-  return {
-    ...newJobTemplateForm(params.cwd),
-    command: params.command,
-    retries,
-    timeoutMinutes: params.timeoutMs === undefined ? '' : String(Math.round(params.timeoutMs / 60_000)),
-    progressFromOutput: params.progressFromOutput ?? false,
-    rerunIfLost: params.rerunIfLost ?? false,
-  };
-}
-
-export function jobTemplateErrors(form: JobTemplateForm) {
-  const timeout = form.timeoutMinutes.trim() === '' ? undefined : wholeNumber(form.timeoutMinutes, 1, 43_200);
-  const agent = agentFormErrors(form.agent);
-  return {
-    cwd: form.cwd.trim() === '' ? `Choose the folder the ${form.kind === 'agent' ? 'agent works' : 'command runs'} in.` : null,
-    command: form.kind === 'command' && form.command.trim() === '' ? 'Type the command to run.' : null,
-    retries: wholeNumber(form.retries, 0, 100) === null ? 'A whole number from 0 to 100.' : null,
-    timeout: form.kind === 'command' && timeout === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
-    ...(form.kind === 'agent' ? agent : {}),
-  };
-}
-
-/**
- * The job/create params of a valid form. `kept`: the template being edited;
- * what the form does not show (a command's environment) stays as it was.
- */
-export function jobTemplateParams(form: JobTemplateForm, name: string, kept: JobCreateParams | null = null): JobCreateParams {
-  const shared = { cwd: form.cwd.trim(), maxAttempts: wholeNumber(form.retries, 0, 100) ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
-  if (form.kind === 'agent') return { kind: 'agent', ...shared, ...agentParams(form.agent) };
-  const timeout = form.timeoutMinutes.trim() === '' ? null : wholeNumber(form.timeoutMinutes, 1, 43_200);
-  return {
-    kind: 'command',
-    ...(kept?.kind === 'command' && kept.env ? { env: kept.env } : {}),
-    ...shared,
-    command: form.command.trim(),
-    progressFromOutput: form.progressFromOutput,
-    rerunIfLost: form.rerunIfLost,
-    ...(timeout !== null ? { timeoutMs: timeout * 60_000 } : {}),
-  };
-}
+import { AgentJobFields } from './agent-job-fields.js';
 
 /** The kind switch, `name` (the dialog's own), the folder, then the command's or the agent's fields. */
 export function JobTemplateFields({

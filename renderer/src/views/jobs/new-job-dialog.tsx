@@ -2,7 +2,8 @@ import { X } from 'lucide-react';
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useJobsStore, useThreadsStore } from '../../services.js';
 import { askNotificationPermission } from '../../stores/web-notifications.js';
-import { JobTemplateFields, jobTemplateErrors, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from './job-template-fields.js';
+import { jobTemplateErrors, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../../format/job-form.js';
+import { JobTemplateFields } from './job-template-fields.js';
 
 /**
  * "New job", for someone who does not live in a terminal: a name, a folder

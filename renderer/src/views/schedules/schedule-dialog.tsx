@@ -4,7 +4,8 @@ import { timeZoneProblem, type Schedule } from '../../../../shared/protocol/inde
 import { machineTimeZone } from '../../../../shared/schedule-timing.js';
 import { choiceOfCron, cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
 import { useSchedulesStore, useThreadsStore } from '../../services.js';
-import { JobTemplateFields, jobTemplateErrors, jobTemplateFormOf, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../jobs/job-template-fields.js';
+import { jobTemplateErrors, jobTemplateFormOf, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../../format/job-form.js';
+import { JobTemplateFields } from '../jobs/job-template-fields.js';
 import { timingWords } from './schedules-page.js';
 
 const KINDS: readonly { readonly kind: BuilderKind; readonly label: string }[] = [
