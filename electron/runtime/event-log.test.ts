@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyNotification } from '../../shared/protocol/index.js';
@@ -287,6 +288,34 @@ describe('EventLog', () => {
     log.publish('thread/archived', { threadId: 'a' });
     expect(log.replay(1, 10)).toMatchObject({ events: [], reset: false });
     expect(log.replay(50, 10)).toMatchObject({ events: [], reset: true });
+    log.close();
+  });
+});
+
+describe('output stored by reference', () => {
+  it('keeps where a delta\'s bytes are instead of the bytes; replay reads them back; a removed log ends the replay with reset', async () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    const file = path.join(temp.make(), 'proc.log');
+    const bytes = Buffer.from('héllo, wörld ✓\n'.repeat(40));
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('x'), bytes]));
+    const delta = bytes.toString('utf8');
+    const params = { threadId: 't', turnId: 'u', itemId: 'i', delta };
+    const live: string[] = [];
+    log.subscribe((_n, text) => live.push(text));
+    log.publish('item/commandExecution/outputDelta', params, { threadId: 't', output: { file, offset: 1, length: bytes.length } });
+    log.publish('thread/archived', { threadId: 't' }, { threadId: 't' });
+    await nextTurn();
+    // Clients get the text itself; the row holds none of it.
+    expect(JSON.parse(live[0]!)).toMatchObject({ params: { delta } });
+    const row = durable.db.prepare('SELECT payload, output_offset AS offset, output_length AS length FROM events WHERE seq = 1').get() as { payload: string; offset: number; length: number };
+    expect(row).toEqual({ payload: JSON.stringify({ threadId: 't', turnId: 'u', itemId: 'i' }), offset: 1, length: bytes.length });
+    expect(log.replay(0, 10)).toMatchObject({ reset: false, events: [{ seq: 1, payload: params }, { seq: 2 }] });
+
+    fs.rmSync(file);
+    // The bytes are gone: a client from before them must reload; one past them replays as usual.
+    expect(log.replay(0, 10)).toMatchObject({ reset: true, events: [] });
+    expect(log.replay(1, 10)).toMatchObject({ reset: false, events: [{ seq: 2 }] });
     log.close();
   });
 });
