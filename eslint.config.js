@@ -116,11 +116,15 @@ const LAYERS = {
     imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/tools`, /* ↺ */ 'electron/mcp', CORE, `${CORE}/commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`],
   },
 
+  // Keeps the home within its size and age budgets (events, process and job logs, checkpoints).
+  [`${CORE}/retention`]: { imports: ['electron/store', 'shared/protocol', CORE] },
+
   // The protocol's handlers, one module per namespace: they call the core's services.
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      `${CORE}/retention`,
     ],
   },
 
@@ -130,6 +134,7 @@ const LAYERS = {
       'electron/config', 'electron/exec', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
       `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      `${CORE}/retention`,
     ],
   },
   'electron/server': {

@@ -335,7 +335,7 @@ describe('event log retention', () => {
     log.publish('thread/archived', { threadId: 'kept' }, { threadId: 'kept' });
     clock = 40 * day;
     log.publish('item/agentMessage/delta', { threadId: 't', turnId: 'u', itemId: 'i', delta: 'fresh' }, { threadId: 't' });
-    expect(log.prune(clock)).toBe(2);
+    expect(log.prune(clock) + durable.retention.pruneEvents(clock - 30 * day, Infinity)).toBe(2);
     const afterPrune = log.replay(0, 100);
     expect(afterPrune.events.map((e) => e.payload)).toEqual([{ threadId: 'kept' }, { threadId: 't', turnId: 'u', itemId: 'i', delta: 'fresh' }]);
     // The client that saw seq 0 or 1 missed the pruned delta (seq 2): it must reload.
@@ -344,6 +344,7 @@ describe('event log retention', () => {
     expect(log.replay(2, 100)).toMatchObject({ reset: false, events: [{ seq: 3 }, { seq: 4 }] });
     clock = 400 * day;
     log.prune(clock);
+    durable.retention.pruneEvents(clock - 30 * day, Infinity);
     expect(log.replay(2, 100)).toMatchObject({ events: [], reset: true, oldestSeq: 5 });
     // Numbering goes on above everything pruned.
     expect(log.publish('thread/archived', { threadId: 'new' })).toBe(5);

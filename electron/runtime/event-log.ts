@@ -320,9 +320,11 @@ export class EventLog {
   }
 
   /**
-   * Keeps the log bounded: token deltas for a day (enough for any reconnect),
-   * everything else for 30 days. Numbering never restarts (the reservation
-   * is kept apart from the events).
+   * Drops token deltas after a day (their items are stored whole, enough for
+   * any reconnect) and, in the in-memory log of ephemeral threads, everything
+   * after 30 days. The durable log's age and size budgets, which keep what
+   * open threads and approvals need, are retention's (retention/storage-retention.ts).
+   * Numbering never restarts (the reservation is kept apart from the events).
    */
   prune(now = this.now()): number {
     this.flush();
@@ -330,7 +332,7 @@ export class EventLog {
     let removed = 0;
     for (const store of [this.durable, this.memory]) {
       try {
-        removed += store.events.prune(now - day, now - 30 * day);
+        removed += store.events.prune(now - day, store === this.memory ? now - 30 * day : Number.NEGATIVE_INFINITY);
       } catch (error) {
         this.onError('could not prune the event log', error);
       }

@@ -47,6 +47,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('cache_size = -32768');
     db.pragma('mmap_size = 268435456');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // Set before the first table exists (a new home): pages freed by retention go back to the disk
+    // a few at a time (retention-store.ts). Older homes switch once, at their first prune.
+    if (schemaVersion(db) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     applyMigrations(db, migrations);
     return db;
   } catch (error) {

@@ -17,6 +17,7 @@ import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
+import { storageMethods } from './methods/storage.js';
 import { workspaceMethods } from './methods/workspace.js';
 
 /**
@@ -43,6 +44,7 @@ export const clientMethods = {
   ...execPolicyMethods,
   ...threadSandboxMethods,
   ...desktopMethods,
+  ...storageMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {

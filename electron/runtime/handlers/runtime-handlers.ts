@@ -19,7 +19,8 @@ import { mcpHandlers } from './mcp-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
 import { threadHandlers, type ThreadHandlerDeps } from './thread-handlers.js';
 import { goalHandlers, queueHandlers, turnHandlers } from './turn-handlers.js';
-import { eventHandlers, workspaceHandlers } from './workspace-handlers.js';
+import { eventHandlers, storageHandlers, workspaceHandlers } from './workspace-handlers.js';
+import type { StorageRetention } from '../retention/storage-retention.js';
 
 /** The services the handlers call: built by the composition root (electron/host/compose-runtime.ts). */
 export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
@@ -33,6 +34,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly commandExec: CommandExecService;
   readonly policy: PolicyService;
   readonly jobs: JobEngine;
+  /** Keeps the home within its budgets; storage/usage reports it. */
+  readonly retention: StorageRetention;
   /** config/*, model/list: config.toml, provider keys, model lists. */
   readonly settings: ConfigHandlerDeps;
   /** model/test: one small request to a provider. */
@@ -62,6 +65,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...approvalHandlers(deps.approvals, deps.threads),
     ...mcpHandlers(deps.mcp, (threadId) => void deps.threads.require(threadId)),
     ...workspaceHandlers(),
+    ...storageHandlers(deps.retention),
     ...commandExecHandlers(deps.commandExec),
     ...hookHandlers(deps.hooks, deps.threads, deps.threadDefaults),
     ...threadSandboxHandlers(deps.sandboxSettings),
