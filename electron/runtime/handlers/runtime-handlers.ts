@@ -10,12 +10,14 @@ import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import type { PolicyService } from '../policy/rules-service.js';
+import type { Scheduler } from '../schedules/scheduler.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
 import { commandExecHandlers } from './command-exec-handlers.js';
 import type { HandlerTable } from './handler-table.js';
 import { jobHandlers } from './job-handlers.js';
 import { mcpHandlers } from './mcp-handlers.js';
+import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
 import { threadHandlers, type ThreadHandlerDeps } from './thread-handlers.js';
 import { goalHandlers, queueHandlers, turnHandlers } from './turn-handlers.js';
@@ -36,6 +38,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly jobs: JobEngine;
   /** Keeps the home within its budgets; storage/usage reports it. */
   readonly retention: StorageRetention;
+  /** Jobs on a clock; each run is a job of `jobs`. */
+  readonly schedules: Scheduler;
   /** config/*, model/list: config.toml, provider keys, model lists. */
   readonly settings: ConfigHandlerDeps;
   /** model/test: one small request to a provider. */
@@ -71,6 +75,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...threadSandboxHandlers(deps.sandboxSettings),
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
     ...jobHandlers(deps.jobs),
+    ...scheduleHandlers(deps.schedules),
     ...desktopOnlyHandlers(),
   };
 }
