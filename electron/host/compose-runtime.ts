@@ -134,7 +134,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
 
   const providers = new ProviderResolver(() => config.providers(), parts.secrets);
   const events = new EventLog(parts.durable, parts.memory, { now, ...(logError ? { onError: logError } : {}) });
-  const outgoing = options.outgoing ?? new OutgoingSender();
+  const outgoing = options.outgoing ?? new OutgoingSender(now);
   const cwd = options.defaults?.cwd ?? os.homedir();
   // Read on every thread/start, so a Settings change applies to the next thread.
   const threadDefaults = (): ThreadDefaults => ({
@@ -164,7 +164,12 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   });
   const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);
-  const approvals = new ApprovalBroker({ events, outgoing, now });
+  const approvals = new ApprovalBroker({
+    events,
+    outgoing,
+    now,
+    waitingChanged: (threadId, waiting, scope) => threads.approvalWaiting(threadId, waiting, scope),
+  });
   const commandExec = new CommandExecService({ supervisor, clients: outgoing, defaultCwd: cwd });
   // The shell parser is large: loaded with the first command or rules request, not at start-up.
   const policy = new PolicyService({

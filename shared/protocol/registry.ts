@@ -94,7 +94,7 @@ export type ServerRequestResultOf<M extends ServerRequestMethod> = z.output<(typ
 
 /** A notification as a discriminated union, for `switch (n.method)` with exhaustiveness. */
 export type AnyNotification = {
-  [N in NotificationMethod]: { method: N; params: NotificationParamsOf<N>; seq?: number };
+  [N in NotificationMethod]: { method: N; params: NotificationParamsOf<N>; seq?: number; emittedAtMs?: number };
 }[NotificationMethod];
 
 export function isClientMethod(method: string): method is ClientMethod {

@@ -5,14 +5,19 @@ import { ThreadItem, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../
 /** Largest total text of one turn's input (characters). */
 export const MAX_TURN_INPUT_CHARS = 256 * 1024;
 
-const TurnInput = z
+/** Input items as a client sends them, within the size limit (a queued turn's may still be empty). */
+export const TurnInputItems = z
   .array(UserInput)
-  .min(1, 'turn input must not be empty')
-  .refine((items) => items.some((i) => i.text.trim().length > 0), 'turn input must not be empty')
   .refine(
     (items) => items.reduce((n, i) => n + i.text.length, 0) <= MAX_TURN_INPUT_CHARS,
     `turn input exceeds ${MAX_TURN_INPUT_CHARS} characters`,
   );
+
+/** The input of a turn that starts now: something to say. */
+const TurnInput = TurnInputItems.refine(
+  (items) => items.some((i) => i.text.trim().length > 0),
+  'turn input must not be empty',
+);
 
 export const TurnStartParams = z.object({
   threadId: z.string().min(1),
