@@ -28,7 +28,7 @@ export interface TestSshd {
   hostKeyFingerprint(): string;
   /** `[127.0.0.1]:port ssh-ed25519 AAAA…`: the current host key as a known_hosts line. */
   knownHostsLine(): string;
-  /** Stops the server, makes a new host key and starts again on the same port (a changed host key). */
+  /** Makes a new host key and has the server read it (a changed host key on the same host and port). */
   replaceHostKey(): Promise<void>;
   /** The sshd processes serving connections now (one per session), not the listener. */
   sessionPids(): number[];
@@ -95,7 +95,7 @@ export async function startSshd(dir: string): Promise<TestSshd> {
   if (process.getuid?.() === 0) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
 
   let daemon: TrackedChild | null = null;
-  const launch = async () => {
+  {
     const child = spawnTracked(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     daemon = child;
     await waitUntil(
@@ -106,8 +106,7 @@ export async function startSshd(dir: string): Promise<TestSshd> {
       },
       { what: 'sshd to listen', wakeOn: onEvents(child.child.stderr!, 'data', 'end') },
     );
-  };
-  await launch();
+  }
 
   const stopDaemon = async () => {
     const child = daemon;
@@ -129,11 +128,15 @@ export async function startSshd(dir: string): Promise<TestSshd> {
       return `[127.0.0.1]:${port} ${type} ${blob}`;
     },
     replaceHostKey: async () => {
-      await stopDaemon();
       fs.rmSync(hostKey);
       fs.rmSync(`${hostKey}.pub`);
       keygen(hostKey);
-      await launch();
+      // SIGHUP: sshd executes itself again (same pid, so the file's processes stay the same) and reads the new key.
+      const child = daemon!;
+      const listening = () => child.stderr().split('Server listening on').length - 1;
+      const before = listening();
+      child.child.kill('SIGHUP');
+      await waitUntil(() => listening() > before, { what: 'sshd to listen with its new host key', wakeOn: onEvents(child.child.stderr!, 'data') });
     },
     sessionPids: () => {
       const listener = daemon?.child.pid;
