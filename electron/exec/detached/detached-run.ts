@@ -60,12 +60,14 @@ export interface DetachedExit {
   readonly exitCode: number | null;
   /** The signal that ended the command (from a 128 + n status), else null. */
   readonly signal: string | null;
+  /** How it ended in words, where the environment knows better than a status (a Slurm time limit, out of memory). */
+  readonly detail?: string;
 }
 
 /** What a run is now. */
 export type DetachedRunState =
-  /** The wrapper is alive (pid and start time match). */
-  | { readonly state: 'running' }
+  /** The wrapper is alive (pid and start time match); `detail` says what it waits for when it has not begun (a Slurm job pending). */
+  | { readonly state: 'running'; readonly detail?: string }
   /** It ended and recorded how; its log is complete. */
   | { readonly state: 'ended'; readonly exit: DetachedExit }
   /** Its wrapper is gone without recording an end (killed, or the machine restarted). */

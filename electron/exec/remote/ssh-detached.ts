@@ -11,6 +11,7 @@ import type {
 import { parseExit } from '../detached/local-detached.js';
 import { commandScript, RUN_FILES, shellQuote, wrapperScript } from '../detached/run-scripts.js';
 import { MirroredRuns } from './mirrored-runs.js';
+import { REMOTE_SANDBOX_REFUSAL, remoteArgv, remoteDirWord } from './remote-command.js';
 import { RemoteFollower, type RemoteLook } from './remote-follower.js';
 import { expectSuccess, type RemoteShell } from './remote-shell.js';
 
@@ -73,13 +74,13 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
 
   async startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle> {
     if (spec.sandbox && spec.sandbox.mode !== 'danger-full-access') {
-      throw new ExecError('sandbox-unavailable', "Wheelhouse's sandbox applies on this machine only; on a remote host a command has the rights of the account it logs in as. Run it unconfined there, or run it here");
+      throw new ExecError('sandbox-unavailable', REMOTE_SANDBOX_REFUSAL);
     }
     const facts = await this.hostFacts();
     const runDir = this.absolute(place.runDir, facts);
     const input = {
       runDir,
-      argv: this.argvOf(spec),
+      argv: remoteArgv(spec),
       shell: facts.shell,
       cols: spec.cols ?? 120,
       rows: spec.rows ?? 30,
@@ -181,7 +182,7 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
 
   remove(place: DetachedRunPlace): void {
     this.runs.removeMirror(place);
-    void this.options.shell.exec(`rm -rf -- ${this.remoteDirWord(place.runDir)}`).catch(() => undefined);
+    void this.options.shell.exec(`rm -rf -- ${remoteDirWord(place.runDir, shellQuote)}`).catch(() => undefined);
   }
 
   /** One look: the run's state first, then its log from `offset` (so "ended" means the bytes read are all there is). */
@@ -210,7 +211,7 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
   private withRun(handle: DetachedRunHandle, body: string): string {
     return [
       PRELUDE,
-      `dir=${this.remoteDirWord(handle.runDir)}`,
+      `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
       `pid=${handle.pid}`,
       `start=${shellQuote(handle.startTime)}`,
       `alive() { [ "$start" != gone ] && [ "$(st $pid)" = "$start" ]; }`,
@@ -220,25 +221,13 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
     ].join('\n');
   }
 
-  /** A run folder as a shell word: absolute, or under the remote home. */
-  private remoteDirWord(runDir: string): string {
-    return runDir.startsWith('/') ? shellQuote(runDir) : `"$HOME"/${shellQuote(runDir)}`;
-  }
+
 
   private absolute(runDir: string, facts: HostFacts): string {
     return runDir.startsWith('/') ? runDir : `${facts.home}/${runDir}`;
   }
 
-  /** What command.sh runs: the person's login shell with the command, the environment overlay applied by `env`. */
-  private argvOf(spec: DetachedRunSpec): string[] {
-    const overlay: string[] = [];
-    for (const [name, value] of Object.entries(spec.env ?? {})) {
-      if (value === null) overlay.push('-u', name);
-      else overlay.push(`${name}=${value}`);
-    }
-    const command = typeof spec.command === 'string' ? ['/bin/sh', '-c', 'exec "${SHELL:-/bin/sh}" -lc "$1"', 'sh', spec.command] : [...spec.command];
-    return overlay.length > 0 ? ['env', ...overlay, ...command] : command;
-  }
+
 
   private hostFacts(): Promise<HostFacts> {
     this.facts ??= this.options.shell

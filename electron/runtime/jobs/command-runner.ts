@@ -42,6 +42,7 @@ function describeExit(exit: DetachedExit | ExitInfo, spec: CommandSpec, timedOut
     const limit = spec.timeoutMs ?? 0;
     return `timed out after ${limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`} of running time`;
   }
+  if ('detail' in exit && exit.detail) return exit.detail;
   if (exit.signal && exit.exitCode !== null) return `${signalWords(exit.signal)}, exit code ${exit.exitCode}`;
   if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
   if (exit.signal) return signalWords(exit.signal);
