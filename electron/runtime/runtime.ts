@@ -4,7 +4,7 @@ import path from 'node:path';
 import { desktopOnlyHandlers, Dispatcher, type ConfigChangedNotification, type MethodHandlers } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { CommandExecService } from './command-exec/command-exec-service.js';
-import { ExecSessions, ProcessSupervisor, type LoginEnvironment } from '../exec/index.js';
+import { EnvironmentRouter, ExecSessions, ProcessSupervisor, type LoginEnvironment } from '../exec/index.js';
 import { ApprovalBroker } from './approvals/approval-broker.js';
 import { CommandRunner } from './commands/command-runner.js';
 import { PatchRunner } from './patch/patch-runner.js';
@@ -14,6 +14,8 @@ import { HookDispatcher } from './hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from './hooks/session-start-hooks.js';
 import { PolicyService } from './policy/policy-service.js';
 import type { RequestContext } from './context.js';
+import { createEnvironmentHandlers } from './environments/environment-handlers.js';
+import { EnvironmentRegistry } from './environments/environment-registry.js';
 import { EventLog } from './event-log.js';
 import { GoalManager } from './goal-manager.js';
 import { homePaths } from './home.js';
@@ -134,6 +136,8 @@ export class Runtime {
   readonly providers: ProviderResolver;
   /** Long-running jobs (job/*). */
   readonly jobs: JobEngine;
+  /** Settings → Machines: SSH hosts and Slurm clusters jobs run on (environment/*). */
+  readonly environments: EnvironmentRegistry;
   /** The configured MCP servers and their tools. */
   readonly mcp: McpManager;
   /** Approvals waiting for the person; a carrier host installs how to reach its clients. */
@@ -331,10 +335,13 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
     });
     this.queue.recoverAfterRestart();
+    this.environments = new EnvironmentRegistry({ home: this.home, secrets: this.secrets, events: this.events, jobsUsing: (id) => this.jobs.usingEnvironment(id) });
     this.jobs = new JobEngine({
       store: this.durable,
       events: this.events,
       supervisor: this.supervisor,
+      environment: new EnvironmentRouter(this.supervisor.detached, (id) => this.environments.detached(id)),
+      checkEnvironment: (id) => this.environments.check(id),
       newId,
       agents: { threads: this.threads, turns: this.turns, goals: this.goals, approvals: this.approvals },
       ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
@@ -456,6 +463,7 @@ export class Runtime {
       'job/log/lines': (params) => this.jobs.logLines(params),
       'job/log/search': (params) => this.jobs.logSearch(params),
       'job/runs': (params) => this.jobs.runs(params.jobId),
+      ...createEnvironmentHandlers(this.environments),
       // The desktop app's shell answers these itself (electron/host/start-runtime.ts takes its handlers).
       ...desktopOnlyHandlers(),
     };
@@ -510,6 +518,7 @@ export class Runtime {
     this.queue.stop();
     // What a crash leaves: detached runs go on and are re-attached at the next start.
     this.jobs.closeNow();
+    this.environments.close();
     this.turns.abortAll();
     this.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);

@@ -103,8 +103,8 @@ export interface DetachedEnvironment {
   readonly kind: DetachedEnvironmentKind;
   /** Whether runs can be detached here at all (null), or why not in plain words. */
   readonly unsupported: string | null;
-  /** Makes the run's folder and empty log; nothing runs yet. */
-  prepare(runId: string): DetachedRunPlace;
+  /** Makes the run's folder and empty log; nothing runs yet. `environmentId` picks where, for an environment that routes (environment-router.ts). */
+  prepare(runId: string, environmentId?: string): DetachedRunPlace;
   /** Starts the run in its own session, owned by a small wrapper that keeps its terminal and records how it ended. */
   startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle>;
   /** After a crash before the handle was made durable: the run started at `place`, or null if it never did. */

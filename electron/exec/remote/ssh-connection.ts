@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
 import { ExecError } from '../exec-error.js';
 import { checkHostKey, rememberHostKey } from './host-keys.js';
 import type { RemoteShell, ShellResult } from './remote-shell.js';
@@ -157,7 +157,9 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     } catch (error) {
       throw this.failed(new SshConnectError(`cannot read the key for ${user}@${host}: ${(error as Error).message}`, 'auth'));
     }
-    const client = new Client();
+    // Loaded when a machine is first used: starting Wheelhouse never pays for it.
+    const { Client: SshClient } = await import('ssh2');
+    const client = new SshClient();
     let refusal: SshConnectError | null = null;
     const started = performance.now();
     const config: ConnectConfig = {

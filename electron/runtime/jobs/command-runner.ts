@@ -8,6 +8,7 @@ import {
   type DetachedExit,
   type DetachedRunEvent,
   type DetachedRunHandle,
+  type DetachedRunPlace,
   type DetachedRunState,
   type ExitInfo,
   type ProcessSupervisor,
@@ -49,6 +50,8 @@ function describeExit(exit: DetachedExit | ExitInfo, spec: CommandSpec, timedOut
   return 'ended without reporting an exit status';
 }
 
+const isEnvironmentKind = (value: unknown): value is DetachedRunPlace['environment'] => value === 'local' || value === 'ssh' || value === 'slurm';
+
 export const LOST_WHILE_AWAY = 'lost while Wheelhouse was not running: its process ended without reporting how';
 const LOST_MARKER = '\r\n\x1b[33m[wheelhouse: this run was lost — its process ended without reporting an exit status]\x1b[0m\r\n';
 
@@ -71,6 +74,11 @@ export class CommandRunner {
 
   /** Checks what can be checked before a job is accepted: a bad folder is an error now, not three failed runs later. */
   validate(spec: CommandSpec): void {
+    if (spec.environmentId !== undefined) {
+      // Unknown ids are refused by the engine first; a remote folder is checked where it is, when the run starts.
+      if (!path.posix.isAbsolute(spec.cwd)) throw RpcError.invalidParams(`invalid params for job/create: cwd: must be an absolute path on ${spec.environmentId}, got ${spec.cwd}`);
+      return;
+    }
     if (!path.isAbsolute(spec.cwd)) throw RpcError.invalidParams(`invalid params for job/create: cwd: must be an absolute path, got ${spec.cwd}`);
     let isDir = false;
     try {
@@ -85,7 +93,8 @@ export class CommandRunner {
   start(entry: JobEntry): void {
     const live = newLiveRun(entry.runs, entry.spec.progressFromOutput === true);
     entry.live = live;
-    if (this.options.environment.unsupported) void this.spawnInProcess(entry, live);
+    // Where nothing can be detached here, a local job runs inside the app; a remote one always detaches there.
+    if (this.options.environment.unsupported && entry.spec.environmentId === undefined) void this.spawnInProcess(entry, live);
     else void this.startDetached(entry, live);
   }
 
@@ -131,8 +140,14 @@ export class CommandRunner {
     } catch {
       return null;
     }
-    if (parsed.environment !== 'local' || typeof parsed.runDir !== 'string' || typeof parsed.logPath !== 'string' || typeof parsed.runId !== 'string') return null;
-    const place = { environment: parsed.environment, runId: parsed.runId, runDir: parsed.runDir, logPath: parsed.logPath };
+    if (!isEnvironmentKind(parsed.environment) || typeof parsed.runDir !== 'string' || typeof parsed.logPath !== 'string' || typeof parsed.runId !== 'string') return null;
+    const place = {
+      environment: parsed.environment,
+      ...(typeof parsed.environmentId === 'string' ? { environmentId: parsed.environmentId } : {}),
+      runId: parsed.runId,
+      runDir: parsed.runDir,
+      logPath: parsed.logPath,
+    };
     if (typeof parsed.pid === 'number' && typeof parsed.startTime === 'string') return { ...place, pid: parsed.pid, startTime: parsed.startTime };
     return this.options.environment.find(place);
   }
@@ -212,7 +227,7 @@ export class CommandRunner {
     const { environment, commits, clock } = this.options;
     const jobId = entry.state.id;
     try {
-      live.place = environment.prepare(`${jobId}-${live.run}`);
+      live.place = environment.prepare(`${jobId}-${live.run}`, entry.spec.environmentId);
     } catch (error) {
       this.failToStart(entry, live, error);
       return;

@@ -38,6 +38,8 @@ export interface JobEngineOptions {
   readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
+  /** Throws the typed error for an environment id that does not exist (environment/list); without it only `local` exists. */
+  readonly checkEnvironment?: (environmentId: string) => void;
 }
 
 /** How quitting Wheelhouse ends a job: "stop" cancels it; "keep" lets a detached run go on. */
@@ -47,6 +49,10 @@ export interface JobShutdownOptions {
 
 const STOPPED_AT_QUIT = 'cancelled: stopped when Wheelhouse quit';
 const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a command the agent started), so it could not keep running';
+
+/** Queued, running, paused, or failed with a retry to come. */
+const stillGoing = (entry: JobEntry) =>
+  entry.state.status === 'queued' || entry.state.status === 'running' || entry.state.status === 'paused' || (entry.state.status === 'failed' && entry.state.retry.nextRetryAt !== null);
 
 const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
 const refuse = (entry: JobEntry, action: string, why: string) =>
@@ -180,6 +186,10 @@ export class JobEngine {
       entry = this.newEntry(machine.enqueue(`job-${this.options.newId()}`, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec);
     } else {
       const asked = commandSpecOf(params);
+      if (asked.environmentId !== undefined) {
+        if (this.options.checkEnvironment) this.options.checkEnvironment(asked.environmentId);
+        else throw new RpcError(-32600, `no environment ${asked.environmentId}: this host runs jobs on this machine only`, { environmentId: asked.environmentId, reason: 'unknownEnvironment' });
+      }
       this.runner.validate(asked);
       const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
       const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
@@ -256,6 +266,13 @@ export class JobEngine {
     this.liveRuns += 1;
     this.runner.adopt(entry, child);
     return (await this.commit(entry)).job;
+  }
+
+  /** Jobs not finished yet that run in `environmentId` (an environment in use cannot be removed). */
+  usingEnvironment(environmentId: string): { jobId: string; name: string; status: string }[] {
+    return [...this.entries.values()]
+      .filter((entry) => entry.kind === 'command' && entry.spec.environmentId === environmentId && stillGoing(entry))
+      .map((entry) => ({ jobId: entry.state.id, name: entry.state.name, status: entry.state.status }));
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {

@@ -90,6 +90,8 @@ export const Job = z.object({
   /** The shell command of a `command` job. */
   command: z.string().nullable(),
   cwd: z.string(),
+  /** Where it runs (environment/list): `local`, or a machine's id. Absent from older servers: local. */
+  environmentId: z.string().optional(),
   /** Runs started so far (numbered from 1; `job/log` and `job/output/delta` use this number). */
   runs: z.number().int().min(0),
   /** Time spent running (not paused) in the current or last run, as of `updatedAt`. */
@@ -139,6 +141,8 @@ export const JobCreateCommandParams = z.object({
    * and waits for the person. Uses up an automatic retry; none left, no re-run.
    */
   rerunIfLost: z.boolean().optional(),
+  /** Where it runs (environment/list); default `local`. For a remote one, `cwd` is a folder there. */
+  environmentId: z.string().min(1).max(64).optional(),
 });
 
 export const JobCreateAgentParams = z.object({
