@@ -368,6 +368,7 @@ export class Runtime {
     return {
       initialize: initializeHandler(this.home),
       'thread/start': async (params, ctx) => {
+        this.environments.checkThreadSelection(params.environments);
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
         const started = await startWithSessionHooks(this.hooks, params, this.threadDefaults(), (hooked) =>
@@ -395,7 +396,10 @@ export class Runtime {
         return this.sandboxSettings.withEffectiveSettings(forked);
       },
       'thread/rollback': (params) => this.history.rollback(params),
-      'turn/start': (params) => this.turns.start(params),
+      'turn/start': (params) => {
+        this.environments.checkThreadSelection(params.environments);
+        return this.turns.start(params);
+      },
       'turn/steer': (params) => this.turns.steer(params),
       'turn/interrupt': (params) => this.turns.interrupt(params),
       'thread/queue/add': (params) => this.queue.add(params),

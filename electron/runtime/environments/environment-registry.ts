@@ -83,6 +83,23 @@ export class EnvironmentRegistry {
     if (environmentId !== LOCAL_ENVIRONMENT_ID && !this.entries.has(environmentId)) throw unknownEnvironment(environmentId);
   }
 
+  /**
+   * `environments` of thread/start and turn/start: unknown ids are refused,
+   * and so is a remote one — the agent's commands, files and terminal run on
+   * this computer for now; a remote machine takes jobs.
+   */
+  checkThreadSelection(selection: readonly { environmentId: string }[] | null | undefined): void {
+    for (const { environmentId } of selection ?? []) {
+      this.check(environmentId);
+      if (environmentId !== LOCAL_ENVIRONMENT_ID) {
+        throw new RpcError(-32600, `the agent's commands run on this computer for now, not on ${environmentId}: run the work there as a job (job/create with environmentId)`, {
+          environmentId,
+          reason: 'environmentNotSupportedForThreads',
+        });
+      }
+    }
+  }
+
   /** The DetachedEnvironment jobs of `environmentId` run on (opened on first use), or null if there is none. */
   detached(environmentId: string): DetachedEnvironment | null {
     const entry = this.entries.get(environmentId);

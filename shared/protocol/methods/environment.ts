@@ -39,6 +39,14 @@ export const SlurmResourcesParams = z.object({
 });
 export type SlurmResourcesParams = z.infer<typeof SlurmResourcesParams>;
 
+/** Codex's TurnEnvironmentParams: an environment a thread or turn selects, with its folder there. */
+export const TurnEnvironmentParams = z.object({
+  environmentId: z.string().min(1).max(64),
+  cwd: z.string().min(1).max(4096),
+  runtimeWorkspaceRoots: z.array(z.string().min(1).max(4096)).max(64).nullable().optional(),
+});
+export type TurnEnvironmentParams = z.infer<typeof TurnEnvironmentParams>;
+
 /** One environment as Wheelhouse lists it (ours). Never carries a key. */
 export const EnvironmentSummary = z.object({
   environmentId: z.string(),
