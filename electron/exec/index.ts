@@ -10,6 +10,3 @@ export type * from './detached/detached-run.js';
 export { incompleteUtf8Tail } from './detached/run-follower.js';
 export { signalWords } from './exit-words.js';
 export { EnvironmentRouter } from './detached/environment-router.js';
-export { openRemoteEnvironment, type OpenedEnvironment, type RemoteEnvironmentConfig, type RemoteEnvironmentParts } from './remote/open-environment.js';
-export { SshConnectError, type SshConnectionState } from './remote/ssh-connection.js';
-export type { SlurmResources } from './remote/slurm-detached.js';

@@ -5,15 +5,17 @@ import {
   LOCAL_ENVIRONMENT_ID,
   RpcError,
   type EnvironmentAddParams,
+  type EnvironmentStatusChangedNotification,
   type EnvironmentStatusKind,
   type EnvironmentSummary,
   type EnvironmentTestResult,
   type SlurmResourcesParams,
 } from '../../../shared/protocol/index.js';
-import { openRemoteEnvironment, type DetachedEnvironment, type OpenedEnvironment, type SshConnectionState } from '../../exec/index.js';
+import type { DetachedEnvironment } from '../../exec/index.js';
+import type { OpenedEnvironment, RemoteEnvironmentConfig, RemoteEnvironmentParts } from '../../exec/remote/open-environment.js';
+import type { SshConnectionState } from '../../exec/remote/ssh-connection.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
-import type { EventLog } from '../event-log.js';
 import { parseEnvironmentUrl, type ParsedEnvironmentUrl } from './environment-url.js';
 
 /**
@@ -47,7 +49,10 @@ interface LiveEnvironment {
 export interface EnvironmentRegistryOptions {
   readonly home: string;
   readonly secrets: SecretStore;
-  readonly events: EventLog;
+  /** Opens a machine's connection and run environment (electron/exec/remote, handed in by the composition root). */
+  readonly open: (config: RemoteEnvironmentConfig, parts: RemoteEnvironmentParts) => OpenedEnvironment;
+  /** A machine's connection came or went (published as environment/status/changed). */
+  readonly statusChanged: (change: EnvironmentStatusChangedNotification) => void;
   /** Jobs not finished that use an environment (removing it is refused while there are any). */
   readonly jobsUsing: (environmentId: string) => { jobId: string; name: string; status: string }[];
   /** `~/.ssh/known_hosts` of the person (default under the OS home). */
@@ -59,7 +64,7 @@ export interface EnvironmentRegistryOptions {
 const secretIdOf = (environmentId: string) => `ssh-key:${environmentId}`;
 
 export const unknownEnvironment = (environmentId: string) =>
-  new RpcError(-32600, `no environment ${JSON.stringify(environmentId)}: environment/list shows the ones there are`, { environmentId, reason: 'unknownEnvironment' });
+  RpcError.because('environment.unknown', `no machine ${JSON.stringify(environmentId)}: Settings → Machines (environment/list) shows the ones there are`, { environmentId });
 
 export class EnvironmentRegistry {
   private readonly entries = new Map<string, LiveEnvironment>();
@@ -92,9 +97,8 @@ export class EnvironmentRegistry {
     for (const { environmentId } of selection ?? []) {
       this.check(environmentId);
       if (environmentId !== LOCAL_ENVIRONMENT_ID) {
-        throw new RpcError(-32600, `the agent's commands run on this computer for now, not on ${environmentId}: run the work there as a job (job/create with environmentId)`, {
+        throw RpcError.because('environment.notForThreads', `the agent's commands run on this computer for now, not on ${environmentId}: run the work there as a job (job/create with environmentId)`, {
           environmentId,
-          reason: 'environmentNotSupportedForThreads',
         });
       }
     }
@@ -172,9 +176,8 @@ export class EnvironmentRegistry {
     const jobs = this.options.jobsUsing(environmentId);
     if (jobs.length > 0) {
       const names = jobs.map((job) => `${job.name} (${job.status})`).join(', ');
-      throw new RpcError(-32600, `cannot remove ${entry.stored.name}: ${jobs.length === 1 ? 'a job uses' : `${jobs.length} jobs use`} it — ${names}. Cancel or finish them first`, {
+      throw RpcError.because('environment.inUse', `cannot remove ${entry.stored.name}: ${jobs.length === 1 ? 'a job uses' : `${jobs.length} jobs use`} it — ${names}. Cancel or finish them first`, {
         environmentId,
-        reason: 'environmentInUse',
         jobs,
         threads: [],
       });
@@ -244,7 +247,7 @@ export class EnvironmentRegistry {
   private open(entry: LiveEnvironment): OpenedEnvironment {
     if (entry.opened) return entry.opened;
     const { stored, parsed } = entry;
-    const opened = openRemoteEnvironment(
+    const opened = this.options.open(
       {
         environmentId: stored.environmentId,
         kind: parsed.kind,
@@ -304,7 +307,7 @@ export class EnvironmentRegistry {
     const entry = this.entries.get(environmentId);
     if (!entry) return;
     const { status, error } = this.statusOf(entry);
-    this.options.events.publish('environment/status/changed', { environmentId, status, error });
+    this.options.statusChanged({ environmentId, status, error });
   }
 
   private load(): StoredEnvironment[] {

@@ -16,9 +16,7 @@ export interface ParsedEnvironmentUrl {
 }
 
 const bad = (url: string, why: string) =>
-  RpcError.invalidParams(`invalid params for environment/add: execServerUrl: ${why} (got ${JSON.stringify(url)}); write ssh://user@host:port/path, slurm+ssh://user@login-host/path?partition=… or slurm:///path`, {
-    field: 'execServerUrl',
-  });
+  RpcError.invalidParams(`invalid params for environment/add: execServerUrl: ${why} (got ${JSON.stringify(url)}); write ssh://user@host:port/path, slurm+ssh://user@login-host/path?partition=… or slurm:///path`);
 
 const QUERY_NAMES: Readonly<Record<string, keyof SlurmResources>> = { partition: 'partition', account: 'account', time: 'timeLimit', cpus: 'cpus', mem: 'memory', gpus: 'gpus' };
 

@@ -93,8 +93,8 @@ describe('environments over SSH', () => {
     expect((await k.call('environment/info', { environmentId: 'box' })).cwd).toBe(`file://${home}`);
 
     // Threads: an unknown id is a typed error; a remote one is refused for now (it takes jobs), never ignored.
-    expect((await rpcError(k.call('thread/start', { environments: [{ environmentId: 'nowhere', cwd: '/' }] }))).data).toMatchObject({ reason: 'unknownEnvironment' });
-    expect((await rpcError(k.call('thread/start', { environments: [{ environmentId: 'box', cwd: home }] }))).data).toMatchObject({ reason: 'environmentNotSupportedForThreads' });
+    expect((await rpcError(k.call('thread/start', { environments: [{ environmentId: 'nowhere', cwd: '/' }] }))).data).toMatchObject({ reason: 'environment.unknown' });
+    expect((await rpcError(k.call('thread/start', { environments: [{ environmentId: 'box', cwd: home }] }))).data).toMatchObject({ reason: 'environment.notForThreads' });
     expect((await rpcError(k.call('environment/add', { environmentId: 'bad', execServerUrl: 'ws://127.0.0.1:1234' }))).message).toContain('execServerUrl');
     expect((await rpcError(k.call('environment/remove', { environmentId: 'local' }))).message).toContain('cannot be removed');
     expect(await k.call('environment/remove', { environmentId: 'box' })).toEqual({});
@@ -112,7 +112,7 @@ describe('environments over SSH', () => {
       hostKeyFingerprint: sshd.hostKeyFingerprint(),
     });
     const unknown = await rpcError(first.call('job/create', { kind: 'command', command: 'true', cwd: home, environmentId: 'nowhere' }));
-    expect(unknown.data).toMatchObject({ reason: 'unknownEnvironment', environmentId: 'nowhere' });
+    expect(unknown.data).toMatchObject({ reason: 'environment.unknown', environmentId: 'nowhere' });
 
     const marker = path.join(home, 'starts');
     const command = `echo started >> '${marker}'; for i in 1 2 3 4 5; do echo "line $i"; done; while [ ! -e go ]; do sleep 0.05; done; for i in 6 7 8; do echo "line $i"; done; exit 0`;
@@ -124,7 +124,7 @@ describe('environments over SSH', () => {
 
     const inUse = await rpcError(first.call('environment/remove', { environmentId: 'box' }));
     expect(inUse.message).toContain('remote build');
-    expect(inUse.data).toMatchObject({ reason: 'environmentInUse', jobs: [{ jobId: job.id }] });
+    expect(inUse.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
 
     // A crash: nothing is stopped, the connection just goes.
     first.runtime.close();

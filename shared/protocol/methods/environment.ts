@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { concurrent, defineMethod, defineNotification, oneAtATime } from '../define.js';
 
 /**
  * Environments: where commands and jobs run. Codex's names and shapes where
@@ -135,14 +135,16 @@ export const EnvironmentConnectionNotification = z.object({ environmentId: z.str
 
 /** Ours: an environment's connection changed (for Settings → Machines and job rows). */
 export const EnvironmentStatusChangedNotification = z.object({ environmentId: z.string(), status: EnvironmentStatusKind, error: z.string().nullable() });
+export type EnvironmentStatusChangedNotification = z.infer<typeof EnvironmentStatusChangedNotification>;
 
 export const environmentMethods = {
-  'environment/add': defineMethod(EnvironmentAddParams, z.object({}), 'Add or replace a remote environment by id (Codex; ssh:// and slurm schemes).'),
-  'environment/info': defineMethod(EnvironmentRequest, EnvironmentInfoResult, "An environment's default folder and shell (Codex)."),
-  'environment/status': defineMethod(EnvironmentRequest, EnvironmentStatusResult, "An environment's connection status, without connecting (Codex)."),
-  'environment/list': defineMethod(z.object({}), z.object({ data: z.array(EnvironmentSummary) }), 'Every environment, local first (ours).'),
-  'environment/remove': defineMethod(EnvironmentRequest, z.object({}), 'Remove an environment no thread or unfinished job uses (ours).'),
-  'environment/test': defineMethod(EnvironmentTestParams, EnvironmentTestResult, 'Connect, run uname -a and id, time it (ours).'),
+  // Writes (environments.json, the key, Wheelhouse's known_hosts) one at a time; reads never wait behind a slow test.
+  'environment/add': defineMethod(EnvironmentAddParams, z.object({}), 'Add or replace a remote environment by id (Codex; ssh:// and slurm schemes).', oneAtATime('environments')),
+  'environment/info': defineMethod(EnvironmentRequest, EnvironmentInfoResult, "An environment's default folder and shell (Codex).", concurrent),
+  'environment/status': defineMethod(EnvironmentRequest, EnvironmentStatusResult, "An environment's connection status, without connecting (Codex).", concurrent),
+  'environment/list': defineMethod(z.object({}), z.object({ data: z.array(EnvironmentSummary) }), 'Every environment, local first (ours).', concurrent),
+  'environment/remove': defineMethod(EnvironmentRequest, z.object({}), 'Remove an environment no thread or unfinished job uses (ours).', oneAtATime('environments')),
+  'environment/test': defineMethod(EnvironmentTestParams, EnvironmentTestResult, 'Connect, run uname -a and id, time it (ours); trusting a host key writes its list.', oneAtATime('environments')),
 } as const;
 
 export const environmentNotifications = {
