@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useJobsStore } from '../../services.js';
+import { useJobsStore, useMachinesStore } from '../../services.js';
 import { JobPage } from './job-page.js';
 import { JobsList } from './jobs-list.js';
 import { NewJobDialog } from './new-job-dialog.js';
@@ -13,9 +13,14 @@ export function JobsView() {
   const loaded = useJobsStore((s) => s.loaded);
   const load = useJobsStore((s) => s.load);
   const [creating, setCreating] = useState(false);
+  const loadMachines = useMachinesStore((s) => s.load);
   useEffect(() => {
     if (!loaded) void load();
   }, [loaded, load]);
+  // Rows and pages name the machine a job runs on.
+  useEffect(() => {
+    void loadMachines();
+  }, [loadMachines]);
   return (
     <div className="jobs-view" data-testid="jobs-view">
       {selectedJobId && job ? <JobPage job={job} /> : <JobsList onNewJob={() => setCreating(true)} />}

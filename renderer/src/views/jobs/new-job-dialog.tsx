@@ -1,14 +1,14 @@
 import { X } from 'lucide-react';
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useJobsStore, useThreadsStore } from '../../services.js';
+import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useJobsStore, useMachinesStore, useThreadsStore } from '../../services.js';
 import { askNotificationPermission } from '../../stores/web-notifications.js';
 import { FolderField } from '../setup/folder-field.js';
 import { AgentJobFields, agentFormErrors, agentParams, EMPTY_AGENT_FORM, wholeNumber, type AgentJobForm } from './agent-job-fields.js';
 
 /**
  * "New job", for someone who does not live in a terminal: a name, a folder
- * (typed or browsed), then either the command (how often to retry, an
- * optional time limit) or an agent's goal with its budgets and approvals.
+ * (typed or browsed), then either the command (where it runs, how often to
+ * retry, an optional time limit) or an agent's goal with its budgets and approvals.
  */
 export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
   const titleId = useId();
@@ -26,12 +26,33 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
   const [progressFromOutput, setProgressFromOutput] = useState(true);
   const [rerunIfLost, setRerunIfLost] = useState(false);
   const [tried, setTried] = useState(false);
+  const machines = useMachinesStore((s) => s.list);
+  const loadMachines = useMachinesStore((s) => s.load);
+  const [environmentId, setEnvironmentId] = useState('local');
+  const [remoteCwd, setRemoteCwd] = useState('');
+  useEffect(() => {
+    void loadMachines();
+  }, [loadMachines]);
+  // An agent works on this computer for now; only a command may run elsewhere.
+  const runsOn = kind === 'command' ? environmentId : 'local';
+  const machine = runsOn === 'local' ? null : (machines?.find((candidate) => candidate.environmentId === runsOn) ?? null);
+  const chooseMachine = (id: string) => {
+    setEnvironmentId(id);
+    setRemoteCwd(machines?.find((candidate) => candidate.environmentId === id)?.path ?? '');
+  };
 
   const retriesValue = wholeNumber(retries, 0, 100);
   const timeoutValue = timeoutMinutes.trim() === '' ? undefined : wholeNumber(timeoutMinutes, 1, 43_200);
   const agentErrors = agentFormErrors(agentForm);
+  const folder = machine ? remoteCwd.trim() : cwd.trim();
   const errors = {
-    cwd: cwd.trim() === '' ? `Choose the folder the ${kind === 'agent' ? 'agent works' : 'command runs'} in.` : null,
+    cwd: machine
+      ? folder.startsWith('/')
+        ? null
+        : `Type the full path of a folder on ${machine.name}, starting with /.`
+      : folder === ''
+        ? `Choose the folder the ${kind === 'agent' ? 'agent works' : 'command runs'} in.`
+        : null,
     command: kind === 'command' && command.trim() === '' ? 'Type the command to run.' : null,
     retries: retriesValue === null ? 'A whole number from 0 to 100.' : null,
     timeout: kind === 'command' && timeoutValue === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
@@ -43,7 +64,7 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
     setTried(true);
     if (!valid) return;
     void askNotificationPermission();
-    const shared = { cwd: cwd.trim(), maxAttempts: retriesValue ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
+    const shared = { cwd: folder, maxAttempts: retriesValue ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
     const job = await create(
       kind === 'agent'
         ? { kind: 'agent', ...shared, ...agentParams(agentForm) }
@@ -51,6 +72,7 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
             kind: 'command',
             ...shared,
             command: command.trim(),
+            ...(runsOn !== 'local' ? { environmentId: runsOn } : {}),
             progressFromOutput,
             rerunIfLost,
             ...(timeoutValue !== undefined && timeoutValue !== null ? { timeoutMs: timeoutValue * 60_000 } : {}),
@@ -91,10 +113,46 @@ export function NewJobDialog({ onClose }: { readonly onClose: () => void }) {
             </span>
             <input className="field-input" data-testid="job-name" placeholder="Nightly build" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
           </label>
-          <div className="field">
-            <span className="field-label">Folder</span>
-            <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
-          </div>
+          {kind === 'command' && machines && machines.length > 1 && (
+            <label className="field">
+              <span className="field-label">Run on</span>
+              <select className="field-input" data-testid="job-run-on" value={environmentId} onChange={(e) => chooseMachine(e.target.value)}>
+                {machines.map((candidate) => (
+                  <option key={candidate.environmentId} value={candidate.environmentId}>
+                    {candidate.name}
+                    {candidate.kind === 'slurm' ? ' (Slurm cluster)' : candidate.status === 'disconnected' ? ' (not connected)' : ''}
+                  </option>
+                ))}
+              </select>
+              {machine && (
+                <span className="field-hint">
+                  {machine.kind === 'slurm'
+                    ? 'Submitted to the cluster as a batch job; it waits there until the cluster has room.'
+                    : 'Runs there in your login shell, and keeps running if Wheelhouse closes or the connection drops.'}
+                </span>
+              )}
+            </label>
+          )}
+          {machine ? (
+            <label className="field">
+              <span className="field-label">Folder on {machine.name}</span>
+              <input
+                className="field-input field-mono"
+                data-testid="job-remote-cwd"
+                placeholder="/home/you/project"
+                spellCheck={false}
+                value={remoteCwd}
+                aria-invalid={shown(errors.cwd) !== null}
+                onChange={(e) => setRemoteCwd(e.target.value)}
+              />
+              {shown(errors.cwd) && <span className="field-error">{errors.cwd}</span>}
+            </label>
+          ) : (
+            <div className="field">
+              <span className="field-label">Folder</span>
+              <FolderField value={cwd} error={shown(errors.cwd)} onChange={setCwd} onCommit={() => undefined} />
+            </div>
+          )}
           {kind === 'agent' ? (
             <AgentJobFields
               form={agentForm}
