@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectNoRunsLeft } from '../test-support/detached-runs.js';
+import { slurmUnavailable, startSlurmCluster, type TestSlurmCluster } from '../test-support/slurm-cluster.js';
 import { sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.js';
 import { blocking, runAxe } from './axe.js';
 import { launchWheelhouse, type WheelhouseApp } from './harness.js';
@@ -23,6 +24,19 @@ const axeProblems = async (page: Page) => blocking(await runAxe(page)).map((v) =
 const unavailable = sshdUnavailable();
 /** Run folders the job made on the "host" (this machine, under the SSH user's home). */
 const remoteRuns = path.join(os.homedir(), '.wheelhouse', 'runs');
+
+/** Checks no run is left going on the "host", then removes the jobs' run folders there. */
+function cleanRemoteRuns(jobIds: string[]): void {
+  try {
+    if (fs.existsSync(remoteRuns)) expectNoRunsLeft(remoteRuns);
+  } finally {
+    for (const jobId of jobIds.splice(0)) {
+      for (const name of fs.existsSync(remoteRuns) ? fs.readdirSync(remoteRuns) : []) {
+        if (name.startsWith(`${jobId}-`)) fs.rmSync(path.join(remoteRuns, name), { recursive: true, force: true });
+      }
+    }
+  }
+}
 
 /**
  * A person with no terminal adds a computer over SSH in Settings → Machines
@@ -51,15 +65,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
   });
   afterEach(async () => {
     await app?.close();
-    try {
-      if (fs.existsSync(remoteRuns)) expectNoRunsLeft(remoteRuns);
-    } finally {
-      for (const jobId of jobIds.splice(0)) {
-        for (const name of fs.existsSync(remoteRuns) ? fs.readdirSync(remoteRuns) : []) {
-          if (name.startsWith(`${jobId}-`)) fs.rmSync(path.join(remoteRuns, name), { recursive: true, force: true });
-        }
-      }
-    }
+    cleanRemoteRuns(jobIds);
   });
 
   it('adds an SSH machine, trusts its host key once, runs a job there and refuses to remove it while the job runs', async () => {
@@ -146,6 +152,89 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await page.getByTestId('open-settings').click();
     await row.getByTestId('machine-remove').click();
     await expect.poll(() => section.getByTestId('machine-row').count()).toBe(1);
+    expect(app.errors).toEqual([]);
+  });
+});
+
+/**
+ * The same person adds the Slurm cluster this computer belongs to (a real
+ * single-node slurm-wlm cluster), with its partition and a time limit, tests
+ * it (the cluster's partitions show) and runs a job there to its end.
+ */
+describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm cluster on this computer', () => {
+  let cluster: TestSlurmCluster;
+  let clusterDir: string;
+  let app: WheelhouseApp;
+  const jobIds: string[] = [];
+  let slurmConf: string | undefined;
+
+  beforeAll(async () => {
+    clusterDir = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-slurm-'));
+    cluster = await startSlurmCluster(clusterDir);
+    // The runtime's sbatch and squeue find the test cluster as any Slurm client does.
+    slurmConf = process.env['SLURM_CONF'];
+    process.env['SLURM_CONF'] = cluster.confPath;
+  });
+  afterAll(async () => {
+    if (slurmConf === undefined) delete process.env['SLURM_CONF'];
+    else process.env['SLURM_CONF'] = slurmConf;
+    await cluster?.stop();
+    await rm(clusterDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    app = await launchWheelhouse();
+    await waitForConnected(app.page);
+    await skipSetup(app.page);
+  });
+  afterEach(async () => {
+    await app?.close();
+    cleanRemoteRuns(jobIds);
+  });
+
+  it('adds the cluster with its partition, tests it and runs a job on it to the end', async () => {
+    const { page } = app;
+    await page.getByTestId('open-settings').click();
+    const section = page.getByTestId('machines-section');
+    await section.getByTestId('machines-add').click();
+    const form = section.getByTestId('machine-form');
+    await form.getByTestId('machine-kind-slurm').click();
+    await form.getByTestId('machine-slurm-here').click();
+    await form.getByTestId('machine-name').fill('Lab cluster');
+    await form.getByTestId('machine-partition').fill(cluster.partition);
+    await form.getByTestId('machine-timeLimit').fill('5:00');
+    await form.getByTestId('machine-memory').fill('nope');
+    await form.getByTestId('machine-add').click();
+    await form.getByText('A size such as 4G or 500M.').waitFor();
+    await form.getByTestId('machine-memory').fill('');
+    await snap(page, '8-slurm-form', section);
+    expect(await axeProblems(page)).toEqual([]);
+    await form.getByTestId('machine-add').click();
+
+    const row = section.locator('[data-testid="machine-row"][data-environment-id="lab-cluster"]');
+    await row.getByTestId('machine-test-ok').waitFor({ timeout: 30_000 });
+    expect(await row.innerText()).toContain(`partition ${cluster.partition}, time 5:00`);
+    await row.getByTestId('machine-test-ok').locator('summary').click();
+    expect(await row.getByTestId('machine-test-ok').innerText()).toContain(cluster.partition);
+    await snap(page, '9-slurm-tested', section);
+    await page.getByTestId('setup-done').click();
+
+    await page.getByTestId('open-jobs').click();
+    await page.getByTestId('new-job').click();
+    const dialog = page.getByTestId('new-job-dialog');
+    await dialog.getByTestId('job-name').fill('Cluster hello');
+    await dialog.getByTestId('job-run-on').selectOption('lab-cluster');
+    await dialog.getByTestId('job-remote-cwd').fill('/tmp');
+    await dialog.getByTestId('job-command').fill('echo "hello from job $SLURM_JOB_ID"');
+    await dialog.getByTestId('job-submit').click();
+    const jobPage = page.getByTestId('job-page');
+    await jobPage.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });
+    expect(await jobPage.getByTestId('job-runs-on').textContent()).toBe('Lab cluster');
+    await expect.poll(() => page.getByTestId('job-log').innerText(), { timeout: 30_000 }).toMatch(/hello from job \d+/);
+    await snap(page, '10-slurm-job');
+    await page.getByTestId('job-back').click();
+    const jobRow = page.getByTestId('job-row').filter({ hasText: 'Cluster hello' });
+    expect(await jobRow.getByTestId('job-row-where').textContent()).toContain('on Lab cluster');
+    jobIds.push((await jobRow.getAttribute('data-job-id'))!);
     expect(app.errors).toEqual([]);
   });
 });
