@@ -107,10 +107,10 @@ function MachineRow({ machine }: { readonly machine: EnvironmentSummary }) {
     <li className="machine-row" data-testid="machine-row" data-environment-id={machine.environmentId} data-status={machine.status}>
       <div className="machine-row-head">
         <span className="machine-name">{machine.name}</span>
-        <span className="tag">{machine.kind === 'local' ? 'this computer' : machine.kind === 'ssh' ? 'SSH' : 'Slurm'}</span>
+        {!local && <span className="tag">{machine.kind === 'ssh' ? 'SSH' : 'Slurm'}</span>}
         {!local && (
           <span className="machine-status" data-status={machine.status} data-testid="machine-status">
-            {testing ? 'Testing…' : STATUS_WORDS[machine.status]}
+            {testing ? 'Testing…' : machine.host === null && machine.status === 'ready' ? 'Ready' : STATUS_WORDS[machine.status]}
           </span>
         )}
         {!local && (
@@ -134,7 +134,7 @@ function MachineRow({ machine }: { readonly machine: EnvironmentSummary }) {
           </span>
         )}
       </div>
-      {!local && <p className="machine-address">{addressOf(machine)}</p>}
+      {local ? <p className="machine-note">Jobs run here unless you choose another machine for them.</p> : <p className="machine-address">{addressOf(machine)}</p>}
       {!local && machine.status === 'disconnected' && machine.error && !result && <p className="machine-error">{machine.error}</p>}
       {result && !testing && <TestResult machine={machine} result={result} />}
       {refusal && (
