@@ -7,15 +7,15 @@ import { ProviderResolver } from '../config/providers.js';
 import { EnvironmentRouter, ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
 import { openRemoteEnvironment } from '../exec/remote/open-environment.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
-import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { mcpServerConfigs } from '../config/mcp-config.js';
 import { McpManager } from '../mcp/mcp-manager.js';
 import { McpToolApprovals } from '../mcp/mcp-tool-approval.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 import type { ModelBinder } from '../model/types.js';
 import { ApprovalBroker } from '../runtime/approvals/approval-broker.js';
-import { CommandExecService } from '../runtime/command-exec/command-exec-service.js';
-import { CommandRunner } from '../runtime/commands/command-runner.js';
+import { CommandExecService } from '../runtime/terminal/command-exec-service.js';
+import { AgentCommandRunner } from '../runtime/agent-commands/agent-command-runner.js';
 import { EnvironmentRegistry } from '../runtime/environments/environment-registry.js';
 import { EventLog } from '../runtime/event-log.js';
 import { GoalManager } from '../runtime/goal-manager.js';
@@ -26,9 +26,9 @@ import type { JobClock } from '../runtime/jobs/job-clock.js';
 import { JobApprovals } from '../runtime/jobs/job-approvals.js';
 import { JobEngine } from '../runtime/jobs/job-engine.js';
 import { AgentJobTools } from '../runtime/jobs/job-tools.js';
-import { agentToolTable } from '../runtime/agent-tools.js';
+import { agentToolTable } from '../runtime/turns/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
-import { PolicyService } from '../runtime/policy/policy-service.js';
+import { PolicyService } from '../runtime/policy/rules-service.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
@@ -211,7 +211,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     timeoutMs: options.clientToolTimeoutMs ?? 120_000,
     now,
   });
-  const commands = new CommandRunner({
+  const commands = new AgentCommandRunner({
     supervisor,
     sessions: new ExecSessions(supervisor),
     policy: () => policy.engine(),

@@ -1,4 +1,4 @@
-import { endCommandsOfEarlierRun } from '../runtime/commands/command-recovery.js';
+import { endCommandsOfEarlierRun } from '../runtime/agent-commands/command-recovery.js';
 import { endFileChangesOfEarlierRun } from '../runtime/patch/patch-recovery.js';
 import { recoverInterruptedTurns } from '../runtime/turns/turn-recovery.js';
 import type { RuntimeServices } from './compose-runtime.js';

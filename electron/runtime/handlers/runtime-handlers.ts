@@ -3,14 +3,14 @@ import { createConfigHandlers, type ConfigHandlerDeps } from '../../config/confi
 import { probeModel, type ModelProbeDeps } from '../../config/model-probe.js';
 import type { McpManager } from '../../mcp/mcp-manager.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
-import type { CommandExecService } from '../command-exec/command-exec-service.js';
+import type { CommandExecService } from '../terminal/command-exec-service.js';
 import type { RequestContext } from '../context.js';
 import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import type { PolicyService } from '../policy/policy-service.js';
+import type { PolicyService } from '../policy/rules-service.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
 import { commandExecHandlers } from './command-exec-handlers.js';

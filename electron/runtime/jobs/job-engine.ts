@@ -17,7 +17,7 @@ import { entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './j
 import { JobLogs } from './job-logs.js';
 import { PERSON, WAITING_FOR_APPROVAL, type JobAdmission, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { validateJobRequest, type JobRequest } from './job-creation.js';
-import { CommandRunner } from './command-runner.js';
+import { JobCommandRunner } from './job-command-runner.js';
 import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
@@ -69,7 +69,7 @@ export class JobEngine {
   private readonly entries = new Map<string, JobEntry>();
   private readonly clock: JobClock;
   private readonly commits: JobCommits;
-  private readonly runner: CommandRunner;
+  private readonly runner: JobCommandRunner;
   private readonly environment: DetachedEnvironment;
   private readonly recovery: RecoveryParts;
   private readonly agents: AgentRunner | null;
@@ -88,7 +88,7 @@ export class JobEngine {
     this.commits = new JobCommits(options.store.jobs, () => this.clock.now(), (job) => this.announce(job), onError);
     this.logs = new JobLogs(options.store.jobs);
     this.environment = options.environment ?? options.supervisor.detached;
-    this.runner = new CommandRunner({
+    this.runner = new JobCommandRunner({
       supervisor: options.supervisor,
       environment: this.environment,
       events: options.events,
@@ -545,7 +545,7 @@ export class JobEngine {
         this.commits.mark(entry);
         this.agents.start(entry);
       } else {
-        // "running" once its identity is durable (command-runner).
+        // "running" once its identity is durable (job-command-runner).
         this.runner.start(entry);
       }
     }
