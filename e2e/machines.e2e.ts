@@ -230,6 +230,9 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     await jobPage.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 60_000 });
     expect(await jobPage.getByTestId('job-runs-on').textContent()).toBe('Lab cluster');
     await expect.poll(() => page.getByTestId('job-log').innerText(), { timeout: 30_000 }).toMatch(/hello from job \d+/);
+    // The page names the cluster's own job id: the one the job saw.
+    const slurmJobId = (await page.getByTestId('job-log').innerText()).match(/hello from job (\d+)/)![1];
+    await expect.poll(() => jobPage.getByTestId('job-slurm-id').textContent()).toBe(slurmJobId);
     await snap(page, '10-slurm-job');
     await page.getByTestId('job-back').click();
     const jobRow = page.getByTestId('job-row').filter({ hasText: 'Cluster hello' });

@@ -246,6 +246,8 @@ export const JobRun = z.object({
   outcome: z.string().nullable(),
   /** Bytes of its log. */
   bytes: z.number().int(),
+  /** The Slurm job id of a run submitted to a Slurm cluster (`squeue`, `sacct`, `scancel` know it by this); null elsewhere. Absent from older servers. */
+  slurmJobId: z.number().int().nullable().optional(),
 });
 export type JobRun = z.infer<typeof JobRun>;
 

@@ -52,6 +52,7 @@ export function JobPage({ job }: { readonly job: Job }) {
   };
   // A job waiting for the person carries its own id as the request's item.
   const where = useMachinesStore((s) => machineName(s.list, job.environmentId));
+  const slurmJobId = useJobsStore((s) => s.details[job.id]?.runs.at(-1)?.slurmJobId ?? null);
   const approval = useApprovalsStore((s) => s.pending.find((request) => request.kind === 'command' && request.params.itemId === job.id));
 
   return (
@@ -108,6 +109,14 @@ export function JobPage({ job }: { readonly job: Job }) {
           )}
           <dt>Runs on</dt>
           <dd data-testid="job-runs-on">{where}</dd>
+          {slurmJobId !== null && (
+            <>
+              <dt>Slurm job</dt>
+              <dd className="job-mono" data-testid="job-slurm-id">
+                {slurmJobId}
+              </dd>
+            </>
+          )}
           <dt>Folder</dt>
           <dd className="job-mono">{job.cwd}</dd>
           {!job.agent && job.threadId && (
