@@ -112,6 +112,9 @@ const LAYERS = {
       CORE, `${CORE}/approvals`, `${CORE}/agent-commands`, `${CORE}/policy`, `${CORE}/tools`,
     ],
   },
+  // Job templates on a clock: claims slots in the store, starts each run as a job.
+  [`${CORE}/schedules`]: { imports: ['electron/store', 'shared', 'shared/protocol', CORE, `${CORE}/jobs`] },
+
   // A turn: offers the model every tool (the agent's tool table) and runs what it calls.
   [`${CORE}/turns`]: {
     imports: [
@@ -124,7 +127,7 @@ const LAYERS = {
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/environments`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      CORE, `${CORE}/approvals`, `${CORE}/environments`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
     ],
   },
 
@@ -133,7 +136,7 @@ const LAYERS = {
     imports: [
       'electron/config', 'electron/exec', 'electron/exec/remote', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/environments`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
-      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
     ],
   },
   'electron/server': {

@@ -26,6 +26,7 @@ import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
 import { detachedRunsBench } from './detached-runs.js';
 import { jobLogBench } from './job-log.js';
+import { schedulesBench } from './schedules.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -203,6 +204,8 @@ async function main(): Promise<void> {
         target: `1,000,000 lines: open to last line <= ${TARGETS.jobLogOpenMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
         meetsTarget: jobLog.million.openToLastLineMs <= TARGETS.jobLogOpenMs && jobLog.million.frameIntervalMedianMs <= 17,
       },
+      // 1,000 schedules beside 1: next due slot, claim + dispatch of one due slot; idle CPU with 1,000 armed.
+      schedules: await schedulesBench(),
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
     };

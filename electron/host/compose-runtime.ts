@@ -22,13 +22,14 @@ import { GoalManager } from '../runtime/goal-manager.js';
 import type { RuntimeHandlerDeps } from '../runtime/handlers/runtime-handlers.js';
 import type { HomeLock } from '../runtime/home-lock.js';
 import { HookDispatcher } from '../runtime/hooks/hook-dispatcher.js';
-import type { JobClock } from '../runtime/jobs/job-clock.js';
+import { systemClock, type JobClock } from '../runtime/jobs/job-clock.js';
 import { JobApprovals } from '../runtime/jobs/job-approvals.js';
 import { JobEngine } from '../runtime/jobs/job-engine.js';
 import { AgentJobTools } from '../runtime/jobs/job-tools.js';
 import { agentToolTable } from '../runtime/turns/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
 import { PolicyService } from '../runtime/policy/rules-service.js';
+import { Scheduler } from '../runtime/schedules/scheduler.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
@@ -75,7 +76,7 @@ export interface RuntimeOptions {
   readonly listModels?: ListModels;
   /** Command jobs running at once (default: CPU cores). */
   readonly jobConcurrency?: number;
-  /** Clock and timers of job retry schedules (tests). */
+  /** Clock and timers of job retries and schedules (tests drive it). */
   readonly jobClock?: JobClock;
   /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
   readonly killGraceMs?: number;
@@ -288,6 +289,15 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     approvals: new JobApprovals({ policy: () => policy.engine(), approvals, settingsOf, now }),
   });
   later.jobs = jobs;
+  // Runs are jobs: the scheduler starts them through the job engine, on the same clock as retries.
+  const schedules = new Scheduler({
+    store: parts.durable,
+    events,
+    jobs,
+    clock: options.jobClock ?? systemClock,
+    newId,
+    ...(logError ? { onError: logError } : {}),
+  });
   const history = new ThreadHistory({ threads, turns, events, newId, now });
 
   const modelProbe = { configService: config, providers, createClient: createModelClient };
@@ -318,6 +328,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     policy,
     jobs,
     environments,
+    schedules,
     settings: {
       configService: config,
       secretStore: parts.secrets,

@@ -18,4 +18,6 @@ export function recoverAfterRestart(services: RuntimeServices, now: () => number
   services.approvals.endLeftovers(durable);
   services.queue.recoverAfterRestart();
   services.jobs.recover();
+  // After the jobs: a claimed slot whose job exists is left to the job engine, not started again.
+  services.schedules.recover();
 }

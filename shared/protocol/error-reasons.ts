@@ -48,6 +48,8 @@ export const ERROR_REASON_CODES = {
   'environment.unknown': InvalidRequest,
   'environment.inUse': InvalidRequest,
   'environment.notForThreads': InvalidRequest,
+  'schedule.notFound': InvalidRequest,
+  'schedule.slotStarted': InvalidRequest,
   'policy.forbidden': InvalidRequest,
   'rules.lineMoved': InvalidParams,
   'rules.invalidRule': InvalidParams,

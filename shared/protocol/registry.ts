@@ -15,6 +15,7 @@ import { execPolicyMethods, execPolicyNotifications } from './methods/exec-polic
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
+import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
@@ -41,6 +42,7 @@ export const clientMethods = {
   ...approvalMethods,
   ...jobMethods,
   ...environmentMethods,
+  ...scheduleMethods,
   ...mcpMethods,
   ...execPolicyMethods,
   ...threadSandboxMethods,
@@ -60,6 +62,7 @@ export const serverNotifications = {
   ...approvalNotifications,
   ...jobNotifications,
   ...environmentNotifications,
+  ...scheduleNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
   ...execPolicyNotifications,

@@ -11,6 +11,7 @@ import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import type { PolicyService } from '../policy/rules-service.js';
+import type { Scheduler } from '../schedules/scheduler.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
 import { commandExecHandlers } from './command-exec-handlers.js';
@@ -18,6 +19,7 @@ import type { HandlerTable } from './handler-table.js';
 import { environmentHandlers } from './environment-handlers.js';
 import { jobHandlers } from './job-handlers.js';
 import { mcpHandlers } from './mcp-handlers.js';
+import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
 import { threadHandlers, type ThreadHandlerDeps } from './thread-handlers.js';
 import { goalHandlers, queueHandlers, turnHandlers } from './turn-handlers.js';
@@ -37,6 +39,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly jobs: JobEngine;
   /** Settings → Machines: SSH hosts and Slurm clusters jobs run on. */
   readonly environments: EnvironmentRegistry;
+  /** Jobs on a clock; each run is a job of `jobs`. */
+  readonly schedules: Scheduler;
   /** config/*, model/list: config.toml, provider keys, model lists. */
   readonly settings: ConfigHandlerDeps;
   /** model/test: one small request to a provider. */
@@ -72,6 +76,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
     ...jobHandlers(deps.jobs),
     ...environmentHandlers(deps.environments),
+    ...scheduleHandlers(deps.schedules),
     ...desktopOnlyHandlers(),
   };
 }
