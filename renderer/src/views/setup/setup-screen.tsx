@@ -13,6 +13,7 @@ import { TestRow } from './provider-test.js';
 import { RulesSection } from '../rules/rules-section.js';
 import { MachinesSection } from '../machines/machines-section.js';
 import { NotificationsSection } from '../notifications/notifications-section.js';
+import { StorageSection } from '../storage/storage-section.js';
 import { DesktopAppSection } from '../desktop/desktop-app-section.js';
 import './setup.css';
 
@@ -323,7 +324,8 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
         {!firstRun && <RulesSection headingId="step-rules" number={4} />}
         {!firstRun && <MachinesSection number={5} />}
         {!firstRun && <NotificationsSection number={6} />}
-        {!firstRun && <DesktopAppSection number={7} />}
+        {!firstRun && <StorageSection number={7} />}
+        {!firstRun && <DesktopAppSection number={8} />}
       </div>
 
       <footer className="setup-foot">
