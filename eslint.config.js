@@ -79,6 +79,8 @@ const LAYERS = {
   'electron/model': { imports: ['shared/protocol'] },
   'electron/secrets': { imports: ['electron/files', 'electron/store', 'shared/protocol'] },
   'electron/exec': { imports: ['electron/store'], spawns: true },
+  // SSH hosts and Slurm clusters: ssh2 connections and sbatch/squeue on this machine for a local cluster.
+  'electron/exec/remote': { imports: ['electron/exec', 'electron/store'], spawns: true },
   'electron/config': { imports: ['electron/files', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol'] },
   // MCP servers: reads their config, sends its requests through the core's outgoing sender, and
   // owns the interfaces the core fills in (e.g. how an approval ends), so it never imports the core.
@@ -88,6 +90,8 @@ const LAYERS = {
   // they import none of its folders, and every folder may import them.
   [CORE]: { imports: ['electron/exec', 'electron/store', 'shared/protocol'] },
   [`${CORE}/policy`]: { imports: ['electron/files', 'shared/policy', 'shared/protocol'] },
+  // Settings → Machines: what was added, its key and host keys, which connection each job's run uses.
+  [`${CORE}/environments`]: { imports: ['electron/exec', 'electron/exec/remote', 'electron/secrets', 'electron/store', 'shared/protocol'] },
   [`${CORE}/terminal`]: { imports: ['electron/exec', 'shared/protocol'] },
   // Every message to clients: notifications, server requests, their answers.
   [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/terminal`] },
@@ -126,7 +130,7 @@ const LAYERS = {
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
+      CORE, `${CORE}/approvals`, `${CORE}/environments`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
       `${CORE}/retention`,
     ],
   },
@@ -134,8 +138,8 @@ const LAYERS = {
   // Hosts: build the core (the composition root) and serve it.
   'electron/host': {
     imports: [
-      'electron/config', 'electron/exec', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
+      'electron/config', 'electron/exec', 'electron/exec/remote', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/environments`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
       `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
       `${CORE}/retention`,
     ],

@@ -5,7 +5,8 @@ import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
-import { ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
+import { EnvironmentRouter, ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
+import { openRemoteEnvironment } from '../exec/remote/open-environment.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 import { mcpServerConfigs } from '../config/mcp-config.js';
 import { McpManager } from '../mcp/mcp-manager.js';
@@ -16,6 +17,7 @@ import type { ModelBinder } from '../model/types.js';
 import { ApprovalBroker } from '../runtime/approvals/approval-broker.js';
 import { CommandExecService } from '../runtime/terminal/command-exec-service.js';
 import { AgentCommandRunner } from '../runtime/agent-commands/agent-command-runner.js';
+import { EnvironmentRegistry } from '../runtime/environments/environment-registry.js';
 import { EventLog } from '../runtime/event-log.js';
 import { GoalManager } from '../runtime/goal-manager.js';
 import type { RuntimeHandlerDeps } from '../runtime/handlers/runtime-handlers.js';
@@ -271,10 +273,21 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   later.turns = turns;
   const queue = new TurnQueue({ threads, store: parts.durable, events, turns, newId, now, ...(logError ? { onInternalError: logError } : {}) });
   later.queue = queue;
+  // Settings → Machines: the root hands the core how to open a machine (electron/exec/remote); the engine's one
+  // DetachedEnvironment routes each run to this machine or the one its job names.
+  const environments = new EnvironmentRegistry({
+    home,
+    secrets: parts.secrets,
+    open: openRemoteEnvironment,
+    statusChanged: (change) => events.publish('environment/status/changed', change),
+    jobsUsing: (environmentId) => built(later.jobs, 'the job engine').usingEnvironment(environmentId),
+  });
   const jobs = new JobEngine({
     store: parts.durable,
     events,
     supervisor,
+    environment: new EnvironmentRouter(supervisor.detached, (environmentId) => environments.detached(environmentId)),
+    checkEnvironment: (environmentId) => environments.check(environmentId),
     newId,
     agents: { threads, turns, goals, approvals },
     ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
@@ -334,6 +347,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     commandExec,
     policy,
     jobs,
+    environments,
     retention,
     schedules,
     settings: {

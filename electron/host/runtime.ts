@@ -139,6 +139,8 @@ export class Runtime implements CarrierRuntime {
     s.schedules.stop();
     // What a crash leaves: detached runs go on and are re-attached at the next start.
     s.jobs.closeNow();
+    // Connections to machines end; runs on them go on and are re-attached at the next start.
+    s.environments.close();
     s.turns.abortAll();
     s.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);

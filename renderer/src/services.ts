@@ -17,6 +17,7 @@ import { createSchedulesStore } from './stores/schedules-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createQueueStore } from './stores/queue-store.js';
+import { createMachinesStore } from './stores/machines-store.js';
 import { createRulesStore } from './stores/rules-store.js';
 import { createSandboxStore } from './stores/sandbox-store.js';
 import { createSetupStore } from './stores/setup-store.js';
@@ -59,6 +60,8 @@ export const useSetupStore = createSetupStore(client, window.localStorage);
 export const useApprovalsStore = createApprovalsStore(client);
 /** The exec-policy rules editor in Settings. */
 export const useRulesStore = createRulesStore(client);
+/** Settings → Machines and where jobs run (environment/*). */
+export const useMachinesStore = createMachinesStore(client);
 
 /** Each thread's sandbox mode and approval policy, for the conversation header. */
 export const useSandboxStore = createSandboxStore(client);

@@ -6,6 +6,7 @@ import { configMethods, configNotifications, modelProbeMethods } from './methods
 import { desktopMethods, desktopNotifications } from './methods/desktop.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { environmentMethods, environmentNotifications } from './methods/environment.js';
 import { jobMethods, jobNotifications } from './methods/job.js';
 import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
@@ -41,6 +42,7 @@ export const clientMethods = {
   ...hookMethods,
   ...approvalMethods,
   ...jobMethods,
+  ...environmentMethods,
   ...scheduleMethods,
   ...mcpMethods,
   ...execPolicyMethods,
@@ -61,6 +63,7 @@ export const serverNotifications = {
   ...commandNotifications,
   ...approvalNotifications,
   ...jobNotifications,
+  ...environmentNotifications,
   ...scheduleNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,

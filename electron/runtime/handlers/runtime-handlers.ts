@@ -5,6 +5,7 @@ import type { McpManager } from '../../mcp/mcp-manager.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { CommandExecService } from '../terminal/command-exec-service.js';
 import type { RequestContext } from '../context.js';
+import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
@@ -15,6 +16,7 @@ import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
 import { commandExecHandlers } from './command-exec-handlers.js';
 import type { HandlerTable } from './handler-table.js';
+import { environmentHandlers } from './environment-handlers.js';
 import { jobHandlers } from './job-handlers.js';
 import { mcpHandlers } from './mcp-handlers.js';
 import { scheduleHandlers } from './schedule-handlers.js';
@@ -36,6 +38,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly commandExec: CommandExecService;
   readonly policy: PolicyService;
   readonly jobs: JobEngine;
+  /** Settings → Machines: SSH hosts and Slurm clusters jobs run on. */
+  readonly environments: EnvironmentRegistry;
   /** Keeps the home within its budgets; storage/usage reports it. */
   readonly retention: StorageRetention;
   /** Jobs on a clock; each run is a job of `jobs`. */
@@ -60,7 +64,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
   return {
     initialize: initializeHandler(deps.home),
     ...threadHandlers(deps),
-    ...turnHandlers(deps.turns),
+    ...turnHandlers(deps.turns, deps.environments),
     ...queueHandlers(deps.queue),
     ...goalHandlers(deps.goals),
     ...eventHandlers(deps.events),
@@ -75,6 +79,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...threadSandboxHandlers(deps.sandboxSettings),
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
     ...jobHandlers(deps.jobs),
+    ...environmentHandlers(deps.environments),
     ...scheduleHandlers(deps.schedules),
     ...desktopOnlyHandlers(),
   };

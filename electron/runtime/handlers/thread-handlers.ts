@@ -1,4 +1,5 @@
 import type { threadMethods } from '../../../shared/protocol/index.js';
+import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from '../hooks/session-start-hooks.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
@@ -16,6 +17,8 @@ export interface ThreadHandlerDeps {
   readonly clientTools: ClientTools;
   readonly queue: TurnQueue;
   readonly sandboxSettings: ThreadSandboxSettings;
+  /** Checks `environments` (Codex) before anything starts. */
+  readonly environments: EnvironmentRegistry;
   /** What thread/start uses when its params leave something out (read per call: Settings may change it). */
   readonly threadDefaults: () => ThreadDefaults;
 }
@@ -25,6 +28,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
   const { threads, history, hooks, clientTools, queue, sandboxSettings } = deps;
   return {
     'thread/start': async (params, ctx) => {
+      deps.environments.checkThreadSelection(params.environments);
       const dynamicTools = params.dynamicTools ?? [];
       const compiled = await clientTools.check(dynamicTools);
       const started = await startWithSessionHooks(hooks, params, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session)));

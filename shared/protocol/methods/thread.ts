@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TurnEnvironmentParams } from './environment.js';
 import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ApprovalsReviewer, CodexAskForApproval, nullFields, SandboxPolicy } from '../codex.js';
 import { DynamicToolSpec } from './dynamic-tools.js';
@@ -15,6 +16,8 @@ const ThreadId = z.string().min(1).max(200);
 const Path = z.string().min(1).max(4096);
 
 export const ThreadStartParams = z.object({
+  /** Codex: the thread's sticky environments (Wheelhouse: `local` only for now; remote ones take jobs). */
+  environments: z.array(TurnEnvironmentParams).max(16).nullable().optional(),
   model: z.string().max(200).nullable().optional(),
   modelProvider: z.string().max(200).nullable().optional(),
   cwd: Path.nullable().optional(),

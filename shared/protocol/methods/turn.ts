@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TurnEnvironmentParams } from './environment.js';
 import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ThreadItem, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../thread.js';
 
@@ -25,6 +26,8 @@ export const TurnStartParams = z.object({
   /** Override the model for this turn and the ones after it. */
   model: z.string().min(1).max(200).nullable().optional(),
   cwd: z.string().min(1).max(4096).nullable().optional(),
+  /** Codex: environments for this turn and the ones after it (Wheelhouse: `local` only for now; remote ones take jobs). */
+  environments: z.array(TurnEnvironmentParams).max(16).nullable().optional(),
 });
 
 export const TurnSteerParams = z.object({
