@@ -83,11 +83,11 @@ export default tseslint.config(
   },
   {
     // The core and everything a headless host runs: plain Node, no Electron.
-    files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec,mcp}/**'],
+    files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec,mcp,git}/**'],
     rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell] }),
   },
   {
-    files: ['electron/{store,model,config,exec}/**'],
+    files: ['electron/{store,model,config,exec,git}/**'],
     ignores: TESTS,
     rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell, intoRuntime] }),
   },
