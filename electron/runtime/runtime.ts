@@ -35,6 +35,10 @@ import { TurnEngine } from './turns/turn-engine.js';
 import { WHEELHOUSE_VERSION } from './version.js';
 import { initializeHandler, resultsValidatedByDefault } from './initialize-handler.js';
 import { listDirectory } from './workspace-browser.js';
+import { Checkpoints } from '../git/checkpoints.js';
+import { GitRunner } from '../git/git-runner.js';
+import { ProjectHandlers } from './projects/project-handlers.js';
+import { TurnChanges } from './projects/turn-changes.js';
 // Configuration, providers and secrets (electron/config, electron/secrets).
 import { createConfigHandlers } from '../config/config-handlers.js';
 import type { ConfigService } from '../config/config-service.js';
@@ -144,6 +148,10 @@ export class Runtime {
   readonly policy: PolicyService;
   /** Each thread's sandbox mode and approval policy. */
   readonly sandboxSettings: ThreadSandboxSettings;
+  /** Checkpoints around each turn's file changes: diffs, undo. */
+  readonly changes: TurnChanges;
+  /** project/*, thread/changes/*, thread/worktree/*, and thread/start's project part. */
+  private readonly projects: ProjectHandlers;
   private readonly listModels: ListModels;
   private readonly lock: HomeLock;
   private readonly pruneTimer: ReturnType<typeof setInterval>;
@@ -221,6 +229,28 @@ export class Runtime {
     });
     process.on('exit', this.killChildrenOnExit);
     this.commandExec = new CommandExecService({ supervisor: this.supervisor, defaultCwd: cwd });
+    const git = new GitRunner(this.supervisor);
+    this.changes = new TurnChanges({
+      checkpoints: new Checkpoints(git, homePaths(this.home).checkpoints),
+      events: this.events,
+      threadOf: (threadId) => {
+        const { record, store } = this.threads.require(threadId);
+        return { cwd: record.cwd, store };
+      },
+      activeTurnOf: (threadId) => this.threads.activeTurn(threadId),
+      now,
+      ...(options.logError ? { logError: options.logError } : {}),
+    });
+    this.projects = new ProjectHandlers({
+      git,
+      changes: this.changes,
+      threads: this.threads,
+      config: this.config,
+      worktreesDir: homePaths(this.home).worktrees,
+      defaultCwd: () => this.threadDefaults().cwd,
+      configChanged: (keyPath) => this.configChanged({ reason: 'write', keyPaths: [keyPath], providerId: null }),
+      newId,
+    });
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void this.supervisor.loginEnvironment().catch((error: unknown) => options.logError?.('login environment', error));
     // The shell parser is large: loaded with the first command or rules request, not at start-up.
@@ -315,11 +345,13 @@ export class Runtime {
       ...(options.logError ? { onInternalError: options.logError } : {}),
       // The queue is built next; a turn cannot end before the constructor returns.
       onTurnEnded: (threadId, turnId) => {
+        this.changes.turnEnded(turnId);
         // A command the turn left running becomes a job (it shows in the dashboard and can be paused or cancelled).
         void jobTools.adoptLeftovers(threadId, turnId).catch((error: unknown) => options.logError?.(`adopting the commands of turn ${turnId}`, error));
         this.queue.drain(threadId);
       },
       hooks: this.hooks,
+      changes: this.changes,
     });
     this.queue = new TurnQueue({
       threads: this.threads,
@@ -363,7 +395,8 @@ export class Runtime {
       'thread/start': async (params, ctx) => {
         const dynamicTools = params.dynamicTools ?? [];
         const compiled = await this.clientTools.check(dynamicTools);
-        const started = await startWithSessionHooks(this.hooks, params, this.threadDefaults(), (hooked) =>
+        const prepared = await this.projects.prepareStart(params);
+        const started = await startWithSessionHooks(this.hooks, prepared, this.threadDefaults(), (hooked) =>
           threads.start(hooked, ctx.session.carrier === 'ipc' || ctx.session.clientInfo?.name === 'wheelhouse-ui' ? 'interactive' : 'api'),
         );
         this.clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
@@ -456,6 +489,7 @@ export class Runtime {
       'job/log/lines': (params) => this.jobs.logLines(params),
       'job/log/search': (params) => this.jobs.logSearch(params),
       'job/runs': (params) => this.jobs.runs(params.jobId),
+      ...this.projects.handlers(),
       // The desktop app's shell answers these itself (electron/host/start-runtime.ts takes its handlers).
       ...desktopOnlyHandlers(),
     };

@@ -13,6 +13,7 @@ import { eventMethods } from './methods/events.js';
 import { execPolicyMethods, execPolicyNotifications } from './methods/exec-policy.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
+import { projectMethods } from './methods/projects.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
@@ -43,6 +44,7 @@ export const clientMethods = {
   ...execPolicyMethods,
   ...threadSandboxMethods,
   ...desktopMethods,
+  ...projectMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {

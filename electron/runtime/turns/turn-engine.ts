@@ -27,6 +27,7 @@ import { requireDirectory } from '../working-directory.js';
 import { redactTurnError } from '../../model/secret-redaction.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
+import type { TurnChanges } from '../projects/turn-changes.js';
 
 export interface TurnEngineDeps {
   readonly threads: ThreadManager;
@@ -52,6 +53,8 @@ export interface TurnEngineDeps {
   readonly mcp?: McpToolCaller;
   /** The agent's background jobs (job_start, job_status, job_output). */
   readonly jobTools?: AgentJobTools;
+  /** Checkpoints and diffs of each turn's file changes. */
+  readonly changes?: Pick<TurnChanges, 'beforeChange' | 'afterChange'>;
 }
 
 /**

@@ -19,6 +19,7 @@ import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
 import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
+import type { TurnChanges } from '../projects/turn-changes.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
 export const MAX_MODEL_REQUESTS_PER_TURN = 64;
@@ -44,6 +45,8 @@ export interface TurnRunnerDeps {
   readonly mcp?: McpToolCaller;
   /** job_start / job_status / job_output: background jobs without blocking the turn. */
   readonly jobTools?: AgentJobTools;
+  /** Checkpoints before a turn's first file change, its diff after each (undo, turn/diff/updated). */
+  readonly changes?: Pick<TurnChanges, 'beforeChange' | 'afterChange'>;
 }
 
 export type TurnOutcome =
@@ -197,13 +200,20 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   // A patch is its own item (fileChange); the runner calls PostToolUse hooks itself.
   if (call.name === APPLY_PATCH) {
     const blocked = await deps.hooks.preToolUse(hookContextOf(turn), { name: call.name, callId: call.id, argumentsJson: call.arguments });
-    return deps.patches.applyPatch(turn, call, blocked);
+    if (blocked) return deps.patches.applyPatch(turn, call, blocked);
+    await deps.changes?.beforeChange(turn);
+    await deps.patches.applyPatch(turn, call, blocked);
+    await deps.changes?.afterChange(turn);
+    return;
   }
   // A command is its own item (commandExecution), not a generic tool call.
   if (call.name === EXEC_COMMAND) {
     const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
     const blocked = await deps.hooks.preToolUse(hookContextOf(turn), hookCall);
+    // Any command may write files: the checkpoint comes first, the diff after it answered.
+    if (!blocked) await deps.changes?.beforeChange(turn);
     const result = await deps.commands.execCommand(turn, call, blocked);
+    if (!blocked) await deps.changes?.afterChange(turn);
     // As for other tools: PostToolUse hooks hear what the command answered, unless a PreToolUse hook refused it.
     if (!blocked) await deps.hooks.postToolUse(hookContextOf(turn), hookCall, result);
     return;
@@ -246,6 +256,7 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
   turn.liveItems.set(started.id, () => started);
   const signal = turn.controller.signal;
   const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
+  if (call.name === WRITE_STDIN) await deps.changes?.beforeChange(turn);
   const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
     call.name === WRITE_STDIN
       ? await deps.commands.writeStdin(call.arguments)
@@ -260,6 +271,8 @@ async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunn
           )
         : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal }),
   );
+  // A command still running in the background may have written more since.
+  if (call.name === WRITE_STDIN) await deps.changes?.afterChange(turn);
   const completedAtMs = deps.now();
   const completed: ThreadItem = {
     ...base,
