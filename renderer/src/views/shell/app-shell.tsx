@@ -1,4 +1,4 @@
-import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useProjectsStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -9,6 +9,8 @@ import { lazyView } from '../common/lazy-view.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
+import { NewThreadDialog } from '../projects/new-thread-dialog.js';
+import { ProjectPanel } from '../projects/project-panel.js';
 import '../common/common.css';
 import './app-shell.css';
 
@@ -20,7 +22,9 @@ export function AppShell() {
   const setupOpen = useSetupStore((s) => s.mode !== 'hidden');
   const confirmOpen = useConfirmStore((s) => s.request !== null);
   const elicitationOpen = useElicitationStore((s) => s.pending.length > 0);
-  const modal = setupOpen || confirmOpen || elicitationOpen;
+  const projectDialogOpen = useProjectsStore((s) => s.picker !== null || s.openProject !== null);
+  const openPicker = useProjectsStore((s) => s.openPicker);
+  const modal = setupOpen || confirmOpen || elicitationOpen || projectDialogOpen;
   // While Wheelhouse is away, what shows is only what was last known: the banner says so, badges and spinners stop claiming it.
   const live = useLive();
   if (accessProblem !== null) return <AccessGate />;
@@ -34,6 +38,8 @@ export function AppShell() {
         </main>
       </div>
       <SetupLayer />
+      <NewThreadDialog />
+      <ProjectPanel onNewThread={(folder) => openPicker(folder)} />
       <ConfirmDialog />
       <ElicitationDialog />
       <ToastViewport />
