@@ -63,13 +63,16 @@ export function ConversationPane() {
       aria-label="Conversation"
     >
       <ConversationHeader thread={thread} />
-      <ConversationBody thread={thread} />
-      <GoalBanner threadId={thread.id} />
-      <OtherRequests threadId={thread.id} />
-      <SessionGrants threadId={thread.id} />
-      <Composer thread={thread} />
-      <TerminalPanel thread={thread} />
-      <ChangesPanel threadId={thread.id} />
+      {/* Below the header: the Changes panel covers this part only, so the header's buttons stay in reach. */}
+      <div className="conversation-stage">
+        <ConversationBody thread={thread} />
+        <GoalBanner threadId={thread.id} />
+        <OtherRequests threadId={thread.id} />
+        <SessionGrants threadId={thread.id} />
+        <Composer thread={thread} />
+        <TerminalPanel thread={thread} />
+        <ChangesPanel threadId={thread.id} />
+      </div>
     </section>
   );
 }
