@@ -1,4 +1,3 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ModelError } from './types.js';
 
 /**
@@ -113,27 +112,6 @@ export function cannotConnect(address: string, why: string | null, details: stri
   );
 }
 
-/** Maps a failure of the HTTP request itself (status, connection) to a retry decision and a ModelError. */
-export function requestFailureFrom(error: unknown, target: RequestTarget): RequestFailure | ModelError {
-  if (error instanceof APIConnectionTimeoutError) {
-    return new RequestFailure(
-      new ModelError('timeout', `${target.host} did not answer in time. Check the network and try again.`),
-      true,
-      null,
-    );
-  }
-  if (error instanceof APIConnectionError) {
-    const code = errorCode(error);
-    // Nothing listening, or no such host: trying again at once changes nothing, and the person has Retry.
-    const definite = code === 'ECONNREFUSED' || code === 'ENOTFOUND';
-    return new RequestFailure(cannotConnect(target.address, code ? describeCode(code) : null, causeText(error.cause)), !definite, null);
-  }
-  if (error instanceof APIError && typeof error.status === 'number') {
-    return httpFailure(error.status, providerMessage(error), providerCode(error), error.headers ?? null, target);
-  }
-  return unexpected(error);
-}
-
 /** Maps an error the provider reported inside a 200 stream (Chat `{"error":…}` chunk, Responses error events). */
 export function streamedProviderError(code: string | null, message: string): ModelError {
   const details = clip(message);
@@ -146,20 +124,6 @@ export function streamedProviderError(code: string | null, message: string): Mod
     return new ModelError('serverError', `The provider failed while replying: ${message}`, null, details);
   }
   return new ModelError('other', `The provider could not finish the reply: ${message}`, null, details);
-}
-
-/** Maps an in-stream failure (parse error, APIError without status) to a ModelError. */
-export function inStreamFailure(error: unknown): ModelError {
-  if (error instanceof SyntaxError) {
-    return new ModelError(
-      'badResponse',
-      'The provider sent a part of the reply that is not valid JSON, so it could not be read.',
-      null,
-      clip(error.message),
-    );
-  }
-  if (error instanceof APIError) return streamedProviderError(providerCode(error), providerMessage(error));
-  return unexpected(error);
 }
 
 /** A reply whose JSON has the wrong shape. */
@@ -187,7 +151,7 @@ function retryAfterMs(headers: Headers | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-function httpFailure(status: number, message: string, code: string | null, headers: Headers | null, target: RequestTarget): RequestFailure | ModelError {
+export function httpFailure(status: number, message: string, code: string | null, headers: Headers | null, target: RequestTarget): RequestFailure | ModelError {
   const details = clip(message);
   if (isQuotaFailure(code, message) || status === 402) return quotaExceeded(status, details);
   if ((status === 401 || status === 403) && !target.keySent) {
@@ -248,21 +212,7 @@ function modelNotFound(status: number | null, model: string | null, details: str
   return new ModelError('modelNotFound', `The provider has no ${which}. Choose another model.`, status, details);
 }
 
-/** The machine-readable code of an OpenAI-shaped error body (`code`, else `type`). */
-function providerCode(error: APIError): string | null {
-  const body = asRecord(error.error);
-  if (typeof body?.code === 'string') return body.code;
-  return typeof body?.type === 'string' ? body.type : null;
-}
-
-/** The provider's own error text: `error.message` of an OpenAI-shaped body, else the SDK's message. */
-function providerMessage(error: APIError): string {
-  const body = asRecord(error.error);
-  if (typeof body?.message === 'string' && body.message !== '') return body.message;
-  return error.message;
-}
-
-function errorCode(error: unknown): string | null {
+export function errorCode(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as Error & { code?: unknown }).code;
@@ -272,7 +222,7 @@ function errorCode(error: unknown): string | null {
   return null;
 }
 
-function describeCode(code: string): string {
+export function describeCode(code: string): string {
   switch (code) {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
@@ -289,7 +239,7 @@ function describeCode(code: string): string {
   }
 }
 
-function causeText(cause: unknown): string | null {
+export function causeText(cause: unknown): string | null {
   const parts: string[] = [];
   let current: unknown = cause;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
@@ -299,11 +249,11 @@ function causeText(cause: unknown): string | null {
   return parts.length === 0 ? null : clip(parts.join(': '));
 }
 
-function asRecord(value: unknown): Record<string, unknown> | null {
+export function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
 }
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > MAX_DETAILS_CHARS ? `${text.slice(0, MAX_DETAILS_CHARS)}…` : text;
 }
 

@@ -2,7 +2,8 @@ import OpenAI from 'openai';
 import type { Stream } from 'openai/streaming';
 import { abortReason } from './abort.js';
 import { IdleWatchdog } from './idle-watchdog.js';
-import { displayAddress, inStreamFailure, requestFailureFrom, StreamDropError, type RequestTarget } from './model-errors.js';
+import { displayAddress, StreamDropError, type RequestTarget } from './model-errors.js';
+import { inStreamFailure, requestFailureFrom } from './sdk-failures.js';
 import { ModelError, type ResolvedProvider } from './types.js';
 
 /**

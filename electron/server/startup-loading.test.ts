@@ -7,7 +7,8 @@ import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 /**
  * Start-up speed depends on what the built CLI loads before it answers: the
  * OpenAI SDK, the keychain addon and the web server's ws are loaded only
- * when first needed. A module trace of the real process keeps it so.
+ * when first needed (and the keychain addon not at all where keys live in
+ * the private file). A module trace of the real process keeps it so.
  */
 const stdio = useStdioAgentHomes();
 
@@ -37,7 +38,9 @@ describe('what `wheelhouse app-server` loads', () => {
     stdio.mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
     await server.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'hi' }] });
     await server.peer.inbox.notification('turn/completed');
-    expect(loadedPackages(traceFile)).toEqual(['openai', '@napi-rs/keyring', 'better-sqlite3']);
+    // Test processes keep keys in the home's private file (WHEELHOUSE_KEY_STORAGE=file, so no test touches the
+    // person's keychain): the keychain addon is never loaded at all.
+    expect(loadedPackages(traceFile)).toEqual(['openai', 'better-sqlite3']);
     server.endInput();
     expect((await server.exited).code).toBe(0);
   });

@@ -49,11 +49,13 @@ async function terminal() {
         return output.includes(text);
       },
       `the terminal to print ${text}`,
-      20_000,
     );
   const type = (text: string) => call('command/exec/write', { processId: 'term', deltaBase64: Buffer.from(text).toString('base64') });
   const foreground = async () => ((await call('command/exec/foreground', { processId: 'term' })) as { result: { program: string | null } }).result.program;
-  cleanups.push(() => void call('command/exec/terminate', { processId: 'term' }));
+  // Ended and answered before the host closes, so no request is left waiting.
+  cleanups.push(async () => {
+    await call('command/exec/terminate', { processId: 'term' });
+  });
   return { call, printed, type, foreground };
 }
 

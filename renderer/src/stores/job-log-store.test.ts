@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Job } from '../../../shared/protocol/index.js';
 import { RpcHost } from '../../../electron/server/rpc-host.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 import type { ClosableTransport } from '../client/websocket-transport.js';
 import { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { JobLogSource, LOG_PAGE_LINES } from './job-log-store.js';
@@ -45,15 +46,8 @@ async function setup() {
     await runtime.shutdown();
     fs.rmSync(home, { recursive: true, force: true });
   });
-  /** Lets the runtime and the link work until `check` holds (a bound on a hang, not an expected time). */
-  const until = async (check: () => boolean, what: string) => {
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      if (check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    throw new Error(`never happened: ${what}`);
-  };
+  /** Lets the runtime and the link work until `check` holds (vitest's timeout bounds a hang). */
+  const until = (check: () => boolean, what: string) => waitUntil(check, { what });
   await until(() => client.getSnapshot().status === 'connected', 'connected');
   const run = async (command: string, maxAttempts = 0): Promise<Job> => {
     const { job } = await client.request('job/create', { kind: 'command', command, cwd: home, maxAttempts });

@@ -75,7 +75,7 @@ export class JobLogSource {
   private searchGeneration = 0;
   private searchedTo = 0;
   private disposed = false;
-  private readonly off: () => void;
+  private readonly offs: (() => void)[];
 
   constructor(
     private readonly client: JobLogClient,
@@ -83,9 +83,15 @@ export class JobLogSource {
     readonly attempt: number,
   ) {
     this.store = createStore<JobLogViewState>()(() => ({ lineCount: 0, bytes: 0, ended: false, loaded: false, error: null, version: 0, search: NO_SEARCH }));
-    this.off = client.on('job/output/delta', (params) => {
-      if (params.jobId === jobId && params.attempt === attempt) this.refresh();
-    });
+    this.offs = [
+      client.on('job/output/delta', (params) => {
+        if (params.jobId === jobId && params.attempt === attempt) this.refresh();
+      }),
+      // A run's end comes as a job update, often after its last output: the view learns it has ended.
+      client.on('job/updated', ({ job }) => {
+        if (job.id === jobId && !this.store.getState().ended) this.refresh();
+      }),
+    ];
     this.refresh();
   }
 
@@ -297,7 +303,7 @@ export class JobLogSource {
 
   dispose(): void {
     this.disposed = true;
-    this.off();
+    for (const off of this.offs) off();
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
   }
 }
