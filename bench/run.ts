@@ -26,6 +26,7 @@ import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
 import { detachedRunsBench } from './detached-runs.js';
 import { jobLogBench } from './job-log.js';
+import { checkpointBench } from './checkpoints.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const detachedRuns = await detachedRunsBench({ temp });
     const jobLog = await jobLogBench({ home: temp.make('wheelhouse-bench-') });
+    const checkpoints = await checkpointBench(temp);
     const report = {
       machine: {
         node: process.version,
@@ -203,6 +205,8 @@ async function main(): Promise<void> {
         target: `1,000,000 lines: open to last line <= ${TARGETS.jobLogOpenMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
         meetsTarget: jobLog.million.openToLastLineMs <= TARGETS.jobLogOpenMs && jobLog.million.frameIntervalMedianMs <= 17,
       },
+      // Git checkpoints per turn: a 10,000-file repository beside 100 files; reading 500 changed files.
+      checkpoints,
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
     };
