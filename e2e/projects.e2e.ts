@@ -35,7 +35,9 @@ describe('projects, separate copies and changes', () => {
     await writeFile(path.join(folder, 'greeting.ts'), 'export const one = 1;\nexport const two = "two";\nexport const three = 3;\n');
     git(folder, 'init', '-q', '-b', 'main');
     git(folder, 'add', '.');
-    git(folder, '-c', 'user.name=P', '-c', 'user.email=p@p', 'commit', '-q', '-m', 'first');
+    git(folder, 'config', 'user.name', 'Person');
+    git(folder, 'config', 'user.email', 'person@example.com');
+    git(folder, 'commit', '-q', '-m', 'first');
 
     // The header's folder opens the project: its branch, and what its new threads start with.
     await page.getByTestId('conversation-project').click();
@@ -95,22 +97,30 @@ describe('projects, separate copies and changes', () => {
       await page.emulateMedia({ colorScheme: 'light' });
     }
 
+    // Commit from the panel: the person's name from git config, on the copy's branch only.
+    await changes.getByTestId('changes-commit-message').fill('Shout two');
+    await changes.getByTestId('changes-commit').click();
+    await page.getByTestId('toast').filter({ hasText: /Committed [0-9a-f]{7}/ }).waitFor();
+    expect(git(copy, 'log', '-1', '--format=%s|%an')).toBe('Shout two|Person');
+    expect(git(folder, 'log', '-1', '--format=%s')).toBe('first');
+
     // Undo restores the file exactly.
     await changes.getByTestId('changes-undo').click();
     await page.getByTestId('confirm-action').click();
     await changes.getByText('No files changed.').waitFor();
     expect(await readFile(path.join(copy, 'greeting.ts'), 'utf8')).toBe('export const one = 1;\nexport const two = "two";\nexport const three = 3;\n');
 
-    // Discard: the confirmation says what goes; the copy and its branch are gone.
+    // Discard: the confirmation lists what would be lost; the copy and its branch are gone.
     await page.getByTestId('changes-toggle').click();
     await branchMenu.click();
     await page.getByTestId('worktree-discard').click();
     const confirm = page.getByTestId('confirm-dialog');
-    await confirm.filter({ hasText: 'Nothing on it is unmerged.' }).waitFor();
+    await confirm.filter({ hasText: /lost for good: commit [0-9a-f]{7} “Shout two”; uncommitted greeting\.ts/ }).waitFor();
     if (shots) await page.screenshot({ path: path.join(shots, 'worktree-discard.png') });
     await page.getByTestId('confirm-action').click();
     await page.getByTestId('worktree-closed').waitFor();
     expect(existsSync(copy)).toBe(false);
     expect(git(folder, 'branch', '--list', 'wheelhouse/*')).toBe('');
-  });
+    // A whole story of git steps, each a few processes: on a loaded machine it needs more than the default minute.
+  }, 240_000);
 });

@@ -44,6 +44,8 @@ export interface ProjectsState {
   loadChanges(threadId: string, sinceTurnId: string | null): Promise<void>;
   /** Undo a turn's changes, or the given files of it; asks first. */
   revert(threadId: string, target: { readonly turnId: string | null; readonly paths?: readonly string[] }): Promise<void>;
+  /** Commits the thread folder's changes (all, or `paths`); resolves whether it did. */
+  commit(threadId: string, message: string): Promise<boolean>;
   readWorktree(threadId: string): Promise<void>;
   merge(threadId: string): Promise<void>;
   keep(threadId: string): Promise<void>;
@@ -145,6 +147,17 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
       if (open?.threadId === threadId) await get().loadChanges(threadId, open.sinceTurnId);
     },
 
+    commit: async (threadId, message) => {
+      try {
+        const { commit } = await client.request('thread/changes/commit', { threadId, message });
+        useToastStore.getState().show('notice', commit ? `Committed ${commit.slice(0, 7)}.` : 'Nothing to commit.');
+        return true;
+      } catch (error) {
+        showRequestError(error);
+        return false;
+      }
+    },
+
     readWorktree: async (threadId) => {
       try {
         const { worktree } = await client.request('thread/worktree/read', { threadId });
@@ -155,6 +168,8 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
     },
 
     merge: async (threadId) => {
+      // Read afresh: the confirmation must name what is on the branch now.
+      await get().readWorktree(threadId);
       const worktree = get().worktrees[threadId];
       if (!worktree) return;
       const yes = await useConfirmStore.getState().ask({
@@ -178,6 +193,8 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
     },
 
     keep: async (threadId) => {
+      // Read afresh: the confirmation must name what is on the branch now.
+      await get().readWorktree(threadId);
       const worktree = get().worktrees[threadId];
       if (!worktree) return;
       const yes = await useConfirmStore.getState().ask({
@@ -197,6 +214,8 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
     },
 
     discard: async (threadId) => {
+      // Read afresh: the confirmation must name what is on the branch now.
+      await get().readWorktree(threadId);
       const worktree = get().worktrees[threadId];
       if (!worktree) return;
       const lost = [

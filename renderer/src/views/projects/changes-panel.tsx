@@ -1,10 +1,10 @@
-import { FileDiff, Rows2, Columns2, Undo2, X } from 'lucide-react';
+import { FileDiff, GitCommitHorizontal, Rows2, Columns2, Undo2, X } from 'lucide-react';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ChangedFile } from '../../../../shared/protocol/methods/projects.js';
 import { gitDiffLines, languageOfPath, splitRows } from '../../format/changed-file-diff.js';
 import type { DiffLine } from '../../format/file-diff.js';
 import { highlightCode, highlightGeneration, loadLanguage, onLanguageLoaded } from '../../markdown/code-highlighter.js';
-import { useProjectsStore } from '../../services.js';
+import { useProjectsStore, useThreadsStore } from '../../services.js';
 import './projects.css';
 
 const STATUS_WORDS: Record<ChangedFile['status'], string> = {
@@ -27,6 +27,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
   const toggle = useProjectsStore((s) => s.toggleChanges);
   const [selected, setSelected] = useState<string | null>(null);
   const [layout, setLayout] = useState<'unified' | 'split'>('unified');
+  const inRepository = useThreadsStore((s) => Boolean(s.threads[threadId]?.gitInfo));
   if (!changes) return null;
   const result = changes.result;
   const files = result?.files ?? [];
@@ -118,9 +119,44 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
             ))}
           </ul>
           {shown && <ChangedFileView file={shown} layout={layout} />}
+          {inRepository && <CommitForm threadId={threadId} />}
         </>
       )}
     </aside>
+  );
+}
+
+/** Commit what is in the folder now, with a message; the author comes from git config and nothing is pushed. */
+function CommitForm({ threadId }: { readonly threadId: string }) {
+  const commit = useProjectsStore((s) => s.commit);
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="changes-commit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!message.trim()) return;
+        setBusy(true);
+        void commit(threadId, message.trim()).then((done) => {
+          setBusy(false);
+          if (done) setMessage('');
+        });
+      }}
+    >
+      <input
+        type="text"
+        aria-label="Commit message"
+        placeholder="Commit message"
+        data-testid="changes-commit-message"
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+      />
+      <button type="submit" className="button button-secondary" data-testid="changes-commit" disabled={busy || !message.trim()}>
+        <GitCommitHorizontal size={14} strokeWidth={1.9} aria-hidden="true" />
+        Commit
+      </button>
+    </form>
   );
 }
 
