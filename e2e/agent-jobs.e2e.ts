@@ -77,6 +77,11 @@ describe('agent jobs on the dashboard', () => {
     await page.getByTestId('job-review-approval').click();
     const card = page.getByTestId('command-card').filter({ hasText: 'touch notes-from-agent.txt' });
     await card.getByTestId('approval-card').waitFor();
+    // What Wheelhouse told the agent is its own quiet line, not a message from the person; the text is there on demand.
+    const instruction = page.getByTestId('job-instruction');
+    expect(await instruction.locator('summary').innerText()).toContain('Wheelhouse started the job');
+    expect(await page.getByTestId('user-message').count()).toBe(0);
+    expect(await instruction.getByText('You are running unattended').isVisible()).toBe(false);
     await snap(page, 'agent-4-approval-in-conversation');
     await card.getByTestId('approval-accept').click();
     await page.getByTestId('agent-message').filter({ hasText: 'the goal is achieved' }).waitFor({ timeout: 20_000 });
@@ -86,6 +91,12 @@ describe('agent jobs on the dashboard', () => {
     await page.getByTestId('job-row').filter({ hasText: 'Leave notes' }).and(page.locator('[data-status="completed"]')).click();
     await jobPage.and(page.locator('[data-status="completed"]')).waitFor();
     await expect.poll(() => page.getByTestId('job-detail').textContent()).toBe('goal complete after 1 turn');
+    // The page says what the agent answered and what it did, without opening the conversation.
+    await page.getByTestId('job-answer').filter({ hasText: 'the goal is achieved' }).waitFor();
+    expect(await page.getByTestId('job-answer').locator('h3').textContent()).toBe('Final answer');
+    const step = page.getByTestId('job-activity').locator('li').filter({ hasText: 'Ran touch notes-from-agent.txt' });
+    expect(await step.locator('.agent-job-step-result').textContent()).toBe('done');
+    expect(await axeProblems(page)).toEqual([]);
     await snap(page, 'agent-5-job-completed');
     await page.getByTestId('job-thread-link').click();
     await page.getByTestId('agent-message').filter({ hasText: 'the goal is achieved' }).waitFor();

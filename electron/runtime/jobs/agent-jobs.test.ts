@@ -6,7 +6,7 @@ import { createModelClient } from '../../model/create-model-client.js';
 import { JobTestKit } from '../../../test-support/job-test-kit.js';
 import { createGate, startMockModelServer, type MockModelServer, type MockScript } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
-import { CONTINUE_PROMPT } from './agent-runner.js';
+import { CONTINUE_PROMPT } from '../../../shared/agent-job-prompts.js';
 
 /**
  * Agent jobs end to end against the mock model: a thread with a goal that

@@ -10,6 +10,7 @@ import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
 import { activeMsAt, newLiveRun, type JobEntry, type LiveRun } from './job-entry.js';
 import * as machine from './job-state.js';
+import { CONTINUE_PROMPT, FIRST_TURN_PROMPT } from '../../../shared/agent-job-prompts.js';
 
 /** The runtime parts an agent job drives: its thread, turns, goal and approvals. */
 export interface AgentJobParts {
@@ -42,14 +43,6 @@ interface AgentRun {
   /** The reason the agent gave with update_goal "blocked". */
   blockedReason: string | null;
 }
-
-export const FIRST_TURN_PROMPT = (objective: string) =>
-  `Work toward this goal until it is achieved:\n\n${objective}\n\nYou are running unattended as a Wheelhouse agent job. ` +
-  'When the goal is fully achieved, call update_goal with status "complete". If you cannot go on without the person, ' +
-  'call update_goal with status "blocked" and say why. Use report_progress to say how far along you are.';
-export const CONTINUE_PROMPT =
-  'Continue working toward the goal. When it is fully achieved, call update_goal with status "complete"; ' +
-  'if you cannot go on without the person, call update_goal with status "blocked" with the reason.';
 
 /**
  * Runs `agent` jobs: a thread with a goal (seed 001) that takes turn after

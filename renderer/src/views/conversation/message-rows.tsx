@@ -1,5 +1,6 @@
-import { Brain, ChevronRight, GitFork } from 'lucide-react';
+import { Bot, Brain, ChevronRight, GitFork } from 'lucide-react';
 import { memo, useState } from 'react';
+import { agentJobInstruction } from '../../../../shared/agent-job-prompts.js';
 import { useThreadsStore } from '../../services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { foldLongText } from '../../format/long-text.js';
@@ -41,6 +42,29 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
 /** The person's message; a long one shows its first lines with "Show all" (only those are in the DOM). */
 function UserMessage({ item }: { readonly item: Item<'userMessage'> }) {
   const text = item.content.map((c) => c.text).join('\n');
+  const instruction = agentJobInstruction(text);
+  if (instruction) return <JobInstruction kind={instruction} text={text} />;
+  return <PersonMessage text={text} />;
+}
+
+/**
+ * What Wheelhouse told the agent of a job (not the person's words): one quiet
+ * line, the text itself on demand.
+ */
+function JobInstruction({ kind, text }: { readonly kind: 'start' | 'continue'; readonly text: string }) {
+  return (
+    <details className="message-instruction" data-testid="job-instruction">
+      <summary>
+        <Bot size={14} aria-hidden="true" />
+        {kind === 'start' ? 'Wheelhouse started the job: work toward its goal' : 'Wheelhouse asked the agent to go on toward the goal'}
+        <span className="message-instruction-more">What the agent was told</span>
+      </summary>
+      <p className="message-instruction-text">{text}</p>
+    </details>
+  );
+}
+
+function PersonMessage({ text }: { readonly text: string }) {
   const folded = foldLongText(text);
   const [expanded, setExpanded] = useState(false);
   return (

@@ -1,7 +1,11 @@
-import { MessageSquare, ShieldAlert } from 'lucide-react';
+import { Check, CircleDashed, MessageSquare, ShieldAlert, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import type { Job, JobAgent } from '../../../../shared/protocol/index.js';
 import { timeLabel, tokensLabel } from '../../format/agent-job-format.js';
-import { useJobsStore, useThreadsStore } from '../../services.js';
+import { client, useJobsStore, useThreadsStore } from '../../services.js';
+import { JobThreadWatcher, type JobThreadState } from '../../stores/agent-job-activity-store.js';
+import type { ActivityStep } from '../../format/agent-job-activity.js';
+import { MarkdownView } from '../conversation/markdown-view.js';
 import { APPROVAL_CHOICES } from './agent-job-fields.js';
 
 const GOAL_LABELS: Readonly<Record<NonNullable<JobAgent['goalStatus']>, string>> = {
@@ -82,17 +86,70 @@ export function AgentJobWork({ job, agent }: { readonly job: Job; readonly agent
           )}
         </div>
       )}
-      <p className="job-waiting">
-        {job.runs === 0
-          ? 'Waiting for a free slot to start.'
-          : 'The agent works in its own conversation: every reply, command and approval is there.'}
-      </p>
+      {job.runs === 0 || !job.threadId ? (
+        <p className="job-waiting">Waiting for a free slot to start.</p>
+      ) : (
+        <JobThreadActivity threadId={job.threadId} ended={job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled'} />
+      )}
       {openThread && job.runs > 0 && (
         <button type="button" className="button button-secondary agent-job-open" onClick={openThread}>
           <MessageSquare size={14} aria-hidden="true" />
-          Open the conversation
+          Open the whole conversation
         </button>
       )}
     </div>
+  );
+}
+
+/** Follows the job's conversation while the page is open. */
+function useJobThread(threadId: string): JobThreadState {
+  const [state, setState] = useState<JobThreadState>({ status: 'loading' });
+  useEffect(() => {
+    const watcher = new JobThreadWatcher(client, threadId, setState);
+    return () => watcher.dispose();
+  }, [threadId]);
+  return state;
+}
+
+const STEP_ICONS: Readonly<Record<ActivityStep['state'], typeof Check>> = { running: CircleDashed, done: Check, failed: X, declined: X };
+
+/** The agent's answer (its newest reply; the final one once the job has ended) and what it did last. */
+function JobThreadActivity({ threadId, ended }: { readonly threadId: string; readonly ended: boolean }) {
+  const state = useJobThread(threadId);
+  if (state.status === 'loading') return <p className="job-waiting">Loading what the agent did…</p>;
+  if (state.status === 'failed') {
+    return (
+      <p className="job-waiting" role="alert">
+        Could not load what the agent did ({state.message}). Open the whole conversation to see it.
+      </p>
+    );
+  }
+  const { answer, steps } = state.activity;
+  return (
+    <>
+      <section className="agent-job-answer" aria-label={ended ? 'Final answer' : 'Latest reply'} data-testid="job-answer">
+        <h3 className="agent-job-heading">{ended ? 'Final answer' : 'Latest reply'}</h3>
+        {answer ? <MarkdownView text={answer} streaming={false} /> : <p className="job-waiting">{ended ? 'The agent gave no answer.' : 'No reply yet.'}</p>}
+      </section>
+      <section className="agent-job-activity" aria-label="What the agent did last" data-testid="job-activity">
+        <h3 className="agent-job-heading">What it did last</h3>
+        {steps.length === 0 ? (
+          <p className="job-waiting">Nothing yet.</p>
+        ) : (
+          <ol className="agent-job-steps">
+            {steps.map((step) => {
+              const Icon = STEP_ICONS[step.state];
+              return (
+                <li key={step.id} className="agent-job-step" data-state={step.state} data-kind={step.kind}>
+                  <Icon size={13} aria-hidden="true" className="agent-job-step-icon" />
+                  <span className="agent-job-step-text">{step.text}</span>
+                  <span className="agent-job-step-result">{step.result ?? 'running…'}</span>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </section>
+    </>
   );
 }
