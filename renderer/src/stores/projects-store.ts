@@ -85,8 +85,8 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
       try {
         const details = await client.request('project/state/read', { path: folder });
         set((state) => ({ details: { ...state.details, [folder]: details } }));
-      } catch (error) {
-        showRequestError(error);
+      } catch {
+        // A folder that is gone shows no branch; starting a thread there says why.
       }
     },
 
