@@ -2,6 +2,7 @@
 // lint rather than by tests that scan source text. `npm run lint`; `npm test` runs it.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './scripts/layers/layer-rule.mjs';
 
 const nodeBuiltins = [...new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))];
 const SOURCES = ['**/*.{ts,tsx,mts,cts,js,mjs}'];
@@ -55,6 +56,116 @@ const intoElectronShell = {
   message: 'The Electron-free layers never reach the Electron shell (electron/main).',
 };
 
+/**
+ * THE LAYER TABLE: for each layer (a folder of production code; tests are outside the layers,
+ * see scripts/layers/folders.mjs), the layers it may import. `spawns`: it may import the modules
+ * that start processes (child_process, node-pty); only the supervisor does. Read it bottom-up:
+ * shared/ is the contract; the store, model clients, secrets and files sit under config; the
+ * core (electron/runtime and its folders) receives them; host, server and main wire it up.
+ * Edges marked ↺ close a known folder cycle (scripts/layers/known-folder-cycles.mjs, checked by
+ * `npm run lint`): they leave this table as the composition root (issue 17) unties the core.
+ * A new edge is a design decision: add it here in the same change, or import something lower.
+ */
+const CORE = 'electron/runtime';
+const LAYERS = {
+  // The contract: no other layer.
+  'shared/protocol': { imports: [] },
+  'shared/policy': { imports: [] },
+  shared: { imports: ['shared/protocol'] },
+
+  // Below the core: plain Node parts the core receives.
+  'electron/store': { imports: ['shared/protocol'] },
+  'electron/files': { imports: [] },
+  'electron/model': { imports: ['shared/protocol'] },
+  'electron/secrets': { imports: ['electron/files', 'electron/store', 'shared/protocol'] },
+  'electron/exec': { imports: ['electron/store'], spawns: true },
+  'electron/config': { imports: ['electron/files', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol', /* ↺ */ 'electron/mcp'] },
+  // git through the supervisor: repository state, worktrees, checkpoints.
+  'electron/git': { imports: ['electron/exec'] },
+  'electron/mcp': {
+    imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/policy`, `${CORE}/outgoing`, /* ↺ */ CORE, `${CORE}/approvals`],
+  },
+
+  // The core: its loose files (context, events, threads) and one folder per responsibility.
+  [CORE]: {
+    imports: [
+      'electron/exec', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
+      `${CORE}/command-exec`, `${CORE}/policy`, `${CORE}/tools`,
+      /* ↺ */ 'electron/config', 'electron/mcp', `${CORE}/approvals`, `${CORE}/commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`, `${CORE}/queue`, `${CORE}/turns`,
+    ],
+  },
+  [`${CORE}/policy`]: { imports: ['electron/files', 'shared/policy', 'shared/protocol'] },
+  // Projects, checkpoints and undo, separate copies: above git and config, beside the threads.
+  [`${CORE}/projects`]: { imports: ['electron/config', 'electron/git', 'electron/store', 'shared/protocol', CORE] },
+  [`${CORE}/tools`]: { imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
+  // Every message to clients: notifications, server requests, their answers.
+  [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/command-exec`] },
+  [`${CORE}/command-exec`]: { imports: ['electron/exec', 'shared/protocol'] },
+  [`${CORE}/approvals`]: { imports: ['electron/store', 'shared/protocol', `${CORE}/outgoing`, /* ↺ */ CORE] },
+  [`${CORE}/queue`]: { imports: ['electron/store', 'shared/protocol', /* ↺ */ CORE] },
+  [`${CORE}/hooks`]: { imports: ['electron/exec', 'electron/store', 'shared/protocol', `${CORE}/tools`, /* ↺ */ 'electron/config', CORE, `${CORE}/turns`] },
+  [`${CORE}/commands`]: {
+    imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/policy`, `${CORE}/tools`, /* ↺ */ CORE, `${CORE}/approvals`, `${CORE}/hooks`, `${CORE}/turns`],
+  },
+  [`${CORE}/patch`]: {
+    imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/policy`, `${CORE}/tools`, /* ↺ */ CORE, `${CORE}/approvals`, `${CORE}/hooks`, `${CORE}/turns`],
+  },
+  [`${CORE}/jobs`]: {
+    imports: [
+      'electron/exec', 'electron/model', 'electron/store', 'shared', 'shared/protocol', `${CORE}/policy`, `${CORE}/tools`,
+      /* ↺ */ CORE, `${CORE}/approvals`, `${CORE}/commands`, `${CORE}/turns`,
+    ],
+  },
+  [`${CORE}/turns`]: {
+    imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/tools`, /* ↺ */ 'electron/mcp', CORE, `${CORE}/commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`],
+  },
+
+  // The protocol's handlers, one module per namespace: they call the core's services.
+  [`${CORE}/handlers`]: {
+    imports: [
+      'electron/config', 'electron/mcp', 'shared/protocol',
+      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+    ],
+  },
+
+  // Hosts: build the core (the composition root) and serve it.
+  'electron/host': {
+    imports: [
+      'electron/config', 'electron/exec', 'electron/git', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
+      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
+      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+    ],
+  },
+  'electron/server': {
+    imports: [
+      'electron/files', 'electron/host', 'electron/mcp', 'electron/secrets', 'electron/store', 'shared/protocol',
+      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/outgoing`, `${CORE}/tools`,
+    ],
+  },
+  // The Electron shell and its preload.
+  'electron/main': { imports: ['electron/files', 'electron/host', 'electron/secrets', 'electron/server', 'shared', 'shared/protocol', CORE] },
+  'electron/preload': { imports: ['shared', 'shared/protocol'] },
+  // Loose files of electron/ (none today).
+  electron: { imports: [] },
+
+  // The window: talks to the runtime over the protocol only.
+  'renderer/src/markdown': { imports: [] },
+  'renderer/src/styles': { imports: [] },
+  'renderer/src/format': { imports: ['shared', 'shared/protocol'] },
+  'renderer/src/client': { imports: ['renderer/src/format', 'shared', 'shared/protocol'] },
+  'renderer/src/terminal': { imports: ['renderer/src/client', 'shared/protocol'] },
+  'renderer/src/stores': { imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/terminal', 'shared', 'shared/protocol'] },
+  'renderer/src/views': {
+    imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/stores', 'shared', 'shared/policy', 'shared/protocol', /* ↺ */ 'renderer/src'],
+  },
+  'renderer/src': {
+    imports: [
+      'renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/stores', 'renderer/src/styles', 'shared', 'shared/protocol',
+      /* ↺ */ 'renderer/src/views',
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'dist-electron/**', 'node_modules/**', '.wheelhouse-dev/**', 'build/**', 'coverage/**'] },
   {
@@ -76,6 +187,13 @@ export default tseslint.config(
         { property: 'ipcRenderer', message: 'Raw IPC belongs in electron/preload.' },
       ],
     },
+  },
+  {
+    // One table holds the layers (see LAYERS above); tests cross layers to drive real parts.
+    files: ['electron/**', 'shared/**', 'renderer/src/**'],
+    ignores: TESTS,
+    plugins: { local: { rules: { layers: layersRule } } },
+    rules: { 'local/layers': ['error', LAYERS] },
   },
   {
     files: ['electron/main/ipc-carrier.ts', 'electron/preload/**'],

@@ -13,7 +13,7 @@ import { createModelBinder } from '../electron/config/model-binder.js';
 import { createModelClient } from '../electron/model/create-model-client.js';
 import type { ModelBinder, ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import type { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/host/runtime.js';
 import { createGate, startMockModelServer, type MockScript } from '../test-support/mock-model/index.js';
 import { createTestRuntime } from '../test-support/test-runtime.js';
 import { summarize, type LatencySummary } from './stats.js';
@@ -68,7 +68,7 @@ export async function queueDrain(options: { home: string; turns: number }): Prom
   runtime = createTestRuntime({
     home: options.home,
     bindModel: async (thread) => {
-      binder ??= createModelBinder({ configService: runtime!.config, providers: runtime!.providers, createClient: createModelClient });
+      binder ??= createModelBinder({ configService: runtime!.config, providers: runtime!.services.providers, createClient: createModelClient });
       const binding = await binder(thread);
       return { ...binding, client: timed(binding.client, times) };
     },

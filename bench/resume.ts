@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RequestContext } from '../electron/runtime/context.js';
-import type { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/host/runtime.js';
 import { spawnTracked } from '../test-support/child-process.js';
 import { cliBin, repoRoot } from '../test-support/paths.js';
 import { createTestRuntime } from '../test-support/test-runtime.js';
@@ -20,7 +20,7 @@ const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-pro
 
 export function seedThread(runtime: Runtime, turns: number): string {
   const { thread } = runtime.threads.start({}, 'api');
-  const store = runtime.durable;
+  const store = runtime.services.durable;
   const now = Date.now();
   store.transaction(() => {
     for (let t = 1; t <= turns; t++) {

@@ -84,6 +84,8 @@ describe('agent jobs on the dashboard', () => {
     expect(await instruction.getByText('You are running unattended').isVisible()).toBe(false);
     await snap(page, 'agent-4-approval-in-conversation');
     await card.getByTestId('approval-accept').click();
+    // Once answered, the request's toast is no longer news.
+    await page.getByTestId('toast').filter({ hasText: 'Approve a command?' }).waitFor({ state: 'detached' });
     await page.getByTestId('agent-message').filter({ hasText: 'the goal is achieved' }).waitFor({ timeout: 20_000 });
     expect(existsSync(path.join(folder, 'notes-from-agent.txt'))).toBe(true);
 
@@ -96,6 +98,8 @@ describe('agent jobs on the dashboard', () => {
     expect(await page.getByTestId('job-answer').locator('h3').textContent()).toBe('Final answer');
     const step = page.getByTestId('job-activity').locator('li').filter({ hasText: 'Ran touch notes-from-agent.txt' });
     expect(await step.locator('.agent-job-step-result').textContent()).toBe('done');
+    // The job has ended: nothing on its page still says it is running.
+    expect(await page.getByTestId('job-activity').innerText()).not.toContain('running');
     expect(await axeProblems(page)).toEqual([]);
     await snap(page, 'agent-5-job-completed');
     await page.getByTestId('job-thread-link').click();

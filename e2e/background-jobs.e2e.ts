@@ -58,7 +58,6 @@ describe('background jobs from the agent', () => {
 
     await approval.getByTestId('approval-accept').click();
     await jobPage.and(page.locator('[data-status="completed"]')).waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('tool-call').filter({ hasText: 'Started a background job' }).count()).toBe(1);
     await expect.poll(() => page.getByTestId('job-timeline').innerText()).toContain('Approved');
     expect(await page.getByTestId('approval-card').count()).toBe(0);
     expect(await page.getByTestId('approvals-badge').count()).toBe(0);
@@ -70,5 +69,11 @@ describe('background jobs from the agent', () => {
     await page.getByTestId('job-thread-link').click();
     await page.getByTestId('agent-message').filter({ hasText: 'The build waits for your approval.' }).waitFor();
     expect(await page.getByTestId('job-page').count()).toBe(0);
+    // Once approved the card says the job started, and its link opens the job by name.
+    const started = page.getByTestId('tool-call').filter({ hasText: 'Started a background job' });
+    await started.waitFor();
+    expect(await page.getByTestId('tool-call').filter({ hasText: 'Waiting for your approval' }).count()).toBe(0);
+    expect(await started.getByTestId('tool-call-job-link').textContent()).toBe('Open job “Build in the background”');
+    await snap(page, 'bgjobs-4-conversation-started');
   });
 });

@@ -1,5 +1,5 @@
 import { RpcClient, type Transport } from '../shared/protocol/client.js';
-import type { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/host/runtime.js';
 import { createTestRuntime } from '../test-support/test-runtime.js';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer, type RunningWebServer } from '../electron/server/web-server.js';

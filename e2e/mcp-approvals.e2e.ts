@@ -39,7 +39,9 @@ describe('MCP tool approvals', () => {
     await expect(server.locator('.mcp-tool', { hasText: 'read_text_file' }).textContent()).resolves.toContain('read-only');
     await server.locator('.mcp-tool', { hasText: 'write_file' }).scrollIntoViewIfNeeded();
     if (shots) await page.screenshot({ path: path.join(shots, 'mcp-settings.png') });
-    await page.locator('.setup-foot').getByRole('button', { name: 'Cancel' }).click();
+    // The server was saved when it was added; Done only closes Settings.
+    await page.getByTestId('setup-done').click();
+    await page.getByTestId('setup-screen').waitFor({ state: 'detached' });
 
     const first = path.join(folder, 'allowed.txt');
     mock.enqueue(

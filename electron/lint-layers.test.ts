@@ -52,6 +52,20 @@ const CASES: ReadonlyArray<{ file: string; code: string; refused: boolean }> = [
   { file: 'renderer/src/a.ts', code: 'export const f = (e: { ipcRenderer: object }) => e.ipcRenderer;', refused: true },
   { file: 'electron/main/ipc-carrier.ts', code: 'export const f = (contents: { ipc: object }) => contents.ipc;', refused: false },
   { file: 'electron/preload/a.ts', code: "import { ipcRenderer } from 'electron'; export { ipcRenderer };", refused: false },
+  // The layer table (LAYERS in eslint.config.js): a new cross-layer import fails.
+  { file: 'electron/store/a.ts', code: "import { x } from '../model/create-model-client.js'; export { x };", refused: true },
+  { file: 'electron/runtime/tools/a.ts', code: "import { x } from '../jobs/job-engine.js'; export { x };", refused: true },
+  { file: 'electron/runtime/policy/a.ts', code: "export { x } from '../../mcp/mcp-manager.js';", refused: true },
+  { file: 'shared/protocol/a.ts', code: "import { x } from '../policy/rules.js'; export { x };", refused: true },
+  { file: 'renderer/src/format/a.ts', code: "import { x } from '../stores/toast-store.js'; export { x };", refused: true },
+  { file: 'electron/runtime/a.ts', code: "import { x } from '../../test-support/paths.js'; export { x };", refused: true },
+  { file: 'electron/runtime/jobs/a.ts', code: "import { x } from '../policy/exec-policy.js'; export { x };", refused: false },
+  { file: 'electron/runtime/jobs/a.test.ts', code: "import { x } from '../../../test-support/paths.js'; export { x };", refused: false },
+  // Only electron/exec starts processes.
+  { file: 'electron/runtime/a.ts', code: "import { spawn } from 'node:child_process'; export { spawn };", refused: true },
+  { file: 'electron/server/a.ts', code: "const cp = await import('child_process'); export { cp };", refused: true },
+  { file: 'electron/runtime/command-exec/a.ts', code: "import pty from 'node-pty'; export { pty };", refused: true },
+  { file: 'electron/exec/a.ts', code: "import { spawn } from 'node:child_process'; export { spawn };", refused: false },
   // No explicit any, anywhere.
   { file: 'bench/a.ts', code: 'export const x: any = 1;', refused: true },
   { file: 'electron/runtime/a.test.ts', code: 'export const f = (v: unknown) => v as Promise<any>;', refused: true },

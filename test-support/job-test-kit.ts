@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyNotification, ClientMethod, Job, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import type { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/host/runtime.js';
 import { createTestRuntime, settledCaller, type TestRuntimeOptions } from './test-runtime.js';
 import { waitUntil } from './waiting.js';
 

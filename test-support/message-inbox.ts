@@ -118,6 +118,11 @@ export class MessageInbox {
     return received.message as NotificationMessage;
   }
 
+  /** The first unread message matching `match`, left unread (undefined: none arrived). */
+  peek(match: (received: Received) => boolean): Received | undefined {
+    return this.unread.find(match);
+  }
+
   /** Removes and returns every unread notification. */
   drainNotifications(): NotificationMessage[] {
     const taken: NotificationMessage[] = [];

@@ -1,7 +1,7 @@
 import type { ClientMethod, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import { createRuntime, type HostRuntimeOptions } from '../electron/host/create-runtime.js';
 import type { RequestContext } from '../electron/runtime/context.js';
-import type { Runtime } from '../electron/runtime/runtime.js';
+import type { Runtime } from '../electron/host/runtime.js';
 import { EnvironmentOnlySecretStore } from '../electron/secrets/environment-secret-store.js';
 
 export type TestRuntimeOptions = Omit<HostRuntimeOptions, 'secretStore'> & Partial<Pick<HostRuntimeOptions, 'secretStore'>>;

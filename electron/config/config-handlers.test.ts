@@ -14,7 +14,7 @@ import {
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';
 import { homePaths } from '../runtime/home.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { createTestRuntime, settledCaller } from '../../test-support/test-runtime.js';
 import { EncryptedFileSecretStore, type SecretCipher } from '../secrets/encrypted-file-secret-store.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';

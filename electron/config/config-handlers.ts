@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   CONFIG_CODEX_NULLS,
-  ErrorCode,
   RpcError,
   type ConfigChangedNotification,
   type ConfigEdit,
@@ -167,38 +166,16 @@ async function guard<T>(body: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** The config layer's typed errors as protocol errors; each reason brings its own JSON-RPC code. */
 function toRpcError(error: unknown): unknown {
-  if (error instanceof KeyPathError) return RpcError.invalidParams(error.message, { keyPath: error.keyPath });
-  if (error instanceof ProviderNotFoundError) {
-    return RpcError.invalidParams(error.message, { providerId: error.providerId });
-  }
+  if (error instanceof KeyPathError) return RpcError.because('config.badKeyPath', error.message, { keyPath: error.keyPath });
+  if (error instanceof ProviderNotFoundError) return RpcError.because('config.providerNotFound', error.message, { providerId: error.providerId });
   if (error instanceof ConfigError) {
     const { filePath, line, column, keyPath } = error;
-    const data = { reason: `config.${error.kind}`, filePath, line, column, keyPath };
-    switch (error.kind) {
-      case 'invalid':
-        return RpcError.invalidParams(error.message, data);
-      case 'syntax':
-      case 'io':
-        return RpcError.invalidRequest(error.message, data);
-      default: {
-        const unknown: never = error.kind;
-        return unknown;
-      }
-    }
+    return RpcError.because(`config.${error.kind}`, error.message, { filePath, line, column, keyPath });
   }
   if (error instanceof SecretStoreError) {
-    const data = { reason: `secretStorage.${error.reason}`, providerId: error.providerId, envKey: error.envKey };
-    switch (error.reason) {
-      case 'unavailable':
-        return RpcError.invalidRequest(error.message, data);
-      case 'failed':
-        return new RpcError(ErrorCode.Internal, error.message, data);
-      default: {
-        const unknown: never = error.reason;
-        return unknown;
-      }
-    }
+    return RpcError.because(`secretStorage.${error.reason}`, error.message, { providerId: error.providerId, envKey: error.envKey });
   }
   return error;
 }

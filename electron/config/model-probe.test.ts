@@ -6,7 +6,7 @@ import { startMockModelServer, type MockModelServer } from '../../test-support/m
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';
 import { homePaths } from '../runtime/home.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 

@@ -114,7 +114,7 @@ function providerUnderTest(providers: ProviderResolver, providerId: string, unsa
     saved = providers.require(providerId);
   } catch (error) {
     if (!(error instanceof ProviderNotFoundError)) throw error;
-    if (unsaved?.baseUrl === undefined) throw RpcError.invalidParams(error.message, { providerId: error.providerId });
+    if (unsaved?.baseUrl === undefined) throw RpcError.because('config.providerNotFound', error.message, { providerId: error.providerId });
   }
   if (!unsaved) return saved!;
   // A provider the form defines whole (not a built-in) is tested as typed, not merged with an older save.

@@ -22,7 +22,7 @@ describe('createRuntime (the host factory)', () => {
       },
     });
     try {
-      expect(runtime.secrets.kind).toBe('environment-only');
+      expect(runtime.services.secrets.kind).toBe('environment-only');
       expect(lookup?.('acme')).toBe('ACME_KEY');
       expect(lookup?.('no-such-provider')).toBeNull();
     } finally {

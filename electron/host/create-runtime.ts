@@ -1,7 +1,8 @@
 import { ConfigService } from '../config/config-service.js';
 import { homePaths } from '../runtime/home.js';
 import type { HomeLock } from '../runtime/home-lock.js';
-import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
+import type { RuntimeOptions } from './compose-runtime.js';
+import { Runtime } from './runtime.js';
 import type { EnvKeyLookup, SecretStore } from '../secrets/secret-store.js';
 import { StateStore } from '../store/state-store.js';
 import { lockHome } from './lock-home.js';
@@ -45,7 +46,7 @@ export function createRuntimeHolding(lock: HomeLock, options: HostRuntimeOptions
     opened.push(durable);
     const memory = StateStore.inMemory(dbOptions);
     opened.push(memory);
-    return new Runtime({ home, lock, config, secrets, durable, memory }, runtimeOptions);
+    return Runtime.open({ home, lock, config, secrets, durable, memory }, runtimeOptions);
   } catch (error) {
     for (const store of opened) store.close();
     lock.release();

@@ -3,23 +3,19 @@ import {
   Dispatcher,
   isDesktopMethod,
   type DesktopMethod,
-  ErrorCode,
   RpcError,
-  RUNTIME_UNAVAILABLE,
   type ClientMethod,
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
-import type { ElicitationSender } from '../mcp/elicitation-broker.js';
-import type { ApprovalSender } from '../runtime/approvals/approval-broker.js';
+import type { ApprovalWatcher } from '../runtime/approvals/approval-broker.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { NotificationListener } from '../runtime/event-log.js';
 import { initializeHandler, resultsValidatedByDefault } from '../runtime/initialize-handler.js';
 import type { JobShutdownOptions } from '../runtime/jobs/job-engine.js';
-import type { Runtime } from '../runtime/runtime.js';
-import type { ClientToolRequester } from '../runtime/tools/client-tools.js';
+import type { Runtime } from './runtime.js';
+import { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
 import { lockHome } from './lock-home.js';
-import type { ConnectionReach } from '../runtime/command-exec/command-exec-service.js';
 
 /** The desktop shell's answers to the desktop methods (open at login, restart); they work whether or not the runtime opened. */
 export type DesktopHandlers = Pick<MethodHandlers<RequestContext>, DesktopMethod>;
@@ -32,10 +28,9 @@ export type DesktopHandlers = Pick<MethodHandlers<RequestContext>, DesktopMethod
 export interface StartingRuntime {
   readonly dispatcher: Dispatcher<RequestContext>;
   readonly events: { subscribe(listener: NotificationListener): () => void };
-  readonly clientTools: { addRequester(requester: ClientToolRequester): () => void };
-  readonly elicitations: { addSender(sender: ElicitationSender): () => void; resend(sender: ElicitationSender): void };
-  readonly commandExec: { addReach(reach: ConnectionReach): () => void; connectionClosed(connectionId: string): Promise<void> };
-  readonly approvals: { addSender(sender: ApprovalSender): () => void; resend(sender: ApprovalSender): void };
+  /** Carriers attach their connections here at once; the runtime sends through it once open. */
+  readonly outgoing: OutgoingSender;
+  readonly approvals: { watch(watcher: ApprovalWatcher): () => void };
   /** The runtime, once config, secrets and both SQLite stores are open; rejects with why they could not be. */
   readonly ready: Promise<Runtime>;
   /** The runtime if it is open already, else null (nothing can be running yet). */
@@ -60,17 +55,18 @@ export function startRuntime(
   desktop: DesktopHandlers | null = null,
 ): StartingRuntime {
   const lock = lockHome(options.home);
+  const outgoing = options.outgoing ?? new OutgoingSender();
   const ready = openAfter().then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(async () => {
     try {
       // The runtime's modules (stores, better-sqlite3, turn engine, tools) load off the first response's path.
       const { createRuntimeHolding } = await import('./create-runtime.js');
-      return createRuntimeHolding(lock, options);
+      return createRuntimeHolding(lock, { ...options, outgoing });
     } catch (error) {
       lock.release(); // createRuntimeHolding released it already when it got that far; releasing twice is harmless
       throw error;
     }
   });
-  return startingRuntime(options, ready, desktop);
+  return startingRuntime(options, ready, desktop, outgoing);
 }
 
 /**
@@ -80,13 +76,14 @@ export function startRuntime(
  */
 export function failedRuntime(options: Pick<HostRuntimeOptions, 'home' | 'validateResults' | 'logError'>, error: unknown, desktop: DesktopHandlers | null = null): StartingRuntime {
   const ready = Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  return startingRuntime(options, ready, desktop);
+  return startingRuntime(options, ready, desktop, new OutgoingSender());
 }
 
 function startingRuntime(
   options: Pick<HostRuntimeOptions, 'home' | 'validateResults' | 'logError'>,
   ready: Promise<Runtime>,
   desktop: DesktopHandlers | null,
+  outgoing: OutgoingSender,
 ): StartingRuntime {
   let opened: Runtime | null = null;
   // A failure is reported through `ready` and through the requests; it is never unhandled.
@@ -96,9 +93,7 @@ function startingRuntime(
   );
 
   const unavailable = (error: unknown) =>
-    new RpcError(ErrorCode.Internal, `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`, {
-      reason: RUNTIME_UNAVAILABLE,
-    });
+    RpcError.because('runtime.unavailable', `the Wheelhouse home ${options.home} could not be opened: ${error instanceof Error ? error.message : String(error)}`);
   const waitForRuntime = <M extends ClientMethod>(method: M) =>
     (async (params: unknown, ctx: RequestContext) => {
       const runtime = await ready.catch((error: unknown) => {
@@ -142,22 +137,8 @@ function startingRuntime(
     ready,
     current: () => opened,
     events: { subscribe: (listener) => whenOpen((runtime) => runtime.events.subscribe(listener)) },
-    clientTools: { addRequester: (requester) => whenOpen((runtime) => runtime.clientTools.addRequester(requester)) },
-    elicitations: {
-      addSender: (sender) => whenOpen((runtime) => runtime.elicitations.addSender(sender)),
-      // Before the runtime is open no MCP server can have asked anything.
-      resend: (sender) => opened?.elicitations.resend(sender),
-    },
-    commandExec: {
-      addReach: (reach) => whenOpen((runtime) => runtime.commandExec.addReach(reach)),
-      // Before the runtime is open no command can have started.
-      connectionClosed: async (connectionId) => opened?.commandExec.connectionClosed(connectionId),
-    },
-    approvals: {
-      addSender: (sender) => whenOpen((runtime) => runtime.approvals.addSender(sender)),
-      // Before the runtime is open no command can be waiting.
-      resend: (sender) => opened?.approvals.resend(sender),
-    },
+    outgoing,
+    approvals: { watch: (watcher) => whenOpen((runtime) => runtime.approvals.watch(watcher)) },
     runningJobCount: () => opened?.runningJobCount() ?? 0,
     async shutdown(options) {
       const runtime = await ready.catch(() => null);

@@ -33,7 +33,7 @@ function watch(clock = new ManualClock()) {
     if (notification.method === 'job/updated') activity.jobUpdated(notification.params.job);
     else if (notification.method === 'job/deleted') activity.jobDeleted(notification.params.jobId);
   });
-  kit.runtime.approvals.addSender((pending, signal) => activity.approvalWaiting(pending, signal));
+  kit.runtime.approvals.watch((pending, signal) => activity.approvalWaiting(pending, signal));
   return { kit, clock, home, activity, notices, withdrawn, counts };
 }
 

@@ -1,7 +1,7 @@
 import type { Job, JobStatus } from '../../shared/protocol/index.js';
 import type { HostRuntimeOptions } from '../host/create-runtime.js';
 import { failedRuntime, startRuntime, type DesktopHandlers, type StartingRuntime } from '../host/start-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { CarrierRuntime } from '../host/carrier-runtime.js';
 import { RpcHost } from '../server/rpc-host.js';
 import type { DesktopActivity } from './desktop-activity.js';
 import type { JobsOnQuit } from './quit-flow.js';
@@ -49,7 +49,7 @@ export function openDesktopServices(options: DesktopServicesOptions): DesktopSer
     if (notification.method === 'job/updated') activity.jobUpdated(notification.params.job);
     else if (notification.method === 'job/deleted') activity.jobDeleted(notification.params.jobId);
   });
-  const removeSender = runtime.approvals.addSender((pending, withdrawn) => activity.approvalWaiting(pending, withdrawn));
+  const removeSender = runtime.approvals.watch((pending, withdrawn) => activity.approvalWaiting(pending, withdrawn));
   runtime.ready.then(
     (opened) => activity.seed(jobsWithStatus(opened, LIVE_STATUSES)),
     () => undefined,
@@ -83,7 +83,7 @@ export async function shutdownRuntime(runtime: StartingRuntime, jobs: JobsOnQuit
 }
 
 /** Pauses every running and queued job (the tray's "Pause all jobs"); returns how many were paused. */
-export async function pauseAllJobs(runtime: Runtime, logError: (message: string, error: unknown) => void): Promise<number> {
+export async function pauseAllJobs(runtime: CarrierRuntime, logError: (message: string, error: unknown) => void): Promise<number> {
   let paused = 0;
   for (const job of jobsWithStatus(runtime, ['running', 'queued'])) {
     try {
@@ -98,7 +98,7 @@ export async function pauseAllJobs(runtime: Runtime, logError: (message: string,
 }
 
 /** Every job with one of `statuses`, across pages. */
-export function jobsWithStatus(runtime: Runtime, statuses: readonly JobStatus[]): Job[] {
+export function jobsWithStatus(runtime: CarrierRuntime, statuses: readonly JobStatus[]): Job[] {
   const jobs: Job[] = [];
   let cursor: string | null = null;
   do {

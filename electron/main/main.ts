@@ -25,7 +25,7 @@ import {
 } from 'electron';
 import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, type DesktopOpenTarget } from '../../shared/protocol/index.js';
 import type { DesktopHandlers } from '../host/start-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { CarrierRuntime } from '../host/carrier-runtime.js';
 import { appMenuTemplate } from './app-menu.js';
 import { appLayout, desktopHome } from './app-paths.js';
 import { APP_SCHEME_PRIVILEGES, serveAppRequest } from './app-protocol.js';
@@ -83,7 +83,7 @@ function startApp(): void {
   /** What to show once a window listens (a notification or menu item chosen while none did). */
   let pendingOpen: DesktopOpenTarget | null = null;
 
-  const runtimeNow = (): Runtime | null => lifecycle.running?.runtime.current() ?? null;
+  const runtimeNow = (): CarrierRuntime | null => lifecycle.running?.runtime.current() ?? null;
 
   const loginItem = loginItemFor({
     platform,
@@ -101,7 +101,7 @@ function startApp(): void {
     },
     'desktop/openAtLogin/set': ({ openAtLogin }) => {
       const now = loginItem.write(openAtLogin);
-      if (now === null) throw RpcError.invalidRequest('This system offers no way for Wheelhouse to open at login.', { reason: 'desktop.loginItemUnsupported' });
+      if (now === null) throw RpcError.because('desktop.loginItemUnsupported', 'This system offers no way for Wheelhouse to open at login.');
       return { openAtLogin: now };
     },
     'desktop/runtime/restart': () => {

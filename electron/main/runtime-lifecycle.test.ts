@@ -4,7 +4,7 @@ import { MessageInbox } from '../../test-support/message-inbox.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
 import type { DesktopHandlers } from '../host/start-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { EnvironmentOnlySecretStore } from '../secrets/environment-secret-store.js';
 import { DesktopActivity } from './desktop-activity.js';
 import { openDesktopServices, type DesktopServices } from './desktop-services.js';

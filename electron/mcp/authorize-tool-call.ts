@@ -1,4 +1,3 @@
-import type { AskForApproval, SandboxMode } from '../runtime/policy/policy-types.js';
 import { isToolAllowed, toolApprovalMode, type McpServerConfig, type McpToolApprovalMode } from './mcp-config.js';
 
 export type ToolCallDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
@@ -25,10 +24,17 @@ export interface McpToolHints {
   readonly openWorldHint?: boolean | undefined;
 }
 
+/**
+ * A thread's approval policy as far as MCP calls read it. Declared here, not
+ * imported from the runtime's exec policy (electron/runtime/policy/policy-types.ts,
+ * whose AskForApproval fits it), so this layer never imports the runtime.
+ */
+export type McpApprovalPolicy = 'untrusted' | 'on-failure' | 'on-request' | 'never' | { readonly granular: { readonly mcp_elicitations: boolean; readonly [kind: string]: boolean | undefined } };
+
 /** The thread's settings an approval depends on. */
 export interface ThreadApprovalSettings {
-  readonly approvalPolicy: AskForApproval;
-  readonly sandbox: SandboxMode;
+  readonly approvalPolicy: McpApprovalPolicy;
+  readonly sandbox: 'read-only' | 'workspace-write' | 'danger-full-access';
 }
 
 /**
@@ -45,7 +51,7 @@ export function needsApproval(config: McpServerConfig, tool: string, hints: McpT
 }
 
 /** Whether the thread's policy lets anyone be asked (`never`, or granular without `mcp_elicitations`, refuses instead). */
-export function mayAsk(policy: AskForApproval): boolean {
+export function mayAsk(policy: McpApprovalPolicy): boolean {
   if (policy === 'never') return false;
   return typeof policy === 'string' || policy.granular.mcp_elicitations;
 }

@@ -1,5 +1,6 @@
 import type { Ajv } from 'ajv';
-import type { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from '../../shared/protocol/index.js';
+import { ServerRequestError, type McpServerElicitationRequestParams } from '../../shared/protocol/index.js';
+import type { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';
 
 /** The answer that goes back to the MCP server (MCP ElicitResult). */
 export type ElicitationAnswer = {
@@ -8,20 +9,9 @@ export type ElicitationAnswer = {
   _meta?: Record<string, unknown>;
 };
 
-/**
- * Sends one elicitation to the clients a carrier host reaches and returns how
- * many it reached. `signal` aborts once the elicitation is settled (answered
- * elsewhere, timed out, the server gave up), so the other copies are
- * withdrawn; `answer` is how a client's response comes back.
- */
-export type ElicitationSender = (
-  requestId: string,
-  params: McpServerElicitationRequestParams,
-  signal: AbortSignal,
-  answer: (response: McpServerElicitationRequestResponse) => void,
-) => number;
-
 export interface ElicitationBrokerDeps {
+  /** Asks every connected client that can answer; the first answer that fits the form wins. */
+  readonly outgoing: Pick<OutgoingSender, 'request'>;
   /** Tells every client that a request is settled (`serverRequest/resolved`). */
   readonly resolved: (threadId: string, requestId: string) => void;
   /** How long the person has to answer before the server gets `cancel`. */
@@ -39,29 +29,18 @@ interface LiveElicitation {
 const reason = (text: string) => ({ 'wheelhouse/reason': text });
 
 /**
- * MCP elicitations waiting for the person: sent to every connected client,
+ * MCP elicitations waiting for the person: sent through the OutgoingSender to
+ * every connected client (replayed to one that connects while it waits),
  * settled by the first valid answer (the others get `serverRequest/resolved`),
  * cancelled after a timeout; with no client to ask, cancelled at once.
  */
 export class ElicitationBroker {
   private readonly live = new Map<string, LiveElicitation>();
-  private readonly senders = new Set<ElicitationSender>();
   private nextId = 1;
   /** Loaded at the first accepted form: most sessions never see one. */
   private ajv: Promise<Ajv> | null = null;
 
   constructor(private readonly deps: ElicitationBrokerDeps) {}
-
-  /** A carrier host's way to reach its clients. Returns its removal. */
-  addSender(sender: ElicitationSender): () => void {
-    this.senders.add(sender);
-    return () => this.senders.delete(sender);
-  }
-
-  /** Sends what is waiting to one client that just connected. */
-  resend(sender: ElicitationSender): void {
-    for (const [requestId, live] of this.live) this.sendWith(sender, requestId, live);
-  }
 
   pending(): Array<{ requestId: string; params: McpServerElicitationRequestParams }> {
     return [...this.live].map(([requestId, live]) => ({ requestId, params: live.params }));
@@ -88,27 +67,37 @@ export class ElicitationBroker {
       this.live.set(requestId, live);
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      let reached = 0;
-      for (const sender of this.senders) reached += this.sendWith(sender, requestId, live);
-      if (reached === 0) this.finish(requestId, { action: 'cancel', _meta: reason('no Wheelhouse client is connected to ask the person') });
+      this.deps.outgoing
+        .request('mcpServer/elicitation/request', params, {
+          requestId,
+          threadId: params.threadId,
+          turnId: params.turnId,
+          audience: { kind: 'every' },
+          signal: live.withdrawn.signal,
+          nobodyHere: 'fail',
+          check: (response) => this.problemOf(requestId, params, response as { action: string; content?: unknown }),
+        })
+        .then(
+          (response) =>
+            this.finish(
+              requestId,
+              response.action === 'accept' ? { action: 'accept', content: (response.content ?? {}) as ElicitationAnswer['content'] } : { action: response.action },
+            ),
+          (error: unknown) => {
+            // Withdrawn by us (settled already), or by the sender: nobody to ask, its turn ended, shutdown.
+            const nobody = error instanceof ServerRequestError && error.reason === 'closed';
+            this.finish(requestId, { action: 'cancel', _meta: reason(nobody ? 'no Wheelhouse client is connected to ask the person' : error instanceof Error ? error.message : String(error)) });
+          },
+        );
     });
   }
 
-  private sendWith(sender: ElicitationSender, requestId: string, live: LiveElicitation): number {
-    return sender(requestId, live.params, live.withdrawn.signal, (response) => void this.answer(requestId, response));
-  }
-
-  /** A client's answer: the first valid one wins; content that does not fit the form is refused and the request keeps waiting. */
-  private async answer(requestId: string, response: McpServerElicitationRequestResponse): Promise<void> {
-    const live = this.live.get(requestId);
-    if (!live) return;
-    if (response.action !== 'accept') return this.finish(requestId, { action: response.action });
-    const problem = await this.checkContent(live.params, response.content);
-    if (problem) {
-      this.deps.logWarning?.(`elicitation ${requestId} from ${live.params.serverName}: answer refused: ${problem}`);
-      return;
-    }
-    this.finish(requestId, { action: 'accept', content: (response.content ?? {}) as ElicitationAnswer['content'] });
+  /** Why an accepted answer is refused (content that does not fit the form), or null; the request keeps waiting after a refusal. */
+  private async problemOf(requestId: string, params: McpServerElicitationRequestParams, response: { action: string; content?: unknown }): Promise<string | null> {
+    if (response.action !== 'accept') return null;
+    const problem = await this.checkContent(params, response.content);
+    if (problem) this.deps.logWarning?.(`elicitation ${requestId} from ${params.serverName}: answer refused: ${problem}`);
+    return problem;
   }
 
   private async checkContent(params: McpServerElicitationRequestParams, content: unknown): Promise<string | null> {

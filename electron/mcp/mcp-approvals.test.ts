@@ -7,7 +7,7 @@ import { killAllChildren } from '../../test-support/child-process.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
 import { everythingServerScript, filesystemServerScript, stdioServerToml } from '../../test-support/mcp-servers.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 
 /**
  * The agent's MCP tool calls under the person's trust settings, against the
@@ -39,14 +39,25 @@ function tempDir(): string {
 
 type Answer = (response: McpServerElicitationRequestResponse) => void;
 
-/** Approvals as a connected client gets them: each with the way to answer it, in arrival order. */
+/** Approvals as a connected client gets them (attached to the runtime's sender): each with the way to answer it, in arrival order. */
 function approvalInbox(runtime: Runtime) {
   const arrived: Array<{ pending: PendingApproval; answer: Answer }> = [];
   const waiters: Array<() => void> = [];
+  const connectionId = 'test-inbox';
   cleanups.push(
-    runtime.approvals.addSender((pending, _signal, answer) => {
-      arrived.push({ pending, answer });
-      waiters.splice(0).forEach((wake) => wake());
+    runtime.outgoing.attach({
+      connectionId,
+      isOpen: true,
+      canAnswer: () => true,
+      sendRequest: (request) => {
+        const pending = runtime.approvals.list().find((approval) => approval.requestId === request.id);
+        if (!pending) return;
+        arrived.push({ pending, answer: (result) => void runtime.outgoing.answer(connectionId, { id: request.id, result }) });
+        waiters.splice(0).forEach((wake) => wake());
+      },
+      sendNotification: () => undefined,
+      unsentBytes: 0,
+      onceDrained: (callback) => callback(),
     }),
   );
   const next = async (index: number) => {
@@ -90,7 +101,7 @@ describe('MCP tool calls and approvals', () => {
     });
     // Waiting: listed, persisted, nothing written yet, and the item has started but not completed.
     expect((await a.call('approval/list', { threadId: thread.id })).data.map((p) => p.requestId)).toEqual([pending.requestId]);
-    expect(a.runtime.durable.approvals.get(pending.requestId)?.state).toBe('pending');
+    expect(a.runtime.services.durable.approvals.get(pending.requestId)?.state).toBe('pending');
     expect(fs.existsSync(approved)).toBe(false);
     expect(a.seen.some((n) => n.method === 'item/started' && n.params.item.id === pending.itemId)).toBe(true);
     // A window opening the thread now sees the waiting call in the running turn (not stored until it ends).
@@ -189,6 +200,24 @@ describe('MCP tool calls and approvals', () => {
     expect(inbox.arrived).toHaveLength(1);
   });
 
+  it('"always" answered through approval/answer (as the desktop answers) writes the trust to config.toml', async () => {
+    const files = tempDir();
+    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('files', filesystemServerScript, [files]));
+    const inbox = approvalInbox(a.runtime);
+    await a.startupDone();
+    const { thread } = await a.call('thread/start', {});
+    mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
+    const mark = a.seen.length;
+    await a.call('turn/start', { threadId: thread.id, input: text('write one') });
+    const { pending } = await inbox.next(0);
+    await a.call('approval/answer', { requestId: pending.requestId, response: { action: 'accept', _meta: { persist: 'always' } } });
+    expect((await a.turnDone(mark)).status).toBe('completed');
+    expect(fs.readFileSync(path.join(files, 'one.txt'), 'utf8')).toBe('1');
+    expect(fs.readFileSync(path.join(a.home, 'config.toml'), 'utf8')).toMatch(/\[mcp_servers\.files\.tools\.write_file\]\s+approval_mode = "approve"/);
+    // A second answer is a typed error: the first one won.
+    await expect(a.call('approval/answer', { requestId: pending.requestId, response: { action: 'accept' } })).rejects.toThrow(/not waiting/);
+  });
+
   it('lets a PermissionRequest hook decline an MCP call before the person is asked', async () => {
     const files = tempDir();
     const hooks = tempDir();
@@ -234,7 +263,7 @@ describe('MCP tool calls and approvals', () => {
 
     const b = mcpRuntimeApp(mock, cleanups, '', { home });
     expect((await b.call('approval/list', {})).data).toEqual([]);
-    expect(b.runtime.durable.approvals.get(pending.requestId)).toMatchObject({ state: 'ended' });
+    expect(b.runtime.services.durable.approvals.get(pending.requestId)).toMatchObject({ state: 'ended' });
     const { thread: read } = await b.call('thread/read', { threadId: thread.id, includeTurns: true });
     expect(read.turns[0]?.status).toBe('interrupted');
     const item = read.turns[0]?.items.find((i) => i.type === 'mcpToolCall');
@@ -259,7 +288,7 @@ describe('MCP tool calls and approvals', () => {
     expect(env.PATH?.split(':')[0]).toBe(marker);
     expect(env.WHEELHOUSE_LOGIN_ONLY).toBe('from-login-shell');
     // The server runs as one of the supervisor's processes (killed with the rest on quit).
-    const [pid] = a.runtime.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
-    expect(a.runtime.supervisor.list().some((child) => child.pid === pid)).toBe(true);
+    const [pid] = a.runtime.services.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
+    expect(a.runtime.services.supervisor.list().some((child) => child.pid === pid)).toBe(true);
   });
 });

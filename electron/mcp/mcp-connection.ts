@@ -14,7 +14,6 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessSupervisor } from '../exec/index.js';
-import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { SupervisedStdioTransport } from './supervised-stdio-transport.js';
 
@@ -70,10 +69,11 @@ export class McpConnection {
     signal: AbortSignal,
     onLost: (reason: string) => void,
     onElicit: ElicitHandler,
+    clientInfo: { readonly name: string; readonly version: string },
   ): Promise<McpConnection> {
     const { transport, stderrTail } = await createTransport(config, supervisor);
     // Form elicitation only: URL mode would send the person to a web page Wheelhouse cannot vouch for.
-    const client = new Client({ name: 'wheelhouse', version: WHEELHOUSE_VERSION }, { capabilities: { elicitation: { form: {} } } });
+    const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request.params, extra.signal));
     let connection: McpConnection | null = null;
     client.onclose = () => {

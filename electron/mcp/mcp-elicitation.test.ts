@@ -51,7 +51,7 @@ async function app(options: { elicitationTimeoutMs?: number; serverToml?: string
       }
     });
   });
-  expect(runtime.mcp.servers()[0]?.state).toBe('ready');
+  expect(runtime.services.mcp.servers()[0]?.state).toBe('ready');
   /** A client over the real RpcHost; `asked` collects the elicitations it received. */
   /** `prepare` runs before initialize, as a real client registers its handlers first. */
   const client = async (name: string, prepare?: (rpc: RpcClient) => void) => {
@@ -192,6 +192,8 @@ describe('MCP elicitation against server-everything', () => {
     const text = resultText(await call);
     expect(text).toContain('User cancelled');
     expect(text).toContain('nobody answered within 2 s');
+    // The withdrawal is announced once it is in the event log, which may be after the server has its answer.
+    await waitUntil(() => a.resolved.length === 1, { what: 'serverRequest/resolved' });
     expect(a.resolved).toHaveLength(1);
   });
 

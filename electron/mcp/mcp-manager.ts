@@ -40,6 +40,8 @@ export interface McpManagerOptions {
    * over it), are logged with every other child, and die with the app.
    */
   readonly supervisor: Supervisor;
+  /** What Wheelhouse calls itself to servers (`initialize`'s clientInfo): its name and version. */
+  readonly clientInfo: { readonly name: string; readonly version: string };
   /** Delay before restart attempt n (0-based) of a server that died. Default 1 s doubling to 30 s. */
   readonly restartDelayMs?: (attempt: number) => number;
   readonly now?: () => number;
@@ -298,6 +300,7 @@ export class McpManager {
           abort.signal,
           (reason) => this.lost(slot, connection, reason),
           this.elicitHandler(slot.config.name),
+          this.options.clientInfo,
         );
       } catch (error) {
         if (generation !== slot.generation) return 'superseded';

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
 import { killAllChildren, spawnTracked } from '../../test-support/child-process.js';
 import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
 import { waitUntil } from '../../test-support/waiting.js';
 
@@ -44,7 +44,7 @@ function freePort(): Promise<number> {
 const app = (configToml: string) => mcpRuntimeApp(mock, cleanups, configToml);
 
 const pidsOf = (runtime: Runtime) =>
-  runtime.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
+  runtime.services.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
 
 describe('MCP servers in the runtime', () => {
   it('starts every server in parallel; a bad command fails clearly while the others come up; initialize does not wait', async () => {

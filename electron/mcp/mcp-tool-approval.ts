@@ -1,8 +1,16 @@
-import { MCP_TOOL_APPROVAL_META, mcpToolApprovalRequestId, type McpServerElicitationRequestParams } from '../../shared/protocol/index.js';
+import {
+  MCP_TOOL_APPROVAL_META,
+  mcpToolApprovalRequestId,
+  type McpServerElicitationRequestParams,
+  type McpServerElicitationRequestResponse,
+} from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
-import type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
 import { mayAsk, needsApproval, type McpToolHints, type ThreadApprovalSettings } from './authorize-tool-call.js';
 import { toolApprovalMode, type McpServerConfig } from './mcp-config.js';
+
+/** How an MCP tool-call approval ended: the person's answer (Codex's elicitation response), or the turn stopped first. */
+export type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
+import type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
 
 /** What the person is shown about the tool (from the server's listing). */
 export interface McpToolFacts {

@@ -8,6 +8,10 @@ import type { StateStore } from '../store/state-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
 
+/** The model's goal tools (turns/goal-tools.ts), named here so the agent-job runner can watch for them without importing turns/. */
+export const UPDATE_GOAL = 'update_goal';
+export const REPORT_PROGRESS = 'report_progress';
+
 export interface GoalManagerDeps {
   readonly threads: ThreadManager;
   readonly events: EventLog;
@@ -86,7 +90,8 @@ export class GoalManager {
   assertCanStart(threadId: string): void {
     const goal = this.get(threadId);
     if (goal?.status === 'budgetLimited') {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'goal.budgetSpent',
         `the thread goal has used its token budget (${goal.tokensUsed} of ${goal.tokenBudget} tokens); raise the budget or clear the goal to continue`,
         { threadId, goal },
       );

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { openDatabase } from '../store/database.js';
 import type { RequestContext } from './context.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 /** The home holds conversations and settings: only its owner may read it. */

@@ -9,13 +9,13 @@ import {
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import type { ThreadManager } from './thread-manager.js';
-import type { TurnEngine } from './turns/turn-engine.js';
 import { toWireThread } from './thread-mapper.js';
 import { requireDirectory } from './working-directory.js';
 
 export interface ThreadHistoryDeps {
   readonly threads: ThreadManager;
-  readonly turns: TurnEngine;
+  /** What history needs of the turn engine (owned here, so the thread layer never imports turns/). */
+  readonly turns: { activeTurnId(threadId: string): string | null; forgetUsage(threadId: string): void };
   readonly events: EventLog;
   readonly newId: () => string;
   readonly now: () => number;
@@ -121,7 +121,7 @@ export class ThreadHistory {
   rollback(params: HandlerParamsOf<'thread/rollback'>): ResultOf<'thread/rollback'> {
     const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'thread/rollback');
     if (this.deps.turns.activeTurnId(record.id)) {
-      throw RpcError.invalidRequest(`thread ${record.id} has a running turn; stop it before rolling back`);
+      throw RpcError.because('thread.busy', `thread ${record.id} has a running turn; stop it before rolling back`, { threadId: record.id });
     }
     const turns = store.turns.list(record.id);
     if (params.numTurns > turns.length) {

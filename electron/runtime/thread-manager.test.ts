@@ -12,7 +12,7 @@ import { userMessage } from '../../test-support/records.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from './context.js';
 import { homePaths } from './home.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { createTestRuntime, settledCaller } from '../../test-support/test-runtime.js';
 
 const temp = new TempDirs();
@@ -189,9 +189,9 @@ describe('thread/read', () => {
     expect(empty).toEqual({ thread, readState: null, items: [], checkpoint: null, eventSeq: runtime.events.lastSeq });
 
     const items = [userMessage('i1', 'hello', 1), userMessage('i2', 'again', 2)];
-    for (const item of items) runtime.durable.items.append(thread.id, item);
-    runtime.durable.checkpoints.save({ threadId: thread.id, checkpointId: 'c1', reason: 'turn', state: { step: 1 }, createdAtMs: 5_000 });
-    runtime.durable.checkpoints.save({ threadId: thread.id, checkpointId: 'latest', reason: 'compact', state: { step: 2 }, createdAtMs: 9_000 });
+    for (const item of items) runtime.services.durable.items.append(thread.id, item);
+    runtime.services.durable.checkpoints.save({ threadId: thread.id, checkpointId: 'c1', reason: 'turn', state: { step: 1 }, createdAtMs: 5_000 });
+    runtime.services.durable.checkpoints.save({ threadId: thread.id, checkpointId: 'latest', reason: 'compact', state: { step: 2 }, createdAtMs: 9_000 });
 
     const read = await call('thread/read', { threadId: thread.id });
     expect(read.items).toEqual(items);

@@ -184,7 +184,7 @@ export class ThreadManager {
   archive(params: HandlerParamsOf<'thread/archive'>): ResultOf<'thread/archive'> {
     const { record, store } = this.require(params.threadId);
     if (this.loaded.get(record.id)?.activeTurnId) {
-      throw RpcError.invalidRequest(`thread ${record.id} has a running turn; stop it before archiving`);
+      throw RpcError.because('thread.busy', `thread ${record.id} has a running turn; stop it before archiving`, { threadId: record.id });
     }
     this.deps.events.commit(store, () => {
       if (!record.archived) store.threads.update(record.id, { archived: true, archivedAtMs: this.deps.now() });
@@ -233,10 +233,7 @@ export class ThreadManager {
   requireUnarchived(threadId: string, method: string): { record: ThreadRecord; store: StateStore } {
     const found = this.require(threadId);
     if (found.record.archived) {
-      throw RpcError.invalidRequest(`${method}: thread ${threadId} is archived; unarchive it (thread/unarchive) first`, {
-        reason: 'thread.archived',
-        threadId,
-      });
+      throw RpcError.because('thread.archived', `${method}: thread ${threadId} is archived; unarchive it (thread/unarchive) first`, { threadId });
     }
     return found;
   }
@@ -245,7 +242,8 @@ export class ThreadManager {
   requireProvider(method: string, providerId: string): void {
     const known = this.deps.providerIds?.();
     if (!known || known.includes(providerId)) return;
-    throw RpcError.invalidParams(
+    throw RpcError.because(
+      'config.providerNotFound',
       `invalid params for ${method}: modelProvider: unknown model provider "${providerId}" (known: ${known.join(', ')})`,
       { modelProvider: providerId, known },
     );

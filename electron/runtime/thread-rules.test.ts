@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, RpcError, type AnyNotification, type ClientMethod, type ParamsOf, type ResultOf } from '../../shared/protocol/index.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from './context.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { createTestRuntime } from '../../test-support/test-runtime.js';
 
 /**

@@ -15,14 +15,14 @@ export function requireDirectory(method: string, requested: string): string {
   try {
     stat = fs.statSync(resolved);
   } catch {
-    throw RpcError.invalidParams(`invalid params for ${method}: cwd: folder does not exist: ${resolved}`, {
+    throw RpcError.because('cwd.notFound', `invalid params for ${method}: cwd: folder does not exist: ${resolved}`, {
       field: 'cwd',
       path: resolved,
       problem: 'missing',
     });
   }
   if (!stat.isDirectory()) {
-    throw RpcError.invalidParams(`invalid params for ${method}: cwd: not a folder: ${resolved}`, {
+    throw RpcError.because('cwd.notFolder', `invalid params for ${method}: cwd: not a folder: ${resolved}`, {
       field: 'cwd',
       path: resolved,
       problem: 'notFolder',

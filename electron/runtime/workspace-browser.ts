@@ -92,5 +92,5 @@ function fromFsError(error: unknown, target: string): RpcError {
 }
 
 function directoryError(reason: DirectoryErrorReason, target: string, message: string): RpcError {
-  return RpcError.invalidRequest(message, { reason: `workspace.${reason}`, path: target });
+  return RpcError.because(`workspace.${reason}`, message, { path: target });
 }

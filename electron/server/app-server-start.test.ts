@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode, RUNTIME_UNAVAILABLE } from '../../shared/protocol/index.js';
+import { ErrorCode } from '../../shared/protocol/index.js';
 import { startAppServer } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
@@ -61,7 +61,7 @@ describe('`wheelhouse app-server` start-up', () => {
     expect(init.wheelhouseHome).toBe(home);
     expect(listed).toEqual({
       id: expect.anything(),
-      error: { code: ErrorCode.Internal, message: `the Wheelhouse home ${home} could not be opened: file is not a database`, data: { reason: RUNTIME_UNAVAILABLE } },
+      error: { code: ErrorCode.Internal, message: `the Wheelhouse home ${home} could not be opened: file is not a database`, data: { reason: 'runtime.unavailable' } },
     });
     const exit = await server.exited;
     expect(exit.code).toBe(1);

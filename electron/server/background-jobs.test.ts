@@ -125,7 +125,7 @@ describe('background jobs and the agent', () => {
     const bob = await client(server, 'bob');
 
     const refused = await alice.request('job/create', { kind: 'command', command: 'rm -rf build', cwd: project });
-    expect('error' in refused && refused.error).toMatchObject({ code: -32600, message: expect.stringMatching(/forbids `rm -rf build`.*never delete from a job/), data: { reason: 'forbidden', rule: { pattern: ['rm'] } } });
+    expect('error' in refused && refused.error).toMatchObject({ code: -32600, message: expect.stringMatching(/forbids `rm -rf build`.*never delete from a job/), data: { reason: 'policy.forbidden', rule: { pattern: ['rm'] } } });
     expect((await alice.call('job/list', {})).data).toEqual([]);
 
     // The person's own command the approval mode would question runs unasked (their own action).

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { homePaths, resolveHome } from '../runtime/home.js';
 import type { HostRuntimeOptions } from '../host/create-runtime.js';
 import { startRuntime, type StartingRuntime } from '../host/start-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import { RpcHost } from './rpc-host.js';

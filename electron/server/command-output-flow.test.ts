@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import readline from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../host/runtime.js';
 import { commandItem, execCall, mockModelConfig, textReply, turnEnd } from '../../test-support/agent-commands.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
@@ -86,7 +86,7 @@ function pausedOrExited(find: () => SupervisedProcess | undefined): Promise<Supe
 
 /** The one command running under the supervisor (the test starts exactly one). */
 const onlyCommand = (runtime: Runtime) => () =>
-  runtime.supervisor.list().find((child) => [child.description.label ?? '', ...child.description.argv].join(' ').includes(`1 ${LINES}`));
+  runtime.services.supervisor.list().find((child) => [child.description.label ?? '', ...child.description.argv].join(' ').includes(`1 ${LINES}`));
 
 describe('command output flow control through the carriers', () => {
   it('agent command over WebSocket: a client that stops reading pauses it; then both clients and the log get every byte in order', async () => {

@@ -1,18 +1,14 @@
 import {
   classifyMessage,
-  describeIssues,
   ErrorCode,
   MAX_MESSAGE_BYTES,
   RpcError,
-  serverRequests,
-  ServerRequestError,
   type Dispatcher,
   type ResponseMessage,
   type ServerRequestMethod,
-  type ServerRequestParamsOf,
-  type ServerRequestResultOf,
 } from '../../shared/protocol/index.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
+import type { ClientConnection, OutgoingRequest } from '../runtime/outgoing/outgoing-sender.js';
 
 /** Where a connection writes its outgoing text (one JSON message per call). */
 export interface ConnectionSink {
@@ -26,37 +22,24 @@ export interface ConnectionSink {
   unsentBytes?(): number;
 }
 
-export interface ServerRequestOptions {
-  /** The request fails with reason `timeout` when no answer came within this. */
-  readonly timeoutMs: number;
-  /** Aborting fails the request with reason `canceled` (e.g. the turn was interrupted). */
-  readonly signal?: AbortSignal;
-  /** A request id shared by every client the request goes to (approvals), so one `serverRequest/resolved` names it for all. */
-  readonly id?: string;
-}
-
-interface PendingServerRequest {
-  readonly method: ServerRequestMethod;
-  resolve(result: unknown): void;
-  reject(error: ServerRequestError): void;
-}
-
 /**
  * One client's protocol session on any carrier: parses and bounds incoming
  * text, enforces the initialize handshake, dispatches requests and writes the
  * responses. Bad input gets a typed error and never reaches a handler.
+ * Server requests and their answers belong to the OutgoingSender: this only
+ * writes them and hands the answers back (`onResponse`).
  */
-export class RpcConnection {
+export class RpcConnection implements ClientConnection {
   readonly session: ConnectionSession;
   private initialized = false;
   /** Set while initialize runs, so requests pipelined behind it wait instead of failing. */
   private initializing: Promise<unknown> | null = null;
   private closed = false;
-  private nextServerRequestId = 1;
-  private readonly serverRequestsPending = new Map<string, PendingServerRequest>();
   private drainWaiters: (() => void)[] = [];
-  /** Called once the handshake succeeded (the host re-sends what waits for an answer). */
+  /** Called once the handshake succeeded (the host registers it with the sender, which replays what waits for an answer). */
   onInitialized: (() => void) | null = null;
+  /** Where the client's answers to server requests go (the OutgoingSender). */
+  onResponse: ((response: ResponseMessage) => void) | null = null;
 
   constructor(
     id: string,
@@ -65,6 +48,10 @@ export class RpcConnection {
     private readonly dispatcher: Dispatcher<RequestContext>,
   ) {
     this.session = { connectionId: id, carrier, clientInfo: null, optOut: new Set() };
+  }
+
+  get connectionId(): string {
+    return this.session.connectionId;
   }
 
   get isOpen(): boolean {
@@ -122,7 +109,7 @@ export class RpcConnection {
       return;
     }
     if (message.kind === 'response') {
-      this.settleServerRequest(message.message);
+      if (this.initialized) this.onResponse?.(message.message);
       return;
     }
     if (message.kind !== 'request') return; // client notifications (e.g. `initialized`)
@@ -158,71 +145,20 @@ export class RpcConnection {
     this.write(text, false);
   }
 
-  /**
-   * Sends a request to the client (e.g. `item/tool/call`) and resolves with
-   * its answer, checked against the declared result schema. Fails with a
-   * ServerRequestError: `timeout`, `closed`, `refused` (the client answered
-   * with an error), `badAnswer`, or `canceled` (the signal aborted).
-   */
-  request<M extends ServerRequestMethod>(
-    method: M,
-    params: ServerRequestParamsOf<M>,
-    options: ServerRequestOptions,
-  ): Promise<ServerRequestResultOf<M>> {
-    if (this.closed || !this.initialized) {
-      return Promise.reject(new ServerRequestError('closed', `${method}: the client connection is not open`));
-    }
-    const id = options.id ?? `s${this.nextServerRequestId++}`;
-    return new Promise<ServerRequestResultOf<M>>((resolve, reject) => {
-      const onAbort = () => finish(new ServerRequestError('canceled', `${method} was canceled`));
-      const timer = setTimeout(
-        () => finish(new ServerRequestError('timeout', `${method}: the client did not answer within ${options.timeoutMs} ms`)),
-        options.timeoutMs,
-      );
-      const finish = (error: ServerRequestError | null, result?: unknown) => {
-        if (!this.serverRequestsPending.delete(id)) return;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        if (error) reject(error);
-        else resolve(result as ServerRequestResultOf<M>);
-      };
-      this.serverRequestsPending.set(id, {
-        method,
-        resolve: (result) => finish(null, result),
-        reject: (error) => finish(error),
-      });
-      if (options.signal?.aborted) return onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.write(JSON.stringify({ id, method, params }), true);
-      if (this.closed) finish(new ServerRequestError('closed', `${method}: the client connection closed`));
-    });
+  /** Any server request once the handshake is done: a client without a handler answers -32601, which counts as a refusal. */
+  canAnswer(_method: ServerRequestMethod): boolean {
+    return !this.closed && this.initialized;
+  }
+
+  sendRequest(_request: OutgoingRequest, text: string): void {
+    if (!this.closed) this.write(text, true);
   }
 
   /** Stops all further writes; in-flight requests finish but their replies are dropped. */
   close(): void {
     this.closed = true;
-    for (const pending of [...this.serverRequestsPending.values()]) {
-      pending.reject(new ServerRequestError('closed', `${pending.method}: the client connection closed`));
-    }
     // Nothing more will be taken from a closed connection: what waited for it goes on.
     this.drained();
-  }
-
-  /** An answer to a server request; a late or repeated answer for an id no longer waiting is ignored. */
-  private settleServerRequest(response: ResponseMessage): void {
-    if (typeof response.id !== 'string') return;
-    const pending = this.serverRequestsPending.get(response.id);
-    if (!pending) return;
-    if ('error' in response) {
-      pending.reject(new ServerRequestError('refused', `${pending.method}: the client refused: ${response.error.message}`, response.error));
-      return;
-    }
-    const checked = serverRequests[pending.method].result.safeParse(response.result);
-    if (!checked.success) {
-      pending.reject(new ServerRequestError('badAnswer', `${pending.method}: bad answer: ${describeIssues(checked.error)}`));
-      return;
-    }
-    pending.resolve(checked.data);
   }
 
   private reply(response: ResponseMessage): void {

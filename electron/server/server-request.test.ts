@@ -12,12 +12,14 @@ import {
 import { createMemoryTransportPair } from '../../test-support/memory-transport.js';
 import { waitUntil } from '../../test-support/waiting.js';
 import type { RequestContext } from '../runtime/context.js';
-import { RpcConnection } from './rpc-connection.js';
+import { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';
+import { RpcHost } from './rpc-host.js';
 
 /**
  * Server-to-client requests (`item/tool/call`, declared in
- * shared/protocol/methods/dynamic-tools.ts) between the real RpcConnection
- * and the real typed RpcClient over a linked in-memory channel.
+ * shared/protocol/methods/dynamic-tools.ts) from the real OutgoingSender
+ * through a real RpcConnection to the real typed RpcClient over a linked
+ * in-memory channel.
  */
 function handlers(): MethodHandlers<RequestContext> {
   const refuse = () => {
@@ -34,12 +36,14 @@ function handlers(): MethodHandlers<RequestContext> {
 async function connected(options: { raw?: boolean } = {}) {
   const [clientEnd, serverEnd] = createMemoryTransportPair();
   const sent: string[] = [];
-  const connection = new RpcConnection('test-1', 'in-process', {
+  const outgoing = new OutgoingSender();
+  const host = new RpcHost({ dispatcher: new Dispatcher<RequestContext>(handlers()), outgoing });
+  const connection = host.connect('in-process', {
     send: (text) => {
       sent.push(text);
       serverEnd.send(text);
     },
-  }, new Dispatcher<RequestContext>(handlers()));
+  });
   serverEnd.onMessage((text) => void connection.receive(text));
   const client = options.raw ? undefined : new RpcClient(clientEnd);
   if (client) await client.request('initialize', { clientInfo: { name: 'test', version: '0' } });
@@ -47,7 +51,10 @@ async function connected(options: { raw?: boolean } = {}) {
     clientEnd.send(JSON.stringify({ id: 0, method: 'initialize', params: { clientInfo: { name: 'raw', version: '0' } } }));
     await waitUntil(() => connection.isInitialized, { what: 'the connection to be initialized' });
   }
-  return { connection, client: client!, clientEnd, serverEnd, sent };
+  // The tool's owner is this connection alone: its answer, refusal or departure settles the call.
+  const request = (options: { timeoutMs: number; signal?: AbortSignal }) =>
+    outgoing.request('item/tool/call', call, { threadId: call.threadId, audience: { kind: 'one', connectionId: connection.connectionId }, ...options });
+  return { connection, host, request, client: client!, clientEnd, serverEnd, sent };
 }
 
 const call: ServerRequestParamsOf<'item/tool/call'> = {
@@ -61,48 +68,48 @@ const call: ServerRequestParamsOf<'item/tool/call'> = {
 
 describe('server requests: item/tool/call', () => {
   it('reaches the client handler with typed params and resolves with its answer', async () => {
-    const { connection, client } = await connected();
+    const { request, client } = await connected();
     const seen: unknown[] = [];
     client.handle('item/tool/call', (params) => {
       seen.push(params);
       return { success: true, contentItems: [{ type: 'inputText', text: '{"status":"confirmed"}' }] };
     });
-    const answer = await connection.request('item/tool/call', call, { timeoutMs: 10_000 });
+    const answer = await request({ timeoutMs: 10_000 });
     expect(answer).toEqual({ success: true, contentItems: [{ type: 'inputText', text: '{"status":"confirmed"}' }] });
     expect(seen).toEqual([call]);
   });
 
   it('fails typed when the client has no handler, refuses, or answers outside the schema', async () => {
-    const { connection, client } = await connected();
-    const missing = await connection.request('item/tool/call', call, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    const { request, client } = await connected();
+    const missing = await request({ timeoutMs: 10_000 }).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ServerRequestError);
     expect(missing).toMatchObject({ reason: 'refused', clientError: { code: ErrorCode.MethodNotFound } });
 
     const stop = client.handle('item/tool/call', () => {
       throw new RpcError(ErrorCode.InvalidRequest, 'no such reservation');
     });
-    await expect(connection.request('item/tool/call', call, { timeoutMs: 10_000 })).rejects.toMatchObject({
+    await expect(request({ timeoutMs: 10_000 })).rejects.toMatchObject({
       reason: 'refused',
       message: expect.stringMatching(/no such reservation/),
     });
     stop();
     // The typed client checks its own answer; a malformed one becomes an error, not a bad result.
     client.handle('item/tool/call', () => ({ success: 'yes' }) as never);
-    await expect(connection.request('item/tool/call', call, { timeoutMs: 10_000 })).rejects.toMatchObject({ reason: 'refused' });
+    await expect(request({ timeoutMs: 10_000 })).rejects.toMatchObject({ reason: 'refused' });
   });
 
   it('refuses a raw answer that breaks the result schema, times out, ignores duplicate answers and fails on close', async () => {
-    const { connection, clientEnd, sent } = await connected({ raw: true });
+    const { connection, host, request, clientEnd, sent } = await connected({ raw: true });
     const sentIds = () => sent.map((t) => JSON.parse(t) as { id?: string; method?: string }).filter((m) => m.method === 'item/tool/call').map((m) => m.id!);
 
-    const bad = connection.request('item/tool/call', call, { timeoutMs: 10_000 });
+    const bad = request({ timeoutMs: 10_000 });
     await waitUntil(() => sentIds().length === 1, { what: 'one request sent' });
     clientEnd.send(JSON.stringify({ id: sentIds()[0], result: { success: true } }));
     await expect(bad).rejects.toMatchObject({ reason: 'badAnswer', message: expect.stringMatching(/contentItems/) });
 
-    await expect(connection.request('item/tool/call', call, { timeoutMs: 20 })).rejects.toMatchObject({ reason: 'timeout' });
+    await expect(request({ timeoutMs: 20 })).rejects.toMatchObject({ reason: 'timeout' });
 
-    const once = connection.request('item/tool/call', call, { timeoutMs: 10_000 });
+    const once = request({ timeoutMs: 10_000 });
     await waitUntil(() => sentIds().length === 3, { what: 'three requests sent' });
     const id = sentIds()[2];
     clientEnd.send(JSON.stringify({ id, result: { success: true, contentItems: [] } }));
@@ -110,14 +117,14 @@ describe('server requests: item/tool/call', () => {
     await expect(once).resolves.toEqual({ success: true, contentItems: [] });
 
     const controller = new AbortController();
-    const canceled = connection.request('item/tool/call', call, { timeoutMs: 10_000, signal: controller.signal });
+    const canceled = request({ timeoutMs: 10_000, signal: controller.signal });
     controller.abort();
     await expect(canceled).rejects.toMatchObject({ reason: 'canceled' });
 
-    const open = connection.request('item/tool/call', call, { timeoutMs: 10_000 });
-    connection.close();
+    const open = request({ timeoutMs: 10_000 });
+    host.disconnect(connection);
     await expect(open).rejects.toMatchObject({ reason: 'closed' });
-    await expect(connection.request('item/tool/call', call, { timeoutMs: 10_000 })).rejects.toMatchObject({ reason: 'closed' });
+    await expect(request({ timeoutMs: 10_000 })).rejects.toMatchObject({ reason: 'closed' });
   });
 
   it('the client refuses a server request whose params break the schema, without calling its handler', async () => {

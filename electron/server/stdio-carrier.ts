@@ -148,7 +148,7 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
       takeLine();
       pump();
       // The client hung up: its command/exec terminals die now (their requests answer at exit, letting the carrier end).
-      void host.runtime.commandExec.connectionClosed(connection.session.connectionId);
+      host.runtime.outgoing.hungUp(connection.connectionId);
     };
     input.on('end', finish);
     // A signal handler destroys stdin, which emits 'close' without 'end'.

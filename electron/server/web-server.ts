@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { CarrierRuntime } from '../host/carrier-runtime.js';
 import type { RpcHost } from './rpc-host.js';
 import { createHttpApi } from './http-api/http-api.js';
 import { HttpError, sendError } from './http-api/http-errors.js';
@@ -57,7 +57,7 @@ export const RPC_PATH = '/rpc';
  * protocol over WebSocket and the HTTP API under `/v1/` (electron/server/http-api). Every WebSocket needs the token; browsers from other origins
  * are refused, so a web page cannot drive the runtime.
  */
-export async function startWebServer(rpc: RpcHost<Runtime>, options: WebServerOptions = {}): Promise<RunningWebServer> {
+export async function startWebServer(rpc: RpcHost<CarrierRuntime>, options: WebServerOptions = {}): Promise<RunningWebServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(24).toString('base64url');
   const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { jobNotice, type Notice } from '../../shared/notices.js';
-import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, RUNTIME_UNAVAILABLE, type DesktopOpenTarget } from '../../shared/protocol/index.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, RpcError, type DesktopOpenTarget } from '../../shared/protocol/index.js';
 import { findBridge } from './client/bridge-transport.js';
 import { createWheelhouseClient } from './client/create-client.js';
 import { threadTitle } from './format/thread-labels.js';
@@ -96,10 +96,7 @@ export const useJobsStore = createJobsStore(client, (before, after) => {
 export const useDesktopStore = createDesktopStore(client, host === 'electron', (target) => openTarget(target));
 
 // The desktop app's runtime could not open: the banner says so once; each refused request need not say it again.
-setExplainedElsewhere(
-  (error) =>
-    error instanceof RpcError && typeof error.data === 'object' && error.data !== null && (error.data as { reason?: unknown }).reason === RUNTIME_UNAVAILABLE,
-);
+setExplainedElsewhere((error) => error instanceof RpcError && error.reason === 'runtime.unavailable');
 
 /** Shows a place in the window: chosen from the application menu, the tray, a notification or a toast. */
 export function openTarget(target: DesktopOpenTarget): void {
@@ -144,6 +141,9 @@ export function openNewThread(): void {
 /** Settings → Notifications: saving a kind's switch, the browser's permission. */
 export const useNotificationSettingsStore = createNotificationSettingsStore(client);
 
+/** The toast each approval request was told with, so that it goes away once the request is answered. */
+const approvalToasts = new Map<string, number>();
+
 /** Tells the person about a notice: a toast, a browser notification, or nothing (see deliverNotice). */
 function notify(notice: Notice): void {
   deliverNotice(notice, {
@@ -156,7 +156,10 @@ function notify(notice: Notice): void {
       return { threadId: elsewhere ? null : useThreadsStore.getState().selectedId, jobId: jobs.open ? jobs.selectedJobId : null, approvalsInbox };
     },
     focused: () => document.hasFocus(),
-    toast: (told, open) => useToastStore.getState().show(told.kind === 'approvalNeeded' ? 'attention' : told.kind === 'jobFailed' ? 'error' : 'done', told.title, { label: 'Open', run: open }, told.body),
+    toast: (told, open) => {
+      const id = useToastStore.getState().show(told.kind === 'approvalNeeded' ? 'attention' : told.kind === 'jobFailed' ? 'error' : 'done', told.title, { label: 'Open', run: open }, told.body);
+      if (told.approval) approvalToasts.set(told.approval.requestId, id);
+    },
     desktop: (told, open) => void showWebNotification(told, open),
     open: (target) => openTarget(target),
   });
@@ -169,6 +172,11 @@ watchApprovalNotices(client, {
       if (state.pending !== previous.pending) listener(state.pending);
     }),
   deliver: notify,
+  withdraw: (requestId) => {
+    const id = approvalToasts.get(requestId);
+    approvalToasts.delete(requestId);
+    if (id !== undefined) useToastStore.getState().dismiss(id);
+  },
   threadName: (threadId) => {
     const thread = useThreadsStore.getState().threads[threadId];
     return thread ? threadTitle(thread) : null;

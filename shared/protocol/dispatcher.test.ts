@@ -104,12 +104,12 @@ describe('Dispatcher', () => {
     const dispatcher = new Dispatcher<Ctx>(
       handlers({
         'thread/read': () => {
-          throw new RpcError(-32042, 'custom failure', { hint: 'retry later' });
+          throw new RpcError(-32042, 'custom failure', { reason: 'runtime.unavailable', hint: 'retry later' });
         },
       }),
     );
     const error = expectError(await dispatcher.dispatch({ id: 3, method: 'thread/read', params: { threadId: 'x' } }, ctx));
-    expect(error).toEqual({ code: -32042, message: 'custom failure', data: { hint: 'retry later' } });
+    expect(error).toEqual({ code: -32042, message: 'custom failure', data: { reason: 'runtime.unavailable', hint: 'retry later' } });
   });
 
   it('passes an RpcError from an async handler through unchanged', async () => {

@@ -1,3 +1,4 @@
+import { serializationKeyOf } from './define.js';
 import { ErrorCode, RpcError } from './errors.js';
 import {
   clientMethods,
@@ -7,6 +8,7 @@ import {
   type ParamsOf,
   type ResultOf,
 } from './registry.js';
+import { SerialQueues } from './serial-queues.js';
 import { describeIssues, parseParams } from './validation.js';
 import type { RequestMessage, ResponseMessage } from './wire.js';
 
@@ -24,8 +26,14 @@ export interface DispatcherOptions {
   readonly onInternalError?: (method: string, error: unknown) => void;
 }
 
-/** Routes a request to its handler, validating params at the boundary. */
+/**
+ * Routes a request to its handler, validating params at the boundary, and
+ * runs it in the serialization scope its method declares (define.ts): two
+ * requests on one thread never overlap, whichever clients sent them.
+ */
 export class Dispatcher<Ctx> {
+  private readonly queues = new SerialQueues();
+
   constructor(
     private readonly handlers: MethodHandlers<Ctx>,
     private readonly options: DispatcherOptions = {},
@@ -50,7 +58,8 @@ export class Dispatcher<Ctx> {
     const spec = clientMethods[method];
     const parsed = parseParams(spec.params, method, params);
     const handler = this.handlers[method] as (p: unknown, c: Ctx) => Awaitable<unknown>;
-    const result = await handler(parsed, ctx);
+    const key = serializationKeyOf(spec, parsed);
+    const result = await (key === null ? handler(parsed, ctx) : this.queues.run(key, () => handler(parsed, ctx)));
     if (this.options.validateResults) {
       const checked = spec.result.safeParse(result);
       if (!checked.success) {

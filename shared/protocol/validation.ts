@@ -18,7 +18,7 @@ export function parseParams<S extends z.ZodType>(schema: S, method: string, para
   assertParamsBounded(method, params);
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
-    throw RpcError.invalidParams(`invalid params for ${method}: ${describeIssues(parsed.error)}`, {
+    throw RpcError.because('request.invalidParams', `invalid params for ${method}: ${describeIssues(parsed.error)}`, {
       issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
     });
   }
@@ -43,13 +43,14 @@ export function assertParamsBounded(method: string, params: unknown): void {
     const { value, depth } = visit;
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_PARAMS_DEPTH) {
-      throw RpcError.invalidParams(`invalid params for ${method}: ${pathOf(visit)}: nested deeper than ${MAX_PARAMS_DEPTH} levels`, {
+      throw RpcError.because('request.invalidParams', `invalid params for ${method}: ${pathOf(visit)}: nested deeper than ${MAX_PARAMS_DEPTH} levels`, {
         maxDepth: MAX_PARAMS_DEPTH,
       });
     }
     if (Array.isArray(value)) {
       if (value.length > MAX_PARAMS_ARRAY_ITEMS) {
-        throw RpcError.invalidParams(
+        throw RpcError.because(
+          'request.invalidParams',
           `invalid params for ${method}: ${pathOf(visit)}: more than ${MAX_PARAMS_ARRAY_ITEMS} items (${value.length})`,
           { maxItems: MAX_PARAMS_ARRAY_ITEMS },
         );

@@ -13,22 +13,23 @@ import {
 } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
+import type { OutgoingSender } from '../outgoing/outgoing-sender.js';
+import { approvalRequestedOf } from './approval-announcement.js';
+
+/** How an MCP tool call's approval ended: the person's answer (Codex's elicitation response), or ended unanswered. */
+export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
 
 /** How a wait for the person ended: their decision, or the turn stopped first. */
 export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };
-
-/** How an MCP tool-call approval ended: the person's answer (Codex's elicitation response), or the turn stopped first. */
-export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
 
 /** A client's answer, as the result of the server request it got (already checked against that request's schema). */
 export type ApprovalResponse = { readonly decision: CommandExecutionApprovalDecision } | McpServerElicitationRequestResponse;
 
 /**
- * Sends one approval request to clients. `signal` aborts when the request is
- * settled (by any client, or because its turn ended), so the other clients'
- * copies are withdrawn; `answer` is how a client's response comes back.
+ * Watches approvals as they start waiting (the desktop shell's notices, an
+ * agent job's policy): `withdrawn` aborts once the approval is settled.
  */
-export type ApprovalSender = (pending: PendingApproval, signal: AbortSignal, answer: (response: ApprovalResponse) => void) => void;
+export type ApprovalWatcher = (pending: PendingApproval, withdrawn: AbortSignal) => void;
 
 interface LiveApproval {
   readonly pending: PendingApproval;
@@ -46,6 +47,8 @@ interface LiveApproval {
 
 export interface ApprovalBrokerDeps {
   readonly events: EventLog;
+  /** Sends each approval to every client that can answer it (and replays it to one that connects later). */
+  readonly outgoing: Pick<OutgoingSender, 'request'>;
   readonly now: () => number;
 }
 
@@ -53,34 +56,26 @@ export interface ApprovalBrokerDeps {
 export const ENDED_BY_RESTART = 'ended: Wheelhouse stopped while this approval waited';
 
 /**
- * Approvals waiting for the person: persisted, sent to every connected
+ * Approvals waiting for the person: persisted, announced in the log
+ * (`approval.requested`), sent through the OutgoingSender to every connected
  * client (and again to a client that connects later), settled by the first
  * answer; the rest get `serverRequest/resolved`. Also keeps the thread's
  * "accept for session" grants (in memory: they end with the app, as Codex's).
  */
 export class ApprovalBroker {
   private readonly live = new Map<string, LiveApproval>();
-  private readonly senders = new Set<ApprovalSender>();
+  private readonly watchers = new Set<ApprovalWatcher>();
   private readonly grants = new Map<string, ApprovalGrant[]>();
   /** Per thread: the folder its patches may change without asking (a fileChange acceptForSession). */
   private readonly fileGrants = new Map<string, ApprovalGrant>();
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
-  /**
-   * A carrier host's way to reach its clients; it is handed every approval
-   * already waiting (one a job asked again while the runtime was still
-   * opening, before any carrier could attach). Returns its removal.
-   */
-  addSender(sender: ApprovalSender): () => void {
-    this.senders.add(sender);
-    this.resend(sender);
-    return () => this.senders.delete(sender);
-  }
-
-  /** Sends what is waiting to a client that just connected (through one sender). */
-  resend(sender: ApprovalSender): void {
-    for (const live of this.live.values()) if (live.offered) this.sendWith(sender, live);
+  /** Calls `watcher` with every approval that waits, those already waiting first. Returns its removal. */
+  watch(watcher: ApprovalWatcher): () => void {
+    this.watchers.add(watcher);
+    for (const live of this.live.values()) if (live.offered) watcher(live.pending, live.withdrawn.signal);
+    return () => this.watchers.delete(watcher);
   }
 
   /** At start: approvals of an earlier run cannot be answered any more (their turns ended). */
@@ -162,9 +157,7 @@ export class ApprovalBroker {
       signal.addEventListener('abort', onAbort, { once: true });
       // A request never overtakes a notification published before it (the item it asks about).
       void this.deps.events.announced().then(() => {
-        if (this.live.get(requestId) !== live) return;
-        live.offered = true;
-        for (const sender of this.senders) this.sendWith(sender, live);
+        if (this.live.get(requestId) === live) this.offer(live);
       });
     });
   }
@@ -178,6 +171,20 @@ export class ApprovalBroker {
     }
     const response: ApprovalResponse = live.pending.method === 'mcpServer/elicitation/request' ? mcpResponseOfDecision(decision) : { decision };
     this.finish(requestId, 'answered', JSON.stringify(decision), response);
+  }
+
+  /**
+   * An MCP tool call answered with its elicitation response verbatim, so a
+   * remembered choice (`_meta.persist`: "session" or "always") reaches the
+   * tool's approval; a decision cannot say "always".
+   */
+  answerMcp(requestId: string, response: McpServerElicitationRequestResponse): void {
+    const live = this.live.get(requestId);
+    if (!live) throw notWaiting(requestId);
+    if (live.pending.method !== 'mcpServer/elicitation/request') {
+      throw RpcError.invalidParams(`approval request ${requestId} is not an MCP tool call: answer it with a decision`);
+    }
+    this.finish(requestId, 'answered', JSON.stringify(response), response);
   }
 
   list(threadId?: string | null): PendingApproval[] {
@@ -250,12 +257,38 @@ export class ApprovalBroker {
     this.grantsChanged(threadId);
   }
 
-  private sendWith(sender: ApprovalSender, live: LiveApproval): void {
-    const { requestId } = live.pending;
-    sender(live.pending, live.withdrawn.signal, (response) => {
-      // A later answer from another client lost the race; nothing to tell it beyond serverRequest/resolved.
-      if (this.live.has(requestId)) this.finish(requestId, 'answered', JSON.stringify('decision' in response ? response.decision : response), response);
-    });
+  /** Announces the approval in the log, then asks the clients; the first answer wins. */
+  private offer(live: LiveApproval): void {
+    live.offered = true;
+    const { pending } = live;
+    const { requestId } = pending;
+    // A job the person created has no thread (no store): its request names the job instead, on the all-events stream.
+    const threadId = pending.params.threadId;
+    const turnId = pending.params.turnId ?? '';
+    this.deps.events.publish(
+      'approval.requested',
+      approvalRequestedOf(pending),
+      live.store === null ? { ephemeral: true } : { threadId, turnId, ephemeral: live.ephemeral },
+    );
+    for (const watcher of this.watchers) watcher(pending, live.withdrawn.signal);
+    // A job's approval (its owner keeps the record) outlives the turn that started the job: the turn's end does not withdraw it.
+    const sentTurnId = live.store === null ? null : turnId;
+    const options = { requestId, threadId, turnId: sentTurnId, audience: { kind: 'every' }, signal: live.withdrawn.signal, nobodyHere: 'wait' } as const;
+    const asked =
+      pending.method === 'mcpServer/elicitation/request'
+        ? this.deps.outgoing.request(pending.method, pending.params, options)
+        : pending.method === 'item/fileChange/requestApproval'
+          ? this.deps.outgoing.request(pending.method, pending.params, options)
+          : this.deps.outgoing.request(pending.method, pending.params, options);
+    asked.then(
+      (response: ApprovalResponse) => {
+        if (this.live.get(requestId) === live) this.finish(requestId, 'answered', JSON.stringify('decision' in response ? response.decision : response), response);
+      },
+      // Settled here first (the withdrawal is ours), or withdrawn by the sender: its thread was archived, its turn ended, the app is stopping.
+      () => {
+        if (this.live.get(requestId) === live) this.finish(requestId, 'ended', 'ended: the turn stopped', null);
+      },
+    );
   }
 
   private finish(requestId: string, state: 'answered' | 'ended', recorded: string, response: ApprovalResponse | null): void {
@@ -282,7 +315,7 @@ export class ApprovalBroker {
 }
 
 function notWaiting(requestId: string): RpcError {
-  return RpcError.invalidRequest(`approval request ${requestId} is not waiting: it was already answered, ended, or never existed`);
+  return RpcError.because('approval.notWaiting', `approval request ${requestId} is not waiting: it was already answered, ended, or never existed`, { requestId });
 }
 
 /** A command approval's decision; an MCP-shaped answer to one (a client's mix-up) counts by its action. */

@@ -4,11 +4,13 @@ import {
   RpcError,
   type CommandExecOutputDelta,
   type CommandExecResult,
+  type ErrorReason,
   type HandlerParamsOf,
 } from '../../../shared/protocol/index.js';
 import {
   ExecError,
   terminalShellArgv,
+  type ExecErrorCode,
   type ProcessEvent,
   type ProcessSupervisor,
   type SupervisedProcess,
@@ -16,17 +18,22 @@ import {
 } from '../../exec/index.js';
 import { ackWhenClientsCatchUp, type ClientBacklogSource } from './client-pacing.js';
 
-/** How a carrier host reaches its connections. */
-export interface ConnectionReach {
-  isOpen(connectionId: string): boolean;
+/** How the service reaches connections: the OutgoingSender, seen narrowly. */
+export interface ConnectionNotifier {
+  /** Whether any connection is registered at all (none: an in-process caller, which counts as connected). */
+  readonly connectionCount: number;
+  isConnected(connectionId: string): boolean;
   /** Delivers a notification to one connection; false when it is not (or no longer) connected. */
-  notify(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
-  /** How far its carriers lag (absent: they cannot tell, and count as caught up). */
-  readonly backlog?: ClientBacklogSource;
+  notifyConnection(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
+  /** How far their carriers lag. */
+  readonly backlog: ClientBacklogSource;
+  /** Calls back when a connection goes away; returns the removal. */
+  onConnectionClosed(listener: (connectionId: string) => void): () => void;
 }
 
 export interface CommandExecServiceOptions {
   readonly supervisor: ProcessSupervisor;
+  readonly clients: ConnectionNotifier;
   /** Working folder when the request names none. */
   readonly defaultCwd: string;
 }
@@ -67,9 +74,16 @@ export class CommandExecService {
   private readonly sessions = new Map<string, ExecSession>();
   /** Buffered commands without a processId: unreachable by follow-ups, but they die with their connection too. */
   private readonly anonymous = new Set<ExecSession>();
-  private readonly reaches = new Set<ConnectionReach>();
+  private readonly stopWatching: () => void;
 
-  constructor(private readonly options: CommandExecServiceOptions) {}
+  constructor(private readonly options: CommandExecServiceOptions) {
+    this.stopWatching = options.clients.onConnectionClosed((connectionId) => void this.connectionClosed(connectionId));
+  }
+
+  /** Stops following connections (the runtime closes). */
+  close(): void {
+    this.stopWatching();
+  }
 
   /**
    * Wraps a flow-controlled subscription's `ack`: output going to one
@@ -78,19 +92,7 @@ export class CommandExecService {
    * pauses the command instead of output piling up or being dropped.
    */
   ackWhenClientsCatchUp(connectionId: string | null, ack: (bytes: number) => void): (bytes: number) => void {
-    const reaches = this.reaches;
-    const sources: Iterable<ClientBacklogSource> = {
-      *[Symbol.iterator]() {
-        for (const reach of reaches) if (reach.backlog) yield reach.backlog;
-      },
-    };
-    return ackWhenClientsCatchUp(sources, connectionId, ack);
-  }
-
-  /** A carrier host installs how to reach its connections; returns the uninstaller. */
-  addReach(reach: ConnectionReach): () => void {
-    this.reaches.add(reach);
-    return () => this.reaches.delete(reach);
+    return ackWhenClientsCatchUp([this.options.clients.backlog], connectionId, ack);
   }
 
   async exec(params: HandlerParamsOf<'command/exec'>, connectionId: string): Promise<CommandExecResult> {
@@ -100,7 +102,7 @@ export class CommandExecService {
     const processId = params.processId ?? null;
     checkCombinations(params, tty, streaming || streamStdin);
     if (processId !== null && this.sessions.has(key(connectionId, processId))) {
-      throw RpcError.invalidRequest(`processId ${processId} is already running on this connection`, { processId });
+      throw RpcError.because('process.idInUse', `processId ${processId} is already running on this connection`, { processId });
     }
     const cap = params.disableOutputCap ? Number.POSITIVE_INFINITY : (params.outputBytesCap ?? DEFAULT_OUTPUT_BYTES_CAP);
     const timeoutMs = params.disableTimeout ? undefined : (params.timeoutMs ?? (streaming ? undefined : DEFAULT_BUFFERED_TIMEOUT_MS));
@@ -148,7 +150,7 @@ export class CommandExecService {
         label: `command/exec ${processId ?? ''}`.trim(),
       });
     } catch (error) {
-      if (error instanceof ExecError) throw RpcError.invalidParams(error.message, { reason: error.code });
+      if (error instanceof ExecError) throw execRefusal(error);
       throw error;
     }
     const captured = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
@@ -248,23 +250,22 @@ export class CommandExecService {
 
   private async running(session: ExecSession, processId: string): Promise<Running> {
     const running = await session.started;
-    if (!running) throw RpcError.invalidRequest(`command/exec ${processId} could not start or has ended`, { processId });
+    if (!running) throw RpcError.because('process.notRunning', `command/exec ${processId} could not start or has ended`, { processId });
     return running;
   }
 
   /** A caller with no carrier (in-process) counts as connected; its streamed output has nowhere to go. */
   private connected(connectionId: string): boolean {
-    return this.reaches.size === 0 || [...this.reaches].some((reach) => reach.isOpen(connectionId));
+    return this.options.clients.connectionCount === 0 || this.options.clients.isConnected(connectionId);
   }
 
   private notify(connectionId: string, delta: CommandExecOutputDelta): boolean {
-    for (const reach of this.reaches) if (reach.notify(connectionId, 'command/exec/outputDelta', delta)) return true;
-    return false;
+    return this.options.clients.notifyConnection(connectionId, 'command/exec/outputDelta', delta);
   }
 
   private require(connectionId: string, processId: string): ExecSession {
     const session = this.sessions.get(key(connectionId, processId));
-    if (!session) throw RpcError.invalidRequest(`no running command/exec with processId ${processId} on this connection`, { processId });
+    if (!session) throw RpcError.because('process.notRunning', `no running command/exec with processId ${processId} on this connection`, { processId });
     return session;
   }
 }
@@ -288,7 +289,7 @@ function guard(action: () => void): void {
   try {
     action();
   } catch (error) {
-    if (error instanceof ExecError) throw RpcError.invalidRequest(error.message, { reason: error.code });
+    if (error instanceof ExecError) throw execRefusal(error);
     throw error;
   }
 }
@@ -298,4 +299,21 @@ function exitCodeOf(exitCode: number | null, signal: string | null): number {
   if (exitCode !== null) return exitCode;
   const number = signal ? os.constants.signals[signal as keyof typeof os.constants.signals] : undefined;
   return number ? 128 + number : -1;
+}
+
+const EXEC_REFUSALS: Readonly<Record<ExecErrorCode, ErrorReason>> = {
+  'invalid-spec': 'process.invalidSpec',
+  'bad-cwd': 'process.badCwd',
+  'not-found': 'process.commandNotFound',
+  'sandbox-unavailable': 'process.sandboxUnavailable',
+  'spawn-failed': 'process.spawnFailed',
+  'log-failed': 'process.logFailed',
+  disposed: 'process.shuttingDown',
+  'not-running': 'process.notRunning',
+  'unknown-session': 'process.unknownSession',
+};
+
+/** The supervisor's typed failure as the protocol's: its code becomes a reason of the closed union. */
+function execRefusal(error: ExecError): RpcError {
+  return RpcError.because(EXEC_REFUSALS[error.code], error.message);
 }

@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { CommandAction, CommandExecutionStatus, PolicyDecidedBy, ThreadItem, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import { HeadTailBuffer } from '../../exec/index.js';
 import type { EventLog } from '../event-log.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 
 type CommandItem = Extract<ThreadItem, { type: 'commandExecution' }>;
 

@@ -4,25 +4,24 @@ import type { CommandExecutionApprovalDecision, PersonAnswer, ToolCallOutcome } 
 import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
-import { blockedText, hookOutcome, type BlockReason, type HookDispatcher } from '../hooks/hook-dispatcher.js';
-import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { EventLog } from '../event-log.js';
 import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
 import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
 import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
-import type { ToolResult } from '../tools/tool-registry.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.js';
+import type { ActiveTurn } from '../active-turn.js';
 import { commandActions } from './command-actions.js';
 import { CommandItemTracker } from './command-item.js';
-import { DEFAULT_YIELD_MS, EXEC_COMMAND, ExecCommandArgs, WriteStdinArgs } from './command-tool-specs.js';
+import { DEFAULT_YIELD_MS, type ExecCommandArgs, type WriteStdinArgs } from './command-tool-specs.js';
+
+/** An exec_command call to record: run with its checked arguments, or refused before it ran. */
+export type CommandCall = { readonly args: ExecCommandArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };
 
 export interface CommandRunnerDeps {
   readonly supervisor: ProcessSupervisor;
   readonly sessions: ExecSessions;
   readonly policy: () => Promise<ExecPolicyEngine>;
   readonly approvals: ApprovalBroker;
-  /** PermissionRequest hooks: may decline a request before the person sees it, and hear every answer. */
-  readonly hooks: Pick<HookDispatcher, 'approvalRequested' | 'approvalAnswered'>;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
   readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
@@ -67,25 +66,19 @@ export class CommandRunner {
   constructor(private readonly deps: CommandRunnerDeps) {}
 
   /**
-   * Runs one exec_command call; its item is the call's record in the thread.
-   * `blockedBy` (a PreToolUse hook's refusal) declines it before policy or approval.
-   * Answers what the model was told (for PostToolUse hooks).
+   * Records one exec_command call as its `commandExecution` item: run (with
+   * the checked arguments and the call's PermissionRequest hooks), or
+   * refused before it ran (bad arguments, a PreToolUse hook, a stopped turn).
+   * Answers what the model was told.
    */
-  async execCommand(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null = null): Promise<ToolResult> {
-    const tracker = await this.execCommandItem(turn, call, blockedBy);
+  async execCommand(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<ToolResult> {
+    const tracker = await this.execCommandItem(turn, call, input, mode);
     const item = tracker.snapshot;
     return { success: item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null), output: item.modelOutput ?? '' };
   }
 
-  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null): Promise<CommandItemTracker> {
-    let raw: unknown = call.arguments;
-    try {
-      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    } catch {
-      // Refused below with the raw text.
-    }
-    const parsed = ExecCommandArgs.safeParse(raw);
-    const command = parsed.success ? parsed.data.cmd : typeof raw === 'object' && raw && 'cmd' in raw ? String((raw as { cmd: unknown }).cmd) : call.arguments;
+  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<CommandItemTracker> {
+    const command = 'args' in mode ? mode.args.cmd : typeof input === 'object' && input && 'cmd' in input ? String((input as { cmd: unknown }).cmd) : call.arguments;
     const engine = await this.deps.policy();
     const settings = await this.deps.settingsOf(turn.threadId);
     const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
@@ -95,22 +88,20 @@ export class CommandRunner {
     const tracker = new CommandItemTracker(turn, this.deps.events, this.deps.now, {
       id: this.deps.newId(),
       callId: call.id,
-      arguments: raw,
+      arguments: input,
       command,
       cwd: turn.cwd,
       actions: commandActions(command, argvs),
       decidedBy: granted ? sessionGrantDecidedBy(needingApproval(decision)[0] ?? []) : decidedByOf(decision, settings.approvalPolicy),
     });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      this.fail(tracker, `Invalid arguments for exec_command: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
+    if ('refusal' in mode) {
+      const { refusal } = mode;
+      if (refusal.kind === 'invalidArguments') this.fail(tracker, refusal.message);
+      else if (refusal.kind === 'blocked') this.decline(tracker, `Not run: ${refusal.text}`, refusal.outcome);
+      else this.decline(tracker, 'Not run: the turn was stopped before the command ran.', { by: 'turnEnded' });
       return tracker;
     }
-    if (blockedBy !== null) {
-      this.decline(tracker, `Not run: ${blockedText(blockedBy)}`, hookOutcome(blockedBy));
-      return tracker;
-    }
-    const args = parsed.data;
+    const { args, permission } = mode;
     const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
     if (!cwd.ok) {
       this.fail(tracker, cwd.reason);
@@ -124,7 +115,7 @@ export class CommandRunner {
     let sandbox: SandboxPolicy = sandboxPolicy(settings.sandbox, cwd.path);
     if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
     if (requirement.type === 'needs_approval' && !granted) {
-      const answer = await this.askPerson(turn, tracker, decision, args.justification);
+      const answer = await this.askPerson(turn, tracker, decision, args.justification, permission);
       if (answer === 'stop') return tracker;
       if (answer === 'run-with-network' && sandbox.mode !== 'danger-full-access') sandbox = { ...sandbox, networkAccess: true };
     }
@@ -133,22 +124,14 @@ export class CommandRunner {
   }
 
   /** write_stdin: types into (or stops) a command that outlived its exec_command call, then reads on. */
-  async writeStdin(argumentsJson: string): Promise<ToolResult> {
-    let raw: unknown;
-    try {
-      raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
-    } catch {
-      return { success: false, output: `Arguments for write_stdin are not valid JSON: ${argumentsJson.slice(0, 200)}` };
-    }
-    const parsed = WriteStdinArgs.safeParse(raw);
-    if (!parsed.success) return { success: false, output: `Invalid arguments for write_stdin: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
-    const running = this.running.get(parsed.data.session_id);
-    if (!running) return { success: false, output: `No running command with session_id ${parsed.data.session_id} (it ended, or never existed).` };
-    const answer = parsed.data.stop
+  async writeStdin(args: WriteStdinArgs): Promise<ToolResult> {
+    const running = this.running.get(args.session_id);
+    if (!running) return { success: false, output: `No running command with session_id ${args.session_id} (it ended, or never existed).` };
+    const answer = args.stop
       ? await this.deps.sessions.stop(running.sessionId)
-      : await this.deps.sessions.poll(running.sessionId, { yieldMs: parsed.data.yield_time_ms ?? DEFAULT_YIELD_MS, ...(parsed.data.chars ? { input: parsed.data.chars } : {}) });
-    if (answer.status === 'exited') this.running.delete(parsed.data.session_id);
-    return { success: true, output: this.describe(answer, parsed.data.session_id) };
+      : await this.deps.sessions.poll(running.sessionId, { yieldMs: args.yield_time_ms ?? DEFAULT_YIELD_MS, ...(args.chars ? { input: args.chars } : {}) });
+    if (answer.status === 'exited') this.running.delete(args.session_id);
+    return { success: true, output: this.describe(answer, args.session_id) };
   }
 
   /** Commands a turn started that still run after it ended (each handed out once: they become jobs). */
@@ -169,6 +152,7 @@ export class CommandRunner {
     tracker: CommandItemTracker,
     decision: ExecPolicyDecision,
     justification: string | undefined,
+    permission: PermissionHooks,
   ): Promise<'run' | 'run-with-network' | 'stop'> {
     const requirement = decision.requirement;
     if (requirement.type !== 'needs_approval') return 'run';
@@ -180,12 +164,11 @@ export class CommandRunner {
     for (const entry of network) available.push({ applyNetworkPolicyAmendment: { network_policy_amendment: entry } });
     available.push('decline', 'cancel');
     const item = tracker.snapshot;
-    const hookContext = hookContextOf(turn);
-    const hookDetails = { requestId: item.id, toolName: EXEC_COMMAND, command: item.command, reason: requirement.reason };
-    const blocked = await this.deps.hooks.approvalRequested(hookContext, hookDetails);
-    if (blocked) {
-      this.decline(tracker, `Not run: ${blockedText(blocked)}`, hookOutcome(blocked));
-      await this.deps.hooks.approvalAnswered(hookContext, hookDetails, 'decline');
+    const hookDetails = { requestId: item.id, command: item.command, reason: requirement.reason };
+    const refused = await permission.requested(hookDetails);
+    if (refused) {
+      this.decline(tracker, `Not run: ${refused.text}`, refused.outcome);
+      await permission.answered(hookDetails, 'decline');
       return 'stop';
     }
     // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
@@ -217,13 +200,12 @@ export class CommandRunner {
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
       this.decline(tracker, 'Not run: the turn was stopped before the command was approved.', { by: 'turnEnded' });
-      // Hooks hear that the request is gone too; detached from the stopped turn's signal, or they would be stopped at once.
-      const { signal: _stopped, ...detached } = hookContext;
-      await this.deps.hooks.approvalAnswered(detached, hookDetails, 'ended');
+      // Hooks hear that the request is gone too.
+      await permission.answered(hookDetails, 'ended');
       return 'stop';
     }
     const answer = outcome.decision;
-    await this.deps.hooks.approvalAnswered(hookContext, hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
+    await permission.answered(hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
     if (answer === 'decline') {
       this.decline(tracker, 'Not run: the person declined this command. Do not retry it; continue another way or ask them.', personSaid('declined'));
       return 'stop';

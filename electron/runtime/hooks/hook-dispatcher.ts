@@ -3,7 +3,6 @@ import type { ConfigSnapshot } from '../../config/config-file.js';
 import type { HookConfigEvent } from '../../config/config-schema.js';
 import type { ProcessSupervisor } from '../../exec/index.js';
 import type { EventLog } from '../event-log.js';
-import type { ToolResult } from '../tools/tool-registry.js';
 import { configuredHooks, hookConfigErrors, toHookMetadata, WIRE_EVENT_NAME, type ConfiguredHook } from './hook-config.js';
 import { runHookProcess } from './hook-process.js';
 
@@ -129,25 +128,22 @@ export class HookDispatcher {
   }
 
   /**
-   * Wraps one tool call: PreToolUse hooks may refuse it (the model then gets
-   * the block text as a failed tool result); PostToolUse hooks see the result.
+   * PreToolUse, run by the tool dispatcher before every call: `blocked` means
+   * do not run it; `updatedInput` (Codex's `hookSpecificOutput.updatedInput`,
+   * the last hook's wins) replaces the call's arguments.
    */
-  async aroundToolUse(context: HookContext, call: ToolUseCall, run: () => Promise<ToolResult>): Promise<ToolResult> {
-    const blocked = await this.preToolUse(context, call);
-    if (blocked) return { success: false, output: blockedText(blocked) };
-    if (context.signal?.aborted) return { success: false, output: 'The turn was interrupted before the tool ran.' };
-    const result = await run();
-    await this.postToolUse(context, call, result);
-    return result;
+  async preToolUse(context: HookContext, call: ToolUseCall): Promise<PreToolUseOutcome> {
+    const outcome = await this.runEvent('PreToolUse', context, context.cwd, call.name, toolPayload(call));
+    let updatedInput: Record<string, unknown> | null = null;
+    for (const answer of outcome.answers) {
+      const specific = answer['hookSpecificOutput'];
+      if (isObject(specific) && isObject(specific['updatedInput'])) updatedInput = specific['updatedInput'];
+    }
+    return { blocked: outcome.blocked, updatedInput };
   }
 
-  /** PreToolUse alone, for tool paths with their own items (MCP calls, commands): a reason means do not run it. */
-  async preToolUse(context: HookContext, call: ToolUseCall): Promise<BlockReason | null> {
-    return (await this.runEvent('PreToolUse', context, context.cwd, call.name, toolPayload(call))).blocked;
-  }
-
-  /** PostToolUse alone: what the call returned (`output` as the model reads it). */
-  async postToolUse(context: HookContext, call: ToolUseCall, result: ToolResult): Promise<void> {
+  /** PostToolUse, run by the tool dispatcher after every call that ran: what it returned (`output` as the model reads it). */
+  async postToolUse(context: HookContext, call: ToolUseCall, result: { readonly success: boolean; readonly output: string }): Promise<void> {
     await this.runEvent('PostToolUse', context, context.cwd, call.name, {
       ...toolPayload(call),
       tool_response: { success: result.success, output: result.output },
@@ -307,6 +303,12 @@ export class HookDispatcher {
       this.deps.onInternalError?.(`${method} could not be published`, error);
     }
   }
+}
+
+export interface PreToolUseOutcome {
+  readonly blocked: BlockReason | null;
+  /** Arguments a hook put in place of the model's, or null. */
+  readonly updatedInput: Record<string, unknown> | null;
 }
 
 /** A tool call as hooks see it; `name` is what the model called (`mcp__<server>__<tool>` for MCP). */

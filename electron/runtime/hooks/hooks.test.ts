@@ -229,9 +229,9 @@ describe('interrupts and approvals', () => {
     const { thread } = await h.call('thread/start', {});
     const context = { threadId: thread.id, turnId: null, cwd: h.home, ephemeral: false };
     const risky = { requestId: 'r1', toolName: 'exec_command', command: 'rm -rf build', reason: 'deletes files' };
-    expect(await h.runtime.hooks.approvalRequested(context, risky)).toEqual({ hookName: 'no-rm', phase: 'PermissionRequest', message: 'never rm -rf' });
-    expect(await h.runtime.hooks.approvalRequested(context, { ...risky, requestId: 'r2', command: 'ls' })).toBeNull();
-    await h.runtime.hooks.approvalAnswered(context, { ...risky, requestId: 'r2', command: 'ls' }, 'accept');
+    expect(await h.runtime.services.hooks.approvalRequested(context, risky)).toEqual({ hookName: 'no-rm', phase: 'PermissionRequest', message: 'never rm -rf' });
+    expect(await h.runtime.services.hooks.approvalRequested(context, { ...risky, requestId: 'r2', command: 'ls' })).toBeNull();
+    await h.runtime.services.hooks.approvalAnswered(context, { ...risky, requestId: 'r2', command: 'ls' }, 'accept');
     const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l['phase'], l['request_id'], l['decision'] ?? null])).toEqual([
       ['requested', 'r1', null],
@@ -349,6 +349,49 @@ describe('tool and turn hooks', () => {
     expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
   });
 
+  it('a PreToolUse hook may change the arguments: the changed call runs (checked again), PostToolUse and the item show it', async () => {
+    const h = hooked([
+      {
+        event: 'PreToolUse',
+        name: 'redirect',
+        matcher: '^read_file$',
+        script: `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"path":"public.txt"}}}'`,
+      },
+      { event: 'PreToolUse', name: 'breaker', matcher: '^list_directory$', script: `cat >/dev/null\necho '{"hookSpecificOutput":{"updatedInput":{"path":7}}}'` },
+      { event: 'PostToolUse', name: 'after', script: `cat >> "$OUT/post.jsonl"\necho >> "$OUT/post.jsonl"` },
+    ]);
+    fs.writeFileSync(path.join(h.home, 'secret.txt'), 'the word is heron');
+    fs.writeFileSync(path.join(h.home, 'public.txt'), 'the word is wren');
+    mock.enqueue(
+      [
+        {
+          type: 'toolCalls',
+          calls: [
+            { id: 'call_read', name: 'read_file', arguments: '{"path":"secret.txt"}' },
+            { id: 'call_list', name: 'list_directory', arguments: '{}' },
+          ],
+        },
+        { type: 'finish' },
+      ],
+      [{ type: 'text', text: 'Wren.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('read secret.txt') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(results).toContain('the word is wren');
+    expect(results).not.toContain('heron');
+    expect(results).toContain('Invalid arguments for list_directory as a PreToolUse hook changed them: path: ');
+    const post = fs.readFileSync(path.join(h.out, 'post.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(post.map((l) => [l['tool_name'], l['tool_input']])).toEqual([['read_file', { path: 'public.txt' }]]);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.filter((i) => i.type === 'dynamicToolCall').map((i) => [i.tool, i.status, i.arguments])).toEqual([
+      ['read_file', 'completed', { path: 'public.txt' }],
+      ['list_directory', 'failed', {}],
+    ]);
+  });
+
   it('PostToolUse sees the result; Stop hears how the turn ended; a Stop hook cannot block', async () => {
     const h = hooked([
       { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },
@@ -454,6 +497,129 @@ describe('MCP tool calls', () => {
     expect(post.tool_name).toBe('mcp__everything__get-sum');
     expect(post.tool_response).toMatchObject({ success: true, output: expect.stringContaining('3') });
     expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 60_000);
+});
+
+describe('every tool call, one wrapping', () => {
+  const clientTool = {
+    type: 'namespace' as const,
+    name: 'desk',
+    description: 'Front desk tools',
+    tools: [{ type: 'function' as const, name: 'room_of', description: 'The room of a guest.', inputSchema: { type: 'object', properties: { guest: { type: 'string' } }, required: ['guest'] } }],
+  };
+  const bothTools = (suffix: string) => [
+    {
+      type: 'toolCalls' as const,
+      calls: [
+        { id: `mcp_${suffix}`, name: 'mcp__everything__get-sum', arguments: '{"a":20,"b":22}' },
+        { id: `client_${suffix}`, name: 'desk__room_of', arguments: '{"guest":"Ada"}' },
+      ],
+    },
+    { type: 'finish' as const },
+  ];
+
+  it('hooks wrap an MCP tool and a client tool alike: PreToolUse sees both and may block both, PostToolUse hears both results', async () => {
+    const h = hooked(
+      [
+        {
+          event: 'PreToolUse',
+          name: 'gate',
+          script: `cat >> "$OUT/pre.jsonl"\necho >> "$OUT/pre.jsonl"\nif [ -e "$OUT/closed" ]; then echo '{"decision":"block","reason":"the desk is closed"}'; fi`,
+        },
+        { event: 'PostToolUse', name: 'audit', script: `cat >> "$OUT/post.jsonl"\necho >> "$OUT/post.jsonl"` },
+      ],
+      stdioServerToml('everything', everythingServerScript),
+    );
+    await h.waitFor(() => h.seen.find((n) => n.method === 'mcpServer/startupStatus/completed'), 'the MCP server');
+    const asked: string[] = [];
+    // The client that starts the thread answers its tool calls, as a carrier's connection would.
+    const outgoing = h.runtime.outgoing;
+    cleanups.push(
+      outgoing.attach({
+        connectionId: 't',
+        isOpen: true,
+        canAnswer: (method) => method === 'item/tool/call',
+        sendRequest: (request) => {
+          const params = request.params as { callId: string; arguments: { guest: string } };
+          asked.push(params.callId);
+          void outgoing.answer('t', {
+            id: request.id,
+            result: { success: true, contentItems: [{ type: 'inputText', text: `${String(params.arguments.guest)} is in room 12` }] },
+          });
+        },
+        sendNotification: () => undefined,
+        unsentBytes: 0,
+        onceDrained: (callback) => callback(),
+      }),
+    );
+    const lines = (file: string) =>
+      fs.readFileSync(path.join(h.out, file), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const { thread } = await h.call('thread/start', { dynamicTools: [clientTool] });
+
+    mock.enqueue(bothTools('open'), [{ type: 'text', text: 'Room 12, sum 42.' }, { type: 'finish' }]);
+    await h.call('turn/start', { threadId: thread.id, input: text('where is Ada') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    expect(lines('pre.jsonl').map((l) => [l['tool_name'], l['tool_use_id'], l['tool_input']])).toEqual([
+      ['mcp__everything__get-sum', 'mcp_open', { a: 20, b: 22 }],
+      ['desk__room_of', 'client_open', { guest: 'Ada' }],
+    ]);
+    expect(lines('post.jsonl').map((l) => [l['tool_name'], l['tool_response']])).toEqual([
+      ['mcp__everything__get-sum', { success: true, output: expect.stringContaining('42') }],
+      ['desk__room_of', { success: true, output: 'Ada is in room 12' }],
+    ]);
+    expect(asked).toEqual(['client_open']);
+
+    fs.writeFileSync(path.join(h.out, 'closed'), '');
+    const before = mock.requests.length;
+    const seenBefore = h.seen.length;
+    mock.enqueue(bothTools('closed'), [{ type: 'text', text: 'The desk is closed.' }, { type: 'finish' }]);
+    await h.call('turn/start', { threadId: thread.id, input: text('and now') });
+    await h.waitFor(() => h.seen.slice(seenBefore).find((n) => n.method === 'turn/completed'), 'the second turn');
+    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(results.split("blocked by hook 'gate' at PreToolUse: the desk is closed").length - 1).toBe(2);
+    expect(asked).toEqual(['client_open']);
+    expect(lines('post.jsonl')).toHaveLength(2);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    const secondTurn = items.filter((i) => i.type === 'mcpToolCall' || i.type === 'dynamicToolCall').slice(2);
+    expect(secondTurn.map((i) => [i.type, i.status])).toEqual([
+      ['mcpToolCall', 'failed'],
+      ['dynamicToolCall', 'failed'],
+    ]);
+    expectCodexShapes({ started: h.hookRuns('hook/started'), completed: h.hookRuns('hook/completed') });
+  }, 90_000);
+
+  it('a call whose arguments fail the schema: the model reads why, no hook runs, the turn goes on', async () => {
+    const h = hooked([
+      { event: 'PreToolUse', name: 'gate', script: `cat > "$OUT/pre.json"` },
+      { event: 'PostToolUse', name: 'audit', script: `cat > "$OUT/post.json"` },
+    ]);
+    mock.enqueue(
+      [
+        {
+          type: 'toolCalls',
+          calls: [
+            { id: 'bad_read', name: 'read_file', arguments: '{"path":7}' },
+            { id: 'bad_cmd', name: 'exec_command', arguments: '{"cmd":"ls","colour":"blue"}' },
+          ],
+        },
+        { type: 'finish' },
+      ],
+      [{ type: 'text', text: 'Let me fix that.' }, { type: 'finish' }],
+    );
+    const before = mock.requests.length;
+    const { thread } = await h.call('thread/start', {});
+    await h.call('turn/start', { threadId: thread.id, input: text('look around') });
+    expect((await h.turnCompleted()).status).toBe('completed');
+    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    expect(results).toContain('Invalid arguments for read_file: path: ');
+    expect(results).toContain('Invalid arguments for exec_command: (arguments): Unrecognized key');
+    expect(fs.existsSync(path.join(h.out, 'pre.json'))).toBe(false);
+    expect(fs.existsSync(path.join(h.out, 'post.json'))).toBe(false);
+    const { items } = await h.call('thread/read', { threadId: thread.id });
+    expect(items.filter((i) => i.type === 'dynamicToolCall' || i.type === 'commandExecution').map((i) => [i.type, i.status])).toEqual([
+      ['dynamicToolCall', 'failed'],
+      ['commandExecution', 'failed'],
+    ]);
   }, 60_000);
 });
 

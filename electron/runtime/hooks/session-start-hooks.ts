@@ -54,5 +54,5 @@ export async function resumeWithSessionHooks(
 }
 
 function throwIfBlocked(outcome: SessionStartOutcome): void {
-  if (outcome.blocked) throw RpcError.invalidRequest(blockedText(outcome.blocked), { hook: outcome.blocked });
+  if (outcome.blocked) throw RpcError.because('hook.blocked', blockedText(outcome.blocked), { hook: outcome.blocked });
 }

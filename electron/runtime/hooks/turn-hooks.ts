@@ -1,4 +1,4 @@
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import type { HookContext } from './hook-dispatcher.js';
 
 /** The hook context of a running turn. */

@@ -1,21 +1,27 @@
-import type { AnyNotification, JobCreateAgentParams, PendingApproval, ThreadGoal, Turn } from '../../../shared/protocol/index.js';
+import type { AnyNotification, HandlerParamsOf, PendingApproval, ResultOf, ThreadGoal, Turn } from '../../../shared/protocol/index.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
-import type { GoalManager } from '../goal-manager.js';
+import { REPORT_PROGRESS, UPDATE_GOAL, type GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
-import type { TurnEngine } from '../turns/turn-engine.js';
-import { REPORT_PROGRESS, UPDATE_GOAL } from '../turns/goal-tools.js';
-import { agentSpecOf, applyGoal, type AgentSpec } from './agent-spec.js';
+import { applyGoal, type AgentSpec } from './agent-spec.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
 import { activeMsAt, newLiveRun, type JobEntry, type LiveRun } from './job-entry.js';
 import * as machine from './job-state.js';
 import { CONTINUE_PROMPT, FIRST_TURN_PROMPT } from '../../../shared/agent-job-prompts.js';
 
+/** The turns of an agent job's thread: started, watched and stopped. */
+export interface AgentTurns {
+  activeTurnId(threadId: string): string | null;
+  start(params: HandlerParamsOf<'turn/start'>): ResultOf<'turn/start'>;
+  interrupt(params: HandlerParamsOf<'turn/interrupt'>): Promise<ResultOf<'turn/interrupt'>>;
+}
+
 /** The runtime parts an agent job drives: its thread, turns, goal and approvals. */
 export interface AgentJobParts {
   readonly threads: ThreadManager;
-  readonly turns: TurnEngine;
+  /** What an agent job needs of the turn engine (declared here, so jobs/ never imports turns/; TurnEngine fits it). */
+  readonly turns: AgentTurns;
   readonly goals: GoalManager;
   readonly approvals: ApprovalBroker;
 }
@@ -59,20 +65,20 @@ export class AgentRunner {
 
   constructor(private readonly options: AgentRunnerOptions) {
     this.unsubscribe.push(options.events.subscribe((notification) => this.onNotification(notification)));
-    this.unsubscribe.push(options.approvals.addSender((pending, withdrawn) => this.onApproval(pending, withdrawn)));
+    this.unsubscribe.push(options.approvals.watch((pending, withdrawn) => this.onApproval(pending, withdrawn)));
   }
 
   /** Makes the job's thread (its folder, approval policy and sandbox) and goal; a bad folder is an error here, before any job exists. */
-  createThread(params: JobCreateAgentParams, name: string): { threadId: string; spec: AgentSpec } {
-    const spec = agentSpecOf(params);
+  /** An agent job's thread, named for the job, with the job's objective as its goal (the goal's budget taken into `spec`). */
+  createThread(spec: AgentSpec, objective: string, name: string): string {
     const { thread } = this.options.threads.start(
-      { cwd: params.cwd, approvalPolicy: spec.approvalPolicy, ...(spec.sandbox ? { sandbox: spec.sandbox } : {}) },
+      { cwd: spec.cwd, approvalPolicy: spec.approvalPolicy, ...(spec.sandbox ? { sandbox: spec.sandbox } : {}) },
       'api',
     );
     this.options.threads.setName({ threadId: thread.id, name: `Job: ${name}` });
-    const { goal } = this.options.goals.set({ threadId: thread.id, objective: params.objective, tokenBudget: spec.tokenBudget });
+    const { goal } = this.options.goals.set({ threadId: thread.id, objective, tokenBudget: spec.tokenBudget });
     applyGoal(spec, goal);
-    return { threadId: thread.id, spec };
+    return thread.id;
   }
 
   start(entry: JobEntry): void {

@@ -70,9 +70,9 @@ describe('command jobs', () => {
     expect(paused.job.status).toBe('paused');
     // What it printed just before it stopped may still be on its way; it has arrived once another process
     // has run ten rounds of 50 ms. After that nothing more may arrive while that process runs ten more.
-    await referenceWork(k.runtime.supervisor, k.home, 10);
+    await referenceWork(k.runtime.services.supervisor, k.home, 10);
     const frozenAt = k.output(job.id).length;
-    await referenceWork(k.runtime.supervisor, k.home, 10);
+    await referenceWork(k.runtime.services.supervisor, k.home, 10);
     expect(k.output(job.id).length).toBe(frozenAt);
     const stillPaused = (await k.call('job/read', { jobId: job.id })).job;
     expect(stillPaused.activeMs).toBe(paused.job.activeMs);

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { RpcError } from '../../../shared/protocol/index.js';
 import {
   incompleteUtf8Tail,
   signalWords,
@@ -66,18 +63,6 @@ export class CommandRunner {
 
   constructor(private readonly options: CommandRunnerOptions) {
     this.output = new RunOutput({ events: options.events, clock: options.clock, commits: options.commits });
-  }
-
-  /** Checks what can be checked before a job is accepted: a bad folder is an error now, not three failed runs later. */
-  validate(spec: CommandSpec): void {
-    if (!path.isAbsolute(spec.cwd)) throw RpcError.invalidParams(`invalid params for job/create: cwd: must be an absolute path, got ${spec.cwd}`);
-    let isDir = false;
-    try {
-      isDir = fs.statSync(spec.cwd).isDirectory();
-    } catch {
-      // Reported below.
-    }
-    if (!isDir) throw RpcError.invalidParams(`invalid params for job/create: cwd: no such folder: ${spec.cwd}`);
   }
 
   /** Starts the entry's next run (`entry.runs`); it stays `queued` until its identity is durable. */

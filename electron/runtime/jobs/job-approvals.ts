@@ -64,7 +64,7 @@ export class JobApprovals {
     const requirement = decision.requirement;
     if (requirement.type === 'forbidden') {
       const verdict = decision.commands.find((v) => v.decision === 'forbidden');
-      throw verdict ? forbiddenError(verdict) : new RpcError(-32600, `not run: the exec policy forbids it: ${requirement.reason}`, { reason: 'forbidden' });
+      throw verdict ? forbiddenError(verdict) : RpcError.because('policy.forbidden', `not run: the exec policy forbids it: ${requirement.reason}`);
     }
     const bypass = requirement.type === 'skip' && requirement.bypassSandbox;
     const sandbox = bypass ? { mode: 'danger-full-access' as const } : sandboxPolicy(settings.sandbox, spec.cwd);
@@ -132,8 +132,7 @@ function ruleText(verdict: CommandVerdict): string {
 
 function forbiddenError(verdict: CommandVerdict): RpcError {
   const rule = verdict.matchedRule;
-  return new RpcError(-32600, `not run: the exec policy forbids \`${verdict.command.join(' ')}\`: ${ruleText(verdict)}`, {
-    reason: 'forbidden',
+  return RpcError.because('policy.forbidden', `not run: the exec policy forbids \`${verdict.command.join(' ')}\`: ${ruleText(verdict)}`, {
     rule: rule ? { source: rule.source, pattern: rule.pattern, justification: rule.justification } : null,
   });
 }

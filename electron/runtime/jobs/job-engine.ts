@@ -13,9 +13,10 @@ import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import { systemClock, type JobClock } from './job-clock.js';
 import { JobCommits } from './job-commits.js';
-import { commandSpecOf, entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './job-entry.js';
+import { entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './job-entry.js';
 import { JobLogs } from './job-logs.js';
-import { PERSON, WAITING_FOR_APPROVAL, type JobApprovals, type JobRequester } from './job-approvals.js';
+import { PERSON, WAITING_FOR_APPROVAL, type JobAdmission, type JobApprovals, type JobRequester } from './job-approvals.js';
+import { validateJobRequest, type JobRequest } from './job-creation.js';
 import { CommandRunner } from './command-runner.js';
 import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
@@ -48,9 +49,9 @@ export interface JobShutdownOptions {
 const STOPPED_AT_QUIT = 'cancelled: stopped when Wheelhouse quit';
 const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a command the agent started), so it could not keep running';
 
-const notFound = (jobId: string) => new RpcError(-32600, `job not found: ${jobId}`, { jobId });
+const notFound = (jobId: string) => RpcError.because('job.notFound', `job not found: ${jobId}`, { jobId });
 const refuse = (entry: JobEntry, action: string, why: string) =>
-  new RpcError(-32600, `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
+  RpcError.because('job.wrongState', `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
 
 /**
  * Seed 000's JobManager with the parts the seed left out: retries that run at
@@ -168,36 +169,46 @@ export class JobEngine {
     this.runner.reattach(entry, row, handle, state);
   }
 
+  /**
+   * job/create (and the agent's job_start), in the order it happens:
+   * validate → decide → persist → announce → run. Nothing changes before the
+   * decision; nobody hears of the job before it is durable.
+   */
   async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
-    let entry: JobEntry;
-    if (params.kind === 'agent') {
-      if (!this.agents) {
-        throw new RpcError(-32600, 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent', reason: 'notSupportedYet' });
-      }
-      this.runner.validate({ command: '', cwd: params.cwd });
-      const name = params.name || params.objective.slice(0, 120);
-      const { threadId, spec } = this.agents.createThread(params, name);
-      entry = this.newEntry(machine.enqueue(`job-${this.options.newId()}`, name, this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS), 'agent', { command: '', cwd: params.cwd }, threadId, spec);
-    } else {
-      const asked = commandSpecOf(params);
-      this.runner.validate(asked);
-      const admission = this.options.approvals ? await this.options.approvals.admit(asked, requester) : null;
-      const spec = { ...asked, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
-      const state = machine.enqueue(`job-${this.options.newId()}`, params.name || params.command.slice(0, 120), this.clock.now(), params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS);
-      if (spec.approval) {
-        state.detail = WAITING_FOR_APPROVAL;
-        machine.pushHistory(state, 'waiting_for_approval');
-      }
-      entry = this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null);
+    // 1. Validate: the whole request, before anything is decided or written.
+    if (params.kind === 'agent' && !this.agents) {
+      throw RpcError.because('job.kindUnsupported', 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent' });
     }
+    const request = validateJobRequest(params);
+    // 2. Decide: the exec policy says whether a command runs as asked, in a sandbox, after the person's approval, or not at all.
+    const admission = request.kind === 'command' && this.options.approvals ? await this.options.approvals.admit(request.spec, requester) : null;
+    // 3. Persist: an agent job's thread and goal, then the job row, written before anyone hears of it.
+    const entry = request.kind === 'agent' ? this.agentEntry(request, this.agents!) : this.commandEntry(request, admission, requester);
     this.entries.set(entry.state.id, entry);
     this.commits.mark(entry);
     await this.commits.committed();
-    // What was made durable; starting it (or asking the person) is the next change.
+    // 4. Announce: the commit announced job/updated once written (JobCommits); the answer is that same durable job.
     const job = this.jobNow(entry);
+    // 5. Run: when a slot is free, or once the person approves.
     if (entry.spec.approval) this.awaitApproval(entry);
     else this.dispatch();
     return { job };
+  }
+
+  private commandEntry(request: Extract<JobRequest, { kind: 'command' }>, admission: JobAdmission | null, requester: JobRequester): JobEntry {
+    const spec = { ...request.spec, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
+    const state = machine.enqueue(`job-${this.options.newId()}`, request.name, this.clock.now(), request.maxAttempts);
+    if (spec.approval) {
+      state.detail = WAITING_FOR_APPROVAL;
+      machine.pushHistory(state, 'waiting_for_approval');
+    }
+    return this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null);
+  }
+
+  private agentEntry(request: Extract<JobRequest, { kind: 'agent' }>, agents: AgentRunner): JobEntry {
+    const threadId = agents.createThread(request.spec, request.objective, request.name);
+    const state = machine.enqueue(`job-${this.options.newId()}`, request.name, this.clock.now(), request.maxAttempts);
+    return this.newEntry(state, 'agent', { command: '', cwd: request.spec.cwd }, threadId, request.spec);
   }
 
   private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent']): JobEntry {

@@ -41,13 +41,13 @@ describe('job log lines', () => {
     await k.untilJob(job.id, 'completed', (j) => j.status === 'completed');
     await expect(k.call('job/log/lines', { jobId: job.id, fromLine: 3, count: 1 })).rejects.toMatchObject({
       code: -32600,
-      data: { jobId: job.id, reason: 'lineOutOfRange', attempt: 1, fromLine: 3, lineCount: 2 },
+      data: { jobId: job.id, reason: 'job.lineOutOfRange', attempt: 1, fromLine: 3, lineCount: 2 },
     });
     await expect(k.call('job/log/lines', { jobId: job.id, attempt: 2, count: 1 })).rejects.toMatchObject({
       code: -32600,
-      data: { jobId: job.id, reason: 'runNotFound', attempt: 2, runs: 1 },
+      data: { jobId: job.id, reason: 'job.runNotFound', attempt: 2, runs: 1 },
     });
-    await expect(k.call('job/log/search', { jobId: job.id, attempt: 5, query: 'x' })).rejects.toMatchObject({ data: { reason: 'runNotFound' } });
+    await expect(k.call('job/log/search', { jobId: job.id, attempt: 5, query: 'x' })).rejects.toMatchObject({ data: { reason: 'job.runNotFound' } });
     await expect(k.call('job/log/lines', { jobId: 'job-nope', count: 1 })).rejects.toMatchObject({ code: -32600, data: { jobId: 'job-nope' } });
     await expect(k.call('job/log/lines', { jobId: job.id, count: 0 })).rejects.toMatchObject({ code: -32602 });
     await expect(k.call('job/log/search', { jobId: job.id, query: 'a\nb' })).rejects.toMatchObject({ code: -32602 });

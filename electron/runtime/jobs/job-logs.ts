@@ -22,7 +22,7 @@ const LOST_MARKER = '\r\n\x1b[33m[wheelhouse: this run was lost — it ran insid
 const INDEXES_KEPT = 64;
 
 function logError(entry: JobEntry, reason: JobLogErrorReason, message: string, data: Record<string, unknown>): RpcError {
-  return new RpcError(-32600, message, { jobId: entry.state.id, reason, ...data });
+  return RpcError.because(reason, message, { jobId: entry.state.id, ...data });
 }
 
 function sizeOf(file: string): number | null {
@@ -69,7 +69,7 @@ export class JobLogs {
     const run = attempt === undefined ? runs[runs.length - 1] : runs.find((r) => r.run === attempt);
     if (!run) {
       if (attempt === undefined) return { attempt: 0, offset: 0, nextOffset: 0, data: '', size: 0, eof: entry.live === null };
-      throw new RpcError(-32600, `job ${jobId} has no run ${attempt} (it has ${runs.length})`, { jobId, attempt });
+      throw RpcError.because('job.runNotFound', `job ${jobId} has no run ${attempt} (it has ${runs.length})`, { jobId, attempt });
     }
     const size = sizeOf(run.logPath) ?? 0;
     const read = offset < size ? readLog(run.logPath, offset, Math.min(limit, size - offset)) : Buffer.alloc(0);
@@ -87,7 +87,7 @@ export class JobLogs {
     const lineCount = index.lineCount(size);
     const fromLine = params.fromLine ?? Math.max(0, lineCount - params.count);
     if (fromLine > lineCount) {
-      throw logError(entry, 'lineOutOfRange', `line ${fromLine} is past the end of run ${run.run}'s log (it has ${lineCount} lines)`, { attempt: run.run, fromLine, lineCount });
+      throw logError(entry, 'job.lineOutOfRange', `line ${fromLine} is past the end of run ${run.run}'s log (it has ${lineCount} lines)`, { attempt: run.run, fromLine, lineCount });
     }
     const { lines, clipped } = await this.guard(entry, run, () => index.read(fromLine, params.count, size, JOB_LOG_LINE_MAX_BYTES, JOB_LOG_LINES_MAX_BYTES));
     return { attempt: run.run, fromLine, lines, clipped, lineCount, bytes: size, ended: this.ended(entry, run) };
@@ -124,7 +124,7 @@ export class JobLogs {
     if (run) return run;
     // No run yet, or the one starting now (its log is recorded once its process is up): nothing to read so far.
     if (attempt === undefined || entry.live?.run === attempt) return null;
-    throw logError(entry, 'runNotFound', `job ${entry.state.id} has no run ${attempt} (it has ${runs.length})`, { attempt, runs: runs.length });
+    throw logError(entry, 'job.runNotFound', `job ${entry.state.id} has no run ${attempt} (it has ${runs.length})`, { attempt, runs: runs.length });
   }
 
   private ended(entry: JobEntry, run: JobRunRow): boolean {
@@ -151,7 +151,7 @@ export class JobLogs {
       return await read();
     } catch (error) {
       this.indexes.delete(run.logPath);
-      throw logError(entry, 'logUnreadable', `cannot read run ${run.run}'s log: ${(error as Error).message}`, { attempt: run.run });
+      throw logError(entry, 'job.logUnreadable', `cannot read run ${run.run}'s log: ${(error as Error).message}`, { attempt: run.run });
     }
   }
 }

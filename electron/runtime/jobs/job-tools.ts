@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { RpcError, type Job } from '../../../shared/protocol/index.js';
 import { boundedView } from '../../exec/index.js';
-import type { ModelToolSpec } from '../../model/types.js';
 import type { CommandRunner as AgentCommands } from '../commands/command-runner.js';
 import { resolveWorkdir } from '../commands/command-runner.js';
 import type { SandboxMode } from '../policy/policy-types.js';
-import type { ToolResult } from '../tools/tool-registry.js';
+import { defineTool, type ToolEntry, type ToolInvocation, type ToolResult } from '../tools/tool-table.js';
 import type { JobEngine } from './job-engine.js';
 
 export const JOB_START = 'job_start';
@@ -18,64 +17,55 @@ export const JOB_OUTPUT_MAX_BYTES = 16 * 1024;
 const JOB_OUTPUT_WINDOW = 1024 * 1024;
 
 const JobStartArgs = z.object({
-  command: z.string().trim().min(1).max(64 * 1024),
-  cwd: z.string().max(4096).optional(),
-  name: z.string().trim().max(200).optional(),
-  timeoutMs: z.number().int().min(1).max(30 * 24 * 3600 * 1000).optional(),
-  maxAttempts: z.number().int().min(0).max(10).optional(),
+  command: z.string().trim().min(1).max(64 * 1024).describe('The shell command to run.'),
+  cwd: z.string().max(4096).optional().describe('Working folder, relative to the project folder (default: the project folder).'),
+  name: z.string().trim().max(200).optional().describe('A short name for the dashboard (default: the command).'),
+  timeoutMs: z.number().int().min(1).max(30 * 24 * 3600 * 1000).optional().describe('Stop it (and everything it started) after this much running time.'),
+  maxAttempts: z.number().int().min(0).max(10).optional().describe('Automatic retries after a failure (default 0).'),
 });
 const JobStatusArgs = z.object({ jobId: z.string().min(1).max(200) });
 const JobOutputArgs = z.object({
   jobId: z.string().min(1).max(200),
-  offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(JOB_OUTPUT_WINDOW).optional(),
+  offset: z.number().int().min(0).optional().describe('Byte offset in the log to read from.'),
+  limit: z.number().int().min(1).max(JOB_OUTPUT_WINDOW).optional().describe('Bytes to read (default: to the end).'),
 });
 
-/** Fixed specs (byte-identical in every request, for provider prompt caches). */
-export const jobToolSpecs: readonly ModelToolSpec[] = [
-  {
-    name: JOB_START,
-    description:
-      'Start a shell command as a background job (a long build, test suite or server) and return at once with its jobId; the turn does not wait for it. The person sees it in the Jobs dashboard. Check on it later with job_status and read its output with job_output. The same approval rules as exec_command apply: it may wait for the person\'s approval before it starts.',
-    parameters: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', description: 'The shell command to run.' },
-        cwd: { type: 'string', description: 'Working folder, relative to the project folder (default: the project folder).' },
-        name: { type: 'string', description: 'A short name for the dashboard (default: the command).' },
-        timeoutMs: { type: 'integer', description: 'Stop it (and everything it started) after this much running time.' },
-        maxAttempts: { type: 'integer', description: 'Automatic retries after a failure (default 0).' },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: JOB_STATUS,
-    description: 'The status of a background job: queued (maybe waiting for approval), running, paused, completed, failed or cancelled, with progress, exit code and running time.',
-    parameters: {
-      type: 'object',
-      properties: { jobId: { type: 'string' } },
-      required: ['jobId'],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: JOB_OUTPUT,
-    description:
-      'Output of a background job\'s newest run. Without offset: the newest part (long output is cut in the middle). With offset (bytes) and limit: that slice. The answer says the total size and the next offset.',
-    parameters: {
-      type: 'object',
-      properties: {
-        jobId: { type: 'string' },
-        offset: { type: 'integer', description: 'Byte offset in the log to read from.' },
-        limit: { type: 'integer', description: 'Bytes to read (default: to the end).' },
-      },
-      required: ['jobId'],
-      additionalProperties: false,
-    },
-  },
-];
+type JobTurn = { readonly threadId: string; readonly id: string; readonly cwd: string };
+
+/** job_start / job_status / job_output as rows of the tool table; a typed refusal (forbidden, unknown job, bad folder) is the model's to read. */
+export function jobTools(tools: AgentJobTools): ToolEntry<JobTurn>[] {
+  return [
+    defineTool({
+      name: JOB_START,
+      description:
+        'Start a shell command as a background job (a long build, test suite or server) and return at once with its jobId; the turn does not wait for it. The person sees it in the Jobs dashboard. Check on it later with job_status and read its output with job_output. The same approval rules as exec_command apply: it may wait for the person\'s approval before it starts.',
+      args: JobStartArgs,
+      run: (args, { turn }: ToolInvocation<JobTurn>) => refusedAsText(() => tools.start(turn, args)),
+    }),
+    defineTool({
+      name: JOB_STATUS,
+      description: 'The status of a background job: queued (maybe waiting for approval), running, paused, completed, failed or cancelled, with progress, exit code and running time.',
+      args: JobStatusArgs,
+      run: (args) => refusedAsText(() => tools.status(args.jobId)),
+    }),
+    defineTool({
+      name: JOB_OUTPUT,
+      description:
+        'Output of a background job\'s newest run. Without offset: the newest part (long output is cut in the middle). With offset (bytes) and limit: that slice. The answer says the total size and the next offset.',
+      args: JobOutputArgs,
+      run: (args) => refusedAsText(async () => tools.output(args)),
+    }),
+  ];
+}
+
+async function refusedAsText(run: () => Promise<ToolResult>): Promise<ToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof RpcError) return { success: false, output: error.message };
+    throw error;
+  }
+}
 
 export interface AgentJobToolsDeps {
   /** The engine is built after the turn engine; read it when a tool runs. */
@@ -85,32 +75,11 @@ export interface AgentJobToolsDeps {
 }
 
 /**
- * The agent's background jobs: `job_start` / `job_status` / `job_output`, and
- * its `exec_command` calls that outlive their turn, which become jobs.
+ * The agent's background jobs: what `job_start` / `job_status` / `job_output`
+ * do, and its `exec_command` calls that outlive their turn, which become jobs.
  */
 export class AgentJobTools {
   constructor(private readonly deps: AgentJobToolsDeps) {}
-
-  has(name: string): boolean {
-    return name === JOB_START || name === JOB_STATUS || name === JOB_OUTPUT;
-  }
-
-  async invoke(turn: { readonly threadId: string; readonly id: string; readonly cwd: string }, name: string, argumentsJson: string): Promise<ToolResult> {
-    let raw: unknown;
-    try {
-      raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
-    } catch {
-      return { success: false, output: `Arguments for ${name} are not valid JSON: ${argumentsJson.slice(0, 200)}` };
-    }
-    try {
-      if (name === JOB_START) return await this.start(turn, parseArgs(name, JobStartArgs, raw));
-      if (name === JOB_STATUS) return await this.status(parseArgs(name, JobStatusArgs, raw).jobId);
-      return this.output(parseArgs(name, JobOutputArgs, raw));
-    } catch (error) {
-      // Typed refusals (forbidden, unknown job, bad folder) go back to the model as text.
-      return { success: false, output: error instanceof RpcError || error instanceof ArgsError ? error.message : `${name} failed: ${String(error)}` };
-    }
-  }
 
   /** After a turn: each command it left running becomes a job linked to the thread. */
   async adoptLeftovers(threadId: string, turnId: string): Promise<Job[]> {
@@ -121,7 +90,7 @@ export class AgentJobTools {
     return adopted;
   }
 
-  private async start(turn: { readonly threadId: string; readonly id: string; readonly cwd: string }, args: z.output<typeof JobStartArgs>): Promise<ToolResult> {
+  async start(turn: JobTurn, args: z.output<typeof JobStartArgs>): Promise<ToolResult> {
     const { sandbox } = await this.deps.settingsOf(turn.threadId);
     const cwd = resolveWorkdir(turn.cwd, args.cwd, sandbox);
     if (!cwd.ok) return { success: false, output: cwd.reason };
@@ -140,12 +109,12 @@ export class AgentJobTools {
     return { success: true, output: `Started background job ${job.id} ("${job.name}"), status ${job.status}.${waiting} Use job_status and job_output with jobId "${job.id}" to check on it.` };
   }
 
-  private async status(jobId: string): Promise<ToolResult> {
+  async status(jobId: string): Promise<ToolResult> {
     const { job } = await this.deps.jobs().read(jobId);
     return { success: true, output: describeJob(job) };
   }
 
-  private output(args: z.output<typeof JobOutputArgs>): ToolResult {
+  output(args: z.output<typeof JobOutputArgs>): ToolResult {
     const jobs = this.deps.jobs();
     // The log's size first, to read its newest part when no offset is given.
     const probe = jobs.log({ jobId: args.jobId, offset: 0, limit: 1 });
@@ -159,15 +128,6 @@ export class AgentJobTools {
         : `Job ${args.jobId}, run ${slice.attempt}: bytes ${slice.offset}–${next} of ${slice.size}${slice.eof ? ' (the run has ended)' : ' (still running)'}; next offset ${next}.`;
     return { success: true, output: `${header}\n${boundedView(slice.data, JOB_OUTPUT_MAX_BYTES)}` };
   }
-}
-
-class ArgsError extends Error {}
-
-function parseArgs<S extends z.ZodType>(name: string, schema: S, raw: unknown): z.output<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new ArgsError(`Invalid arguments for ${name}: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}`);
 }
 
 function describeJob(job: Job): string {

@@ -1,6 +1,6 @@
 import type { FileUpdateChange, PatchApplyStatus, ThreadItem, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import type { EventLog } from '../event-log.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 
 type FileChangeItem = Extract<ThreadItem, { type: 'fileChange' }>;
 

@@ -4,20 +4,20 @@ import type { FileUpdateChange, ToolCallOutcome } from '../../../shared/protocol
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
-import { blockedText, hookOutcome, type BlockReason, type HookDispatcher } from '../hooks/hook-dispatcher.js';
-import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
-import type { ActiveTurn } from '../turns/active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 import { applyPatch, PatchError, preparePatch } from './apply-patch.js';
 import { patchRequirement } from './patch-approval.js';
 import { FileChangeItemTracker } from './patch-item.js';
 import { PATCH_FILES_LABEL } from '../../../shared/protocol/file-change.js';
-import { APPLY_PATCH, ApplyPatchArgs } from './patch-tool-spec.js';
+import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.js';
+import type { ApplyPatchArgs } from './patch-tool-spec.js';
+
+/** An apply_patch call to record: run with its checked patch, or refused before it ran. */
+export type PatchCall = { readonly args: ApplyPatchArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };
 
 export interface PatchRunnerDeps {
   readonly approvals: ApprovalBroker;
-  /** PostToolUse after a patch ran; PermissionRequest around its approval. */
-  readonly hooks: Pick<HookDispatcher, 'postToolUse' | 'approvalRequested' | 'approvalAnswered'>;
   readonly events: EventLog;
   readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
   readonly newId: () => string;
@@ -33,30 +33,29 @@ export interface PatchRunnerDeps {
 export class PatchRunner {
   constructor(private readonly deps: PatchRunnerDeps) {}
 
-  /** `blockedBy` (a PreToolUse hook's refusal) declines the call before anything is checked. */
-  async applyPatch(turn: ActiveTurn, call: ModelToolCall, blockedBy: BlockReason | null = null): Promise<void> {
-    let raw: unknown = call.arguments;
-    try {
-      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    } catch {
-      // Refused below with the raw text.
+  /**
+   * Records one apply_patch call as its `fileChange` item: applied (with the
+   * checked patch and the call's PermissionRequest hooks), or refused before
+   * anything was checked (bad arguments, a PreToolUse hook, a stopped turn).
+   * Answers what the model was told.
+   */
+  async applyPatch(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: PatchCall): Promise<ToolResult> {
+    const tracker = new FileChangeItemTracker(turn, this.deps.events, this.deps.now, { id: this.deps.newId(), callId: call.id, arguments: input });
+    if ('refusal' in mode) {
+      const { refusal } = mode;
+      if (refusal.kind === 'invalidArguments') return this.end(tracker, 'failed', `${refusal.message}. Send {"input": "*** Begin Patch\\n...\\n*** End Patch"}.`);
+      if (refusal.kind === 'blocked') return this.end(tracker, 'declined', `Not applied: ${refusal.text}`, { outcome: refusal.outcome });
+      return this.end(tracker, 'declined', 'Not applied: the turn was stopped before the patch was checked.', { outcome: { by: 'turnEnded' } });
     }
-    const tracker = new FileChangeItemTracker(turn, this.deps.events, this.deps.now, { id: this.deps.newId(), callId: call.id, arguments: raw });
-    // The model sometimes sends the bare patch instead of {"input": ...}; Codex's freeform tool takes it that way.
-    const parsed = ApplyPatchArgs.safeParse(typeof raw === 'string' && raw.trimStart().startsWith('*** Begin Patch') ? { input: raw } : raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return this.end(turn, call, tracker, 'failed', `Invalid arguments for apply_patch: ${issue ? `${issue.path.join('.') || '(arguments)'}: ${issue.message}` : 'invalid'}. Send {"input": "*** Begin Patch\\n...\\n*** End Patch"}.`);
-    }
-    if (blockedBy !== null) return this.end(turn, call, tracker, 'declined', `Not applied: ${blockedText(blockedBy)}`, { outcome: hookOutcome(blockedBy), runPostHooks: false });
-    const patch = parsed.data.input;
+    const { permission } = mode;
+    const patch = mode.args.input;
     const settings = await this.deps.settingsOf(turn.threadId);
     const outsideAllowed = settings.sandbox === 'danger-full-access';
     let changes: readonly FileUpdateChange[];
     try {
       changes = (await preparePatch(turn.cwd, patch, { outsideAllowed })).changes;
     } catch (error) {
-      return this.end(turn, call, tracker, 'failed', failureText(error));
+      return this.end(tracker, 'failed', failureText(error));
     }
     const root = await fs.realpath(turn.cwd);
     // What the sandbox lets commands write: the thread's folder, except its .git (as Codex's writable roots).
@@ -65,37 +64,36 @@ export class PatchRunner {
     );
     const requirement = patchRequirement({ ...settings, insideWorkspace });
     if (requirement.type === 'refuse') {
-      return this.end(turn, call, tracker, 'declined', `Not applied: ${requirement.reason}.`, { changes, outcome: { by: 'policy', reason: requirement.reason } });
+      return this.end(tracker, 'declined', `Not applied: ${requirement.reason}.`, { changes, outcome: { by: 'policy', reason: requirement.reason } });
     }
     tracker.announce(changes);
     if (requirement.type === 'ask' && !(insideWorkspace && this.deps.approvals.coversFileChange(turn.threadId, root))) {
-      const answer = await this.askPerson(turn, call, tracker, requirement.reason, root, changes);
-      if (answer !== 'apply') return;
+      const answer = await this.askPerson(turn, tracker, requirement.reason, root, changes, permission);
+      if (answer !== 'apply') return answer;
     }
     try {
       const written = await applyPatch(turn.cwd, patch, { outsideAllowed });
-      return this.end(turn, call, tracker, 'completed', successText(root, written), { changes: written });
+      return this.end(tracker, 'completed', successText(root, written), { changes: written });
     } catch (error) {
-      return this.end(turn, call, tracker, 'failed', failureText(error));
+      return this.end(tracker, 'failed', failureText(error));
     }
   }
 
   private async askPerson(
     turn: ActiveTurn,
-    call: ModelToolCall,
     tracker: FileChangeItemTracker,
     reason: string,
     root: string,
     changes: readonly FileUpdateChange[],
-  ): Promise<'apply' | 'stop'> {
+    permission: PermissionHooks,
+  ): Promise<'apply' | ToolResult> {
     const item = tracker.snapshot;
-    const hookContext = hookContextOf(turn);
-    const hookDetails = { requestId: item.id, toolName: APPLY_PATCH, command: null, reason };
-    const blocked = await this.deps.hooks.approvalRequested(hookContext, hookDetails);
-    if (blocked) {
-      this.end(turn, call, tracker, 'declined', `Not applied: ${blockedText(blocked)}`, { outcome: hookOutcome(blocked) });
-      await this.deps.hooks.approvalAnswered(hookContext, hookDetails, 'decline');
-      return 'stop';
+    const hookDetails = { requestId: item.id, command: null, reason };
+    const refused = await permission.requested(hookDetails);
+    if (refused) {
+      const result = this.end(tracker, 'declined', `Not applied: ${refused.text}`, { outcome: refused.outcome });
+      await permission.answered(hookDetails, 'decline');
+      return result;
     }
     const outcome = await this.deps.approvals.requestFileChange(
       turn,
@@ -103,48 +101,38 @@ export class PatchRunner {
       turn.controller.signal,
     );
     if (outcome.kind === 'ended') {
-      this.end(turn, call, tracker, 'declined', 'Not applied: the turn was stopped before the patch was approved.', { outcome: { by: 'turnEnded' }, runPostHooks: false });
-      return 'stop';
+      return this.end(tracker, 'declined', 'Not applied: the turn was stopped before the patch was approved.', { outcome: { by: 'turnEnded' } });
     }
     const answer = typeof outcome.decision === 'string' ? outcome.decision : 'decline';
-    await this.deps.hooks.approvalAnswered(hookContext, hookDetails, answer);
+    await permission.answered(hookDetails, answer);
     if (answer === 'decline') {
-      this.end(turn, call, tracker, 'declined', 'Not applied: the person declined this patch; no file was changed. Do not retry it; continue another way or ask them.', {
+      return this.end(tracker, 'declined', 'Not applied: the person declined this patch; no file was changed. Do not retry it; continue another way or ask them.', {
         outcome: { by: 'person', answer: 'declined', host: null },
       });
-      return 'stop';
     }
     if (answer === 'cancel') {
-      this.end(turn, call, tracker, 'declined', 'Not applied: the person declined this patch and stopped the turn.', {
+      const result = this.end(tracker, 'declined', 'Not applied: the person declined this patch and stopped the turn.', {
         outcome: { by: 'person', answer: 'declinedAndStopped', host: null },
-        runPostHooks: false,
       });
       turn.controller.abort();
-      return 'stop';
+      return result;
     }
     if (answer === 'acceptForSession') this.deps.approvals.grantFileChanges(turn.threadId, root);
     tracker.settle({ by: 'person', answer: answer === 'acceptForSession' ? 'approvedForThread' : 'approved', host: null });
     return 'apply';
   }
 
-  /**
-   * Ends the item: the model reads `modelOutput`; a person sees the outcome
-   * (who decided) instead. PostToolUse hooks hear the result of every call
-   * that was not blocked or stopped.
-   */
+  /** Ends the item: the model reads `modelOutput`; a person sees the outcome (who decided) instead. */
   private end(
-    turn: ActiveTurn,
-    call: ModelToolCall,
     tracker: FileChangeItemTracker,
     status: 'completed' | 'failed' | 'declined',
     modelOutput: string,
-    options: { changes?: readonly FileUpdateChange[]; outcome?: ToolCallOutcome; runPostHooks?: boolean } = {},
-  ): Promise<void> | void {
-    const { changes, outcome, runPostHooks = true } = options;
+    options: { changes?: readonly FileUpdateChange[]; outcome?: ToolCallOutcome } = {},
+  ): ToolResult {
+    const { changes, outcome } = options;
     if (outcome) tracker.settle(outcome);
     tracker.finish(status, modelOutput, changes);
-    if (!runPostHooks) return;
-    return this.deps.hooks.postToolUse(hookContextOf(turn), { name: APPLY_PATCH, callId: call.id, argumentsJson: call.arguments }, { success: status === 'completed', output: modelOutput });
+    return { success: status === 'completed', output: modelOutput };
   }
 }
 

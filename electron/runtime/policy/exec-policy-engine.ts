@@ -71,6 +71,8 @@ async function readRuleFiles(home: string): Promise<ReadRuleFiles> {
 
 /** How long file changes settle before the rules are read again (editors write in several steps). */
 const RELOAD_DEBOUNCE_MS = 150;
+/** How soon a failed watch of the rules folder is tried again. */
+const WATCH_RETRY_MS = 5_000;
 
 /**
  * The exec policy of one Wheelhouse home: the rule files plus the built-in
@@ -91,6 +93,12 @@ export class ExecPolicyEngine {
   private reloadAgain = false;
   private watcher: FSWatcher | null = null;
   private debounce: ReturnType<typeof setTimeout> | null = null;
+  /** Whether the folder should be watched (between watch() and stopWatching()). */
+  private watchWanted = false;
+  private watchRetry: ReturnType<typeof setTimeout> | null = null;
+  private watchFailure: string | null = null;
+  /** How soon a failed watch is tried again (tests shorten it). */
+  watchRetryMs = WATCH_RETRY_MS;
   private readonly reloadListeners = new Set<() => void>();
 
   private constructor(readonly home: string) {}
@@ -157,30 +165,71 @@ export class ExecPolicyEngine {
   }
 
   /**
+   * Why the rules folder is not being watched (edits made outside Wheelhouse
+   * are then not picked up until a retry succeeds), or null while it is.
+   */
+  get watchError(): string | null {
+    return this.watchFailure;
+  }
+
+  /**
    * Watches the rules folder (created if missing, owner-only) and reloads when
-   * a file in it changes, after the changes settle.
+   * a file in it changes, after the changes settle. A watch that cannot start
+   * or later fails is reported (watchError, a log line, the reload listeners)
+   * and tried again every `watchRetryMs` until it holds.
    */
   async watch(): Promise<void> {
     if (this.watcher) return;
+    this.watchWanted = true;
     const directory = rulesDirectory(this.home);
-    await fs.mkdir(directory, { recursive: true, mode: 0o700 });
-    this.watcher = watchFolder(directory, () => {
-      if (this.debounce) clearTimeout(this.debounce);
-      this.debounce = setTimeout(() => {
-        this.debounce = null;
-        void this.reload();
-      }, RELOAD_DEBOUNCE_MS);
+    try {
+      await fs.mkdir(directory, { recursive: true, mode: 0o700 });
+      if (!this.watchWanted || this.watcher) return;
+      this.watcher = watchFolder(directory, () => {
+        if (this.debounce) clearTimeout(this.debounce);
+        this.debounce = setTimeout(() => {
+          this.debounce = null;
+          void this.reload();
+        }, RELOAD_DEBOUNCE_MS);
+      });
+    } catch (error) {
+      this.watchFailed(error);
+      return;
+    }
+    this.watcher.on('error', (error) => {
+      this.closeWatcher();
+      this.watchFailed(error);
     });
-    this.watcher.on('error', () => this.stopWatching());
-    // Anything written between the first read and the watch starting.
+    this.watchFailure = null;
+    // Anything written between the first read and the watch starting (also while it was down).
     await this.reload();
   }
 
   stopWatching(): void {
+    this.watchWanted = false;
+    if (this.watchRetry) clearTimeout(this.watchRetry);
+    this.watchRetry = null;
+    this.closeWatcher();
+  }
+
+  private closeWatcher(): void {
     this.watcher?.close();
     this.watcher = null;
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = null;
+  }
+
+  private watchFailed(error: unknown): void {
+    const why = error instanceof Error ? error.message : String(error);
+    this.watchFailure = `the rules folder ${rulesDirectory(this.home)} cannot be watched (${why}): rules edited outside Wheelhouse are not picked up until it can; retrying`;
+    console.warn(`[wheelhouse] ${this.watchFailure}`);
+    this.reloadListeners.forEach((listener) => listener());
+    if (!this.watchWanted || this.watchRetry) return;
+    this.watchRetry = setTimeout(() => {
+      this.watchRetry = null;
+      if (this.watchWanted) void this.watch();
+    }, this.watchRetryMs);
+    this.watchRetry.unref?.();
   }
 
   evaluate(request: ExecPolicyRequest): ExecPolicyDecision {

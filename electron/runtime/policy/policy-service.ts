@@ -32,7 +32,8 @@ export class PolicyService {
       const engine = await ExecPolicyEngine.open(this.deps.home);
       if (this.closed) return engine;
       engine.onReload(() => this.deps.onRulesChanged(problemsOf(engine)));
-      await engine.watch().catch(() => undefined);
+      // A watch that fails is retried by the engine and reported in the list (watchError).
+      await engine.watch();
       if (this.closed) engine.stopWatching();
       return engine;
     })();
@@ -57,6 +58,7 @@ export class PolicyService {
         })),
       ),
       problems: problemsOf(engine),
+      watchError: engine.watchError,
     };
   }
 

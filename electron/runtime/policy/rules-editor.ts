@@ -28,7 +28,7 @@ export async function applyRuleChange(home: string, change: ExecPolicyRuleChange
   const existing = await readIfExists(file);
   const rule = parseRuleFile(existing, file).rules.find((candidate) => candidate.location?.line === change.at.line);
   if (!rule?.location) {
-    throw RpcError.invalidParams(`no rule starts on line ${change.at.line} of ${file} any more (the file changed); reload the rules and try again`, {
+    throw RpcError.because('rules.lineMoved', `no rule starts on line ${change.at.line} of ${file} any more (the file changed); reload the rules and try again`, {
       file,
       line: change.at.line,
     });
@@ -71,7 +71,7 @@ function checkRuleText(text: string, rule: ExecPolicyRuleInput): void {
     read.justification === (rule.justification || null);
   if (!same) {
     const why = parsed.errors[0]?.message ?? 'it does not read back as typed';
-    throw RpcError.invalidParams(`the rule cannot be written: ${why}`, { rule: text });
+    throw RpcError.because('rules.invalidRule', `the rule cannot be written: ${why}`, { rule: text });
   }
 }
 
@@ -80,7 +80,7 @@ function ruleFileOf(home: string, file: string): string {
   const directory = rulesDirectory(home);
   const resolved = path.resolve(directory, file);
   if (path.dirname(resolved) !== directory || !resolved.endsWith('.rules')) {
-    throw RpcError.invalidParams(`not a rules file of this home: ${file} (rules files are ${directory}/*.rules)`, { file });
+    throw RpcError.because('rules.notRulesFile', `not a rules file of this home: ${file} (rules files are ${directory}/*.rules)`, { file });
   }
   return resolved;
 }

@@ -175,7 +175,7 @@ describe('a thread in its own copy', () => {
   it('refuses a separate copy of a plain folder with a clear reason', async () => {
     const a = agent();
     const refused = await a.call('thread/start', { cwd: plainProject(), worktree: true }).catch((error: unknown) => error);
-    expect((refused as RpcError).data).toEqual({ reason: 'worktree.not-a-repository' });
+    expect((refused as RpcError).data).toEqual({ reason: 'worktree.notARepository' });
     expect((await a.call('thread/list', {})).data).toEqual([]);
   });
 

@@ -90,7 +90,7 @@ export class TurnChanges {
     if (!workspace) return { checkpoints: [], sinceTurnId: null, files: [], unavailable: tooLarge(cwd) };
     const checkpoints = await this.checkpointsOf(params.threadId, workspace);
     const since = params.sinceTurnId ? checkpoints.find((c) => c.turnId === params.sinceTurnId) : checkpoints[0];
-    if (params.sinceTurnId && !since) throw RpcError.invalidParams(`turn ${params.sinceTurnId} of thread ${params.threadId} changed no files`, { turnId: params.sinceTurnId });
+    if (params.sinceTurnId && !since) throw RpcError.invalidParams(`turn ${params.sinceTurnId} of thread ${params.threadId} changed no files`);
     if (!since) return { checkpoints, sinceTurnId: null, files: [], unavailable: null };
     const before = await this.deps.checkpoints.treeOf(workspace, checkpointRef(params.threadId, since.turnId, 'before'));
     const now = await this.deps.checkpoints.snapshot(workspace);
@@ -101,14 +101,14 @@ export class TurnChanges {
   async revert(params: HandlerParamsOf<'thread/changes/revert'>): Promise<ResultOf<'thread/changes/revert'>> {
     const { cwd } = this.deps.threadOf(params.threadId);
     if (this.deps.activeTurnOf(params.threadId)) {
-      throw RpcError.invalidRequest('The agent is still working in this thread; stop the turn, then undo.', { reason: 'changes.turnRunning' });
+      throw RpcError.because('changes.turnRunning', 'The agent is still working in this thread; stop the turn, then undo.');
     }
     const workspace = await this.workspaceOf(cwd);
-    if (!workspace) throw RpcError.invalidRequest(tooLarge(cwd), { reason: 'changes.unavailable' });
+    if (!workspace) throw RpcError.because('changes.unavailable', tooLarge(cwd));
     const checkpoints = await this.checkpointsOf(params.threadId, workspace);
     const first = params.turnId ? checkpoints.find((c) => c.turnId === params.turnId) : checkpoints[0];
     if (!first) {
-      if (params.turnId) throw RpcError.invalidParams(`turn ${params.turnId} of thread ${params.threadId} has nothing to undo`, { turnId: params.turnId });
+      if (params.turnId) throw RpcError.invalidParams(`turn ${params.turnId} of thread ${params.threadId} has nothing to undo`);
       return { restored: [] };
     }
     const last = params.turnId ? first : checkpoints[checkpoints.length - 1]!;
@@ -120,9 +120,10 @@ export class TurnChanges {
       return { restored };
     } catch (error) {
       if (error instanceof ChangedSinceError) {
-        throw RpcError.invalidRequest(
+        throw RpcError.because(
+          CHANGED_SINCE,
           `Not undone: ${error.files.join(', ')} changed after the agent's edit. Look at both versions, or undo the other files only.`,
-          { reason: CHANGED_SINCE, files: error.files },
+          { files: error.files },
         );
       }
       throw error;

@@ -98,7 +98,7 @@ export class TurnQueue {
       });
     } catch (error) {
       if (error instanceof QueueReorderMismatchError) {
-        throw RpcError.invalidRequest(`failed to reorder queued turns: ${error.message}`, {
+        throw RpcError.because('queue.orderChanged', `failed to reorder queued turns: ${error.message}`, {
           visibleQueuedTurnIds: this.deps.store.queue.listVisible(params.threadId).map((r) => r.id),
         });
       }
@@ -125,7 +125,8 @@ export class TurnQueue {
     this.requireQueueable(params.threadId, 'thread/queue/start');
     const running = this.deps.turns.activeTurnId(params.threadId);
     if (running) {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'thread.busy',
         `thread ${params.threadId} already has a running turn (${running}); queued turns start when it ends`,
         { activeTurnId: running },
       );
@@ -207,7 +208,7 @@ export class TurnQueue {
 
   private requireVisible(threadId: string, id: string): QueuedTurnRecord {
     const row = this.deps.store.queue.get(threadId, id);
-    if (!row) throw RpcError.invalidRequest(`queued turn not found: ${id}`, { queuedTurnId: id });
+    if (!row) throw RpcError.because('queue.notFound', `queued turn not found: ${id}`, { queuedTurnId: id });
     if (row.state === 'dispatching') throw startedError(id);
     return row;
   }
@@ -234,7 +235,7 @@ export class TurnQueue {
 }
 
 function startedError(id: string): RpcError {
-  return RpcError.invalidRequest(`queued turn ${id} is already starting and can no longer be changed`, { queuedTurnId: id });
+  return RpcError.because('queue.alreadyStarting', `queued turn ${id} is already starting and can no longer be changed`, { queuedTurnId: id });
 }
 
 function nonEmpty(metadata: Record<string, string> | null | undefined): Record<string, string> | null {

@@ -1,8 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type Tool } from './tool-registry.js';
+import { defineTool, type ToolEntry, type ToolInvocation } from './tool-table.js';
 import { displayPath, resolveInside, SKIPPED_DIRECTORIES } from './workspace-path.js';
+
+/** What the read-only tools need of a turn: its folder, which they never leave. */
+export interface WorkspaceTurn {
+  readonly cwd: string;
+}
 
 const MAX_LIST_ENTRIES = 500;
 const MAX_READ_BYTES = 256 * 1024;
@@ -15,8 +20,8 @@ export const listDirectoryTool = defineTool({
   args: z.object({
     path: z.string().max(4096).optional().describe('Directory relative to the project root; default "."'),
   }),
-  async run(args, ctx) {
-    const dir = await resolveInside(ctx.cwd, args.path);
+  async run(args, { turn }: ToolInvocation<WorkspaceTurn>) {
+    const dir = await resolveInside(turn.cwd, args.path);
     const entries = await fs.readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name));
     const lines = entries.slice(0, MAX_LIST_ENTRIES).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
@@ -33,8 +38,8 @@ export const readFileTool = defineTool({
     startLine: z.number().int().min(1).optional(),
     lineCount: z.number().int().min(1).max(5000).optional(),
   }),
-  async run(args, ctx) {
-    const file = await resolveInside(ctx.cwd, args.path);
+  async run(args, { turn }: ToolInvocation<WorkspaceTurn>) {
+    const file = await resolveInside(turn.cwd, args.path);
     const stat = await fs.stat(file);
     if (!stat.isFile()) return { success: false, output: `${args.path} is not a file` };
     const handle = await fs.open(file, 'r');
@@ -63,16 +68,16 @@ export const searchTextTool = defineTool({
     path: z.string().max(4096).optional().describe('Folder to search, relative to the project root; default "."'),
     maxResults: z.number().int().min(1).max(500).optional(),
   }),
-  async run(args, ctx) {
-    const root = await resolveInside(ctx.cwd, undefined);
-    const start = await resolveInside(ctx.cwd, args.path);
+  async run(args, { turn, signal }: ToolInvocation<WorkspaceTurn>) {
+    const root = await resolveInside(turn.cwd, undefined);
+    const start = await resolveInside(turn.cwd, args.path);
     const needle = args.query.toLowerCase();
     const limit = args.maxResults ?? 100;
     const hits: string[] = [];
     let scanned = 0;
     const queue = [start];
     while (queue.length > 0 && hits.length < limit && scanned < MAX_SEARCH_FILES) {
-      if (ctx.signal.aborted) break;
+      if (signal.aborted) break;
       const dir = queue.shift()!;
       const stat = await fs.stat(dir);
       const entries = stat.isDirectory()
@@ -105,6 +110,6 @@ export const searchTextTool = defineTool({
 });
 
 /** The read-only tools every thread has, in prompt order. */
-export function builtinTools(): Tool[] {
+export function builtinTools(): ToolEntry<WorkspaceTurn>[] {
   return [listDirectoryTool, readFileTool, searchTextTool];
 }

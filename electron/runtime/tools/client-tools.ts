@@ -1,67 +1,57 @@
 import { createHash } from 'node:crypto';
 import type { Ajv, ValidateFunction } from 'ajv';
-import {
-  RpcError,
-  ServerRequestError,
-  type DynamicToolCallParams,
-  type DynamicToolCallResponse,
-  type DynamicToolSpec,
-} from '../../../shared/protocol/index.js';
-import type { ModelToolSpec } from '../../model/types.js';
+import { RpcError, ServerRequestError, type DynamicToolCallParams, type DynamicToolSpec } from '../../../shared/protocol/index.js';
 import type { StateStore } from '../../store/state-store.js';
-import type { ToolResult } from './tool-registry.js';
+import type { OutgoingSender } from '../outgoing/outgoing-sender.js';
+import type { ToolEntry, ToolInvocation, ToolResult, ToolSource } from './tool-table.js';
 
-/**
- * Asks a connected client to run one tool call. Each carrier host installs
- * one; it answers null when the thread's owner is not one of its clients.
- */
-export type ClientToolRequester = (
-  ownerConnectionId: string | null,
-  params: DynamicToolCallParams,
-  options: { readonly timeoutMs: number; readonly signal: AbortSignal },
-) => Promise<DynamicToolCallResponse> | null;
+/** What a client tool's call needs of its turn. */
+export interface ClientToolTurn {
+  readonly threadId: string;
+  readonly id: string;
+}
 
-interface ClientTool {
-  /** The name the model sees: `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
-  readonly modelName: string;
-  readonly namespace: string | null;
-  readonly name: string;
-  readonly spec: ModelToolSpec;
-  readonly validate: ValidateFunction;
+/** A thread's client tool as a row of the tool table; the model sees `<namespace>__<name>`, within the providers' `^[a-zA-Z0-9_-]{1,64}$`. */
+type ClientTool = ToolEntry<ClientToolTurn>;
+
+/** The part of the event log client tools use (declared here so tools/ does not reach up into the core). */
+export interface ToolCallLog {
+  publish(method: 'tool_call.requested', params: DynamicToolCallParams, scope: { threadId: string; turnId: string; ephemeral: boolean }): number;
+  /** Resolves once everything published so far has gone out. */
+  announced(): Promise<void>;
 }
 
 export interface ClientToolsDeps {
   readonly storeOf: (threadId: string) => StateStore;
-  /** Names of the runtime's own tools; a client tool may not shadow one. */
-  readonly reservedNames: ReadonlySet<string>;
+  /** Whether the thread lives in memory only (its `tool_call.requested` is not kept). */
+  readonly isEphemeral: (threadId: string) => boolean;
+  /** Sends `item/tool/call` to the connection that answers for the thread's tools. */
+  readonly outgoing: Pick<OutgoingSender, 'request' | 'canReach'>;
+  /** Where each call is announced (`tool_call.requested`) before it is sent, and whose notifications it never overtakes. */
+  readonly events: ToolCallLog;
+  /** Names of the runtime's own tools (read when a tool is registered); a client tool may not shadow one. */
+  readonly reservedNames: () => ReadonlySet<string>;
   readonly timeoutMs: number;
   readonly now: () => number;
-  /** Resolves once the notifications published so far have gone out: a call never overtakes its item/started. */
-  readonly announced: () => Promise<void>;
 }
 
 const MODEL_NAME_LIMIT = 64;
 
 /**
  * Client-side (dynamic) tools, as Codex does them: registered on
- * thread/start and kept with the thread, offered to the model next to the
- * built-in tools, their arguments checked against the tool's inputSchema
- * before the client sees them, then sent to the client as `item/tool/call`.
+ * thread/start and kept with the thread, offered to the model as a source
+ * of the tool table, their arguments checked against the tool's inputSchema
+ * before the client sees them, announced in the log (`tool_call.requested`,
+ * where HTTP clients look) and sent through the OutgoingSender as
+ * `item/tool/call` to the connection that answers for the thread's tools.
  */
-export class ClientTools {
+export class ClientTools implements ToolSource<ClientToolTurn> {
   /** Loaded with the first thread that has client tools: Ajv costs ~100 ms to load, most threads never need it. */
   private ajv: Promise<Ajv> | null = null;
   private readonly byThread = new Map<string, Map<string, ClientTool>>();
   private readonly owners = new Map<string, string>();
-  private readonly requesters = new Set<ClientToolRequester>();
 
   constructor(private readonly deps: ClientToolsDeps) {}
-
-  /** Adds a carrier's way to reach its clients; returns its removal. */
-  addRequester(requester: ClientToolRequester): () => void {
-    this.requesters.add(requester);
-    return () => this.requesters.delete(requester);
-  }
 
   /** Refuses (-32602) specs that cannot work, before anything is created; returns them compiled. */
   async check(specs: readonly DynamicToolSpec[]): Promise<Map<string, ClientTool>> {
@@ -107,40 +97,33 @@ export class ClientTools {
     this.owners.set(threadId, connectionId);
   }
 
-  async specsFor(threadId: string): Promise<ModelToolSpec[]> {
-    return [...(await this.toolsOf(threadId)).values()].map((tool) => tool.spec);
+  /** The thread's client tools, in the order they were registered. */
+  async entries(scope: { readonly threadId: string }): Promise<readonly ClientTool[]> {
+    return [...(await this.toolsOf(scope.threadId)).values()];
   }
 
-  async has(threadId: string, modelName: string): Promise<boolean> {
-    return (await this.toolsOf(threadId)).has(modelName);
-  }
-
-  async invoke(
-    call: { threadId: string; turnId: string; callId: string; modelName: string; argumentsJson: string },
-    signal: AbortSignal,
+  /** Sends one checked call to the client that answers for the thread; its failures are the model's to read. */
+  private async request(
+    tool: { readonly modelName: string; readonly namespace: string | null; readonly name: string },
+    args: unknown,
+    { turn, call, signal }: ToolInvocation<ClientToolTurn>,
   ): Promise<ToolResult> {
-    const tool = (await this.toolsOf(call.threadId)).get(call.modelName);
-    if (!tool) return { success: false, output: `Unknown tool "${call.modelName}".` };
-    let args: unknown;
-    try {
-      args = call.argumentsJson.trim() === '' ? {} : JSON.parse(call.argumentsJson);
-    } catch {
-      return { success: false, output: `Arguments for ${call.modelName} are not valid JSON: ${call.argumentsJson.slice(0, 200)}` };
+    const owner = this.owners.get(turn.threadId) ?? null;
+    const params = { threadId: turn.threadId, turnId: turn.id, callId: call.id, namespace: tool.namespace, tool: tool.name, arguments: args };
+    // A call never overtakes the notifications published before it (its item/started).
+    await this.deps.events.announced();
+    const audience = { kind: 'one', connectionId: owner ?? '' } as const;
+    if (owner === null || !this.deps.outgoing.canReach('item/tool/call', audience)) {
+      return { success: false, output: `${tool.modelName}: the client that registered this tool is not connected` };
     }
-    if (!tool.validate(args)) {
-      const ajv = await this.compiler();
-      return { success: false, output: `Invalid arguments for ${call.modelName}: ${ajv.errorsText(tool.validate.errors, { dataVar: 'arguments' })}` };
-    }
-    const owner = this.owners.get(call.threadId) ?? null;
-    const params = { threadId: call.threadId, turnId: call.turnId, callId: call.callId, namespace: tool.namespace, tool: tool.name, arguments: args };
-    const options = { timeoutMs: this.deps.timeoutMs, signal };
-    await this.deps.announced();
-    let pending: Promise<DynamicToolCallResponse> | null = null;
-    for (const requester of this.requesters) {
-      pending = requester(owner, params, options);
-      if (pending) break;
-    }
-    if (!pending) return { success: false, output: `${call.modelName}: the client that registered this tool is not connected` };
+    this.deps.events.publish('tool_call.requested', params, { threadId: turn.threadId, turnId: turn.id, ephemeral: this.deps.isEphemeral(turn.threadId) });
+    const pending = this.deps.outgoing.request('item/tool/call', params, {
+      threadId: turn.threadId,
+      turnId: turn.id,
+      audience,
+      signal,
+      timeoutMs: this.deps.timeoutMs,
+    });
     try {
       const answer = await pending;
       const output = answer.contentItems
@@ -149,7 +132,7 @@ export class ClientTools {
       return { success: answer.success, output };
     } catch (error) {
       const why = error instanceof ServerRequestError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`;
-      return { success: false, output: `${call.modelName}: ${why}` };
+      return { success: false, output: `${tool.modelName}: ${why}` };
     }
   }
 
@@ -173,10 +156,11 @@ export class ClientTools {
     const tools = new Map<string, ClientTool>();
     if (specs.length === 0) return tools;
     const ajv = await this.compiler();
+    const reserved = this.deps.reservedNames();
     const add = (namespace: string | null, fn: Extract<DynamicToolSpec, { type: 'function' }>) => {
       const modelName = modelNameOf(namespace, fn.name);
       const label = namespace === null ? fn.name : `${namespace}/${fn.name}`;
-      if (this.deps.reservedNames.has(modelName)) {
+      if (reserved.has(modelName)) {
         throw RpcError.invalidParams(`invalid params for thread/start: dynamicTools: ${label} would shadow the built-in tool ${modelName}`);
       }
       if (tools.has(modelName)) {
@@ -190,12 +174,18 @@ export class ClientTools {
           `invalid params for thread/start: dynamicTools: ${label}: inputSchema is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
+      const tool = { modelName, namespace, name: fn.name };
       tools.set(modelName, {
-        modelName,
-        namespace,
-        name: fn.name,
         spec: { name: modelName, description: fn.description, parameters: fn.inputSchema },
-        validate,
+        args: {
+          check: (input) =>
+            !input.json
+              ? { ok: false, problem: `not valid JSON: ${input.text.slice(0, 200)}` }
+              : validate(input.value)
+                ? { ok: true, value: input.value }
+                : { ok: false, problem: ajv.errorsText(validate.errors, { dataVar: 'arguments' }) },
+        },
+        run: (args, invocation) => this.request(tool, args, invocation),
       });
     };
     for (const spec of specs) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinTools } from './builtin-tools.js';
-import { ToolRegistry } from './tool-registry.js';
+import { ToolTable } from './tool-table.js';
 
 describe('tool JSON schemas sent to the model', () => {
   it('are generated from the zod argument schemas, limits included', () => {
@@ -17,20 +17,17 @@ describe('tool JSON schemas sent to the model', () => {
     expect(readFile?.spec.parameters).not.toHaveProperty('$schema');
   });
 
-  it('are byte-identical on every request (provider prompt caches)', () => {
-    const first = JSON.stringify(new ToolRegistry(builtinTools()).specs());
-    const second = JSON.stringify(new ToolRegistry(builtinTools()).specs());
+  it('are byte-identical on every request (provider prompt caches)', async () => {
+    const scope = { threadId: 't', hasGoal: false };
+    const first = JSON.stringify((await new ToolTable<{ cwd: string }>().register(...builtinTools()).forTurn(scope)).specs);
+    const second = JSON.stringify((await new ToolTable<{ cwd: string }>().register(...builtinTools()).forTurn(scope)).specs);
     expect(second).toBe(first);
     expect(first).toContain('"name":"list_directory"');
   });
 
-  it('refuse the same arguments as the schema the model was given', async () => {
-    const registry = new ToolRegistry(builtinTools());
-    const result = await registry.invoke('read_file', JSON.stringify({ path: '' }), {
-      cwd: process.cwd(),
-      signal: new AbortController().signal,
-    });
-    expect(result).toMatchObject({ success: false });
-    expect(result.output).toMatch(/Invalid arguments for read_file: path/);
+  it('refuse the same arguments as the schema the model was given', () => {
+    const readFile = builtinTools().find((tool) => tool.spec.name === 'read_file')!;
+    const checked = readFile.args.check({ json: true, value: { path: '' } });
+    expect(checked).toMatchObject({ ok: false, problem: expect.stringMatching(/^path: /) });
   });
 });

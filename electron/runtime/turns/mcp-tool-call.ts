@@ -3,16 +3,17 @@ import { mcpResultText } from '../../mcp/mcp-result-text.js';
 import type { McpToolRef } from '../../mcp/tool-names.js';
 import type { McpCallContext } from '../../mcp/mcp-manager.js';
 import type { McpApprovalVerdict, McpCallUnderReview } from '../../mcp/mcp-tool-approval.js';
-import type { ModelToolCall } from '../../model/types.js';
+import type { ModelToolSpec } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
-import type { ActiveTurn } from './active-turn.js';
-import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
-import { hookContextOf } from '../hooks/turn-hooks.js';
+import type { ArgumentsCheck, ToolEntry, ToolInvocation, ToolResult, ToolSource } from '../tools/tool-table.js';
+import type { ActiveTurn } from '../active-turn.js';
 
 type McpToolCallItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
 
 /** What the turn runner needs of the MCP manager. */
 export interface McpToolCaller {
+  /** The ready servers' tools; the same array while they do not change. */
+  toolSpecs(): readonly ModelToolSpec[];
   resolveTool(modelName: string): McpToolRef | null;
   callTool(
     server: string,
@@ -35,24 +36,53 @@ export interface McpCallDeps {
   readonly newId: () => string;
   readonly now: () => number;
   readonly mcp: McpToolCaller;
-  readonly hooks: HookDispatcher;
 }
 
+/** Arguments of an MCP tool: a JSON object (its server checks the rest against its own schema). */
+const mcpArguments: ArgumentsCheck = {
+  check: (input) =>
+    !input.json
+      ? { ok: false, problem: `not valid JSON: ${input.text.slice(0, 200)}` }
+      : typeof input.value !== 'object' || input.value === null || Array.isArray(input.value)
+        ? { ok: false, problem: 'arguments must be a JSON object' }
+        : { ok: true, value: input.value },
+};
+
 /**
- * Runs one model tool call on an MCP server as an `mcpToolCall` item:
- * started, progress messages, completed with the server's result (or failed
- * with why). Failures are items the model reads, never exceptions.
+ * The ready MCP servers' tools as a source of the tool table, each call an
+ * `mcpToolCall` item; rebuilt only when the servers' tools change.
  */
-export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref: McpToolRef, deps: McpCallDeps): Promise<void> {
+export function mcpTools(deps: McpCallDeps): ToolSource<ActiveTurn> {
+  let built: { readonly specs: readonly ModelToolSpec[]; readonly entries: readonly ToolEntry<ActiveTurn>[] } | null = null;
+  const entryOf = (spec: ModelToolSpec, ref: McpToolRef): ToolEntry<ActiveTurn> => ({
+    spec,
+    args: mcpArguments,
+    run: (args, invocation) => runMcpToolCall(invocation, ref, args as Record<string, unknown>, deps),
+    refuse: async (refusal, invocation) => {
+      const message = refusal.kind === 'invalidArguments' ? refusal.message : refusal.kind === 'blocked' ? refusal.text : 'The turn was interrupted before the tool ran.';
+      const item = recordMcpItem(invocation, ref, deps);
+      return item.complete({ ...item.started, status: 'failed', error: { message } });
+    },
+  });
+  return {
+    entries() {
+      const specs = deps.mcp.toolSpecs();
+      if (built?.specs !== specs) {
+        const entries = specs.flatMap((spec) => {
+          const ref = deps.mcp.resolveTool(spec.name);
+          return ref ? [entryOf(spec, ref)] : [];
+        });
+        built = { specs, entries };
+      }
+      return built.entries;
+    },
+  };
+}
+
+/** An `mcpToolCall` item, announced as started; `complete` stores it and answers what the model reads. */
+function recordMcpItem(invocation: ToolInvocation<ActiveTurn>, ref: McpToolRef, deps: McpCallDeps) {
+  const { turn } = invocation;
   const startedAtMs = deps.now();
-  let args: unknown = call.arguments;
-  let argsError: string | null = null;
-  try {
-    args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) argsError = 'arguments must be a JSON object';
-  } catch {
-    argsError = `arguments are not valid JSON: ${call.arguments.slice(0, 200)}`;
-  }
   const started: McpToolCallItem = {
     type: 'mcpToolCall',
     id: deps.newId(),
@@ -63,7 +93,7 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
     server: ref.server,
     tool: ref.tool,
     status: 'inProgress',
-    arguments: args,
+    arguments: invocation.input,
     result: null,
     error: null,
     durationMs: null,
@@ -76,53 +106,53 @@ export async function runMcpToolCall(turn: ActiveTurn, call: ModelToolCall, ref:
   const scope = { threadId: turn.threadId, turnId: turn.id, itemId: started.id, ephemeral: turn.ephemeral };
   turn.liveItems.set(started.id, () => started);
   deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
-  let completed: McpToolCallItem;
-  const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
-  const blocked = argsError === null ? await deps.hooks.preToolUse(hookContextOf(turn), hookCall) : null;
-  if (argsError !== null) {
-    completed = { ...started, status: 'failed', error: { message: argsError } };
-  } else if (blocked) {
-    completed = { ...started, status: 'failed', error: { message: blockedText(blocked) } };
-  } else {
-    // A restart records the call as cut off instead of losing it (turn-recovery moves pending items into the thread).
-    const approvalHookDetails = (requestId: string) => ({ requestId, toolName: call.name, command: null, reason: `MCP tool "${ref.tool}" of server "${ref.server}"` });
-    const ifStopped = (message: string) => turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', error: { message } });
-    ifStopped(STOPPED_WHILE_WAITING);
-    const verdict = await deps.mcp.review({
-      threadId: turn.threadId,
-      turnId: turn.id,
-      itemId: started.id,
-      store: turn.store,
-      ephemeral: turn.ephemeral,
-      signal: turn.controller.signal,
-      server: ref.server,
-      tool: ref.tool,
-      args: args as Record<string, unknown>,
-      hooks: {
-        requested: async (requestId) => {
-          const refused = await deps.hooks.approvalRequested(hookContextOf(turn), approvalHookDetails(requestId));
-          return refused ? blockedText(refused) : null;
-        },
-        answered: (requestId, decision) => deps.hooks.approvalAnswered(hookContextOf(turn), approvalHookDetails(requestId), decision),
-      },
-    });
-    if (verdict.run) ifStopped(STOPPED_WHILE_RUNNING);
-    completed = verdict.run
-      ? await callServer(turn, ref, args as Record<string, unknown>, started, deps)
-      : { ...started, status: 'failed', error: { message: verdict.message } };
-  }
-  const completedAtMs = deps.now();
-  completed = { ...completed, durationMs: completedAtMs - startedAtMs, completedAtMs };
-  if (argsError === null && !blocked) {
-    await deps.hooks.postToolUse(hookContextOf(turn), hookCall, { success: completed.status === 'completed', output: mcpItemOutput(completed) });
-  }
-  const final = completed;
-  deps.events.commit(turn.store, () => {
-    turn.store.items.append(turn.threadId, final);
-    turn.store.pending.delete(final.id);
-    deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: final, completedAtMs, contentTokenCount: null }, scope);
+  return {
+    started,
+    complete(ended: McpToolCallItem): ToolResult {
+      const completedAtMs = deps.now();
+      const final: McpToolCallItem = { ...ended, durationMs: completedAtMs - startedAtMs, completedAtMs };
+      deps.events.commit(turn.store, () => {
+        turn.store.items.append(turn.threadId, final);
+        turn.store.pending.delete(final.id);
+        deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: final, completedAtMs, contentTokenCount: null }, scope);
+      });
+      turn.liveItems.delete(final.id);
+      return { success: final.status === 'completed', output: mcpItemOutput(final) };
+    },
+  };
+}
+
+/**
+ * Runs one model tool call on an MCP server as an `mcpToolCall` item:
+ * started, approval when the server's trust settings call for it, progress
+ * messages, completed with the server's result (or failed with why).
+ * Failures are items the model reads, never exceptions.
+ */
+async function runMcpToolCall(invocation: ToolInvocation<ActiveTurn>, ref: McpToolRef, args: Record<string, unknown>, deps: McpCallDeps): Promise<ToolResult> {
+  const { turn, permission } = invocation;
+  const item = recordMcpItem(invocation, ref, deps);
+  const { started } = item;
+  // A restart records the call as cut off instead of losing it (turn-recovery moves pending items into the thread).
+  const permissionDetails = (requestId: string) => ({ requestId, command: null, reason: `MCP tool "${ref.tool}" of server "${ref.server}"` });
+  const ifStopped = (message: string) => turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', error: { message } });
+  ifStopped(STOPPED_WHILE_WAITING);
+  const verdict = await deps.mcp.review({
+    threadId: turn.threadId,
+    turnId: turn.id,
+    itemId: started.id,
+    store: turn.store,
+    ephemeral: turn.ephemeral,
+    signal: turn.controller.signal,
+    server: ref.server,
+    tool: ref.tool,
+    args,
+    hooks: {
+      requested: async (requestId) => (await permission.requested(permissionDetails(requestId)))?.text ?? null,
+      answered: (requestId, decision) => permission.answered(permissionDetails(requestId), decision),
+    },
   });
-  turn.liveItems.delete(final.id);
+  if (verdict.run) ifStopped(STOPPED_WHILE_RUNNING);
+  return item.complete(verdict.run ? await callServer(turn, ref, args, started, deps) : { ...started, status: 'failed', error: { message: verdict.message } });
 }
 
 /** The call itself: the server's result, or why it failed. */

@@ -1,6 +1,6 @@
 import { ITEM_CODEX_NULLS, type ThreadItem } from '../../../shared/protocol/index.js';
 import type { EventLog } from '../event-log.js';
-import type { ActiveTurn } from './active-turn.js';
+import type { ActiveTurn } from '../active-turn.js';
 
 type Reasoning = Extract<ThreadItem, { type: 'reasoning' }>;
 type AgentMessage = Extract<ThreadItem, { type: 'agentMessage' }>;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification, ClientMethod, ParamsOf, ConversationItem, Turn } from '../../../shared/protocol/index.js';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../../host/runtime.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 
@@ -102,7 +102,7 @@ describe('after a crash', () => {
     await first.waitFor((n) => n.method === 'item/agentMessage/delta');
     await first.call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('shorter please') });
     // The checkpoint is written within STREAM_CHECKPOINT_MS of the text arriving.
-    await waitUntil(() => (first.runtime.durable.db.prepare("SELECT COUNT(*) AS n FROM pending_items WHERE kind = 'streaming'").get() as { n: number }).n === 1, {
+    await waitUntil(() => (first.runtime.services.durable.db.prepare("SELECT COUNT(*) AS n FROM pending_items WHERE kind = 'streaming'").get() as { n: number }).n === 1, {
       what: 'the streaming reply to be checkpointed',
     });
     first.crash();

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyNotification, ClientMethod, ParamsOf } from '../../../shared/protocol/index.js';
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../../model/types.js';
 import type { RequestContext } from '../context.js';
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../../host/runtime.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 

@@ -14,29 +14,20 @@ import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
-import type { CommandRunner } from '../commands/command-runner.js';
-import type { PatchRunner } from '../patch/patch-runner.js';
-import type { ClientTools } from '../tools/client-tools.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { McpToolCaller } from './mcp-tool-call.js';
-import type { AgentJobTools } from '../jobs/job-tools.js';
+import type { ToolTable } from '../tools/tool-table.js';
 import type { ModelBinder } from '../../model/types.js';
-import { addUsage, ZERO_USAGE, type ActiveTurn } from './active-turn.js';
+import { addUsage, ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
 import { requireDirectory } from '../working-directory.js';
 import { redactTurnError } from '../../model/secret-redaction.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
-import type { TurnChanges } from '../projects/turn-changes.js';
 
 export interface TurnEngineDeps {
   readonly threads: ThreadManager;
   readonly events: EventLog;
   readonly goals: GoalManager;
-  readonly tools: ToolRegistry;
-  readonly clientTools: ClientTools;
-  readonly commands: CommandRunner;
-  readonly patches: PatchRunner;
+  readonly tools: ToolTable<ActiveTurn>;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
@@ -47,14 +38,8 @@ export interface TurnEngineDeps {
   readonly knownSecrets?: () => Promise<readonly string[]>;
   /** Called once a turn has ended (completed, interrupted or failed) and the thread is idle again. */
   readonly onTurnEnded?: (threadId: string, turnId: string) => void;
-  /** Configured hooks: turn start and end here, tool use in the runner. */
+  /** Configured hooks: turn start and end here, tool use in the tool dispatcher. */
   readonly hooks: HookDispatcher;
-  /** MCP servers' tools for the agent. */
-  readonly mcp?: McpToolCaller;
-  /** The agent's background jobs (job_start, job_status, job_output). */
-  readonly jobTools?: AgentJobTools;
-  /** Checkpoints and diffs of each turn's file changes. */
-  readonly changes?: Pick<TurnChanges, 'beforeChange' | 'afterChange'>;
 }
 
 /**
@@ -71,7 +56,8 @@ export class TurnEngine {
     const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'turn/start');
     const running = this.active.get(record.id);
     if (running) {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'thread.busy',
         `thread ${record.id} already has a running turn (${running.id}); steer it with turn/steer or stop it first`,
         { activeTurnId: running.id },
       );
@@ -143,9 +129,10 @@ export class TurnEngine {
   steer(params: HandlerParamsOf<'turn/steer'>): ResultOf<'turn/steer'> {
     this.deps.threads.requireUnarchived(params.threadId, 'turn/steer');
     const turn = this.active.get(params.threadId);
-    if (!turn) throw RpcError.invalidRequest(`no turn is running in thread ${params.threadId}; start one with turn/start`);
+    if (!turn) throw RpcError.because('turn.notRunning', `no turn is running in thread ${params.threadId}; start one with turn/start`, { activeTurnId: null });
     if (turn.id !== params.expectedTurnId) {
-      throw RpcError.invalidRequest(
+      throw RpcError.because(
+        'turn.notRunning',
         `expectedTurnId ${params.expectedTurnId} is not the running turn (${turn.id})`,
         { activeTurnId: turn.id },
       );
@@ -177,7 +164,7 @@ export class TurnEngine {
     this.deps.threads.require(params.threadId);
     const turn = this.active.get(params.threadId);
     if (!turn || turn.id !== params.turnId) {
-      throw RpcError.invalidRequest(`turn ${params.turnId} is not running in thread ${params.threadId}`);
+      throw RpcError.because('turn.notRunning', `turn ${params.turnId} is not running in thread ${params.threadId}`, { activeTurnId: this.active.get(params.threadId)?.id ?? null });
     }
     turn.controller.abort();
     const timeoutMs = this.deps.interruptTimeoutMs ?? 10_000;

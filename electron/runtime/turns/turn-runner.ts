@@ -1,25 +1,16 @@
-import type { ThreadItem, TurnFailure } from '../../../shared/protocol/index.js';
+import type { TurnFailure } from '../../../shared/protocol/index.js';
 import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
-import type { CommandRunner } from '../commands/command-runner.js';
-import { commandToolSpecs, EXEC_COMMAND, WRITE_STDIN } from '../commands/command-tool-specs.js';
-import type { PatchRunner } from '../patch/patch-runner.js';
-import { APPLY_PATCH, applyPatchToolSpec } from '../patch/patch-tool-spec.js';
-import type { ClientTools } from '../tools/client-tools.js';
-import { jobToolSpecs, type AgentJobTools } from '../jobs/job-tools.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolTable } from '../tools/tool-table.js';
 import type { ModelBinder } from '../../model/types.js';
-import { addUsage, type ActiveTurn } from './active-turn.js';
+import { addUsage, type ActiveTurn } from '../active-turn.js';
 import { buildInstructions } from './instructions.js';
 import { buildModelHistory } from './model-history.js';
-import { goalToolSpecs, isGoalTool, runGoalTool } from './goal-tools.js';
-import { runMcpToolCall, type McpToolCaller } from './mcp-tool-call.js';
 import { ReplyItems } from './reply-items.js';
-import { blockedText, type HookDispatcher } from '../hooks/hook-dispatcher.js';
-import { hookContextOf } from '../hooks/turn-hooks.js';
-import type { TurnChanges } from '../projects/turn-changes.js';
+import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
+import { dispatchToolCall } from './tool-dispatch.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
 export const MAX_MODEL_REQUESTS_PER_TURN = 64;
@@ -28,25 +19,15 @@ export interface TurnRunnerDeps {
   readonly threads: ThreadManager;
   readonly events: EventLog;
   readonly goals: GoalManager;
-  readonly tools: ToolRegistry;
-  readonly clientTools: ClientTools;
-  /** exec_command / write_stdin. */
-  readonly commands: CommandRunner;
-  /** apply_patch. */
-  readonly patches: PatchRunner;
+  /** Every tool the agent may be offered; each turn's list is a query of it, each call goes through `dispatchToolCall`. */
+  readonly tools: ToolTable<ActiveTurn>;
   readonly bindModel: ModelBinder;
   readonly newId: () => string;
   readonly now: () => number;
   /** Thread-wide usage before this turn, for `thread/tokenUsage/updated`. */
   readonly threadUsage: (threadId: string) => ActiveTurn['usage'];
-  /** PreToolUse / PostToolUse hooks around each tool call. */
+  /** Tool hooks (PreToolUse, PostToolUse, PermissionRequest), run by the dispatcher around every call. */
   readonly hooks: HookDispatcher;
-  /** MCP servers' tools (their calls become `mcpToolCall` items). */
-  readonly mcp?: McpToolCaller;
-  /** job_start / job_status / job_output: background jobs without blocking the turn. */
-  readonly jobTools?: AgentJobTools;
-  /** Checkpoints before a turn's first file change, its diff after each (undo, turn/diff/updated). */
-  readonly changes?: Pick<TurnChanges, 'beforeChange' | 'afterChange'>;
 }
 
 export type TurnOutcome =
@@ -66,15 +47,8 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;
-    const hasGoal = turn.store.goals.get(turn.threadId) !== null;
-    const tools = [
-      ...deps.tools.specs(),
-      ...commandToolSpecs,
-      applyPatchToolSpec,
-      ...(deps.jobTools ? jobToolSpecs : []),
-      ...(hasGoal ? goalToolSpecs : []),
-      ...(await deps.clientTools.specsFor(turn.threadId)),
-    ];
+    const tools = await deps.tools.forTurn({ threadId: turn.threadId, hasGoal: turn.store.goals.get(turn.threadId) !== null });
+    const specs = tools.specs;
     for (let request = 0; request < MAX_MODEL_REQUESTS_PER_TURN; request++) {
       if (signal.aborted) return { status: 'interrupted', error: null };
       storePendingInput(turn);
@@ -86,7 +60,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
         model: binding.model,
         instructions: buildInstructions(turn.cwd, goal),
         messages,
-        tools,
+        tools: specs,
         signal,
       });
       let budgetExhausted = false;
@@ -149,7 +123,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
       }
       for (const call of calls) {
         if (signal.aborted) return { status: 'interrupted', error: null };
-        await runToolCall(turn, call, deps);
+        await dispatchToolCall(turn, call, tools, deps);
       }
       if (calls.length === 0 && turn.pendingInput.length === 0) return { status: 'completed' };
     }
@@ -194,99 +168,4 @@ export function storePendingInput(turn: ActiveTurn): void {
       turn.store.pending.delete(item.id);
     }
   });
-}
-
-async function runToolCall(turn: ActiveTurn, call: ModelToolCall, deps: TurnRunnerDeps): Promise<void> {
-  // A patch is its own item (fileChange); the runner calls PostToolUse hooks itself.
-  if (call.name === APPLY_PATCH) {
-    const blocked = await deps.hooks.preToolUse(hookContextOf(turn), { name: call.name, callId: call.id, argumentsJson: call.arguments });
-    if (blocked) return deps.patches.applyPatch(turn, call, blocked);
-    await deps.changes?.beforeChange(turn);
-    await deps.patches.applyPatch(turn, call, blocked);
-    await deps.changes?.afterChange(turn);
-    return;
-  }
-  // A command is its own item (commandExecution), not a generic tool call.
-  if (call.name === EXEC_COMMAND) {
-    const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
-    const blocked = await deps.hooks.preToolUse(hookContextOf(turn), hookCall);
-    // Any command may write files: the checkpoint comes first, the diff after it answered.
-    if (!blocked) await deps.changes?.beforeChange(turn);
-    const result = await deps.commands.execCommand(turn, call, blocked);
-    if (!blocked) await deps.changes?.afterChange(turn);
-    // As for other tools: PostToolUse hooks hear what the command answered, unless a PreToolUse hook refused it.
-    if (!blocked) await deps.hooks.postToolUse(hookContextOf(turn), hookCall, result);
-    return;
-  }
-  const mcpTool = deps.mcp?.resolveTool(call.name);
-  if (mcpTool && deps.mcp) return runMcpToolCall(turn, call, mcpTool, { ...deps, mcp: deps.mcp });
-  const startedAtMs = deps.now();
-  let parsedArgs: unknown = call.arguments;
-  try {
-    parsedArgs = JSON.parse(call.arguments);
-  } catch {
-    // shown as the raw text
-  }
-  const base = {
-    type: 'dynamicToolCall' as const,
-    namespace: null,
-    id: deps.newId(),
-    turnId: turn.id,
-    createdAtMs: startedAtMs,
-    startedAtMs,
-    tool: call.name,
-    callId: call.id,
-    arguments: parsedArgs,
-  };
-  const scope = { threadId: turn.threadId, turnId: turn.id, itemId: base.id, ephemeral: turn.ephemeral };
-  const started: ThreadItem = {
-    ...base,
-    status: 'inProgress',
-    completedAtMs: null,
-    contentItems: null,
-    output: null,
-    success: null,
-    durationMs: null,
-  };
-  deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item: started, startedAtMs }, scope);
-  // A client may take minutes to answer; if the runtime dies meanwhile, the restart records the
-  // call as failed instead of losing it (turn-recovery moves pending items into the thread).
-  turn.store.pending.save('streaming', turn.threadId, { ...started, status: 'failed', output: 'canceled by restart', success: false });
-  // Until it is stored, a window that opens the thread sees it as running (thread/read, thread/resume).
-  turn.liveItems.set(started.id, () => started);
-  const signal = turn.controller.signal;
-  const hookCall = { name: call.name, callId: call.id, argumentsJson: call.arguments };
-  if (call.name === WRITE_STDIN) await deps.changes?.beforeChange(turn);
-  const result = await deps.hooks.aroundToolUse(hookContextOf(turn), hookCall, async () =>
-    call.name === WRITE_STDIN
-      ? await deps.commands.writeStdin(call.arguments)
-      : deps.jobTools?.has(call.name)
-        ? await deps.jobTools.invoke(turn, call.name, call.arguments)
-      : isGoalTool(call.name)
-        ? runGoalTool(deps.goals, { threadId: turn.threadId, turnId: turn.id }, call.name, call.arguments)
-      : (await deps.clientTools.has(turn.threadId, call.name))
-        ? await deps.clientTools.invoke(
-            { threadId: turn.threadId, turnId: turn.id, callId: call.id, modelName: call.name, argumentsJson: call.arguments },
-            signal,
-          )
-        : await deps.tools.invoke(call.name, call.arguments, { cwd: turn.cwd, signal }),
-  );
-  // A command still running in the background may have written more since.
-  if (call.name === WRITE_STDIN) await deps.changes?.afterChange(turn);
-  const completedAtMs = deps.now();
-  const completed: ThreadItem = {
-    ...base,
-    status: result.success ? 'completed' : 'failed',
-    completedAtMs,
-    contentItems: [{ type: 'inputText', text: result.output }],
-    output: result.output,
-    success: result.success,
-    durationMs: completedAtMs - startedAtMs,
-  };
-  deps.events.commit(turn.store, () => {
-    turn.store.items.append(turn.threadId, completed);
-    turn.store.pending.delete(completed.id);
-    deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null }, scope);
-  });
-  turn.liveItems.delete(completed.id);
 }

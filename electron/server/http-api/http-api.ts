@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { CarrierRuntime } from '../../host/carrier-runtime.js';
 import { WHEELHOUSE_VERSION } from '../../runtime/version.js';
 import { ApprovalRoutes } from './approval-routes.js';
 import { isOwnOrigin } from '../loopback-host.js';
@@ -22,18 +22,18 @@ export interface HttpApiOptions {
 export interface HttpApi {
   /** Answers a request under `/v1/`; `false` for any other path. */
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
-  /** Fails the tool calls still waiting for an HTTP answer; stops announcing approvals. */
+  /** Fails the tool calls still waiting for an HTTP answer (their client is gone). */
   close(): void;
 }
 
 /**
- * The runtime's HTTP API (seed 004) on `wheelhouse serve`: the same Runtime,
+ * The runtime's HTTP API (seed 004) on `wheelhouse serve`: the same CarrierRuntime,
  * dispatcher and event log as the WebSocket carrier. Loopback only (the web
  * server refuses a foreign Host on every path before this is asked), with the
  * runtime token; no CORS headers are ever sent, so a web page in a browser
  * cannot read any answer.
  */
-export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpApi {
+export function createHttpApi(runtime: CarrierRuntime, options: HttpApiOptions): HttpApi {
   const routes = new ThreadRoutes(runtime, callerFor(runtime));
   const toolCalls = new HttpToolCalls(runtime);
   const approvals = new ApprovalRoutes(runtime);
@@ -112,7 +112,6 @@ export function createHttpApi(runtime: Runtime, options: HttpApiOptions): HttpAp
     },
     close: () => {
       toolCalls.close();
-      approvals.close();
     },
   };
 }
@@ -163,7 +162,7 @@ function requireToken(req: http.IncomingMessage, expected: string, queryToken: s
     throw new HttpError(
       401,
       'unauthorized',
-      'missing token: send Authorization: Bearer <token> or X-Wheelhouse-Runtime-Token (event streams also take ?token=)',
+      'missing token: send Authorization: Bearer <token> or X-Wheelhouse-CarrierRuntime-Token (event streams also take ?token=)',
     );
   }
   const a = Buffer.from(given);

@@ -67,7 +67,7 @@ function controlFrame(event: string, data: Record<string, unknown>, id?: number)
  * than the last replayed seq, so the seam has no gap and no duplicate.
  */
 export function streamEvents(
-  events: EventLog,
+  events: Pick<EventLog, 'subscribe' | 'replay' | 'lastSeq'>,
   res: http.ServerResponse,
   request: SseRequest,
   options: SseOptions = DEFAULT_SSE_OPTIONS,

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { ClientMethod, ParamsOf, ResultOf } from '../../../shared/protocol/index.js';
 import { ThreadSetNameParams } from '../../../shared/protocol/methods/thread.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { CarrierRuntime } from '../../host/carrier-runtime.js';
 import { toSnakeKeys } from './case-keys.js';
 import { HttpError, sendJson } from './http-errors.js';
 import {
@@ -20,7 +20,7 @@ import { parseBody, readJsonBody } from './request-body.js';
 /** Calls a protocol method through the runtime's dispatcher, exactly as a JSON-RPC client would. */
 export type CallMethod = <M extends ClientMethod>(method: M, params: ParamsOf<M>) => Promise<ResultOf<M>>;
 
-export function callerFor(runtime: Runtime): CallMethod {
+export function callerFor(runtime: CarrierRuntime): CallMethod {
   // One owner for every HTTP client: a thread's tool calls are answered by whoever holds the token.
   return (method, params) =>
     runtime.dispatcher.call(method, params, {
@@ -35,7 +35,7 @@ export class ThreadRoutes {
   private readonly idempotent = new IdempotentTurns<StartedTurn>();
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: CarrierRuntime,
     private readonly call: CallMethod,
   ) {}
 

@@ -1,12 +1,8 @@
 import type http from 'node:http';
 import { z } from 'zod';
-import {
-  ServerRequestError,
-  type DynamicToolCallParams,
-  type DynamicToolCallResponse,
-  type DynamicToolSpec,
-} from '../../../shared/protocol/index.js';
-import type { Runtime } from '../../runtime/runtime.js';
+import type { DynamicToolCallParams, DynamicToolSpec, ServerRequestMethod } from '../../../shared/protocol/index.js';
+import type { ClientConnection, OutgoingRequest } from '../../runtime/outgoing/outgoing-sender.js';
+import type { CarrierRuntime } from '../../host/carrier-runtime.js';
 import { HttpError, sendJson } from './http-errors.js';
 import { parseBody, readJsonBody } from './request-body.js';
 
@@ -68,94 +64,76 @@ const ToolCallAnswer = z
   })
   .strict();
 
-interface PendingCall {
-  readonly params: DynamicToolCallParams;
-  settle(answer: DynamicToolCallResponse | ServerRequestError): void;
-}
-
-const REMEMBERED_ENDINGS = 10_000;
+const REMEMBERED_CALLS = 10_000;
 
 /**
- * Client-side tool calls of threads created over HTTP: each is announced
- * as a `tool_call.requested` event (SSE) and waits for its answer at
+ * Client-side tool calls of threads created over HTTP. This carrier registers
+ * one connection (`http`) with the OutgoingSender that can answer
+ * `item/tool/call`; the core announces each call in the log
+ * (`tool_call.requested`, seen on SSE) and the answer comes at
  * `POST /v1/threads/{id}/tool-calls/{call_id}`. The first answer wins; a
  * repeated or late answer, or one naming another turn, is refused with a
  * typed error.
  */
 export class HttpToolCalls {
-  private readonly pending = new Map<string, PendingCall>();
-  /** How recent calls ended, so a late or repeated answer gets a clear 409 instead of a 404. */
-  private readonly endings = new Map<string, string>();
-  private readonly removeRequester: () => void;
+  /** Request ids of recent calls by thread and call id (answers name the call, the sender knows the request). */
+  private readonly calls = new Map<string, { readonly requestId: string; readonly params: DynamicToolCallParams }>();
+  private readonly detach: () => void;
+  private closed = false;
 
-  constructor(private readonly runtime: Runtime) {
-    this.removeRequester = runtime.clientTools.addRequester((owner, params, options) =>
-      owner === HTTP_OWNER ? this.request(params, options) : null,
-    );
+  constructor(private readonly runtime: CarrierRuntime) {
+    const connection: ClientConnection = {
+      connectionId: HTTP_OWNER,
+      get isOpen() {
+        return true;
+      },
+      canAnswer: (method: ServerRequestMethod) => method === 'item/tool/call' && !this.closed,
+      sendRequest: (request: OutgoingRequest) => this.remember(request),
+      // HTTP clients read notifications from the log (SSE), not from this connection.
+      sendNotification: () => undefined,
+      unsentBytes: 0,
+      onceDrained: (callback) => callback(),
+    };
+    this.detach = runtime.outgoing.attach(connection);
   }
 
   async answer(req: http.IncomingMessage, res: http.ServerResponse, threadId: string, callId: string): Promise<void> {
     const body = parseBody(ToolCallAnswer, await readJsonBody(req), 'tool call answer');
     this.runtime.threads.require(threadId);
-    const key = keyOf(threadId, callId);
-    const call = this.pending.get(key);
-    if (!call) {
-      const ended = this.endings.get(key);
-      if (ended) throw new HttpError(409, 'tool_call_finished', `tool call ${callId} already ended (${ended})`);
-      throw new HttpError(404, 'tool_call_not_found', `no tool call ${callId} is waiting in thread ${threadId}`);
+    const call = this.calls.get(keyOf(threadId, callId));
+    if (!call) throw new HttpError(404, 'tool_call_not_found', `no tool call ${callId} is waiting in thread ${threadId}`);
+    const { outgoing } = this.runtime;
+    if (!outgoing.isWaiting(call.requestId)) {
+      throw new HttpError(409, 'tool_call_finished', `tool call ${callId} already ended (${outgoing.endingOf(call.requestId) ?? 'ended'})`);
     }
     if (body.turn_id !== undefined && body.turn_id !== call.params.turnId) {
       throw new HttpError(409, 'turn_mismatch', `tool call ${callId} belongs to turn ${call.params.turnId}, not ${body.turn_id}`);
     }
-    call.settle({
+    const result = {
       success: body.success,
       contentItems: body.content.map((item) =>
         item.type === 'input_text' ? { type: 'inputText', text: item.text } : { type: 'inputImage', imageUrl: item.image_url },
       ),
-    });
+    };
+    const outcome = await outgoing.answer(HTTP_OWNER, { id: call.requestId, result });
+    if (outcome.kind !== 'taken') throw new HttpError(409, 'tool_call_finished', `tool call ${callId}: ${outcome.error.message}`);
     sendJson(res, 200, { call_id: callId, status: 'answered' });
   }
 
+  /** The HTTP API stops: calls only it could answer fail (`closed`). */
   close(): void {
-    this.removeRequester();
-    for (const call of [...this.pending.values()]) call.settle(new ServerRequestError('closed', 'the HTTP API stopped'));
+    this.closed = true;
+    this.detach();
   }
 
-  private request(params: DynamicToolCallParams, options: { timeoutMs: number; signal: AbortSignal }): Promise<DynamicToolCallResponse> {
+  private remember(request: OutgoingRequest): void {
+    const params = request.params as DynamicToolCallParams;
     const key = keyOf(params.threadId, params.callId);
-    return new Promise<DynamicToolCallResponse>((resolve, reject) => {
-      const onAbort = () => settle(new ServerRequestError('canceled', 'the tool call was canceled (turn stopped)'));
-      const timer = setTimeout(
-        () => settle(new ServerRequestError('timeout', `the client did not answer within ${options.timeoutMs} ms`)),
-        options.timeoutMs,
-      );
-      const settle = (outcome: DynamicToolCallResponse | ServerRequestError) => {
-        if (this.pending.get(key)?.settle !== settle) return;
-        this.pending.delete(key);
-        clearTimeout(timer);
-        options.signal.removeEventListener('abort', onAbort);
-        this.remember(key, outcome instanceof ServerRequestError ? outcome.reason : 'answered');
-        if (outcome instanceof ServerRequestError) reject(outcome);
-        else resolve(outcome);
-      };
-      this.endings.delete(key);
-      this.pending.set(key, { params, settle });
-      if (options.signal.aborted) return onAbort();
-      options.signal.addEventListener('abort', onAbort, { once: true });
-      const { record } = this.runtime.threads.require(params.threadId);
-      this.runtime.events.publish('tool_call.requested', params, {
-        threadId: params.threadId,
-        turnId: params.turnId,
-        ephemeral: record.ephemeral,
-      });
-    });
-  }
-
-  private remember(key: string, how: string): void {
-    this.endings.set(key, how);
-    if (this.endings.size > REMEMBERED_ENDINGS) {
-      const oldest = this.endings.keys().next().value;
-      if (oldest !== undefined) this.endings.delete(oldest);
+    this.calls.delete(key);
+    this.calls.set(key, { requestId: request.id, params });
+    if (this.calls.size > REMEMBERED_CALLS) {
+      const oldest = this.calls.keys().next().value;
+      if (oldest !== undefined) this.calls.delete(oldest);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { RpcClient, type FallbackRequestHandler, type ServerRequestHandler } from '../../../shared/protocol/client.js';
 import type { ServerRequestMethod } from '../../../shared/protocol/registry.js';
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
-import type { InitializeResult } from '../../../shared/protocol/methods/initialize.js';
+import { DESKTOP_CLIENT_NAME, type InitializeResult } from '../../../shared/protocol/methods/initialize.js';
 import type {
   AnyNotification,
   ClientMethod,
@@ -210,7 +210,7 @@ export class WheelhouseClient {
     let server: InitializeResult;
     try {
       server = await rpc.request('initialize', {
-        clientInfo: { name: 'wheelhouse-ui', title: 'Wheelhouse', version: this.options.clientVersion },
+        clientInfo: { name: DESKTOP_CLIENT_NAME, title: 'Wheelhouse', version: this.options.clientVersion },
       });
     } catch (error) {
       if (this.rpc !== rpc) return;

@@ -6,7 +6,7 @@ export interface ActivityStep {
   readonly id: string;
   readonly kind: 'command' | 'files' | 'tool' | 'message' | 'person';
   readonly text: string;
-  /** What became of it, in a word or two; null while it runs. */
+  /** What became of it, in a word or two; null while it runs, and for a reply (nothing became of it). */
   readonly result: string | null;
   readonly state: 'running' | 'done' | 'failed' | 'declined';
 }

@@ -4,7 +4,8 @@ import { asSentence, describeRequestError, NOT_CONNECTED_MESSAGE } from './reque
 
 describe('describing a failed request', () => {
   it('turns the spent goal budget into a sentence with the Raise budget action', () => {
-    const error = RpcError.invalidRequest(
+    const error = RpcError.because(
+      'goal.budgetSpent',
       'the thread goal has used its token budget (45 of 40 tokens); raise the budget or clear the goal to continue',
       { threadId: 't1', goal: { status: 'budgetLimited', tokensUsed: 45, tokenBudget: 40 } },
     );
@@ -21,7 +22,7 @@ describe('describing a failed request', () => {
   });
 
   it('names a working folder that is gone and offers Settings', () => {
-    const error = RpcError.invalidParams('invalid params for thread/start: cwd: folder does not exist: /tmp/gone', {
+    const error = RpcError.because('cwd.notFound', 'invalid params for thread/start: cwd: folder does not exist: /tmp/gone', {
       field: 'cwd',
       path: '/tmp/gone',
       problem: 'missing',

@@ -61,6 +61,7 @@ function setup() {
     const client = new WheelhouseClient({ connector, reconnect: true, clientVersion: 'test' });
     const store = createApprovalsStore(client);
     const notices: Notice[] = [];
+    const withdrawn: string[] = [];
     const waiters = new Set<() => void>();
     const stop = watchApprovalNotices(client, {
       subscribe: (listener) => store.subscribe((state, previous) => void (state.pending !== previous.pending && listener(state.pending))),
@@ -68,6 +69,7 @@ function setup() {
         notices.push(notice);
         for (const wake of waiters) wake();
       },
+      withdraw: (requestId) => void withdrawn.push(requestId),
       threadName: (threadId) => (threadId === 'thread-1' ? 'Fix the build' : null),
     });
     client.start();
@@ -99,7 +101,7 @@ function setup() {
       // The baseline is the window's own approval/list: one more round trip makes sure it has come back.
       await client.request('approval/list', {});
     };
-    return { client, store, notices, until, settled, cut: () => cut() };
+    return { client, store, notices, withdrawn, until, settled, cut: () => cut() };
   };
   return { ask, openWindow };
 }
@@ -129,6 +131,22 @@ describe('approval notices', () => {
     ask('item-2', 'npm run lint');
     await window.until('the second notice', () => window.notices.length === 2);
     expect(window.notices.map((notice) => notice.body)).toEqual(['npm test', 'npm run lint']);
+    // The dropped connection emptied the list for a moment, but nothing was answered.
+    expect(window.withdrawn).toEqual([]);
+  });
+
+  it('withdraw the notice once its request is answered', async () => {
+    const { ask, openWindow } = setup();
+    const window = openWindow();
+    await window.settled(0);
+    ask('item-1', 'npm test');
+    await window.until('the notice', () => window.notices.length === 1);
+    const [request] = window.store.getState().pending;
+    if (!request) throw new Error('no request waiting');
+    window.store.getState().answerCommand(request.requestId, 'accept');
+    await window.until('answered', () => window.store.getState().pending.length === 0);
+    expect(window.withdrawn).toEqual([request.requestId]);
+    expect(window.notices[0]?.approval?.requestId).toBe(request.requestId);
   });
 
   it('stay quiet for what was already waiting when a window opens (a reload)', async () => {

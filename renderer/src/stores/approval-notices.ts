@@ -23,12 +23,15 @@ export interface ApprovalNoticeWatch {
   /** The requests waiting now, each time the list changes (the approvals store's `pending`). */
   readonly subscribe: (listener: (pending: readonly PendingRequest[]) => void) => () => void;
   readonly deliver: (notice: Notice) => void;
+  /** A request told about stopped waiting (answered here or elsewhere, or its turn ended): its notice is no longer news. */
+  readonly withdraw: (requestId: string) => void;
   /** The name of the thread a request comes from, when known. */
   readonly threadName: (threadId: string) => string | null;
 }
 
 /**
- * Turns requests that start waiting into approval notices, once each. After
+ * Turns requests that start waiting into approval notices, once each, and
+ * withdraws a notice once its request stops waiting. After
  * every (re)connect the runtime sends again every request still waiting:
  * those are not news. The requests `approval/list` names right after the
  * connect are taken as already known; those arriving before its answer are
@@ -70,6 +73,10 @@ export function watchApprovalNotices(client: WheelhouseClient, watch: ApprovalNo
   });
   const offPending = watch.subscribe((pending) => {
     const now = new Set(pending.map((request) => request.requestId));
+    // A dropped connection empties the list without answering anything: only a connected window's list says a request left.
+    if (client.getSnapshot().status === 'connected') {
+      for (const requestId of previous) if (!now.has(requestId) && announced.has(requestId)) watch.withdraw(requestId);
+    }
     for (const request of pending) {
       if (previous.has(request.requestId)) continue;
       if (known === null) held.push(request);

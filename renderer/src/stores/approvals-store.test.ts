@@ -57,6 +57,8 @@ function setup() {
     /** Delivers a message to the window as if the runtime sent it; what the window sends back is kept in `sent`. */
     let deliver: (text: string) => void = () => undefined;
     const sent: unknown[] = [];
+    /** While set, a write to the link fails as a broken socket's would (the link itself stays up). */
+    let writesFail = false;
     const connector = async (): Promise<ClosableTransport> => {
       const messages = new Set<(text: string) => void>();
       const closes = new Set<(reason: string) => void>();
@@ -72,6 +74,7 @@ function setup() {
       deliver = (text) => messages.forEach((listener) => listener(text));
       return {
         send: (text) => {
+          if (writesFail) throw new Error('the socket refused the write');
           sent.push(JSON.parse(text));
           if (open) connection.receive(text);
         },
@@ -92,7 +95,18 @@ function setup() {
       deliver(JSON.stringify({ id, method, params }));
       return { answer: () => sent.find((message) => (message as { id?: unknown; method?: unknown }).id === id && !('method' in (message as object))) };
     };
-    return { client, store, cut: () => cut(), askUnknown };
+    /** The params of each request of `method` this window sent, oldest first. */
+    const sentParams = (method: string) =>
+      sent.flatMap((message) => ((message as { method?: unknown }).method === method ? [(message as { params: unknown }).params] : []));
+    return {
+      client,
+      store,
+      cut: () => cut(),
+      askUnknown,
+      sentParams,
+      deliver: (text: string) => deliver(text),
+      failWrites: (on: boolean) => void (writesFail = on),
+    };
   };
 
   const until = (check: () => boolean, what: string) => waitUntil(check, { what, intervalMs: 5 });
@@ -132,7 +146,9 @@ describe('the approvals store', () => {
     afterCommands(2);
     a.store.getState().selectAll(true);
     expect(a.store.getState().answerMany(a.store.getState().selected, 'approve')).toBe(2);
-    expect(a.store.getState().pending).toEqual([]);
+    // Both stay, waiting on their answers, until the runtime takes them.
+    expect([...a.store.getState().answering]).toEqual([one!.requestId, two!.requestId]);
+    await until(() => a.store.getState().pending.length === 0, 'both answered');
     expect(a.store.getState().selected.size).toBe(0);
     await until(() => b.store.getState().pending.length === 0, 'the other window drops both');
     expect(b.store.getState().notes.map((note) => [note.requestId, note.summary])).toEqual([
@@ -195,6 +211,78 @@ describe('the approvals store', () => {
     expect(Object.values(a.store.getState().grants).flat().map((grant) => [grant.threadId, grant.prefix])).toEqual([[granted, ['touch', 'granted.txt']]]);
     await late.store.getState().revokeGrant(granted, ['touch', 'granted.txt']);
     await until(() => (a.store.getState().grants[granted] ?? []).length === 0, 'revoked everywhere');
+  });
+});
+
+describe('an answer that does not go through', () => {
+  it('keeps the request waiting with the reason shown, and a second answer gets it through', async () => {
+    const { project, openWindow, until, askInNewThread, turnsCompleted, afterCommands } = setup();
+    const a = openWindow();
+    await until(() => a.client.getSnapshot().status === 'connected', 'connected');
+    await askInNewThread(a, 'touch retried.txt');
+    const [request] = a.store.getState().pending;
+
+    a.failWrites(true);
+    a.store.getState().answerCommand(request!.requestId, 'accept');
+    await until(() => a.store.getState().failures[request!.requestId] !== undefined, 'the failure shown');
+    expect(a.store.getState().pending.map((known) => known.requestId)).toEqual([request!.requestId]);
+    expect(a.store.getState().answering.size).toBe(0);
+    expect(a.store.getState().failures[request!.requestId]).toMatch(/^Send failed: the socket refused the write\.$/);
+    expect(fs.existsSync(path.join(project, 'retried.txt'))).toBe(false);
+
+    a.failWrites(false);
+    afterCommands(1);
+    a.store.getState().answerCommand(request!.requestId, 'accept');
+    await until(() => a.store.getState().pending.length === 0, 'answered the second time');
+    expect(a.store.getState().failures).toEqual({});
+    expect(a.store.getState().notes).toEqual([]);
+    await turnsCompleted(1);
+    expect(fs.existsSync(path.join(project, 'retried.txt'))).toBe(true);
+  });
+
+  it('drops a request the runtime no longer waits on, without a failure', async () => {
+    const { openWindow, until } = setup();
+    const a = openWindow();
+    await until(() => a.client.getSnapshot().status === 'connected', 'connected');
+    // A request the runtime already settled (its server request arriving late, say).
+    const params = { threadId: 't-gone', turnId: 'turn-1', itemId: 'item-1', startedAtMs: 1, command: 'ls', cwd: '/', reason: null };
+    a.deliver(JSON.stringify({ id: 'stale-1', method: 'item/commandExecution/requestApproval', params }));
+    await until(() => a.store.getState().pending.length === 1, 'the stale request shown');
+    a.store.getState().answerCommand('stale-1', 'accept');
+    await until(() => a.store.getState().pending.length === 0, 'dropped');
+    expect(a.store.getState().failures).toEqual({});
+  });
+});
+
+describe('an MCP tool call answered with a remembered choice', () => {
+  it('sends its elicitation answer verbatim, so "always" and "for this thread" reach the runtime', async () => {
+    const { openWindow, until } = setup();
+    const a = openWindow();
+    await until(() => a.client.getSnapshot().status === 'connected', 'connected');
+    // Requests the runtime is not waiting on (as the elicitation store hands them over): only what the window sends is under test here.
+    const ask = (itemId: string) =>
+      void a.store.getState().receiveMcpToolApproval(
+        {
+          threadId: 't-mcp',
+          turnId: 'turn-1',
+          serverName: 'files',
+          mode: 'form',
+          message: 'Allow the files MCP server to run tool "write_file"?',
+          requestedSchema: { type: 'object', properties: {} },
+          _meta: { codex_approval_kind: 'mcp_tool_call', persist: ['session', 'always'] },
+        },
+        `mcp_tool_call_approval_${itemId}`,
+      );
+    ask('always');
+    ask('session');
+    await until(() => a.store.getState().pending.length === 2, 'both requests shown');
+    a.store.getState().answerMcpTool('mcp_tool_call_approval_always', { action: 'accept', _meta: { persist: 'always' } });
+    a.store.getState().answerMcpTool('mcp_tool_call_approval_session', { action: 'accept', _meta: { persist: 'session' } });
+    await until(() => a.store.getState().pending.length === 0, 'both answered');
+    expect(a.sentParams('approval/answer')).toEqual([
+      { requestId: 'mcp_tool_call_approval_always', response: { action: 'accept', _meta: { persist: 'always' } } },
+      { requestId: 'mcp_tool_call_approval_session', response: { action: 'accept', _meta: { persist: 'session' } } },
+    ]);
   });
 });
 

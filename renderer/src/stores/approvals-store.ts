@@ -15,6 +15,8 @@ import {
   type BatchVerdict,
   type PendingRequest,
 } from './approval-requests.js';
+import { RpcError } from '../../../shared/protocol/errors.js';
+import { describeRequestError } from '../format/request-errors.js';
 import { showRequestError } from './toast-store.js';
 
 export type { CommandApproval, FileChangeApproval, McpToolApproval, OtherRequest, PendingRequest } from './approval-requests.js';
@@ -34,8 +36,12 @@ export interface ResolvedElsewhereNote {
 const MAX_NOTES = 5;
 
 export interface ApprovalsState {
-  /** Oldest first; its length is the badge count. */
+  /** Oldest first; its length is the badge count. A request stays here until its answer is accepted. */
   readonly pending: readonly PendingRequest[];
+  /** Requests whose answer is on its way (their buttons wait). */
+  readonly answering: ReadonlySet<string>;
+  /** Why the last answer to a request did not go through, in words a person reads; it still waits. */
+  readonly failures: Readonly<Record<string, string>>;
   answerCommand(requestId: string, decision: CommandExecutionApprovalDecision): void;
   answerFileChange(requestId: string, decision: FileChangeApprovalDecision): void;
   answerOther(requestId: string, accept: boolean): void;
@@ -81,6 +87,8 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
 
   const store = create<ApprovalsState>()((set, get) => ({
     pending: [],
+    answering: new Set(),
+    failures: {},
     sessionScopes: {},
     open: false,
     // Notes are about what the person just saw: a reopened inbox starts without old ones.
@@ -149,28 +157,55 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
     },
   }));
 
-  /** Sends the answer on the request's own channel; a command approval without one (mid-reconnect) goes by approval/answer. */
+  /**
+   * Answers by `approval/answer` (a request with its own reply, unlike the
+   * answer to a server request, which nothing acknowledges), so the request
+   * leaves the inbox only once the runtime took the answer. A failure keeps
+   * it waiting with the reason shown; `approval.notWaiting` means nothing is
+   * waiting any more (answered elsewhere, or its turn ended), so it goes.
+   * Requests of kinds `approval/answer` does not speak go back on their own channel.
+   */
   function settle(requestId: string, result: unknown): void {
-    const answer = answers.get(requestId);
     const request = store.getState().pending.find((known) => known.requestId === requestId);
-    answers.delete(requestId);
-    remove(requestId);
-    if (answer) return answer(result);
-    if (request?.kind === 'command') {
-      const { decision } = result as { decision: CommandExecutionApprovalDecision };
-      // Lost the race to another window: its serverRequest/resolved already said so.
-      client.request('approval/answer', { requestId, decision }).catch(() => undefined);
-    } else if (request?.kind === 'mcpTool') {
-      // approval/answer speaks command decisions; the runtime maps them to the MCP answer.
-      const { action } = result as McpServerElicitationRequestResponse;
-      client.request('approval/answer', { requestId, decision: action }).catch(() => undefined);
+    if (!request || store.getState().answering.has(requestId)) return;
+    const params = approvalAnswerOf(request, result);
+    if (params === null) {
+      const answer = answers.get(requestId);
+      answers.delete(requestId);
+      remove(requestId);
+      answer?.(result);
+      return;
     }
+    store.setState((state) => ({ answering: new Set(state.answering).add(requestId), failures: without(state.failures, requestId) }));
+    client.request('approval/answer', { requestId, ...params }).then(
+      () => {
+        answers.delete(requestId);
+        remove(requestId);
+      },
+      (error: unknown) => {
+        if (error instanceof RpcError && error.reason === 'approval.notWaiting') {
+          answers.delete(requestId);
+          remove(requestId);
+          return;
+        }
+        store.setState((state) => ({
+          answering: withoutId(state.answering, requestId),
+          failures: { ...state.failures, [requestId]: describeRequestError(error).message },
+        }));
+      },
+    );
   }
 
   function remove(requestId: string): void {
     store.setState((state) => {
       const pending = state.pending.filter((request) => request.requestId !== requestId);
-      return { pending, selected: pruneSelection(state.selected, pending), anchor: state.anchor === requestId ? null : state.anchor };
+      return {
+        pending,
+        selected: pruneSelection(state.selected, pending),
+        anchor: state.anchor === requestId ? null : state.anchor,
+        answering: withoutId(state.answering, requestId),
+        failures: without(state.failures, requestId),
+      };
     });
   }
 
@@ -227,10 +262,11 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   client.on('serverRequest/resolved', ({ requestId }) => {
     const id = String(requestId);
     const request = store.getState().pending.find((known) => known.requestId === id);
+    const answeredHere = store.getState().answering.has(id);
     answers.delete(id);
     remove(id);
-    // Still shown here, so not answered here: another window answered first, or its turn stopped.
-    if (request) {
+    // Still shown here and not being answered here: another window answered first, or its turn stopped.
+    if (request && !answeredHere) {
       const note = { requestId: id, threadId: request.threadId, summary: requestSummaryText(request) };
       store.setState((state) => ({ notes: [...state.notes, note].slice(-MAX_NOTES) }));
     }
@@ -239,9 +275,43 @@ export function createApprovalsStore(client: WheelhouseClient, now: () => number
   client.onStatus((snapshot) => {
     if (snapshot.status !== 'connected') {
       answers.clear();
-      store.setState({ pending: [], selected: new Set(), anchor: null });
+      store.setState({ pending: [], selected: new Set(), anchor: null, answering: new Set(), failures: {} });
     }
   });
 
   return store;
+}
+
+/** What `approval/answer` takes for this request and result (less its id); null for kinds it does not speak. */
+function approvalAnswerOf(
+  request: PendingRequest,
+  result: unknown,
+): { readonly decision: CommandExecutionApprovalDecision } | { readonly response: McpServerElicitationRequestResponse } | null {
+  switch (request.kind) {
+    case 'command':
+    case 'fileChange':
+      return { decision: (result as { decision: CommandExecutionApprovalDecision }).decision };
+    case 'mcpTool':
+      // The elicitation answer verbatim: its `_meta.persist` ("session", "always") is what a decision cannot say.
+      return { response: result as McpServerElicitationRequestResponse };
+    case 'other':
+      return null;
+    default: {
+      const unknown: never = request;
+      return unknown;
+    }
+  }
+}
+
+function without(failures: Readonly<Record<string, string>>, requestId: string): Readonly<Record<string, string>> {
+  if (!(requestId in failures)) return failures;
+  const { [requestId]: _dropped, ...rest } = failures;
+  return rest;
+}
+
+function withoutId(ids: ReadonlySet<string>, requestId: string): ReadonlySet<string> {
+  if (!ids.has(requestId)) return ids;
+  const next = new Set(ids);
+  next.delete(requestId);
+  return next;
 }

@@ -63,10 +63,13 @@ async function setup() {
 
 describe('job log source', () => {
   it('follows a running job to its last line and learns when it has ended, holding only what was asked for', async () => {
-    const { jobs, until, run, open } = await setup();
-    const job = await run("for i in $(seq 1 3000); do echo \"line $i\"; done; sleep 0.2; echo 'last line'");
-    await until(() => (jobs.get(job.id)?.runs ?? 0) >= 1, 'started');
+    const { until, run, open, home } = await setup();
+    // The source opens once the 3000 lines are written (as a person opening a busy job's page); the last line waits for the test.
+    const job = await run("for i in $(seq 1 3000); do echo \"line $i\"; done; touch written; while [ ! -f go ]; do sleep 0.05; done; echo 'last line'");
+    await until(() => fs.existsSync(path.join(home, 'written')), 'the first 3000 lines written');
     const source = open(job.id, 1);
+    await until(() => source.store.getState().lineCount >= 3000, 'the source sees the lines');
+    fs.writeFileSync(path.join(home, 'go'), '');
     await until(() => source.store.getState().ended && source.store.getState().lineCount === 3001, 'the whole run followed');
     // The view's tail refresh brought the end: the last line is there without asking for it.
     expect(source.line(3000)).toBe('last line');

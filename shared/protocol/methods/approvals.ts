@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CommandAction, CommandExecutionApprovalDecision, NetworkPolicyAmendment, PolicyDecidedBy } from '../command-execution.js';
-import { defineMethod, defineNotification } from '../define.js';
-import { McpServerElicitationRequestParams } from './mcp-elicitation.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
+import { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from './mcp-elicitation.js';
 import { FileChangeApprovalDecision } from '../file-change.js';
 
 /** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
@@ -157,6 +157,17 @@ export const approvalNotifications = {
   ),
 } as const;
 
+/**
+ * `approval/answer`: a decision (command, file change, or an MCP tool call by
+ * its command-decision meaning), or for an MCP tool call the elicitation
+ * answer itself, so a remembered choice ("always") reaches the runtime.
+ */
+export const ApprovalAnswerParams = z.union([
+  z.object({ requestId: z.string(), decision: CommandExecutionApprovalDecision }).strict(),
+  z.object({ requestId: z.string(), response: McpServerElicitationRequestResponse }).strict(),
+]);
+export type ApprovalAnswerParams = z.infer<typeof ApprovalAnswerParams>;
+
 export const approvalMethods = {
   'approval/list': defineMethod(
     z.object({ threadId: z.string().nullable().optional() }),
@@ -164,9 +175,9 @@ export const approvalMethods = {
     'Approvals still waiting, oldest first (all threads unless one is named).',
   ),
   'approval/answer': defineMethod(
-    z.object({ requestId: z.string(), decision: CommandExecutionApprovalDecision }),
+    ApprovalAnswerParams,
     z.object({}),
-    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error. For an MCP tool call: accept runs it, acceptForSession also trusts the tool in that thread, decline and cancel skip it.',
+    'Answers a waiting approval, like answering its server request; an unknown or already answered one is an error. For an MCP tool call: accept runs it, acceptForSession also trusts the tool in that thread, decline and cancel skip it; or `response`, its elicitation answer verbatim (`_meta.persist` "session" or "always" trusts the tool in that thread or for good).',
   ),
   'approval/grants/list': defineMethod(
     z.object({ threadId: z.string().nullable().optional() }),
@@ -177,5 +188,6 @@ export const approvalMethods = {
     z.object({ threadId: z.string(), prefix: z.array(z.string()), kind: ApprovalGrantKind.nullable().optional() }),
     z.object({ revoked: z.boolean() }),
     'Ends an "accept for session" grant: those commands (or, with kind fileChange, the thread’s patches) ask again.',
+    perThread,
   ),
 } as const;

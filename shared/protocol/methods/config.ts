@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, oneAtATime } from '../define.js';
 import { CodexAskForApproval, nullFields } from '../codex.js';
 import { AskForApproval, SandboxMode, TurnErrorKind } from '../thread.js';
 
@@ -330,26 +330,30 @@ export type ConfigChangedNotification = z.infer<typeof ConfigChangedNotification
 
 export const configMethods = {
   'config/read': defineMethod(ConfigReadParams, ConfigReadResult, 'Read the effective configuration.'),
-  'config/value/write': defineMethod(ConfigEdit, ConfigWriteResult, 'Write one value to config.toml.'),
+  'config/value/write': defineMethod(ConfigEdit, ConfigWriteResult, 'Write one value to config.toml.', oneAtATime('config')),
   'config/batchWrite': defineMethod(
     ConfigBatchWriteParams,
     ConfigWriteResult,
     'Write several values to config.toml at once (all or nothing).',
+    oneAtATime('config'),
   ),
   'config/provider/setApiKey': defineMethod(
     ProviderApiKeyParams,
     ProviderKeyStateResult,
     "Store a provider's API key in secure storage.",
+    oneAtATime('config'),
   ),
   'config/provider/clearApiKey': defineMethod(
     ProviderIdParams,
     ProviderKeyStateResult,
     "Remove a provider's API key from secure storage.",
+    oneAtATime('config'),
   ),
   'config/import/codewhale': defineMethod(
     ConfigImportCodeWhaleParams,
     ConfigImportCodeWhaleResult,
     'Import providers from a CodeWhale config.toml.',
+    oneAtATime('config'),
   ),
   'model/list': defineMethod(ModelListParams, ModelListResult, "List a provider's models."),
 } as const;

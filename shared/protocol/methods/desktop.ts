@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification } from '../define.js';
-import { ErrorCode, RpcError } from '../errors.js';
+import { RpcError } from '../errors.js';
 
 /**
  * The desktop app's own methods: answered by its Electron shell (open at
@@ -76,7 +76,7 @@ export function desktopOnlyMessage(method: string): string {
 /** The handlers of a host that is not the desktop app: each desktop method is refused with -32601 and why. */
 export function desktopOnlyHandlers(): { readonly [M in DesktopMethod]: () => never } {
   const refuse = (method: DesktopMethod) => (): never => {
-    throw new RpcError(ErrorCode.MethodNotFound, desktopOnlyMessage(method), { reason: 'desktop.only' });
+    throw RpcError.because('desktop.only', desktopOnlyMessage(method));
   };
   return {
     'desktop/state/read': refuse('desktop/state/read'),

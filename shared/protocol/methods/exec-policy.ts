@@ -51,6 +51,8 @@ export const ExecPolicyRulesListResult = z.object({
   builtins: z.array(ExecPolicyBuiltinRule),
   rules: z.array(ExecPolicyRule),
   problems: z.array(ExecPolicyRuleProblem),
+  /** Why the rules folder is not watched right now (edits made outside Wheelhouse wait for a retry), or null. */
+  watchError: z.string().nullable(),
 });
 export type ExecPolicyRulesListResult = z.infer<typeof ExecPolicyRulesListResult>;
 

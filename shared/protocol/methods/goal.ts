@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ThreadGoal, ThreadGoalStatus } from '../thread.js';
 
 const ThreadId = z.string().min(1);
@@ -17,6 +17,7 @@ export const goalMethods = {
     ThreadGoalSetParams,
     z.object({ goal: ThreadGoal }),
     'Create or change the thread goal.',
+    perThread,
   ),
   'thread/goal/get': defineMethod(
     z.object({ threadId: ThreadId }),
@@ -28,6 +29,7 @@ export const goalMethods = {
     /** Codex: whether there was a goal to remove. */
     z.object({ cleared: z.boolean() }),
     'Remove the thread goal.',
+    perThread,
   ),
 } as const;
 

@@ -8,6 +8,9 @@ export const ClientInfo = z.object({
 });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
+/** The desktop window's `clientInfo.name`: its threads are the person's (electron/runtime/handlers/session-source.ts). */
+export const DESKTOP_CLIENT_NAME = 'wheelhouse-ui';
+
 export const InitializeParams = z.object({
   clientInfo: ClientInfo,
   capabilities: z

@@ -29,7 +29,7 @@ export const JOB_LOG_LINES_MAX_BYTES = 512 * 1024;
 export const JOB_LOG_SEARCH_MAX_MATCHES = 10_000;
 
 /** Why a read of a run's log was refused (`data.reason` of the error). */
-export const JobLogErrorReason = z.enum(['runNotFound', 'lineOutOfRange', 'logUnreadable']);
+export const JobLogErrorReason = z.enum(['job.runNotFound', 'job.lineOutOfRange', 'job.logUnreadable']);
 export type JobLogErrorReason = z.infer<typeof JobLogErrorReason>;
 
 const JobId = z.string().min(1).max(200);

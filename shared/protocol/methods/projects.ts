@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod } from '../define.js';
+import { defineMethod, oneAtATime, perThread } from '../define.js';
 import { AskForApproval, SandboxMode } from '../thread.js';
 
 /**
@@ -109,7 +109,7 @@ export const ThreadChangesRevertParams = z.object({
 export const ThreadChangesRevertResult = z.object({ restored: z.array(z.string()) });
 
 /** `data.reason` of a revert refused because files changed after the turn (`data.files` names them). */
-export const CHANGED_SINCE = 'changes.changedSince';
+export const CHANGED_SINCE = 'changes.changedSince' as const;
 
 export const ThreadChangesCommitParams = z.object({
   threadId: ThreadId,
@@ -162,16 +162,18 @@ export const projectMethods = {
     z.object({ path: Path, settings: ProjectSettings.partial() }),
     z.object({ settings: ProjectSettings }),
     "Remember settings for a folder's new threads (null forgets one).",
+    oneAtATime('config'),
   ),
-  'thread/changes/read': defineMethod(ThreadChangesReadParams, ThreadChangesReadResult, 'Files a thread changed, with their diffs.'),
+  'thread/changes/read': defineMethod(ThreadChangesReadParams, ThreadChangesReadResult, 'Files a thread changed, with their diffs.', perThread),
   'thread/changes/revert': defineMethod(
     ThreadChangesRevertParams,
     ThreadChangesRevertResult,
     "Put a turn's (or the whole thread's) changes back as they were; refuses files changed since.",
+    perThread,
   ),
-  'thread/changes/commit': defineMethod(ThreadChangesCommitParams, ThreadChangesCommitResult, 'Commit the thread folder’s changes (author from git config); never pushes.'),
-  'thread/worktree/read': defineMethod(ThreadIdOnly, z.object({ worktree: Worktree.nullable() }), "The thread's separate copy, its branch and unmerged commits."),
-  'thread/worktree/merge': defineMethod(ThreadWorktreeMergeParams, z.object({ outcome: MergeOutcome }), 'Merge the copy’s branch into the branch it came from; conflicts are reported, never resolved.'),
-  'thread/worktree/keep': defineMethod(ThreadIdOnly, z.object({ branch: z.string() }), 'Remove the copy’s folder and keep its branch.'),
-  'thread/worktree/discard': defineMethod(ThreadIdOnly, z.object({ branch: z.string(), discardedCommits: z.number().int() }), 'Remove the copy and delete its branch.'),
+  'thread/changes/commit': defineMethod(ThreadChangesCommitParams, ThreadChangesCommitResult, 'Commit the thread folder’s changes (author from git config); never pushes.', perThread),
+  'thread/worktree/read': defineMethod(ThreadIdOnly, z.object({ worktree: Worktree.nullable() }), "The thread's separate copy, its branch and unmerged commits.", perThread),
+  'thread/worktree/merge': defineMethod(ThreadWorktreeMergeParams, z.object({ outcome: MergeOutcome }), 'Merge the copy’s branch into the branch it came from; conflicts are reported, never resolved.', perThread),
+  'thread/worktree/keep': defineMethod(ThreadIdOnly, z.object({ branch: z.string() }), 'Remove the copy’s folder and keep its branch.', perThread),
+  'thread/worktree/discard': defineMethod(ThreadIdOnly, z.object({ branch: z.string(), discardedCommits: z.number().int() }), 'Remove the copy and delete its branch.', perThread),
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
 import { Turn, TurnError, UserInput } from '../thread.js';
 import { TurnStartParams } from './turn.js';
 
@@ -132,6 +132,7 @@ export const queueMethods = {
     ThreadQueueAddParams,
     ThreadQueueAddResult,
     'Persist a future turn/start for a thread; it starts when the thread is idle.',
+    perThread,
   ),
   'thread/queue/list': defineMethod(
     ThreadQueueListParams,
@@ -142,21 +143,25 @@ export const queueMethods = {
     ThreadQueueDeleteParams,
     z.object({ deleted: z.boolean() }),
     'Remove a visible queued turn.',
+    perThread,
   ),
   'thread/queue/reorder': defineMethod(
     ThreadQueueReorderParams,
     z.object({ queuedTurns: z.array(QueuedTurn) }),
     'Replace the visible queue order; must name every visible queued turn once.',
+    perThread,
   ),
   'thread/queue/update': defineMethod(
     ThreadQueueUpdateParams,
     z.object({ queuedSubmission: QueuedTurn }),
     'Replace the input of a visible queued turn.',
+    perThread,
   ),
   'thread/queue/start': defineMethod(
     ThreadQueueStartParams,
     z.object({ turn: Turn }),
     'Start a queued turn now, on an idle thread.',
+    perThread,
   ),
 } as const;
 

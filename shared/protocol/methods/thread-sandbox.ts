@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
 import { AskForApproval, SandboxMode } from '../thread.js';
 
 /**
@@ -59,6 +59,7 @@ export const threadSandboxMethods = {
     ThreadSettingsUpdateParams,
     z.object({}),
     'Changes a thread’s approval policy and sandbox for its next commands (Codex’s method; other settings are refused).',
+    perThread,
   ),
   'thread/sandbox/read': defineMethod(
     z.object({ threadId: z.string().min(1).max(200) }),

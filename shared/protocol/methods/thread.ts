@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ApprovalsReviewer, CodexAskForApproval, nullFields, SandboxPolicy } from '../codex.js';
 import { DynamicToolSpec } from './dynamic-tools.js';
 import {
@@ -162,12 +162,12 @@ export const threadMethods = {
   'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
   'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest first.'),
   'thread/read': defineMethod(ThreadReadParams, ThreadReadResult, 'Read a thread with its items.'),
-  'thread/name/set': defineMethod(ThreadSetNameParams, EmptyResult, 'Rename a thread.'),
-  'thread/archive': defineMethod(ThreadIdParams, EmptyResult, 'Archive a thread.'),
-  'thread/unarchive': defineMethod(ThreadIdParams, ThreadResult, 'Restore an archived thread.'),
-  'thread/resume': defineMethod(ThreadResumeParams, ThreadLoadResult, 'Load a stored thread to continue it.'),
-  'thread/fork': defineMethod(ThreadForkParams, ThreadLoadResult, 'Copy a thread into a new one.'),
-  'thread/rollback': defineMethod(ThreadRollbackParams, ThreadResult, 'Drop the newest turns.'),
+  'thread/name/set': defineMethod(ThreadSetNameParams, EmptyResult, 'Rename a thread.', perThread),
+  'thread/archive': defineMethod(ThreadIdParams, EmptyResult, 'Archive a thread.', perThread),
+  'thread/unarchive': defineMethod(ThreadIdParams, ThreadResult, 'Restore an archived thread.', perThread),
+  'thread/resume': defineMethod(ThreadResumeParams, ThreadLoadResult, 'Load a stored thread to continue it.', perThread),
+  'thread/fork': defineMethod(ThreadForkParams, ThreadLoadResult, 'Copy a thread into a new one.', perThread),
+  'thread/rollback': defineMethod(ThreadRollbackParams, ThreadResult, 'Drop the newest turns.', perThread),
   'thread/loaded/list': defineMethod(
     ThreadLoadedListParams,
     ThreadLoadedListResult,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineMethod, defineNotification } from '../define.js';
+import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ThreadItem, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../thread.js';
 
 /** Largest total text of one turn's input (characters). */
@@ -35,16 +35,18 @@ export const TurnInterruptParams = z.object({
 });
 
 export const turnMethods = {
-  'turn/start': defineMethod(TurnStartParams, z.object({ turn: Turn }), 'Start a turn; it runs in the background.'),
+  'turn/start': defineMethod(TurnStartParams, z.object({ turn: Turn }), 'Start a turn; it runs in the background.', perThread),
   'turn/steer': defineMethod(
     TurnSteerParams,
     z.object({ turnId: z.string() }),
     'Add input to the running turn.',
+    perThread,
   ),
   'turn/interrupt': defineMethod(
     TurnInterruptParams,
     z.object({}),
     'Stop a running turn; resolves once it has ended.',
+    perThread,
   ),
 } as const;
 

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useApprovalsStore } from '../../services.js';
 import { InlineCode } from '../common/inline-code.js';
+import { AnswerFailure } from './answer-failure.js';
 import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';
 import { formatArguments } from '../../format/tool-calls.js';
 import { DecidedByLine } from '../conversation/decided-by-line.js';
@@ -27,6 +28,15 @@ export function RequestDetails({ request }: { readonly request: PendingRequest }
 }
 
 export function RequestDecisions({ request, threadTitle }: { readonly request: PendingRequest; readonly threadTitle: string }) {
+  return (
+    <>
+      <DecisionsOf request={request} threadTitle={threadTitle} />
+      <AnswerFailure requestId={request.requestId} />
+    </>
+  );
+}
+
+function DecisionsOf({ request, threadTitle }: { readonly request: PendingRequest; readonly threadTitle: string }) {
   switch (request.kind) {
     case 'command':
       return <CommandDecisions request={request} threadTitle={threadTitle} />;

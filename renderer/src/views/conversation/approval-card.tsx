@@ -7,6 +7,7 @@ import { InlineCode } from '../common/inline-code.js';
 import { commandReasonParts, sessionScopeText } from '../../stores/approval-requests.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';
 import { DecidedByLine } from './decided-by-line.js';
+import { AnswerFailure } from '../approvals/answer-failure.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';
 
 /** Keys that answer a focused approval card. */
@@ -102,6 +103,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
           “Approve for this thread”: <InlineCode text={sessionScopeText(scopes, params.command ?? null, thread ? threadTitle(thread) : 'this thread')} />.
         </p>
       )}
+      <AnswerFailure requestId={approval.requestId} />
     </ApprovalCardFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { ArrowUp, CircleAlert, Square, X } from 'lucide-react';
-import { useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore, useSetupStore } from '../../services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
@@ -33,6 +33,8 @@ export function Composer({ thread }: { readonly thread: Thread }) {
   const [sending, setSending] = useState(false);
   /** Set when Enter could not send (disconnected); cleared when the link is back or the text changes. */
   const [blockedEnter, setBlockedEnter] = useState(false);
+  /** Enter (or Alt+Enter) pressed while the conversation was still loading: done as soon as it has loaded. */
+  const [whenLoaded, setWhenLoaded] = useState<'send' | 'queue' | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const disabled = !connected || thread.archived || !ready || budgetSpent;
   const canSend = draft.trim().length > 0 && !sending && !disabled;
@@ -99,10 +101,23 @@ export function Composer({ thread }: { readonly thread: Thread }) {
     setDraft(thread.id, next);
   };
 
+  useLayoutEffect(() => setWhenLoaded(null), [thread.id]);
+  useEffect(() => {
+    if (whenLoaded === null || !ready) return;
+    setWhenLoaded(null);
+    void (whenLoaded === 'queue' ? queue() : submit());
+    // Only the conversation becoming ready sends; submit and queue are this render's.
+  }, [whenLoaded, ready]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       if (!connected && draft.trim().length > 0) setBlockedEnter(true);
+      // A new thread's conversation may still be loading: the message goes once it has, not never.
+      if (connected && !ready && draft.trim().length > 0) {
+        setWhenLoaded(event.altKey ? 'queue' : 'send');
+        return;
+      }
       void (event.altKey ? queue() : submit());
     }
   };

@@ -2,6 +2,7 @@ import type { FileChangeApprovalDecision } from '../../../../shared/protocol/fil
 import { useApprovalsStore } from '../../services.js';
 import type { FileChangeApproval } from '../../stores/approvals-store.js';
 import { patchReasonParts } from '../../stores/approval-requests.js';
+import { AnswerFailure } from '../approvals/answer-failure.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';
 
 /** The same keys as the command approval card (there is no rule to add for a patch). */
@@ -47,6 +48,7 @@ export function FileChangeApprovalCard({ approval, folder }: { readonly approval
           Stop turn <kbd>S</kbd>
         </button>
       </div>
+      <AnswerFailure requestId={approval.requestId} />
     </ApprovalCardFrame>
   );
 }

@@ -2,6 +2,7 @@ import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/appr
 import { formatArguments } from '../../format/tool-calls.js';
 import { useApprovalsStore } from '../../services.js';
 import type { McpToolApproval } from '../../stores/approvals-store.js';
+import { AnswerFailure } from '../approvals/answer-failure.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';
 
 type Choice = 'accept' | 'session' | 'always' | 'decline';
@@ -78,6 +79,7 @@ export function McpApprovalCard({ approval }: { readonly approval: McpToolApprov
           Decline <kbd>D</kbd>
         </button>
       </div>
+      <AnswerFailure requestId={approval.requestId} />
     </ApprovalCardFrame>
   );
 }

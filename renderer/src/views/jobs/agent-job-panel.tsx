@@ -143,7 +143,7 @@ function JobThreadActivity({ threadId, ended }: { readonly threadId: string; rea
                 <li key={step.id} className="agent-job-step" data-state={step.state} data-kind={step.kind}>
                   <Icon size={13} aria-hidden="true" className="agent-job-step-icon" />
                   <span className="agent-job-step-text">{step.text}</span>
-                  <span className="agent-job-step-result">{step.result ?? 'running…'}</span>
+                  <span className="agent-job-step-result">{step.state === 'running' ? 'running…' : step.result}</span>
                 </li>
               );
             })}

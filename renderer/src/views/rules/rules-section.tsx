@@ -53,6 +53,15 @@ function RulesBody({ list }: { readonly list: ExecPolicyRulesListResult }) {
   const brokenFiles = new Set(list.problems.filter((problem) => problem.keptPreviousRules).map((problem) => problem.file));
   return (
     <>
+      {list.watchError !== null && (
+        <div className="callout callout-warning" role="alert" data-testid="rules-watch-error">
+          <CircleAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
+          <p>
+            Wheelhouse cannot see changes to the rules files right now, so a rule edited outside Wheelhouse does not apply yet. Rules
+            changed here still apply at once; Wheelhouse keeps trying. <span className="callout-detail">({list.watchError})</span>
+          </p>
+        </div>
+      )}
       {list.problems.length > 0 && (
         <div className="callout callout-warning" role="alert" data-testid="rules-problems">
           <CircleAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />

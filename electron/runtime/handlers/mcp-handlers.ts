@@ -1,16 +1,16 @@
-import { RpcError, type MethodHandlers, type mcpMethods } from '../../shared/protocol/index.js';
-import type { RequestContext } from '../runtime/context.js';
-import { McpCallError, type McpManager } from './mcp-manager.js';
-import { serverStatus } from './mcp-status.js';
+import { RpcError, type mcpMethods } from '../../../shared/protocol/index.js';
+import { McpCallError, type McpManager } from '../../mcp/mcp-manager.js';
+import { serverStatus } from '../../mcp/mcp-status.js';
+import type { HandlerTable } from './handler-table.js';
 
-export type McpHandlers = Pick<MethodHandlers<RequestContext>, keyof typeof mcpMethods>;
+export type McpHandlers = HandlerTable<typeof mcpMethods>;
 
 const DEFAULT_PAGE = 100;
 /** How long `mcpServer/resource/read` may take. */
 const RESOURCE_READ_TIMEOUT_MS = 60_000;
 
 /** The mcpServer* handlers, over one manager; `requireThread` throws for an unknown thread. */
-export function createMcpHandlers(manager: McpManager, requireThread: (threadId: string) => void): McpHandlers {
+export function mcpHandlers(manager: McpManager, requireThread: (threadId: string) => void): McpHandlers {
   return {
     'mcpServerStatus/list': (params) => {
       const all = manager.servers().filter((slot) => !params.serverName || slot.config.name === params.serverName);

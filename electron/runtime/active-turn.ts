@@ -1,5 +1,5 @@
-import type { ThreadItem, TokenUsageBreakdown } from '../../../shared/protocol/index.js';
-import type { StateStore } from '../../store/state-store.js';
+import type { ThreadItem, TokenUsageBreakdown } from '../../shared/protocol/index.js';
+import type { StateStore } from '../store/state-store.js';
 
 /** In-memory state of the one running turn of a thread. */
 export interface ActiveTurn {

@@ -1,0 +1,1 @@
+export declare const KNOWN_FOLDER_CYCLES: readonly (readonly string[])[];
