@@ -163,7 +163,30 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.loginEnvironment ? { loginEnvironment: options.loginEnvironment } : {}),
   });
-  const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now });
+  const git = new GitRunner(supervisor);
+  const changes = new TurnChanges({
+    checkpoints: new Checkpoints(git, homePaths(home).checkpoints),
+    events,
+    threadOf: (threadId) => {
+      const { record, store } = threads.require(threadId);
+      return { cwd: record.cwd, store };
+    },
+    activeTurnOf: (threadId) => threads.activeTurn(threadId),
+    now,
+    ...(logError ? { logError } : {}),
+  });
+  const projects = new ProjectService({
+    git,
+    changes,
+    threads,
+    config,
+    worktreesDir: homePaths(home).worktrees,
+    defaultCwd: () => threadDefaults().cwd,
+    // configChanged is built below; called only by requests, after composition.
+    configChanged: (keyPath) => configChanged({ reason: 'write', keyPaths: [keyPath], providerId: null }),
+    newId,
+  });
+  const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now, projectOf: (folder) => projects.projectOf(folder) });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);
   const approvals = new ApprovalBroker({ events, outgoing, now });
   const commandExec = new CommandExecService({ supervisor, clients: outgoing, defaultCwd: cwd });
@@ -225,28 +248,6 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     now,
     // Its output goes to every client: the slowest one paces the command.
     ackWhenClientsCatchUp: (ack) => commandExec.ackWhenClientsCatchUp(null, ack),
-  });
-  const git = new GitRunner(supervisor);
-  const changes = new TurnChanges({
-    checkpoints: new Checkpoints(git, homePaths(home).checkpoints),
-    events,
-    threadOf: (threadId) => {
-      const { record, store } = threads.require(threadId);
-      return { cwd: record.cwd, store };
-    },
-    activeTurnOf: (threadId) => threads.activeTurn(threadId),
-    now,
-    ...(logError ? { logError } : {}),
-  });
-  const projects = new ProjectService({
-    git,
-    changes,
-    threads,
-    config,
-    worktreesDir: homePaths(home).worktrees,
-    defaultCwd: () => threadDefaults().cwd,
-    configChanged: (keyPath) => configChanged({ reason: 'write', keyPaths: [keyPath], providerId: null }),
-    newId,
   });
   const jobTools = new AgentJobTools({ jobs: () => built(later.jobs, 'the job engine'), commands, settingsOf });
   // Every tool the model can call, in the order it sees them: one table, one dispatch path.

@@ -24,7 +24,7 @@ export interface CommandRunnerDeps {
   readonly approvals: ApprovalBroker;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }>;
   readonly newId: () => string;
   readonly now: () => number;
   /**
@@ -81,7 +81,7 @@ export class CommandRunner {
     const command = 'args' in mode ? mode.args.cmd : typeof input === 'object' && input && 'cmd' in input ? String((input as { cmd: unknown }).cmd) : call.arguments;
     const engine = await this.deps.policy();
     const settings = await this.deps.settingsOf(turn.threadId);
-    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
+    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
     const argvs = decision.commands.map((verdict) => [...verdict.command]);
     const requirement = decision.requirement;
     const granted = requirement.type === 'needs_approval' && this.deps.approvals.covers(turn.threadId, needingApproval(decision));

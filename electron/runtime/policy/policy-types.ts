@@ -107,6 +107,8 @@ export interface ExecPolicyRequest {
   readonly networkAccess?: boolean;
   /** The model asked to run outside the sandbox (Codex's `sandbox_permissions: require_escalated`). */
   readonly requireEscalated?: boolean;
+  /** The project folder the command runs for: its own rules apply beside the home's. */
+  readonly project?: string | null;
 }
 
 export interface RuleFileError {

@@ -186,7 +186,7 @@ export class ProjectService {
   }
 
   /** A thread in a separate copy belongs to the project it was copied from. */
-  private projectOf(cwd: string): string {
+  projectOf(cwd: string): string {
     if (!this.isWorktreePath(cwd)) return cwd;
     return readMainCheckout(cwd) ?? cwd;
   }

@@ -190,4 +190,29 @@ describe('a thread in its own copy', () => {
     await a.call('project/settings/write', { path: project, settings: { sandbox: null } });
     expect((await a.call('project/state/read', { path: project })).settings.sandbox).toBeNull();
   });
+
+  it("applies a project's own command rules to its threads and their separate copies, and nowhere else", async () => {
+    const a = agent();
+    const project = gitProject();
+    const elsewhere = plainProject();
+    await a.call('execPolicy/rules/write', { change: { type: 'add', rule: { pattern: ['make', 'deploy'], decision: 'forbidden' }, project } });
+    const listed = await a.call('execPolicy/rules/list', {});
+    expect(listed.rules.map((rule) => [rule.pattern, rule.project])).toEqual([[['make', 'deploy'], project]]);
+    // The rules file is in the home, where an agent working in the project cannot write.
+    expect(listed.rules[0]!.file.startsWith(path.join(a.home, 'rules', 'projects'))).toBe(true);
+
+    const inProject = (await a.call('thread/start', { cwd: project })).thread.id;
+    const inCopy = (await a.call('thread/start', { cwd: project, worktree: true })).thread.id;
+    const other = (await a.call('thread/start', { cwd: elsewhere })).thread.id;
+    const decide = async (threadId: string | null) => (await a.call('execPolicy/check', { command: 'make deploy --prod', threadId })).decision;
+    expect(await decide(inProject)).toBe('forbidden');
+    expect(await decide(inCopy)).toBe('forbidden');
+    expect(await decide(other)).not.toBe('forbidden');
+    expect(await decide(null)).not.toBe('forbidden');
+
+    // Deleting it is an edit of that file like any other.
+    const rule = listed.rules[0]!;
+    await a.call('execPolicy/rules/write', { change: { type: 'delete', at: { file: rule.file, line: rule.line } } });
+    expect(await decide(inProject)).not.toBe('forbidden');
+  });
 });

@@ -1,7 +1,8 @@
 import { Folder, GitBranch, SquarePen, X } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { ProjectSettings } from '../../../../shared/protocol/methods/projects.js';
-import { useProjectsStore } from '../../services.js';
+import { useProjectsStore, useRulesStore } from '../../services.js';
+import { RuleList } from '../rules/rules-section.js';
 import './projects.css';
 import { useFocusTrap } from '../common/use-focus-trap.js';
 
@@ -102,6 +103,7 @@ export function ProjectPanel({ onNewThread }: { readonly onNewThread: (folder: s
             </label>
           </fieldset>
         )}
+        <ProjectRules folder={folder} />
         <div className="dialog-actions">
           <button
             type="button"
@@ -117,5 +119,24 @@ export function ProjectPanel({ onNewThread }: { readonly onNewThread: (folder: s
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * Command rules of this project only, beside the ones in Settings that hold everywhere
+ * (kept in the Wheelhouse home, so an agent working here cannot write its own).
+ */
+function ProjectRules({ folder }: { readonly folder: string }) {
+  const list = useRulesStore((s) => s.list);
+  const load = useRulesStore((s) => s.load);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return (
+    <fieldset className="project-rules" data-testid="project-rules">
+      <legend>Command rules for this project</legend>
+      <p className="project-rules-hint">They apply to commands in this project’s threads (separate copies included), on top of the rules in Settings.</p>
+      {list ? <RuleList list={list} project={folder} /> : <p className="project-rules-hint">Reading…</p>}
+    </fieldset>
   );
 }
