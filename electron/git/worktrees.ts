@@ -62,8 +62,8 @@ export function shortNameOf(text: string): string {
  */
 export async function createWorktree(git: GitRunner, cwd: string, parentDir: string, shortName: string): Promise<WorktreeState> {
   const repo = await readRepositoryState(git, cwd);
-  if (!repo) throw new WorktreeError('not-a-repository', `${cwd} is not in a git repository, so it cannot get a separate copy. Start the thread without one.`);
-  if (!repo.head) throw new WorktreeError('no-commit', `${repo.root} has no commit yet; make a first commit, then start a thread with a separate copy.`);
+  if (!repo) throw new WorktreeError('not-a-repository', `${cwd} is not in a git repository, so it cannot get a separate copy. Start without one.`);
+  if (!repo.head) throw new WorktreeError('no-commit', `${repo.root} has no commit yet; make a first commit, then ask for a separate copy again.`);
   const base = repo.branch ?? repo.head;
   const name = await freeBranchName(git, repo.root, shortName);
   fs.mkdirSync(parentDir, { recursive: true });

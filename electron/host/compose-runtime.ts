@@ -185,6 +185,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     // configChanged is built below; called only by requests, after composition.
     configChanged: (keyPath) => configChanged({ reason: 'write', keyPaths: [keyPath], providerId: null }),
     newId,
+    ...(logError ? { logError } : {}),
   });
   const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now, projectOf: (folder) => projects.projectOf(folder) });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);

@@ -73,7 +73,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...hookHandlers(deps.hooks, deps.threads, deps.threadDefaults),
     ...threadSandboxHandlers(deps.sandboxSettings),
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
-    ...jobHandlers(deps.jobs),
+    ...jobHandlers(deps.jobs, deps.projects),
     ...projectHandlers(deps.projects, deps.changes),
     ...desktopOnlyHandlers(),
   };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { RpcError, type ErrorReason, type HandlerParamsOf, type Project, type ResultOf } from '../../../shared/protocol/index.js';
+import { RpcError, type ErrorReason, type HandlerParamsOf, type JobCreateAgentParams, type Project, type ResultOf } from '../../../shared/protocol/index.js';
 import type { ConfigService } from '../../config/config-service.js';
 import { GitError, type GitRunner } from '../../git/git-runner.js';
 import { readRepositoryState } from '../../git/repository.js';
@@ -10,6 +10,7 @@ import {
   discardWorktree,
   mergeWorktree,
   readWorktree,
+  shortNameOf,
   WorktreeError,
 } from '../../git/worktrees.js';
 import { readMainCheckout } from '../git-info.js';
@@ -30,6 +31,7 @@ export interface ProjectServiceDeps {
   /** Tells clients config.toml changed (a project's settings were written). */
   readonly configChanged: (keyPath: string) => void;
   readonly newId: () => string;
+  readonly logError?: (message: string, error: unknown) => void;
 }
 
 /** Most threads project/list looks at. */
@@ -150,6 +152,23 @@ export class ProjectService {
     if (params.ephemeral) throw RpcError.invalidParams('invalid params for thread/start: an ephemeral thread cannot have a separate copy (worktree)');
     const worktree = await this.gitStep(() => createWorktree(this.deps.git, folder, this.deps.worktreesDir, `thread-${this.deps.newId().slice(0, 8)}`));
     return { ...prepared, cwd: worktree.path };
+  }
+
+  /**
+   * job/create for an agent job with `worktree: true`: the job runs in a new separate copy
+   * (its `cwd` is the copy, on `wheelhouse/job-<objective>`). If the job is not created after
+   * all, the copy and its branch are removed again.
+   */
+  async createAgentJob<T>(params: JobCreateAgentParams, create: (params: JobCreateAgentParams) => Promise<T>): Promise<T> {
+    if (!params.worktree) return create(params);
+    const folder = requireDirectory('job/create', params.cwd);
+    const worktree = await this.gitStep(() => createWorktree(this.deps.git, folder, this.deps.worktreesDir, `job-${shortNameOf(params.objective)}`));
+    try {
+      return await create({ ...params, cwd: worktree.path });
+    } catch (error) {
+      await discardWorktree(this.deps.git, worktree.path).catch((cleanup: unknown) => this.deps.logError?.(`removing the copy ${worktree.path} of a job that was not created`, cleanup));
+      throw error;
+    }
   }
 
   private list(): Project[] {

@@ -7,7 +7,7 @@ import { CHANGED_SINCE, RpcError, type AnyNotification, type ClientMethod, type 
 import { createModelClient } from '../../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
-import { execCall, textReply } from '../../../test-support/agent-commands.js';
+import { execCall, textReply, toolCallReply } from '../../../test-support/agent-commands.js';
 import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import type { RequestContext } from '../context.js';
@@ -170,6 +170,29 @@ describe('a thread in its own copy', () => {
     expect(fs.existsSync(copy)).toBe(false);
     expect(execFileSync('git', ['for-each-ref', 'refs/wheelhouse/', 'refs/heads/wheelhouse/'], { cwd: project, encoding: 'utf8' })).toBe('');
     expect((await a.call('thread/worktree/read', { threadId: started.thread.id })).worktree).toBeNull();
+  });
+
+  it('runs an agent job in its own copy on wheelhouse/job-<objective>, never in the checkout', async () => {
+    const a = agent();
+    const project = gitProject();
+    mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'), toolCallReply('update_goal', { status: 'complete' }, 'g1'), textReply('Done.'));
+    const { job } = await a.call('job/create', { kind: 'agent', cwd: project, objective: 'Shout two', worktree: true, approvalPolicy: 'never', sandbox: 'danger-full-access' });
+    expect(job.cwd.startsWith(path.join(a.home, 'worktrees'))).toBe(true);
+    const { worktree } = await a.call('thread/worktree/read', { threadId: job.threadId! });
+    expect(worktree).toMatchObject({ branch: 'wheelhouse/job-shout-two', baseBranch: 'main', mainRoot: project, path: job.cwd });
+    await a.completed(2);
+    expect(read(job.cwd, 'greeting.txt')).toBe('one\nTWO\nthree\n');
+    expect(read(project, 'greeting.txt')).toBe('one\ntwo\nthree\n');
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: project, encoding: 'utf8' })).toBe('');
+    // The job's thread sits under the project it was copied from.
+    expect((await a.call('project/list', {})).data.map((p) => [p.path, p.threadIds])).toEqual([[project, [job.threadId]]]);
+  });
+
+  it('refuses an agent job in a copy of a plain folder, creating no job', async () => {
+    const a = agent();
+    const refused = await a.call('job/create', { kind: 'agent', cwd: plainProject(), objective: 'x', worktree: true }).catch((error: unknown) => error);
+    expect((refused as RpcError).data).toMatchObject({ reason: 'worktree.notARepository' });
+    expect((await a.call('job/list', {})).data).toEqual([]);
   });
 
   it('refuses a separate copy of a plain folder with a clear reason', async () => {
