@@ -8,9 +8,11 @@ export interface AgentJobForm {
   readonly timeBudgetMinutes: string;
   readonly approvalPolicy: JobAgent['approvalPolicy'];
   readonly allowCommands: string;
+  /** Work in a separate copy (git worktree) of the repository, on a branch of its own. */
+  readonly worktree: boolean;
 }
 
-export const EMPTY_AGENT_FORM: AgentJobForm = { objective: '', tokenBudget: '', timeBudgetMinutes: '', approvalPolicy: 'on-request', allowCommands: '' };
+export const EMPTY_AGENT_FORM: AgentJobForm = { objective: '', tokenBudget: '', timeBudgetMinutes: '', approvalPolicy: 'on-request', allowCommands: '', worktree: false };
 
 /** The choices a person understands, in Codex's approval policy terms. */
 export const APPROVAL_CHOICES: ReadonlyArray<{ value: JobAgent['approvalPolicy']; label: string }> = [
@@ -50,6 +52,7 @@ export function agentParams(form: AgentJobForm) {
     ...(tokenBudget ? { tokenBudget } : {}),
     ...(minutes ? { timeBudgetMs: minutes * 60_000 } : {}),
     ...(allowCommands.length > 0 ? { allowCommands } : {}),
+    ...(form.worktree ? { worktree: true } : {}),
   };
 }
 
@@ -118,6 +121,10 @@ export function AgentJobFields({
         </label>
         {retries}
       </div>
+      <label className="new-job-check">
+        <input type="checkbox" data-testid="job-worktree" checked={form.worktree} onChange={(e) => onChange({ worktree: e.target.checked })} />
+        Work in a separate copy: the agent gets its own checkout on a new branch (git repositories only), so your files and other agents are left alone; merge it back from its thread when done
+      </label>
     </>
   );
 }
