@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GitRunner } from './git-runner.js';
+import { GitError, type GitRunner } from './git-runner.js';
 
 /** A folder Wheelhouse keeps checkpoints of: a git work tree, or a plain folder backed by a private store in the home. */
 export interface CheckpointWorkspace {
@@ -176,6 +176,22 @@ export class Checkpoints {
     });
   }
 
+  /**
+   * Takes single hunks back: `patch` (file headers and the hunks to undo, as `diff` printed
+   * them) is applied in reverse to the files in the folder, all or none (`git apply -R`,
+   * which checks each hunk's lines first). Nothing is staged.
+   */
+  revertPatch(workspace: CheckpointWorkspace, patch: string): Promise<void> {
+    return this.serial(workspace.root, async () => {
+      try {
+        await this.git.run(['apply', '-R', '--whitespace=nowarn', '-'], { cwd: workspace.root, env: workspace.env, input: patch });
+      } catch (error) {
+        if (error instanceof GitError) throw new ChangedSinceError(filesOfPatch(patch));
+        throw error;
+      }
+    });
+  }
+
   /** A copy of the repository's index (fast: stat data says which files need hashing), or the plain folder's own. */
   private async scratchIndex(workspace: CheckpointWorkspace): Promise<string> {
     if (workspace.kind === 'folder') return path.join(workspace.env.GIT_DIR!, 'index');
@@ -234,6 +250,18 @@ function parseNumstat(text: string): Array<{ added: number | null; removed: numb
     counts.push({ added: added === '-' ? null : Number(added), removed: removed === '-' ? null : Number(removed) });
   }
   return counts;
+}
+
+/** The files a patch touches (its `+++ b/` lines). */
+function filesOfPatch(patch: string): string[] {
+  return [...new Set([...patch.matchAll(/^\+\+\+ b\/(.*)$/gm)].map((match) => match[1]!))];
+}
+
+/** One file's diff cut at its hunks: the header (`diff --git` … `+++`), then each hunk from its `@@` line. */
+export function hunksOf(fileDiff: string): { readonly header: string; readonly hunks: readonly string[] } {
+  const first = fileDiff.search(/^@@ /m);
+  if (first < 0) return { header: fileDiff, hunks: [] };
+  return { header: fileDiff.slice(0, first), hunks: fileDiff.slice(first).split(/^(?=@@ )/m) };
 }
 
 /** Splits `git diff` output into one piece per file. */

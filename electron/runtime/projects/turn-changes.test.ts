@@ -120,6 +120,31 @@ describe.each([
     expect((await a.call('thread/changes/read', { threadId: thread.id })).files).toEqual([]);
   });
 
+  it('takes back one hunk of a file, leaving its other hunk, and refuses a hunk the person changed since', async () => {
+    const a = agent();
+    const project = makeProject();
+    const lines = Array.from({ length: 20 }, (_, i) => `l${i + 1}`);
+    fs.writeFileSync(path.join(project, 'long.txt'), `${lines.join('\n')}\n`);
+    const { thread } = await a.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
+    mock.enqueue(patchCall(patchOf('*** Update File: long.txt', '@@', ' l1', '-l2', '+L2', ' l3', '@@', ' l17', '-l18', '+L18', ' l19')), textReply('Edited.'));
+    await a.call('turn/start', { threadId: thread.id, input: say('edit') });
+    await a.completed(1);
+
+    const [file] = (await a.call('thread/changes/read', { threadId: thread.id })).files;
+    const hunks = file!.diff.slice(file!.diff.indexOf('@@ ')).split(/^(?=@@ )/m);
+    expect(hunks).toHaveLength(2);
+    const undone = await a.call('thread/changes/revert', { threadId: thread.id, hunks: [{ path: 'long.txt', hunk: hunks[1]! }] });
+    expect(undone.restored).toEqual(['long.txt']);
+    expect(read(project, 'long.txt')).toBe(`${lines.map((line) => (line === 'l2' ? 'L2' : line)).join('\n')}\n`);
+
+    // The person edits the first hunk's lines: taking it back now would lose their edit.
+    const edited = read(project, 'long.txt').replace('L2\n', 'L2 and more\n');
+    fs.writeFileSync(path.join(project, 'long.txt'), edited);
+    const refused = await a.call('thread/changes/revert', { threadId: thread.id, hunks: [{ path: 'long.txt', hunk: hunks[0]! }] }).catch((error: unknown) => error);
+    expect((refused as RpcError).data).toEqual({ reason: CHANGED_SINCE, files: ['long.txt'] });
+    expect(read(project, 'long.txt')).toBe(edited);
+  });
+
   it('refuses to undo a file the person changed after the turn, naming it, and changes nothing', async () => {
     const a = agent();
     const project = makeProject();

@@ -5,7 +5,7 @@ import {
   type ResultOf,
   type TurnCheckpoint,
 } from '../../../shared/protocol/index.js';
-import { ChangedSinceError, type Checkpoints, type CheckpointWorkspace } from '../../git/checkpoints.js';
+import { ChangedSinceError, hunksOf, type Checkpoints, type CheckpointWorkspace } from '../../git/checkpoints.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 
@@ -111,6 +111,7 @@ export class TurnChanges {
       if (params.turnId) throw RpcError.invalidParams(`turn ${params.turnId} of thread ${params.threadId} has nothing to undo`);
       return { restored: [] };
     }
+    if (params.hunks) return this.revertHunks(workspace, checkpointRef(params.threadId, first.turnId, 'before'), params.hunks);
     const last = params.turnId ? first : checkpoints[checkpoints.length - 1]!;
     const before = await this.deps.checkpoints.treeOf(workspace, checkpointRef(params.threadId, first.turnId, 'before'));
     const after = await this.deps.checkpoints.treeOf(workspace, checkpointRef(params.threadId, last.turnId, 'after'));
@@ -123,6 +124,50 @@ export class TurnChanges {
         throw RpcError.because(
           CHANGED_SINCE,
           `Not undone: ${error.files.join(', ')} changed after the agent's edit. Look at both versions, or undo the other files only.`,
+          { files: error.files },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Takes single hunks of the changes since `beforeRef` back. Each must still be in those
+   * changes exactly as the person saw it; a file changed since refuses all of them.
+   */
+  private async revertHunks(
+    workspace: CheckpointWorkspace,
+    beforeRef: string,
+    wanted: ReadonlyArray<{ readonly path: string; readonly hunk: string }>,
+  ): Promise<ResultOf<'thread/changes/revert'>> {
+    const before = await this.deps.checkpoints.treeOf(workspace, beforeRef);
+    if (!before) return { restored: [] };
+    const now = await this.deps.checkpoints.snapshot(workspace);
+    const byPath = new Map<string, string[]>();
+    for (const { path, hunk } of wanted) byPath.set(path, [...(byPath.get(path) ?? []), hunk]);
+    const pieces: string[] = [];
+    const gone: string[] = [];
+    for (const [path, hunks] of byPath) {
+      // A renamed file's hunks are taken back in its new place; the name stays.
+      const current = hunksOf(await this.deps.checkpoints.diff(workspace, before, now, [path]));
+      const missing = hunks.filter((hunk) => !current.hunks.includes(hunk));
+      if (missing.length > 0 || current.hunks.length === 0) {
+        gone.push(path);
+        continue;
+      }
+      // A new or deleted file's one hunk goes back with its own header (the file is removed or made again).
+      const wholeFile = /^(new|deleted) file mode /m.test(current.header);
+      pieces.push(`${wholeFile ? current.header : `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n`}${hunks.join('')}`);
+    }
+    try {
+      if (gone.length > 0) throw new ChangedSinceError(gone);
+      await this.deps.checkpoints.revertPatch(workspace, pieces.join(''));
+      return { restored: [...byPath.keys()] };
+    } catch (error) {
+      if (error instanceof ChangedSinceError) {
+        throw RpcError.because(
+          CHANGED_SINCE,
+          `Not undone: ${error.files.join(', ')} changed after the changes you looked at. Read the changes again, then choose the part to undo.`,
           { files: error.files },
         );
       }

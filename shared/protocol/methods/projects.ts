@@ -105,6 +105,17 @@ export const ThreadChangesRevertParams = z.object({
   turnId: z.string().min(1).max(200).nullable().optional(),
   /** Only these files. */
   paths: z.array(RelativePath).min(1).max(10_000).nullable().optional(),
+  /**
+   * Only these hunks: each as `thread/changes/read` showed it (from its `@@` line to the next),
+   * of the changes since the checkpoint before `turnId` (default: the thread's start). A hunk
+   * no longer in those changes (the file changed since) is refused and nothing is written.
+   */
+  hunks: z
+    .array(z.object({ path: RelativePath, hunk: z.string().min(1).max(1_000_000).refine((text) => text.startsWith('@@ '), 'a hunk starts with its @@ line') }))
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional(),
 });
 export const ThreadChangesRevertResult = z.object({ restored: z.array(z.string()) });
 
