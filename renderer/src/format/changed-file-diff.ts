@@ -15,6 +15,13 @@ export function gitDiffLines(path: string, diff: string): DiffLine[] {
   return diffLines({ path, kind: { type: 'update', move_path: null }, diff: body });
 }
 
+/** Each hunk of one file's `git diff` as git printed it (from its `@@` line to the next): what `thread/changes/revert {hunks}` takes. */
+export function gitDiffHunks(diff: string): string[] {
+  const firstHunk = diff.search(/^@@ /m);
+  if (firstHunk < 0) return [];
+  return diff.slice(firstHunk).split(/^(?=@@ )/m);
+}
+
 /** Pairs removed lines with the added lines that replace them, as a side-by-side view shows them. */
 export function splitRows(lines: readonly DiffLine[]): SplitRow[] {
   const rows: SplitRow[] = [];

@@ -44,6 +44,8 @@ export interface ProjectsState {
   loadChanges(threadId: string, sinceTurnId: string | null): Promise<void>;
   /** Undo a turn's changes, or the given files of it; asks first. */
   revert(threadId: string, target: { readonly turnId: string | null; readonly paths?: readonly string[] }): Promise<void>;
+  /** Takes one hunk of a file back, as the Changes panel shows it (no question asked: it is one visible part). */
+  revertHunk(threadId: string, target: { readonly turnId: string | null; readonly path: string; readonly hunk: string }): Promise<void>;
   /** Commits the thread folder's changes (all, or `paths`); resolves whether it did. */
   commit(threadId: string, message: string): Promise<boolean>;
   readWorktree(threadId: string): Promise<void>;
@@ -140,6 +142,21 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
           ...(target.paths?.length ? { paths: [...target.paths] } : {}),
         });
         useToastStore.getState().show('notice', restored.length === 0 ? 'Nothing to undo.' : `Undone: ${restored.length === 1 ? restored[0] : `${restored.length} files`}.`);
+      } catch (error) {
+        showRequestError(error);
+      }
+      const open = get().changes;
+      if (open?.threadId === threadId) await get().loadChanges(threadId, open.sinceTurnId);
+    },
+
+    revertHunk: async (threadId, target) => {
+      try {
+        await client.request('thread/changes/revert', {
+          threadId,
+          ...(target.turnId ? { turnId: target.turnId } : {}),
+          hunks: [{ path: target.path, hunk: target.hunk }],
+        });
+        useToastStore.getState().show('notice', `Undone: one part of ${target.path}.`);
       } catch (error) {
         showRequestError(error);
       }

@@ -1,7 +1,7 @@
 import { FileDiff, GitCommitHorizontal, Rows2, Columns2, Undo2, X } from 'lucide-react';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ChangedFile } from '../../../../shared/protocol/methods/projects.js';
-import { gitDiffLines, languageOfPath, splitRows } from '../../format/changed-file-diff.js';
+import { gitDiffHunks, gitDiffLines, languageOfPath, splitRows } from '../../format/changed-file-diff.js';
 import type { DiffLine } from '../../format/file-diff.js';
 import { highlightCode, highlightGeneration, loadLanguage, onLanguageLoaded } from '../../markdown/code-highlighter.js';
 import { useProjectsStore, useThreadsStore } from '../../services.js';
@@ -24,6 +24,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
   const changes = useProjectsStore((s) => (s.changes?.threadId === threadId ? s.changes : null));
   const load = useProjectsStore((s) => s.loadChanges);
   const revert = useProjectsStore((s) => s.revert);
+  const revertHunk = useProjectsStore((s) => s.revertHunk);
   const toggle = useProjectsStore((s) => s.toggleChanges);
   const [selected, setSelected] = useState<string | null>(null);
   const [layout, setLayout] = useState<'unified' | 'split'>('unified');
@@ -118,7 +119,13 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
               </li>
             ))}
           </ul>
-          {shown && <ChangedFileView file={shown} layout={layout} />}
+          {shown && (
+            <ChangedFileView
+              file={shown}
+              layout={layout}
+              onRevertHunk={(hunk) => void revertHunk(threadId, { turnId: changes.sinceTurnId, path: shown.path, hunk })}
+            />
+          )}
           {inRepository && <CommitForm threadId={threadId} />}
         </>
       )}
@@ -160,8 +167,34 @@ function CommitForm({ threadId }: { readonly threadId: string }) {
   );
 }
 
-function ChangedFileView({ file, layout }: { readonly file: ChangedFile; readonly layout: 'unified' | 'split' }) {
+function ChangedFileView({
+  file,
+  layout,
+  onRevertHunk,
+}: {
+  readonly file: ChangedFile;
+  readonly layout: 'unified' | 'split';
+  readonly onRevertHunk: (hunk: string) => void;
+}) {
   const lines = useMemo(() => gitDiffLines(file.path, file.diff), [file.path, file.diff]);
+  const hunks = useMemo(() => gitDiffHunks(file.diff), [file.diff]);
+  // A renamed file's hunks belong to the rename: it is taken back whole (its revert button).
+  const hunkRevert = file.status === 'modified';
+  // The n-th hunk line of the view is the n-th hunk git printed.
+  let hunkIndex = -1;
+  const hunkButton = (line: DiffLine) => {
+    if (line.kind !== 'hunk' || !hunkRevert) return null;
+    const hunk = hunks[++hunkIndex];
+    if (!hunk) return null;
+    return (
+      <span role="cell" className="changes-hunk-cell">
+        <button type="button" className="changes-hunk-revert" data-testid="changes-revert-hunk" onClick={() => onRevertHunk(hunk)}>
+          <Undo2 size={12} strokeWidth={1.9} aria-hidden="true" />
+          Undo this part
+        </button>
+      </span>
+    );
+  };
   const language = languageOfPath(file.path);
   useHighlighter(language);
   if (file.binary) return <p className="changes-empty">A binary file: its content is not shown.</p>;
@@ -176,12 +209,14 @@ function ChangedFileView({ file, layout }: { readonly file: ChangedFile; readonl
               <span className="file-diff-number" aria-hidden="true">{line.newNumber ?? ''}</span>
               <span className="file-diff-sign" aria-hidden="true">{sign(line)}</span>
               <LineText line={line} language={language} />
+              {hunkButton(line)}
             </div>
           ))
         : splitRows(lines).map((row, index) => (
             <div key={index} className="changes-split-row" data-line={row.kind} role="row">
               <SplitCell line={row.left} side="old" language={language} />
               <SplitCell line={row.right} side="new" language={language} />
+              {row.left && hunkButton(row.left)}
             </div>
           ))}
     </div>
