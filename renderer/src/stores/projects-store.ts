@@ -1,3 +1,4 @@
+import { RpcError } from '../../../shared/protocol/errors.js';
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { Project, ProjectSettings, RepositoryState, ThreadChangesReadResult, Worktree } from '../../../shared/protocol/methods/projects.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
@@ -35,6 +36,8 @@ export interface ProjectsState {
   readonly worktrees: Readonly<Record<string, Worktree | null>>;
   refresh(): Promise<void>;
   openPicker(folder: string | null): void;
+  /** A folder dropped onto the window: New thread asks with it chosen; a file (or a folder gone) is refused with a toast. */
+  openDropped(folder: string): Promise<void>;
   closePicker(): void;
   showProject(folder: string | null): void;
   readDetails(folder: string): Promise<void>;
@@ -78,6 +81,18 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
 
     openPicker: (folder) => set({ picker: { folder } }),
     closePicker: () => set({ picker: null }),
+    openDropped: async (folder) => {
+      try {
+        const details = await client.request('project/state/read', { path: folder });
+        set((state) => ({ details: { ...state.details, [details.path]: details }, picker: { folder: details.path } }));
+      } catch (error) {
+        if (error instanceof RpcError && error.reason === 'cwd.notFolder') {
+          useToastStore.getState().show('notice', `${folder} is a file. Drop a folder to open it as a project.`);
+          return;
+        }
+        showRequestError(error);
+      }
+    },
     showProject: (folder) => {
       set({ openProject: folder });
       if (folder) void get().readDetails(folder);

@@ -11,6 +11,9 @@ import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
 import { NewThreadDialog } from '../projects/new-thread-dialog.js';
 import { ProjectPanel } from '../projects/project-panel.js';
+import { droppedPath } from '../../client/bridge-transport.js';
+import { useToastStore } from '../../stores/toast-store.js';
+import { useState, type DragEvent } from 'react';
 import '../common/common.css';
 import './app-shell.css';
 
@@ -24,12 +27,37 @@ export function AppShell() {
   const elicitationOpen = useElicitationStore((s) => s.pending.length > 0);
   const projectDialogOpen = useProjectsStore((s) => s.picker !== null || s.openProject !== null);
   const openPicker = useProjectsStore((s) => s.openPicker);
+  const openDropped = useProjectsStore((s) => s.openDropped);
   const modal = setupOpen || confirmOpen || elicitationOpen || projectDialogOpen;
+  const [dropping, setDropping] = useState(false);
+  // A folder dragged onto the window opens as a project (New thread asks with it chosen).
+  const carriesFiles = (e: DragEvent) => !modal && e.dataTransfer.types.includes('Files');
   // While Wheelhouse is away, what shows is only what was last known: the banner says so, badges and spinners stop claiming it.
   const live = useLive();
   if (accessProblem !== null) return <AccessGate />;
   return (
-    <div className="app-shell" data-live={live}>
+    <div
+      className="app-shell"
+      data-live={live}
+      onDragOver={(e) => {
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setDropping(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) setDropping(false);
+      }}
+      onDrop={(e) => {
+        setDropping(false);
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        const file = e.dataTransfer.files[0];
+        const folder = file ? droppedPath(window, file) : null;
+        if (folder) void openDropped(folder);
+        else useToastStore.getState().show('notice', 'A dropped folder opens as a project in the desktop app. Here, use New thread → Choose a folder….');
+      }}
+    >
       <div className="app-shell-background" inert={modal}>
         <ConnectionBanner />
         <Sidebar />
@@ -43,6 +71,11 @@ export function AppShell() {
       <ConfirmDialog />
       <ElicitationDialog />
       <ToastViewport />
+      {dropping && (
+        <div className="app-drop-target" data-testid="drop-target" aria-hidden="true">
+          <p>Drop a folder to open it as a project</p>
+        </div>
+      )}
     </div>
   );
 }
