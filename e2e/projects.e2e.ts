@@ -32,7 +32,8 @@ describe('projects, separate copies and changes', () => {
     const { page } = app;
     const shots = process.env.WHEELHOUSE_E2E_SCREENSHOTS;
     if (shots) mkdirSync(shots, { recursive: true });
-    await writeFile(path.join(folder, 'greeting.ts'), 'export const one = 1;\nexport const two = "two";\nexport const three = 3;\n');
+    const original = ['export const one = 1;', 'export const two = "two";', 'export const three = 3;', ...Array.from({ length: 8 }, (_, i) => `// line ${i + 4}`), 'export const twelve = 12;', ''].join('\n');
+    await writeFile(path.join(folder, 'greeting.ts'), original);
     git(folder, 'init', '-q', '-b', 'main');
     git(folder, 'add', '.');
     git(folder, 'config', 'user.name', 'Person');
@@ -46,6 +47,12 @@ describe('projects, separate copies and changes', () => {
     await panel.getByTestId('project-sandbox').selectOption('danger-full-access');
     await panel.getByTestId('project-approvals').selectOption('never');
     await expect.poll(() => readFile(path.join(app.home, 'config.toml'), 'utf8')).toContain('sandbox_mode = "danger-full-access"');
+    // A command rule for this project only: listed here, not among the rules for every thread.
+    const projectRules = panel.getByTestId('project-rules');
+    await projectRules.getByTestId('rule-pattern').fill('make deploy');
+    await projectRules.getByTestId('rule-decision-forbidden').click();
+    await projectRules.getByTestId('rule-submit').click();
+    await projectRules.getByTestId('rule-row').filter({ hasText: 'make deploy' }).filter({ hasText: 'this project:1' }).waitFor();
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
     if (shots) await page.screenshot({ path: path.join(shots, 'project-panel.png') });
     await panel.getByRole('button', { name: 'Close' }).click();
@@ -70,7 +77,22 @@ describe('projects, separate copies and changes', () => {
     await group.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`).waitFor();
     expect(await group.getByTestId('thread-row').count()).toBe(2);
 
-    mock.enqueue(patchCall('call_edit', '*** Update File: greeting.ts', '@@', ' export const one = 1;', '-export const two = "two";', '+export const two = "TWO";', ' export const three = 3;'), reply('Edited.'));
+    mock.enqueue(
+      patchCall(
+        'call_edit',
+        '*** Update File: greeting.ts',
+        '@@',
+        ' export const one = 1;',
+        '-export const two = "two";',
+        '+export const two = "TWO";',
+        ' export const three = 3;',
+        '@@',
+        ' // line 11',
+        '-export const twelve = 12;',
+        '+export const twelve = "TWELVE";',
+      ),
+      reply('Edited.'),
+    );
     await sendMessage(page, 'Shout two');
     await page.getByTestId('agent-message').filter({ hasText: 'Edited.' }).waitFor();
     expect(await readFile(path.join(copy, 'greeting.ts'), 'utf8')).toContain('"TWO"');
@@ -81,9 +103,9 @@ describe('projects, separate copies and changes', () => {
     const changes = page.getByTestId('changes-panel');
     const file = changes.locator('[data-testid="changes-file"][data-path="greeting.ts"]');
     await file.waitFor();
-    expect(await file.locator('.changes-file-counts').innerText()).toBe('+1 −1');
-    expect(await changes.locator('[data-line="removed"] .file-diff-text').allTextContents()).toEqual(['removed: export const two = "two";']);
-    expect(await changes.locator('[data-line="added"] .file-diff-text').allTextContents()).toEqual(['added: export const two = "TWO";']);
+    expect(await file.locator('.changes-file-counts').innerText()).toBe('+2 −2');
+    expect(await changes.locator('[data-line="removed"] .file-diff-text').allTextContents()).toEqual(['removed: export const two = "two";', 'removed: export const twelve = 12;']);
+    expect(await changes.locator('[data-line="added"] .file-diff-text').allTextContents()).toEqual(['added: export const two = "TWO";', 'added: export const twelve = "TWELVE";']);
     // Coloured by the file's language once its grammar has loaded.
     await changes.locator('[data-line="added"] .hljs-string').first().waitFor();
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
@@ -97,6 +119,12 @@ describe('projects, separate copies and changes', () => {
       await page.emulateMedia({ colorScheme: 'light' });
     }
 
+    // Undo one part: the second hunk goes back, the first stays.
+    await changes.getByTestId('changes-revert-hunk').nth(1).click();
+    await file.locator('.changes-file-counts').filter({ hasText: '+1 −1' }).waitFor();
+    expect(await readFile(path.join(copy, 'greeting.ts'), 'utf8')).toBe(original.replace('"two"', '"TWO"'));
+    if (shots) await page.screenshot({ path: path.join(shots, 'changes-hunk-undone.png') });
+
     // Commit from the panel: the person's name from git config, on the copy's branch only.
     await changes.getByTestId('changes-commit-message').fill('Shout two');
     await changes.getByTestId('changes-commit').click();
@@ -108,7 +136,7 @@ describe('projects, separate copies and changes', () => {
     await changes.getByTestId('changes-undo').click();
     await page.getByTestId('confirm-action').click();
     await changes.getByText('No files changed.').waitFor();
-    expect(await readFile(path.join(copy, 'greeting.ts'), 'utf8')).toBe('export const one = 1;\nexport const two = "two";\nexport const three = 3;\n');
+    expect(await readFile(path.join(copy, 'greeting.ts'), 'utf8')).toBe(original);
 
     // Discard: the confirmation lists what would be lost; the copy and its branch are gone.
     await page.getByTestId('changes-toggle').click();
@@ -121,6 +149,16 @@ describe('projects, separate copies and changes', () => {
     await page.getByTestId('worktree-closed').waitFor();
     expect(existsSync(copy)).toBe(false);
     expect(git(folder, 'branch', '--list', 'wheelhouse/*')).toBe('');
+
+    // A folder dropped onto a browser window: only the desktop app can see where it is, and the window says so.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['x'], 'project'));
+      const target = document.querySelector('.app-shell')!;
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await page.getByTestId('toast').filter({ hasText: 'A dropped folder opens as a project in the desktop app' }).waitFor();
     // A whole story of git steps, each a few processes: on a loaded machine it needs more than the default minute.
   }, 240_000);
 });

@@ -143,7 +143,7 @@ function RuleRow({ rule, editable }: { readonly rule: ExecPolicyRule; readonly e
       {rule.justification && <span className="rule-text">{rule.justification}</span>}
 
       <span className="rule-source" title={rule.file}>
-        {fileName(rule.file)}:{rule.line}
+        {rule.project !== null ? 'this project' : fileName(rule.file)}:{rule.line}
       </span>
       {editable && (
         <span className="rule-actions">
