@@ -192,6 +192,21 @@ export class Checkpoints {
     });
   }
 
+  /** `tree` with `paths` as they are in the folder now (added, changed or removed); every other file as in `tree`. */
+  treeWithFilesNow(workspace: CheckpointWorkspace, tree: string, paths: readonly string[]): Promise<string> {
+    return this.serial(workspace.root, async () => {
+      const index = this.tempIndex();
+      try {
+        const env = { ...workspace.env, GIT_INDEX_FILE: index };
+        await this.git.run(['read-tree', tree], { cwd: workspace.root, env });
+        await this.git.run(['update-index', '--add', '--remove', '-z', '--stdin'], { cwd: workspace.root, env, input: paths.map((file) => `${file}\0`).join('') });
+        return await this.git.text(['write-tree'], { cwd: workspace.root, env });
+      } finally {
+        fs.rmSync(index, { force: true });
+      }
+    });
+  }
+
   /** A copy of the repository's index (fast: stat data says which files need hashing), or the plain folder's own. */
   private async scratchIndex(workspace: CheckpointWorkspace): Promise<string> {
     if (workspace.kind === 'folder') return path.join(workspace.env.GIT_DIR!, 'index');

@@ -137,12 +137,19 @@ describe.each([
     expect(undone.restored).toEqual(['long.txt']);
     expect(read(project, 'long.txt')).toBe(`${lines.map((line) => (line === 'l2' ? 'L2' : line)).join('\n')}\n`);
 
+    // Undoing the rest afterwards still works: the part undone counts as the thread's doing.
+    const snapshot = read(project, 'long.txt');
+
     // The person edits the first hunk's lines: taking it back now would lose their edit.
     const edited = read(project, 'long.txt').replace('L2\n', 'L2 and more\n');
     fs.writeFileSync(path.join(project, 'long.txt'), edited);
     const refused = await a.call('thread/changes/revert', { threadId: thread.id, hunks: [{ path: 'long.txt', hunk: hunks[0]! }] }).catch((error: unknown) => error);
     expect((refused as RpcError).data).toEqual({ reason: CHANGED_SINCE, files: ['long.txt'] });
     expect(read(project, 'long.txt')).toBe(edited);
+    // Once the person's edit is gone again, undoing the whole thread takes the file back to its start.
+    fs.writeFileSync(path.join(project, 'long.txt'), snapshot);
+    await a.call('thread/changes/revert', { threadId: thread.id });
+    expect(read(project, 'long.txt')).toBe(`${lines.join('\n')}\n`);
   });
 
   it('refuses to undo a file the person changed after the turn, naming it, and changes nothing', async () => {

@@ -111,8 +111,11 @@ export class TurnChanges {
       if (params.turnId) throw RpcError.invalidParams(`turn ${params.turnId} of thread ${params.threadId} has nothing to undo`);
       return { restored: [] };
     }
-    if (params.hunks) return this.revertHunks(workspace, checkpointRef(params.threadId, first.turnId, 'before'), params.hunks);
     const last = params.turnId ? first : checkpoints[checkpoints.length - 1]!;
+    if (params.hunks) {
+      const lastAfter = checkpointRef(params.threadId, checkpoints[checkpoints.length - 1]!.turnId, 'after');
+      return this.revertHunks(workspace, checkpointRef(params.threadId, first.turnId, 'before'), lastAfter, params.hunks);
+    }
     const before = await this.deps.checkpoints.treeOf(workspace, checkpointRef(params.threadId, first.turnId, 'before'));
     const after = await this.deps.checkpoints.treeOf(workspace, checkpointRef(params.threadId, last.turnId, 'after'));
     if (!before || !after) return { restored: [] };
@@ -138,11 +141,17 @@ export class TurnChanges {
   private async revertHunks(
     workspace: CheckpointWorkspace,
     beforeRef: string,
+    lastAfterRef: string,
     wanted: ReadonlyArray<{ readonly path: string; readonly hunk: string }>,
   ): Promise<ResultOf<'thread/changes/revert'>> {
     const before = await this.deps.checkpoints.treeOf(workspace, beforeRef);
     if (!before) return { restored: [] };
     const now = await this.deps.checkpoints.snapshot(workspace);
+    const paths = [...new Set(wanted.map((entry) => entry.path))];
+    // Files still as the thread's last turn left them: what is undone here counts as the thread's
+    // doing, so a later undo of the turn or thread still takes them back.
+    const lastAfter = await this.deps.checkpoints.treeOf(workspace, lastAfterRef);
+    const asLeft = lastAfter !== null && (await this.deps.checkpoints.diff(workspace, lastAfter, now, paths)) === '';
     const byPath = new Map<string, string[]>();
     for (const { path, hunk } of wanted) byPath.set(path, [...(byPath.get(path) ?? []), hunk]);
     const pieces: string[] = [];
@@ -162,7 +171,11 @@ export class TurnChanges {
     try {
       if (gone.length > 0) throw new ChangedSinceError(gone);
       await this.deps.checkpoints.revertPatch(workspace, pieces.join(''));
-      return { restored: [...byPath.keys()] };
+      if (asLeft && lastAfter) {
+        const updated = await this.deps.checkpoints.treeWithFilesNow(workspace, lastAfter, paths);
+        await this.deps.checkpoints.save(workspace, lastAfterRef, updated, 'after a part was undone');
+      }
+      return { restored: paths };
     } catch (error) {
       if (error instanceof ChangedSinceError) {
         throw RpcError.because(
