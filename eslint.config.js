@@ -62,8 +62,8 @@ const intoElectronShell = {
  * that start processes (child_process, node-pty); only the supervisor does. Read it bottom-up:
  * shared/ is the contract; the store, model clients, secrets and files sit under config; the
  * core (electron/runtime and its folders) receives them; host, server and main wire it up.
- * Edges marked ↺ close a known folder cycle (scripts/layers/known-folder-cycles.mjs, checked by
- * `npm run lint`): they leave this table as the composition root (issue 17) unties the core.
+ * No folder cycles (scripts/layers/check-folder-cycles.mjs, run by `npm run lint`): edges marked ↺
+ * close a known one, listed in scripts/layers/known-folder-cycles.mjs.
  * A new edge is a design decision: add it here in the same change, or import something lower.
  */
 const CORE = 'electron/runtime';
@@ -79,52 +79,55 @@ const LAYERS = {
   'electron/model': { imports: ['shared/protocol'] },
   'electron/secrets': { imports: ['electron/files', 'electron/store', 'shared/protocol'] },
   'electron/exec': { imports: ['electron/store'], spawns: true },
-  'electron/config': { imports: ['electron/files', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol', /* ↺ */ 'electron/mcp'] },
+  'electron/config': { imports: ['electron/files', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol'] },
+  // MCP servers: reads their config, sends its requests through the core's outgoing sender, and
+  // owns the interfaces the core fills in (e.g. how an approval ends), so it never imports the core.
   // git through the supervisor: repository state, worktrees, checkpoints.
   'electron/git': { imports: ['electron/exec'] },
-  'electron/mcp': {
-    imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/policy`, `${CORE}/outgoing`, /* ↺ */ CORE, `${CORE}/approvals`],
-  },
+  'electron/mcp': { imports: ['electron/config', 'electron/exec', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
 
-  // The core: its loose files (context, events, threads) and one folder per responsibility.
-  [CORE]: {
-    imports: [
-      'electron/exec', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
-      `${CORE}/command-exec`, `${CORE}/policy`, `${CORE}/tools`,
-      /* ↺ */ 'electron/config', 'electron/mcp', `${CORE}/approvals`, `${CORE}/commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`, `${CORE}/queue`, `${CORE}/turns`,
-    ],
-  },
+  // The core, bottom-up. Its loose files (context, events, active turn, threads) are its floor:
+  // they import none of its folders, and every folder may import them.
+  [CORE]: { imports: ['electron/exec', 'electron/store', 'shared/protocol'] },
   [`${CORE}/policy`]: { imports: ['electron/files', 'shared/policy', 'shared/protocol'] },
+  [`${CORE}/terminal`]: { imports: ['electron/exec', 'shared/protocol'] },
   // Projects, checkpoints and undo, separate copies: above git and config, beside the threads.
   [`${CORE}/projects`]: { imports: ['electron/config', 'electron/git', 'electron/store', 'shared/protocol', CORE] },
-  [`${CORE}/tools`]: { imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
   // Every message to clients: notifications, server requests, their answers.
-  [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/command-exec`] },
-  [`${CORE}/command-exec`]: { imports: ['electron/exec', 'shared/protocol'] },
-  [`${CORE}/approvals`]: { imports: ['electron/store', 'shared/protocol', `${CORE}/outgoing`, /* ↺ */ CORE] },
-  [`${CORE}/queue`]: { imports: ['electron/store', 'shared/protocol', /* ↺ */ CORE] },
-  [`${CORE}/hooks`]: { imports: ['electron/exec', 'electron/store', 'shared/protocol', `${CORE}/tools`, /* ↺ */ 'electron/config', CORE, `${CORE}/turns`] },
-  [`${CORE}/commands`]: {
-    imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/policy`, `${CORE}/tools`, /* ↺ */ CORE, `${CORE}/approvals`, `${CORE}/hooks`, `${CORE}/turns`],
+  [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/terminal`] },
+  [`${CORE}/tools`]: { imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
+  [`${CORE}/approvals`]: { imports: ['electron/mcp', 'electron/store', 'shared/protocol', CORE, `${CORE}/outgoing`] },
+  [`${CORE}/queue`]: { imports: ['electron/store', 'shared/protocol', CORE] },
+  [`${CORE}/hooks`]: { imports: ['electron/config', 'electron/exec', 'electron/store', 'shared/protocol', CORE] },
+  // The tools' runners: commands and patches ask approvals; jobs run commands.
+  [`${CORE}/agent-commands`]: {
+    imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', CORE, `${CORE}/approvals`, `${CORE}/policy`, `${CORE}/tools`],
   },
   [`${CORE}/patch`]: {
-    imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/policy`, `${CORE}/tools`, /* ↺ */ CORE, `${CORE}/approvals`, `${CORE}/hooks`, `${CORE}/turns`],
+    imports: ['electron/model', 'electron/store', 'shared/protocol', CORE, `${CORE}/approvals`, `${CORE}/policy`, `${CORE}/tools`],
   },
   [`${CORE}/jobs`]: {
     imports: [
-      'electron/exec', 'electron/model', 'electron/store', 'shared', 'shared/protocol', `${CORE}/policy`, `${CORE}/tools`,
-      /* ↺ */ CORE, `${CORE}/approvals`, `${CORE}/commands`, `${CORE}/turns`,
+      'electron/exec', 'electron/store', 'shared', 'shared/protocol',
+      CORE, `${CORE}/approvals`, `${CORE}/agent-commands`, `${CORE}/policy`, `${CORE}/tools`,
     ],
   },
+  // Job templates on a clock: claims slots in the store, starts each run as a job.
+  [`${CORE}/schedules`]: { imports: ['electron/store', 'shared', 'shared/protocol', CORE, `${CORE}/jobs`] },
+
+  // A turn: offers the model every tool (the agent's tool table) and runs what it calls.
   [`${CORE}/turns`]: {
-    imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/tools`, /* ↺ */ 'electron/mcp', CORE, `${CORE}/commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`],
+    imports: [
+      'electron/mcp', 'electron/model', 'electron/store', 'shared/protocol',
+      CORE, `${CORE}/agent-commands`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/patch`, `${CORE}/tools`,
+    ],
   },
 
   // The protocol's handlers, one module per namespace: they call the core's services.
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
     ],
   },
 
@@ -132,14 +135,14 @@ const LAYERS = {
   'electron/host': {
     imports: [
       'electron/config', 'electron/exec', 'electron/git', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
-      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/tools`, `${CORE}/turns`,
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
+      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
     ],
   },
   'electron/server': {
     imports: [
       'electron/files', 'electron/host', 'electron/mcp', 'electron/secrets', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/command-exec`, `${CORE}/outgoing`, `${CORE}/tools`,
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/outgoing`, `${CORE}/tools`,
     ],
   },
   // The Electron shell and its preload.

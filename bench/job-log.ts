@@ -84,7 +84,7 @@ function seed(home: string, logs: ReadonlyArray<{ id: string; name: string; line
       state.detail = 'exited with code 0';
       machine.complete(state, t0 + k + 2);
       const entry: JobEntry = {
-        state, kind: 'command', spec: { command: `make test-${k}`, cwd: home }, agent: null, threadId: null, approvalWait: null, exitCode: 0,
+        state, kind: 'command', spec: { command: `make test-${k}`, cwd: home }, agent: null, threadId: null, scheduleId: null, scheduleNotify: null, approvalWait: null, exitCode: 0,
         runs: 1, manualRetries: 0, continueRun: false, queueOrder: k + 1, activeMs: 1000, activeSince: null, etaMs: null, live: null, retryTimer: null, lastCommitAt: 0,
       };
       store.jobs.upsertMany(

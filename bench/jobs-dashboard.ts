@@ -41,7 +41,7 @@ function seed(home: string, count: number): void {
       else if (i % 4 === 2) machine.cancel(state, at + 3);
       else machine.pause(state, null, at + 3);
       const entry: JobEntry = {
-        state, kind: 'command', spec: { command: `make -j4 target-${i}`, cwd: home }, agent: null, threadId: null, approvalWait: null, exitCode: i % 4 === 1 ? 2 : null,
+        state, kind: 'command', spec: { command: `make -j4 target-${i}`, cwd: home }, agent: null, threadId: null, scheduleId: null, scheduleNotify: null, approvalWait: null, exitCode: i % 4 === 1 ? 2 : null,
         runs: 1, manualRetries: 0, continueRun: false, queueOrder: i + 1, activeMs: 1000 + i, activeSince: null, etaMs: null, live: null, retryTimer: null, lastCommitAt: 0,
       };
       // A failed job's retry would be due long ago: none scheduled, so nothing runs.

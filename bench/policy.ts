@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { evaluateExecPolicy } from '../electron/runtime/policy/exec-policy.js';
-import type { ExecPolicyRequest, PrefixRule } from '../electron/runtime/policy/policy-types.js';
+import { evaluateExecPolicy } from '../electron/runtime/policy/judge-command.js';
+import type { ExecPolicyRequest, PrefixRule } from '../electron/runtime/policy/policy-vocabulary.js';
 import { parseRuleFile } from '../electron/runtime/policy/rules-file.js';
 import { loadShellParser } from '../electron/runtime/policy/shell-parse.js';
 import { summarize, type LatencySummary } from './stats.js';

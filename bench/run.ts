@@ -27,6 +27,7 @@ import { jobsDashboardBench } from './jobs-dashboard.js';
 import { detachedRunsBench } from './detached-runs.js';
 import { jobLogBench } from './job-log.js';
 import { checkpointBench } from './checkpoints.js';
+import { schedulesBench } from './schedules.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -207,6 +208,8 @@ async function main(): Promise<void> {
       },
       // Git checkpoints per turn: a 10,000-file repository beside 100 files; reading 500 changed files.
       checkpoints,
+      // 1,000 schedules beside 1: next due slot, claim + dispatch of one due slot; idle CPU with 1,000 armed.
+      schedules: await schedulesBench(),
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).
       execPolicyDecision: await policyDecisionBench(),
     };

@@ -1,6 +1,6 @@
 import { RpcClient, type Transport } from '../shared/protocol/client.js';
 import type { Runtime } from '../electron/host/runtime.js';
-import { createTestRuntime } from '../test-support/test-runtime.js';
+import { createTestRuntime, type TestRuntimeOptions } from '../test-support/test-runtime.js';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer, type RunningWebServer } from '../electron/server/web-server.js';
 
@@ -14,8 +14,9 @@ export class InProcessRuntime {
   private readonly host: RpcHost<Runtime>;
   private server: RunningWebServer | null = null;
 
-  constructor(home: string) {
-    this.runtime = createTestRuntime({ home });
+  /** `options`: what the spec drives itself, e.g. the jobs' and schedules' clock. */
+  constructor(home: string, options: Omit<TestRuntimeOptions, 'home'> = {}) {
+    this.runtime = createTestRuntime({ home, ...options });
     this.host = new RpcHost(this.runtime);
   }
 

@@ -59,12 +59,19 @@ const CASES: ReadonlyArray<{ file: string; code: string; refused: boolean }> = [
   { file: 'shared/protocol/a.ts', code: "import { x } from '../policy/rules.js'; export { x };", refused: true },
   { file: 'renderer/src/format/a.ts', code: "import { x } from '../stores/toast-store.js'; export { x };", refused: true },
   { file: 'electron/runtime/a.ts', code: "import { x } from '../../test-support/paths.js'; export { x };", refused: true },
-  { file: 'electron/runtime/jobs/a.ts', code: "import { x } from '../policy/exec-policy.js'; export { x };", refused: false },
+  { file: 'electron/runtime/jobs/a.ts', code: "import { x } from '../policy/judge-command.js'; export { x };", refused: false },
+  // Inside the core, bottom-up: the loose files, approvals, the tools' runners, jobs, turns.
+  { file: 'electron/runtime/a.ts', code: "import { x } from './turns/agent-tools.js'; export { x };", refused: true },
+  { file: 'electron/runtime/approvals/a.ts', code: "import { x } from '../agent-commands/agent-command-runner.js'; export { x };", refused: true },
+  { file: 'electron/runtime/jobs/a.ts', code: "import { x } from '../turns/turn-engine.js'; export { x };", refused: true },
+  { file: 'electron/runtime/turns/a.ts', code: "import { x } from '../jobs/job-tools.js'; export { x };", refused: false },
+  { file: 'electron/mcp/a.ts', code: "import type { X } from '../runtime/approvals/approval-broker.js'; export type { X };", refused: true },
+  { file: 'electron/config/a.ts', code: "import { x } from '../mcp/mcp-manager.js'; export { x };", refused: true },
   { file: 'electron/runtime/jobs/a.test.ts', code: "import { x } from '../../../test-support/paths.js'; export { x };", refused: false },
   // Only electron/exec starts processes.
   { file: 'electron/runtime/a.ts', code: "import { spawn } from 'node:child_process'; export { spawn };", refused: true },
   { file: 'electron/server/a.ts', code: "const cp = await import('child_process'); export { cp };", refused: true },
-  { file: 'electron/runtime/command-exec/a.ts', code: "import pty from 'node-pty'; export { pty };", refused: true },
+  { file: 'electron/runtime/terminal/a.ts', code: "import pty from 'node-pty'; export { pty };", refused: true },
   { file: 'electron/exec/a.ts', code: "import { spawn } from 'node:child_process'; export { spawn };", refused: false },
   // No explicit any, anywhere.
   { file: 'bench/a.ts', code: 'export const x: any = 1;', refused: true },

@@ -19,6 +19,8 @@ function job(patch: Partial<Job> = {}): Job {
     nextRetryAt: null,
     exitCode: null,
     threadId: null,
+    scheduleId: null,
+    scheduleNotify: null,
     createdAt: 1,
     updatedAt: 2,
     command: 'make',
@@ -71,6 +73,20 @@ describe('job notices', () => {
     const first = jobNotice(job(), job({ status: 'completed' }));
     const second = jobNotice(job({ runs: 2 }), job({ status: 'completed', runs: 2 }));
     expect(first?.tag).not.toBe(second?.tag);
+  });
+});
+
+describe('scheduled runs', () => {
+  it('follow their schedule: failures only by default, every run, or never', () => {
+    const run = (scheduleNotify: Job['scheduleNotify']) => job({ scheduleId: 'schedule-1', scheduleNotify });
+    const finish = (before: Job) => jobNotice(before, { ...before, status: 'completed', updatedAt: 3 });
+    const fail = (before: Job) => jobNotice(before, { ...before, status: 'failed', exitCode: 1, nextRetryAt: null, updatedAt: 3 });
+    expect(finish(run('failure'))).toBeNull();
+    expect(fail(run('failure'))?.kind).toBe('jobFailed');
+    expect(finish(run('always'))?.kind).toBe('jobFinished');
+    expect(fail(run('always'))?.kind).toBe('jobFailed');
+    expect(finish(run('never'))).toBeNull();
+    expect(fail(run('never'))).toBeNull();
   });
 });
 

@@ -36,7 +36,9 @@ export const APPROVABLE_COMMAND_CHARS = 120;
 export function jobNotice(before: Job | undefined, after: Job): Notice | null {
   if (!before || before.id !== after.id) return null;
   const open: DesktopOpenTarget = { view: 'job', jobId: after.id };
-  if (after.status === 'completed' && before.status !== 'completed') {
+  // A scheduled run follows its schedule's choice: failures only (its default), every run, or never.
+  if (after.scheduleNotify === 'never') return null;
+  if (after.status === 'completed' && before.status !== 'completed' && after.scheduleNotify !== 'failure') {
     return {
       kind: 'jobFinished',
       tag: `job-${after.id}-run-${after.runs}-completed`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AskForApproval, ProviderId, SandboxMode, WireApi } from '../../shared/protocol/index.js';
 import { BUILTIN_PROVIDERS, isBuiltInProvider } from './builtin-providers.js';
-import { McpServers } from '../mcp/mcp-config.js';
+import { McpServers } from './mcp-config.js';
 
 const HttpUrl = z.string().refine((text) => {
   try {

@@ -1,7 +1,7 @@
 import type { Dispatcher } from '../../shared/protocol/index.js';
 import type { ConfigService } from '../config/config-service.js';
 import type { ApprovalBroker } from '../runtime/approvals/approval-broker.js';
-import type { CommandExecService } from '../runtime/command-exec/command-exec-service.js';
+import type { CommandExecService } from '../runtime/terminal/command-exec-service.js';
 import type { RequestContext } from '../runtime/context.js';
 import type { EventLog } from '../runtime/event-log.js';
 import type { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';

@@ -6,27 +6,28 @@ import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
 import { ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
-import { mcpServerConfigs } from '../mcp/mcp-config.js';
+import { mcpServerConfigs } from '../config/mcp-config.js';
 import { McpManager } from '../mcp/mcp-manager.js';
 import { McpToolApprovals } from '../mcp/mcp-tool-approval.js';
 // Loads the model clients and the OpenAI SDK on first use, not at start-up.
 import { createModelClient } from '../model/lazy-model-client.js';
 import type { ModelBinder } from '../model/types.js';
 import { ApprovalBroker } from '../runtime/approvals/approval-broker.js';
-import { CommandExecService } from '../runtime/command-exec/command-exec-service.js';
-import { CommandRunner } from '../runtime/commands/command-runner.js';
+import { CommandExecService } from '../runtime/terminal/command-exec-service.js';
+import { AgentCommandRunner } from '../runtime/agent-commands/agent-command-runner.js';
 import { EventLog } from '../runtime/event-log.js';
 import { GoalManager } from '../runtime/goal-manager.js';
 import type { RuntimeHandlerDeps } from '../runtime/handlers/runtime-handlers.js';
 import type { HomeLock } from '../runtime/home-lock.js';
 import { HookDispatcher } from '../runtime/hooks/hook-dispatcher.js';
-import type { JobClock } from '../runtime/jobs/job-clock.js';
+import { systemClock, type JobClock } from '../runtime/jobs/job-clock.js';
 import { JobApprovals } from '../runtime/jobs/job-approvals.js';
 import { JobEngine } from '../runtime/jobs/job-engine.js';
 import { AgentJobTools } from '../runtime/jobs/job-tools.js';
-import { agentToolTable } from '../runtime/agent-tools.js';
+import { agentToolTable } from '../runtime/turns/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
-import { PolicyService } from '../runtime/policy/policy-service.js';
+import { PolicyService } from '../runtime/policy/rules-service.js';
+import { Scheduler } from '../runtime/schedules/scheduler.js';
 import { ProjectService } from '../runtime/projects/project-service.js';
 import { TurnChanges } from '../runtime/projects/turn-changes.js';
 import { homePaths } from '../runtime/home.js';
@@ -78,7 +79,7 @@ export interface RuntimeOptions {
   readonly listModels?: ListModels;
   /** Command jobs running at once (default: CPU cores). */
   readonly jobConcurrency?: number;
-  /** Clock and timers of job retry schedules (tests). */
+  /** Clock and timers of job retries and schedules (tests drive it). */
   readonly jobClock?: JobClock;
   /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
   readonly killGraceMs?: number;
@@ -238,7 +239,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     timeoutMs: options.clientToolTimeoutMs ?? 120_000,
     now,
   });
-  const commands = new CommandRunner({
+  const commands = new AgentCommandRunner({
     supervisor,
     sessions: new ExecSessions(supervisor),
     policy: () => policy.engine(),
@@ -306,6 +307,15 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     approvals: new JobApprovals({ policy: () => policy.engine(), approvals, settingsOf, now }),
   });
   later.jobs = jobs;
+  // Runs are jobs: the scheduler starts them through the job engine, on the same clock as retries.
+  const schedules = new Scheduler({
+    store: parts.durable,
+    events,
+    jobs,
+    clock: options.jobClock ?? systemClock,
+    newId,
+    ...(logError ? { onError: logError } : {}),
+  });
   const history = new ThreadHistory({ threads, turns, events, newId, now });
 
   const modelProbe = { configService: config, providers, createClient: createModelClient };
@@ -337,6 +347,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     jobs,
     changes,
     projects,
+    schedules,
     settings: {
       configService: config,
       secretStore: parts.secrets,

@@ -1,4 +1,4 @@
-import { endCommandsOfEarlierRun } from '../runtime/commands/command-recovery.js';
+import { endCommandsOfEarlierRun } from '../runtime/agent-commands/command-recovery.js';
 import { endFileChangesOfEarlierRun } from '../runtime/patch/patch-recovery.js';
 import { recoverInterruptedTurns } from '../runtime/turns/turn-recovery.js';
 import type { RuntimeServices } from './compose-runtime.js';
@@ -18,4 +18,6 @@ export function recoverAfterRestart(services: RuntimeServices, now: () => number
   services.approvals.endLeftovers(durable);
   services.queue.recoverAfterRestart();
   services.jobs.recover();
+  // After the jobs: a claimed slot whose job exists is left to the job engine, not started again.
+  services.schedules.recover();
 }

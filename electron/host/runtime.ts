@@ -78,6 +78,7 @@ export class Runtime implements CarrierRuntime {
   get commandExec() { return this.services.commandExec; }
   get outgoing() { return this.services.outgoing; }
   get jobs() { return this.services.jobs; }
+  get schedules() { return this.services.schedules; }
   get config() { return this.services.config; }
 
   finishedApprovalState(requestId: string): string | null {
@@ -99,8 +100,10 @@ export class Runtime implements CarrierRuntime {
    */
   async shutdown(options: JobShutdownOptions = { jobs: 'stop' }): Promise<void> {
     if (this.closed) return;
-    const { queue, jobs, turns, mcp, supervisor } = this.services;
+    const { queue, schedules, jobs, turns, mcp, supervisor } = this.services;
     queue.stop();
+    // No new run starts while the jobs stop.
+    schedules.stop();
     // Jobs first: the turns stopped next belong to agent jobs that must stay `running` for the next start.
     await jobs.shutdown(options);
     await turns.stopAll();
@@ -122,6 +125,7 @@ export class Runtime implements CarrierRuntime {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     s.mcp.killNow();
     s.queue.stop();
+    s.schedules.stop();
     // What a crash leaves: detached runs go on and are re-attached at the next start.
     s.jobs.closeNow();
     s.turns.abortAll();

@@ -53,7 +53,7 @@ function setup(options: { mac?: boolean; focused?: boolean; preferences?: Partia
 
 const running: Job = {
   id: 'job-1', kind: 'command', name: 'build', status: 'running', progress: null, detail: null, attempt: 0, maxAttempts: 0, maxRuns: 1, rerunIfLost: false, nextRetryAt: null,
-  exitCode: null, threadId: null, createdAt: 1, updatedAt: 1, command: 'make', cwd: '/', runs: 1, activeMs: 1000, etaMs: null, agent: null,
+  exitCode: null, threadId: null, scheduleId: null, scheduleNotify: null, createdAt: 1, updatedAt: 1, command: 'make', cwd: '/', runs: 1, activeMs: 1000, etaMs: null, agent: null,
 };
 const finished = jobNotice(running, { ...running, status: 'completed', updatedAt: 2 })!;
 const shortCommand = approvalNotice({ requestId: 'approval-a', method: 'item/commandExecution/requestApproval', params: { threadId: 't', turnId: 'u', itemId: 'a', startedAtMs: 1, command: 'npm test' } });

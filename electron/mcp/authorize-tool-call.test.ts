@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mayAsk, needsApproval, type McpToolHints } from './authorize-tool-call.js';
-import { mcpServerConfigs, McpServers } from './mcp-config.js';
+import { mcpServerConfigs, McpServers } from '../config/mcp-config.js';
 
 /** Which agent calls wait for the person, as Codex 0.169 decides it (mcp_tool_call.rs). */
 const server = (table: Record<string, unknown> = {}) => mcpServerConfigs(McpServers.parse({ files: { command: 'x', ...table } }))[0]!;

@@ -1,4 +1,4 @@
-import { isToolAllowed, toolApprovalMode, type McpServerConfig, type McpToolApprovalMode } from './mcp-config.js';
+import { isToolAllowed, toolApprovalMode, type McpServerConfig, type McpToolApprovalMode } from '../config/mcp-config.js';
 
 export type ToolCallDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
@@ -26,7 +26,7 @@ export interface McpToolHints {
 
 /**
  * A thread's approval policy as far as MCP calls read it. Declared here, not
- * imported from the runtime's exec policy (electron/runtime/policy/policy-types.ts,
+ * imported from the runtime's exec policy (electron/runtime/policy/policy-vocabulary.ts,
  * whose AskForApproval fits it), so this layer never imports the runtime.
  */
 export type McpApprovalPolicy = 'untrusted' | 'on-failure' | 'on-request' | 'never' | { readonly granular: { readonly mcp_elicitations: boolean; readonly [kind: string]: boolean | undefined } };

@@ -14,7 +14,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessSupervisor } from '../exec/index.js';
-import type { McpServerConfig } from './mcp-config.js';
+import type { McpServerConfig } from '../config/mcp-config.js';
 import { SupervisedStdioTransport } from './supervised-stdio-transport.js';
 
 /** A listing with more pages than this is cut (a misbehaving server must not loop forever). */

@@ -7,12 +7,12 @@ import {
 import type { ModelToolSpec } from '../model/types.js';
 import { authorizeToolCall } from './authorize-tool-call.js';
 import { CallClock } from './call-clock.js';
-import type { McpServerConfig } from './mcp-config.js';
+import type { McpServerConfig } from '../config/mcp-config.js';
 import type { CallOptions, ElicitHandler, McpConnection } from './mcp-connection.js';
 import type { ElicitationAnswer } from './elicitation-broker.js';
 import type { McpToolFacts } from './mcp-tool-approval.js';
 import { assignModelToolNames, type McpToolRef } from './tool-names.js';
-import { isToolAllowed } from './mcp-config.js';
+import { isToolAllowed } from '../config/mcp-config.js';
 
 export type McpSlotState = 'starting' | 'ready' | 'failed' | 'cancelled' | 'disabled';
 

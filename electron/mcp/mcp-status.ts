@@ -1,5 +1,5 @@
 import type { McpServerConnectionStatus, McpServerStatus, McpTool } from '../../shared/protocol/index.js';
-import { isToolAllowed } from './mcp-config.js';
+import { isToolAllowed } from '../config/mcp-config.js';
 import type { McpServerSlot, McpSlotState } from './mcp-manager.js';
 
 const RUNTIME_STATUS: Record<McpSlotState, McpServerConnectionStatus> = {

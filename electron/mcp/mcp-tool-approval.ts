@@ -6,11 +6,10 @@ import {
 } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
 import { mayAsk, needsApproval, type McpToolHints, type ThreadApprovalSettings } from './authorize-tool-call.js';
-import { toolApprovalMode, type McpServerConfig } from './mcp-config.js';
+import { toolApprovalMode, type McpServerConfig } from '../config/mcp-config.js';
 
 /** How an MCP tool-call approval ended: the person's answer (Codex's elicitation response), or the turn stopped first. */
-export type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
-import type { McpApprovalOutcome } from '../runtime/approvals/approval-broker.js';
+export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
 
 /** What the person is shown about the tool (from the server's listing). */
 export interface McpToolFacts {

@@ -3,7 +3,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessSupervisor, SupervisedProcess } from '../exec/index.js';
-import type { McpTransportConfig } from './mcp-config.js';
+import type { McpTransportConfig } from '../config/mcp-config.js';
 
 /** Most of a server's stderr kept to explain a failure. */
 const STDERR_TAIL_CHARS = 2_000;

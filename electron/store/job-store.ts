@@ -1,4 +1,4 @@
-import type { JobKind, JobStatus } from '../../shared/protocol/index.js';
+import type { JobKind, JobStatus, ScheduleNotify } from '../../shared/protocol/index.js';
 import type { Db } from './database.js';
 
 /** One stored job: the seed's columns plus what listing and the scheduler need without parsing `detail`. */
@@ -15,6 +15,9 @@ export interface JobRow {
   readonly nextRetryAtMs: number | null;
   readonly exitCode: number | null;
   readonly threadId: string | null;
+  /** The schedule that started it (fixed at creation). */
+  readonly scheduleId: string | null;
+  readonly scheduleNotify: ScheduleNotify | null;
   readonly command: string | null;
   readonly cwd: string;
   readonly runs: number;
@@ -75,7 +78,7 @@ export interface JobListQuery {
 }
 
 const COLUMNS = `id, kind, name, status, progress, message, attempt, max_attempts AS maxAttempts,
-  next_retry_at_ms AS nextRetryAtMs, exit_code AS exitCode, thread_id AS threadId, command, cwd, runs,
+  next_retry_at_ms AS nextRetryAtMs, exit_code AS exitCode, thread_id AS threadId, schedule_id AS scheduleId, schedule_notify AS scheduleNotify, command, cwd, runs,
   active_ms AS activeMs, eta_ms AS etaMs, queue_order AS queueOrder, manual_retries AS manualRetries,
   active_since_ms AS activeSinceMs, spec, detail, created_at_ms AS createdAtMs, updated_at_ms AS updatedAtMs`;
 
@@ -92,10 +95,10 @@ export class JobStore {
   constructor(private readonly db: Db) {
     this.insert = db.prepare(`
       INSERT INTO jobs (id, kind, name, status, progress, message, attempt, max_attempts, next_retry_at_ms, exit_code,
-        thread_id, command, cwd, runs, active_ms, eta_ms, queue_order, manual_retries, active_since_ms, spec, detail,
+        thread_id, schedule_id, schedule_notify, command, cwd, runs, active_ms, eta_ms, queue_order, manual_retries, active_since_ms, spec, detail,
         created_at_ms, updated_at_ms)
       VALUES (@id, @kind, @name, @status, @progress, @message, @attempt, @maxAttempts, @nextRetryAtMs, @exitCode,
-        @threadId, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @manualRetries, @activeSinceMs, @spec, @detail,
+        @threadId, @scheduleId, @scheduleNotify, @command, @cwd, @runs, @activeMs, @etaMs, @queueOrder, @manualRetries, @activeSinceMs, @spec, @detail,
         @createdAtMs, @updatedAtMs)`);
     // What a transition can change (the spec: an agent job's carries its usage, a command job's loses its
     // pending approval); the rest is fixed at creation.

@@ -258,4 +258,46 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE job_runs ADD COLUMN streamed_bytes INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 10,
+    name: 'schedules',
+    // A schedule runs a job template on a clock. Each slot is claimed (a schedule_runs row naming the
+    // job id it will create) in the transaction that moves the schedule on, before the job exists: a
+    // crash between the claim and the job's creation leaves a claim whose job is missing, started at
+    // the next start under that same id; a claim whose job exists is never started again.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN schedule_id TEXT;
+      ALTER TABLE jobs ADD COLUMN schedule_notify TEXT;
+      CREATE INDEX jobs_by_schedule ON jobs (schedule_id) WHERE schedule_id IS NOT NULL;
+      CREATE TABLE schedules (
+        id               TEXT PRIMARY KEY,
+        name             TEXT NOT NULL,
+        job              TEXT NOT NULL,
+        cron             TEXT,
+        interval_ms      INTEGER,
+        at_ms            INTEGER,
+        time_zone        TEXT NOT NULL,
+        overlap          TEXT NOT NULL CHECK (overlap IN ('skip', 'queue', 'allow')),
+        missed           TEXT NOT NULL CHECK (missed IN ('runOnce', 'skip', 'runAll')),
+        missed_limit     INTEGER NOT NULL,
+        notify           TEXT NOT NULL CHECK (notify IN ('failure', 'always', 'never')),
+        paused           INTEGER NOT NULL DEFAULT 0,
+        anchor_ms        INTEGER NOT NULL,
+        next_run_at_ms   INTEGER,
+        last_slot_at_ms  INTEGER,
+        created_at_ms    INTEGER NOT NULL,
+        updated_at_ms    INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE schedule_runs (
+        schedule_id      TEXT NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+        slot_at_ms       INTEGER NOT NULL,
+        trigger          TEXT NOT NULL CHECK (trigger IN ('clock', 'runNow', 'missed')),
+        job_id           TEXT,
+        outcome          TEXT,
+        detail           TEXT,
+        claimed_at_ms    INTEGER NOT NULL,
+        PRIMARY KEY (schedule_id, slot_at_ms)
+      ) STRICT;
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import { ItemStore } from './item-store.js';
 import { JobStore } from './job-store.js';
 import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
+import { ScheduleStore } from './schedule-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TurnStore } from './turn-store.js';
 
@@ -22,6 +23,7 @@ export class StateStore {
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
   readonly jobs: JobStore;
+  readonly schedules: ScheduleStore;
   readonly dynamicTools: DynamicToolStore;
   readonly approvals: ApprovalStore;
 
@@ -35,6 +37,7 @@ export class StateStore {
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);
     this.jobs = new JobStore(db);
+    this.schedules = new ScheduleStore(db);
     this.dynamicTools = new DynamicToolStore(db);
     this.approvals = new ApprovalStore(db);
   }

@@ -13,6 +13,7 @@ import { createConversationStore } from './stores/conversation-store.js';
 import { createElicitationStore } from './stores/elicitation-store.js';
 import { createGoalStore } from './stores/goal-store.js';
 import { createJobsStore } from './stores/jobs-store.js';
+import { createSchedulesStore } from './stores/schedules-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
 import { createProjectsStore } from './stores/projects-store.js';
@@ -91,6 +92,9 @@ export const useJobsStore = createJobsStore(client, (before, after) => {
   const notice = jobNotice(before, after);
   if (notice) notify(notice);
 });
+
+/** Jobs on a clock: the Schedules tab beside Jobs. */
+export const useSchedulesStore = createSchedulesStore(client);
 
 /** The desktop app's own state (its runtime, open at login); what its menu, tray and notifications ask to show. */
 export const useDesktopStore = createDesktopStore(client, host === 'electron', (target) => openTarget(target));

@@ -45,6 +45,8 @@ export const ERROR_REASON_CODES = {
   'job.runNotFound': InvalidRequest,
   'job.lineOutOfRange': InvalidRequest,
   'job.logUnreadable': InvalidRequest,
+  'schedule.notFound': InvalidRequest,
+  'schedule.slotStarted': InvalidRequest,
   'policy.forbidden': InvalidRequest,
   'rules.lineMoved': InvalidParams,
   'rules.invalidRule': InvalidParams,

@@ -18,6 +18,8 @@ export * from './methods/config.js';
 export * from './methods/workspace.js';
 export * from './methods/command-exec.js';
 export * from './methods/job.js';
+export * from './methods/schedule.js';
+export * from './schedule-checks.js';
 export * from './methods/dynamic-tools.js';
 export * from './methods/hooks.js';
 export * from './command-execution.js';

@@ -15,6 +15,7 @@ import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
 import { projectMethods } from './methods/projects.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
+import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
@@ -40,6 +41,7 @@ export const clientMethods = {
   ...hookMethods,
   ...approvalMethods,
   ...jobMethods,
+  ...scheduleMethods,
   ...mcpMethods,
   ...execPolicyMethods,
   ...threadSandboxMethods,
@@ -59,6 +61,7 @@ export const serverNotifications = {
   ...commandNotifications,
   ...approvalNotifications,
   ...jobNotifications,
+  ...scheduleNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
   ...execPolicyNotifications,

@@ -11,13 +11,12 @@ import {
   MCP_TOOL_APPROVAL_META,
   mcpToolApprovalRequestId,
 } from '../../../shared/protocol/index.js';
+import type { McpApprovalOutcome } from '../../mcp/mcp-tool-approval.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
 import type { OutgoingSender } from '../outgoing/outgoing-sender.js';
 import { approvalRequestedOf } from './approval-announcement.js';
 
-/** How an MCP tool call's approval ended: the person's answer (Codex's elicitation response), or ended unanswered. */
-export type McpApprovalOutcome = { readonly kind: 'answered'; readonly response: McpServerElicitationRequestResponse } | { readonly kind: 'ended' };
 
 /** How a wait for the person ended: their decision, or the turn stopped first. */
 export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };

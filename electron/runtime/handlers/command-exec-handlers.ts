@@ -1,5 +1,5 @@
 import type { commandExecMethods } from '../../../shared/protocol/index.js';
-import type { CommandExecService } from '../command-exec/command-exec-service.js';
+import type { CommandExecService } from '../terminal/command-exec-service.js';
 import type { HandlerTable } from './handler-table.js';
 
 /** command/exec*: the person's terminals and standalone commands, each owned by the connection that started it. */

@@ -1,6 +1,6 @@
 import type { execPolicyMethods, hookMethods, threadSandboxMethods } from '../../../shared/protocol/index.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
-import type { PolicyService } from '../policy/policy-service.js';
+import type { PolicyService } from '../policy/rules-service.js';
 import type { ThreadDefaults, ThreadManager } from '../thread-manager.js';
 import type { ThreadSandboxSettings } from '../thread-sandbox.js';
 import type { HandlerTable } from './handler-table.js';

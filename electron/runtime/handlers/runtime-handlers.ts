@@ -3,15 +3,16 @@ import { createConfigHandlers, type ConfigHandlerDeps } from '../../config/confi
 import { probeModel, type ModelProbeDeps } from '../../config/model-probe.js';
 import type { McpManager } from '../../mcp/mcp-manager.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
-import type { CommandExecService } from '../command-exec/command-exec-service.js';
+import type { CommandExecService } from '../terminal/command-exec-service.js';
 import type { RequestContext } from '../context.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
-import type { PolicyService } from '../policy/policy-service.js';
+import type { PolicyService } from '../policy/rules-service.js';
 import type { ProjectService } from '../projects/project-service.js';
 import type { TurnChanges } from '../projects/turn-changes.js';
+import type { Scheduler } from '../schedules/scheduler.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
 import { commandExecHandlers } from './command-exec-handlers.js';
@@ -19,6 +20,7 @@ import type { HandlerTable } from './handler-table.js';
 import { jobHandlers } from './job-handlers.js';
 import { projectHandlers } from './project-handlers.js';
 import { mcpHandlers } from './mcp-handlers.js';
+import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
 import { threadHandlers, type ThreadHandlerDeps } from './thread-handlers.js';
 import { goalHandlers, queueHandlers, turnHandlers } from './turn-handlers.js';
@@ -40,6 +42,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly changes: TurnChanges;
   /** project/*, a thread's separate copy. */
   readonly projects: ProjectService;
+  /** Jobs on a clock; each run is a job of `jobs`. */
+  readonly schedules: Scheduler;
   /** config/*, model/list: config.toml, provider keys, model lists. */
   readonly settings: ConfigHandlerDeps;
   /** model/test: one small request to a provider. */
@@ -75,6 +79,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
     ...jobHandlers(deps.jobs, deps.projects),
     ...projectHandlers(deps.projects, deps.changes),
+    ...scheduleHandlers(deps.schedules),
     ...desktopOnlyHandlers(),
   };
 }

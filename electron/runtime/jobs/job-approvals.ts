@@ -1,10 +1,10 @@
 import { RpcError, type CommandExecutionApprovalDecision, type CommandExecutionRequestApprovalParams } from '../../../shared/protocol/index.js';
 import type { SandboxPolicy } from '../../exec/index.js';
 import type { ApprovalBroker, ApprovalOutcome } from '../approvals/approval-broker.js';
-import { commandActions } from '../commands/command-actions.js';
-import { needingApproval, sandboxPolicy } from '../commands/command-runner.js';
-import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
-import type { AskForApproval, CommandVerdict, SandboxMode } from '../policy/policy-types.js';
+import { commandActions } from '../agent-commands/command-actions.js';
+import { needingApproval, sandboxPolicy } from '../agent-commands/agent-command-runner.js';
+import type { ExecPolicyEngine } from '../policy/home-rules.js';
+import type { AskForApproval, CommandVerdict, SandboxMode } from '../policy/policy-vocabulary.js';
 import type { CommandSpec, JobApprovalNeed, JobEntry } from './job-entry.js';
 
 /**

@@ -6,6 +6,7 @@ import {
   type Job,
   type JobCreateParams,
   type ResultOf,
+  type ScheduleNotify,
 } from '../../../shared/protocol/index.js';
 import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { JobRunRow } from '../../store/job-store.js';
@@ -17,7 +18,7 @@ import { entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './j
 import { JobLogs } from './job-logs.js';
 import { PERSON, WAITING_FOR_APPROVAL, type JobAdmission, type JobApprovals, type JobRequester } from './job-approvals.js';
 import { validateJobRequest, type JobRequest } from './job-creation.js';
-import { CommandRunner } from './command-runner.js';
+import { JobCommandRunner } from './job-command-runner.js';
 import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
 import * as machine from './job-state.js';
@@ -39,6 +40,13 @@ export interface JobEngineOptions {
   readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
+}
+
+/** A job started for a schedule's slot: the id its claim named, the schedule, its notification policy. */
+export interface ScheduledOrigin {
+  readonly jobId: string;
+  readonly scheduleId: string;
+  readonly notify: ScheduleNotify;
 }
 
 /** How quitting Wheelhouse ends a job: "stop" cancels it; "keep" lets a detached run go on. */
@@ -63,7 +71,7 @@ export class JobEngine {
   private readonly entries = new Map<string, JobEntry>();
   private readonly clock: JobClock;
   private readonly commits: JobCommits;
-  private readonly runner: CommandRunner;
+  private readonly runner: JobCommandRunner;
   private readonly environment: DetachedEnvironment;
   private readonly recovery: RecoveryParts;
   private readonly agents: AgentRunner | null;
@@ -82,7 +90,7 @@ export class JobEngine {
     this.commits = new JobCommits(options.store.jobs, () => this.clock.now(), (job) => this.announce(job), onError);
     this.logs = new JobLogs(options.store.jobs);
     this.environment = options.environment ?? options.supervisor.detached;
-    this.runner = new CommandRunner({
+    this.runner = new JobCommandRunner({
       supervisor: options.supervisor,
       environment: this.environment,
       events: options.events,
@@ -173,9 +181,14 @@ export class JobEngine {
    * job/create (and the agent's job_start), in the order it happens:
    * validate → decide → persist → announce → run. Nothing changes before the
    * decision; nobody hears of the job before it is durable.
+   * `origin`: a schedule's slot. The job takes the id its claim named (so a restart can tell whether
+   * the claimed job was made) and is refused if that id exists already: a slot never runs twice.
    */
-  async create(params: JobCreateParams, requester: JobRequester = PERSON): Promise<ResultOf<'job/create'>> {
+  async create(params: JobCreateParams, requester: JobRequester = PERSON, origin: ScheduledOrigin | null = null): Promise<ResultOf<'job/create'>> {
     // 1. Validate: the whole request, before anything is decided or written.
+    if (origin && (this.entries.has(origin.jobId) || this.options.store.jobs.get(origin.jobId))) {
+      throw RpcError.because('schedule.slotStarted', `job ${origin.jobId} exists already: its schedule slot was started before`, { jobId: origin.jobId });
+    }
     if (params.kind === 'agent' && !this.agents) {
       throw RpcError.because('job.kindUnsupported', 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent' });
     }
@@ -183,7 +196,8 @@ export class JobEngine {
     // 2. Decide: the exec policy says whether a command runs as asked, in a sandbox, after the person's approval, or not at all.
     const admission = request.kind === 'command' && this.options.approvals ? await this.options.approvals.admit(request.spec, requester) : null;
     // 3. Persist: an agent job's thread and goal, then the job row, written before anyone hears of it.
-    const entry = request.kind === 'agent' ? this.agentEntry(request, this.agents!) : this.commandEntry(request, admission, requester);
+    const jobId = origin?.jobId ?? `job-${this.options.newId()}`;
+    const entry = request.kind === 'agent' ? this.agentEntry(jobId, request, this.agents!, origin) : this.commandEntry(jobId, request, admission, requester, origin);
     this.entries.set(entry.state.id, entry);
     this.commits.mark(entry);
     await this.commits.committed();
@@ -195,29 +209,31 @@ export class JobEngine {
     return { job };
   }
 
-  private commandEntry(request: Extract<JobRequest, { kind: 'command' }>, admission: JobAdmission | null, requester: JobRequester): JobEntry {
+  private commandEntry(jobId: string, request: Extract<JobRequest, { kind: 'command' }>, admission: JobAdmission | null, requester: JobRequester, origin: ScheduledOrigin | null): JobEntry {
     const spec = { ...request.spec, ...(admission?.sandbox ? { sandbox: admission.sandbox } : {}), ...(admission?.approval ? { approval: admission.approval } : {}) };
-    const state = machine.enqueue(`job-${this.options.newId()}`, request.name, this.clock.now(), request.maxAttempts);
+    const state = machine.enqueue(jobId, request.name, this.clock.now(), request.maxAttempts);
     if (spec.approval) {
       state.detail = WAITING_FOR_APPROVAL;
       machine.pushHistory(state, 'waiting_for_approval');
     }
-    return this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null);
+    return this.newEntry(state, 'command', spec, requester.kind === 'agent' ? requester.threadId : null, null, origin);
   }
 
-  private agentEntry(request: Extract<JobRequest, { kind: 'agent' }>, agents: AgentRunner): JobEntry {
+  private agentEntry(jobId: string, request: Extract<JobRequest, { kind: 'agent' }>, agents: AgentRunner, origin: ScheduledOrigin | null): JobEntry {
     const threadId = agents.createThread(request.spec, request.objective, request.name);
-    const state = machine.enqueue(`job-${this.options.newId()}`, request.name, this.clock.now(), request.maxAttempts);
-    return this.newEntry(state, 'agent', { command: '', cwd: request.spec.cwd }, threadId, request.spec);
+    const state = machine.enqueue(jobId, request.name, this.clock.now(), request.maxAttempts);
+    return this.newEntry(state, 'agent', { command: '', cwd: request.spec.cwd }, threadId, request.spec, origin);
   }
 
-  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent']): JobEntry {
+  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent'], origin: ScheduledOrigin | null = null): JobEntry {
     return {
       state,
       kind,
       spec,
       agent,
       threadId,
+      scheduleId: origin?.scheduleId ?? null,
+      scheduleNotify: origin?.notify ?? null,
       approvalWait: null,
       exitCode: null,
       runs: 0,
@@ -248,6 +264,8 @@ export class JobEngine {
       spec: { ...origin.spec, command: origin.command, cwd: origin.cwd },
       agent: null,
       threadId: origin.threadId,
+      scheduleId: null,
+      scheduleNotify: null,
       approvalWait: null,
       exitCode: null,
       runs: 1,
@@ -532,7 +550,7 @@ export class JobEngine {
         this.commits.mark(entry);
         this.agents.start(entry);
       } else {
-        // "running" once its identity is durable (command-runner).
+        // "running" once its identity is durable (job-command-runner).
         this.runner.start(entry);
       }
     }

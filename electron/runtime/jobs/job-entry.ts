@@ -1,4 +1,4 @@
-import type { Job, JobCreateCommandParams, JobKind } from '../../../shared/protocol/index.js';
+import type { Job, JobCreateCommandParams, JobKind, ScheduleNotify } from '../../../shared/protocol/index.js';
 import type { DetachedAttachment, DetachedRunHandle, DetachedRunPlace, SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
 import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
@@ -115,6 +115,9 @@ export interface JobEntry {
   /** An agent job's goal, budgets and usage; null for command jobs. */
   readonly agent: AgentSpec | null;
   readonly threadId: string | null;
+  /** The schedule whose slot this job is (fixed at creation). */
+  readonly scheduleId: string | null;
+  readonly scheduleNotify: ScheduleNotify | null;
   /** Aborts the wait for approval (cancel, delete, quit). */
   approvalWait: AbortController | null;
   exitCode: number | null;
@@ -165,6 +168,8 @@ export function rowOf(entry: JobEntry, now: number): JobRow {
     nextRetryAtMs: state.retry.nextRetryAt,
     exitCode: entry.exitCode,
     threadId: entry.threadId,
+    scheduleId: entry.scheduleId,
+    scheduleNotify: entry.scheduleNotify,
     command: entry.agent ? null : entry.spec.command,
     cwd: entry.spec.cwd,
     runs: entry.runs,
@@ -209,6 +214,8 @@ export function entryOf(row: JobRow): JobEntry {
     spec,
     agent,
     threadId: row.threadId,
+    scheduleId: row.scheduleId,
+    scheduleNotify: row.scheduleNotify,
     approvalWait: null,
     exitCode: row.exitCode,
     runs: row.runs,
@@ -241,6 +248,8 @@ export function jobOfEntry(entry: JobEntry, now: number): Job {
     nextRetryAt: state.retry.nextRetryAt,
     exitCode: entry.exitCode,
     threadId: entry.threadId,
+    scheduleId: entry.scheduleId,
+    scheduleNotify: entry.scheduleNotify,
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
     command: entry.agent ? null : entry.spec.command,
@@ -268,6 +277,8 @@ export function jobOf(row: JobRow): Job {
     nextRetryAt: row.nextRetryAtMs,
     exitCode: row.exitCode,
     threadId: row.threadId,
+    scheduleId: row.scheduleId,
+    scheduleNotify: row.scheduleNotify,
     createdAt: row.createdAtMs,
     updatedAt: row.updatedAtMs,
     command: row.command,

@@ -1,7 +1,7 @@
 import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState } from '../../exec/index.js';
 import type { JobRow, JobRunRow, JobStore } from '../../store/job-store.js';
 import type { AgentRunner } from './agent-runner.js';
-import { LOST_WHILE_AWAY, type CommandRunner } from './command-runner.js';
+import { LOST_WHILE_AWAY, type JobCommandRunner } from './job-command-runner.js';
 import type { JobCommits } from './job-commits.js';
 import type { JobEntry } from './job-entry.js';
 import type { JobLogs } from './job-logs.js';
@@ -12,7 +12,7 @@ export interface RecoveryParts {
   readonly store: JobStore;
   readonly commits: JobCommits;
   readonly logs: JobLogs;
-  readonly runner: CommandRunner;
+  readonly runner: JobCommandRunner;
   readonly agents: AgentRunner | null;
   readonly environment: DetachedEnvironment;
   reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, state: DetachedRunState['state'], activeSince: number, now: number): void;
@@ -20,7 +20,7 @@ export interface RecoveryParts {
 
 /**
  * A command job at start-up. A run that had started is re-attached, never
- * started again (alive, ended meanwhile, or lost: command-runner settles
+ * started again (alive, ended meanwhile, or lost: job-command-runner settles
  * which). A run inside the old process is gone with it: lost. A run made
  * durable but never started begins afresh under the same number. A job with
  * nothing in flight goes back to the queue if it was queued.

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { RpcError, type Job } from '../../../shared/protocol/index.js';
 import { boundedView } from '../../exec/index.js';
-import type { CommandRunner as AgentCommands } from '../commands/command-runner.js';
-import { resolveWorkdir } from '../commands/command-runner.js';
-import type { SandboxMode } from '../policy/policy-types.js';
+import type { AgentCommandRunner as AgentCommands } from '../agent-commands/agent-command-runner.js';
+import { resolveWorkdir } from '../agent-commands/agent-command-runner.js';
+import type { SandboxMode } from '../policy/policy-vocabulary.js';
 import { defineTool, type ToolEntry, type ToolInvocation, type ToolResult } from '../tools/tool-table.js';
 import type { JobEngine } from './job-engine.js';
 

@@ -10,7 +10,7 @@ import {
   type ServerRequestParamsOf,
   type ServerRequestResultOf,
 } from '../../../shared/protocol/index.js';
-import type { ClientBacklogSource } from '../command-exec/client-pacing.js';
+import type { ClientBacklogSource } from '../terminal/client-pacing.js';
 
 /**
  * One client connection as a carrier registers it (after `initialize`): how

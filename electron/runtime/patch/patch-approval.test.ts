@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
+import type { AskForApproval, SandboxMode } from '../policy/policy-vocabulary.js';
 import { patchRequirement } from './patch-approval.js';
 
 /** Whether a patch applies unasked, asks, or is refused, for each approval policy and sandbox (the table in docs/patches.md). */

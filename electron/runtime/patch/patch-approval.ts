@@ -1,4 +1,4 @@
-import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
+import type { AskForApproval, SandboxMode } from '../policy/policy-vocabulary.js';
 
 export type PatchRequirement =
   | { readonly type: 'apply' }

@@ -4,7 +4,7 @@ import type { FileUpdateChange, ToolCallOutcome } from '../../../shared/protocol
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
-import type { AskForApproval, SandboxMode } from '../policy/policy-types.js';
+import type { AskForApproval, SandboxMode } from '../policy/policy-vocabulary.js';
 import type { ActiveTurn } from '../active-turn.js';
 import { applyPatch, PatchError, preparePatch } from './apply-patch.js';
 import { patchRequirement } from './patch-approval.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decideSandboxDenialRetry } from './approval-modes.js';
-import { evaluateExecPolicy } from './exec-policy.js';
-import type { AskForApproval, SandboxMode } from './policy-types.js';
+import { evaluateExecPolicy } from './judge-command.js';
+import type { AskForApproval, SandboxMode } from './policy-vocabulary.js';
 import { parseRuleFile } from './rules-file.js';
 import { loadShellParser } from './shell-parse.js';
 

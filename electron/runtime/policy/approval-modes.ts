@@ -6,7 +6,7 @@ import type {
   ExecPolicyRequest,
   NetworkPolicyAmendment,
   SandboxMode,
-} from './policy-types.js';
+} from './policy-vocabulary.js';
 
 /**
  * Turns per-command verdicts into seed 000's requirement under an approval

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { availableDecisions, policyPrecheckPayload } from './approval-request.js';
-import { evaluateExecPolicy } from './exec-policy.js';
+import { evaluateExecPolicy } from './judge-command.js';
 import { loadShellParser } from './shell-parse.js';
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { ExecApprovalRequirement, ExecPolicyDecision, NetworkPolicyAmendment } from './policy-types.js';
+import type { ExecApprovalRequirement, ExecPolicyDecision, NetworkPolicyAmendment } from './policy-vocabulary.js';
 
 /** Codex's `CommandExecutionApprovalDecision`. */
 export type CommandExecutionApprovalDecision =

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RuleDecision } from './policy-types.js';
+import type { RuleDecision } from './policy-vocabulary.js';
 import type { ShellWord } from './shell-parse.js';
 import { CODE_RUNNERS, PRIVILEGE, SHELLS } from '../../../shared/policy/rule-breadth.js';
 

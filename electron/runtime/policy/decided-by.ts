@@ -2,11 +2,11 @@ import path from 'node:path';
 import type { ExecPolicyBuiltinRule } from '../../../shared/protocol/methods/exec-policy.js';
 import type { PolicyDecidedBy } from '../../../shared/protocol/command-execution.js';
 import { ALWAYS_READ_ONLY } from './command-safety.js';
-import type { AskForApproval, ExecPolicyDecision, PatternToken } from './policy-types.js';
+import type { AskForApproval, ExecPolicyDecision, PatternToken } from './policy-vocabulary.js';
 
 /**
  * The built-in defaults, described for the rules editor (they are code in
- * command-safety.ts and exec-policy.ts, not rules a file can change; a
+ * command-safety.ts and judge-command.ts, not rules a file can change; a
  * person's rule overrides all but the `forbidden` ones).
  */
 export const BUILTIN_RULES: readonly ExecPolicyBuiltinRule[] = [

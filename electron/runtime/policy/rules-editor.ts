@@ -3,7 +3,7 @@ import path from 'node:path';
 import { RpcError } from '../../../shared/protocol/errors.js';
 import type { ExecPolicyRuleChange, ExecPolicyRuleInput } from '../../../shared/protocol/methods/exec-policy.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { projectRulesDirectory, projectRulesFile, rulesDirectory, userRulesFile } from './exec-policy-engine.js';
+import { projectRulesDirectory, projectRulesFile, rulesDirectory, userRulesFile } from './home-rules.js';
 import { parseRuleFile } from './rules-file.js';
 
 /**

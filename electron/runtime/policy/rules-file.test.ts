@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExecPolicyEngine, appendAllowRule, userRulesFile } from './exec-policy-engine.js';
+import { ExecPolicyEngine, appendAllowRule, userRulesFile } from './home-rules.js';
 import { parseRuleFile } from './rules-file.js';
 
 const homes: string[] = [];

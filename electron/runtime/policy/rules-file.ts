@@ -1,4 +1,4 @@
-import type { PatternToken, PrefixRule, RuleDecision, RuleFileError } from './policy-types.js';
+import type { PatternToken, PrefixRule, RuleDecision, RuleFileError } from './policy-vocabulary.js';
 
 /**
  * Reads rule files written in the subset of Starlark that Codex's execpolicy

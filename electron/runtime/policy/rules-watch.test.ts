@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
-import { PolicyService } from './policy-service.js';
+import { PolicyService } from './rules-service.js';
 
 /**
  * A rules folder that cannot be watched is not a silent stop of reloads: the

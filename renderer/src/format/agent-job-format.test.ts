@@ -8,7 +8,7 @@ const agent = (over: Partial<JobAgent> = {}): JobAgent => ({
 });
 const job = (over: Partial<Job>): Job => ({
   id: 'job-1', kind: 'agent', name: 'x', status: 'running', progress: null, detail: null, attempt: 0, maxAttempts: 3, maxRuns: 4, rerunIfLost: false, nextRetryAt: null,
-  exitCode: null, threadId: 't1', createdAt: 0, updatedAt: 0, command: null, cwd: '/', runs: 1, activeMs: 0, etaMs: null, agent: agent(), ...over,
+  exitCode: null, threadId: 't1', scheduleId: null, scheduleNotify: null, createdAt: 0, updatedAt: 0, command: null, cwd: '/', runs: 1, activeMs: 0, etaMs: null, agent: agent(), ...over,
 });
 
 describe('agent job labels', () => {

@@ -5,7 +5,7 @@ import { attemptLabel, currentDetail, etaLabel, formatDuration, jobDurationMs, j
 
 const job = (over: Partial<Job>): Job => ({
   id: 'job-1', kind: 'command', name: 'x', status: 'running', progress: null, detail: null, attempt: 0, maxAttempts: 3, maxRuns: 4, rerunIfLost: false,
-  nextRetryAt: null, exitCode: null, threadId: null, createdAt: 0, updatedAt: 1_000, command: 'x', cwd: '/', runs: 1,
+  nextRetryAt: null, exitCode: null, threadId: null, scheduleId: null, scheduleNotify: null, createdAt: 0, updatedAt: 1_000, command: 'x', cwd: '/', runs: 1,
   activeMs: 5_000, etaMs: null, agent: null, ...over,
 });
 

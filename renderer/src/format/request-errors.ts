@@ -81,6 +81,10 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
       return said('The key could not be saved or read. Try again, or set it as an environment variable.', 'openSettings');
     case 'runtime.unavailable':
       return said('The Wheelhouse runtime could not start. The banner above says why.');
+    case 'schedule.notFound':
+      return said('That schedule no longer exists. It may have been deleted in another window.');
+    case 'schedule.slotStarted':
+      return said('That run of the schedule has started already.');
     case 'job.notFound':
       return said('That job no longer exists. It may have been deleted in another window.');
     case 'queue.notFound':

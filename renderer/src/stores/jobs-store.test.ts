@@ -4,7 +4,7 @@ import { allowedActions, matchesJob, resortJobs, sortJobs } from './jobs-store.j
 
 const job = (id: string, updatedAt: number, over: Partial<Job> = {}): Job => ({
   id, kind: 'command', name: `job ${id}`, status: 'completed', progress: 100, detail: null, attempt: 0, maxAttempts: 3, maxRuns: 4, rerunIfLost: false,
-  nextRetryAt: null, exitCode: 0, threadId: null, createdAt: 0, updatedAt, command: `make ${id}`, cwd: '/', runs: 1,
+  nextRetryAt: null, exitCode: 0, threadId: null, scheduleId: null, scheduleNotify: null, createdAt: 0, updatedAt, command: `make ${id}`, cwd: '/', runs: 1,
   activeMs: 0, etaMs: null, agent: null, ...over,
 });
 

@@ -32,6 +32,10 @@ export const JOB_LOG_SEARCH_MAX_MATCHES = 10_000;
 export const JobLogErrorReason = z.enum(['job.runNotFound', 'job.lineOutOfRange', 'job.logUnreadable']);
 export type JobLogErrorReason = z.infer<typeof JobLogErrorReason>;
 
+/** When a scheduled run raises a desktop notification: only when it fails, after every run, or never. */
+export const ScheduleNotify = z.enum(['failure', 'always', 'never']);
+export type ScheduleNotify = z.infer<typeof ScheduleNotify>;
+
 const JobId = z.string().min(1).max(200);
 const JobRequest = z.object({ jobId: JobId });
 
@@ -84,6 +88,10 @@ export const Job = z.object({
   nextRetryAt: z.number().nullable(),
   exitCode: z.number().int().nullable(),
   threadId: z.string().nullable(),
+  /** The schedule that started this run (schedule/*); null for a job started by hand or by the agent. */
+  scheduleId: z.string().nullable(),
+  /** Its schedule's notification policy (null: not scheduled, the app's default: finished and failed). */
+  scheduleNotify: ScheduleNotify.nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
   // Beyond the shape, for the dashboard:

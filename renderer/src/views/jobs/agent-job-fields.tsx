@@ -1,18 +1,13 @@
 import type { ReactNode } from 'react';
-import type { JobAgent } from '../../../../shared/protocol/index.js';
+import type { JobAgent, SandboxMode } from '../../../../shared/protocol/index.js';
+import type { agentFormErrors, AgentJobForm } from '../../format/job-form.js';
 
-/** What the "Agent with a goal" part of the New job dialog holds, as typed. */
-export interface AgentJobForm {
-  readonly objective: string;
-  readonly tokenBudget: string;
-  readonly timeBudgetMinutes: string;
-  readonly approvalPolicy: JobAgent['approvalPolicy'];
-  readonly allowCommands: string;
-  /** Work in a separate copy (git worktree) of the repository, on a branch of its own. */
-  readonly worktree: boolean;
-}
-
-export const EMPTY_AGENT_FORM: AgentJobForm = { objective: '', tokenBudget: '', timeBudgetMinutes: '', approvalPolicy: 'on-request', allowCommands: '', worktree: false };
+const SANDBOX_CHOICES: ReadonlyArray<{ value: SandboxMode | ''; label: string }> = [
+  { value: '', label: 'Wheelhouse’s default' },
+  { value: 'read-only', label: 'Read only' },
+  { value: 'workspace-write', label: 'May change its folder' },
+  { value: 'danger-full-access', label: 'No sandbox' },
+];
 
 /** The choices a person understands, in Codex's approval policy terms. */
 export const APPROVAL_CHOICES: ReadonlyArray<{ value: JobAgent['approvalPolicy']; label: string }> = [
@@ -20,41 +15,6 @@ export const APPROVAL_CHOICES: ReadonlyArray<{ value: JobAgent['approvalPolicy']
   { value: 'untrusted', label: 'Ask me before anything that is not read-only' },
   { value: 'never', label: 'Never ask: refuse what would need my approval' },
 ];
-
-/** Whole numbers only, within bounds; null when the text is not one. */
-export function wholeNumber(text: string, min: number, max: number): number | null {
-  if (!/^\d+$/.test(text.trim())) return null;
-  const value = Number(text.trim());
-  return value >= min && value <= max ? value : null;
-}
-
-const optional = (text: string, min: number, max: number): number | undefined | null => (text.trim() === '' ? undefined : wholeNumber(text, min, max));
-
-export function agentFormErrors(form: AgentJobForm) {
-  return {
-    objective: form.objective.trim() === '' ? 'Say what the agent should achieve.' : null,
-    tokenBudget: optional(form.tokenBudget, 1, 1_000_000_000) === null ? 'A whole number of tokens, or leave it empty for no limit.' : null,
-    timeBudget: optional(form.timeBudgetMinutes, 1, 43_200) === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
-  };
-}
-
-/** The job/create fields of a valid form. */
-export function agentParams(form: AgentJobForm) {
-  const tokenBudget = optional(form.tokenBudget, 1, 1_000_000_000);
-  const minutes = optional(form.timeBudgetMinutes, 1, 43_200);
-  const allowCommands = form.allowCommands
-    .split(/[\n,]/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return {
-    objective: form.objective.trim(),
-    approvalPolicy: form.approvalPolicy,
-    ...(tokenBudget ? { tokenBudget } : {}),
-    ...(minutes ? { timeBudgetMs: minutes * 60_000 } : {}),
-    ...(allowCommands.length > 0 ? { allowCommands } : {}),
-    ...(form.worktree ? { worktree: true } : {}),
-  };
-}
 
 /** Objective, budgets and what the agent may run without asking. */
 export function AgentJobFields({
@@ -114,6 +74,25 @@ export function AgentJobFields({
       </label>
       <div className="new-job-row">
         <label className="field">
+          <span className="field-label">Sandbox of its commands</span>
+          <select className="field-input" data-testid="job-sandbox" value={form.sandbox} onChange={(e) => onChange({ sandbox: e.target.value as AgentJobForm['sandbox'] })}>
+            {SANDBOX_CHOICES.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">
+            Most turns <span className="field-optional">optional</span>
+          </span>
+          <input className="field-input" data-testid="job-max-turns" inputMode="numeric" placeholder="50" value={form.maxTurns} aria-invalid={errors?.maxTurns != null} onChange={(e) => onChange({ maxTurns: e.target.value })} />
+          {errors?.maxTurns && <span className="field-error">{errors.maxTurns}</span>}
+        </label>
+      </div>
+      <div className="new-job-row">
+        <label className="field">
           <span className="field-label">
             Commands it may always run <span className="field-optional">optional</span>
           </span>
@@ -121,10 +100,6 @@ export function AgentJobFields({
         </label>
         {retries}
       </div>
-      <label className="new-job-check">
-        <input type="checkbox" data-testid="job-worktree" checked={form.worktree} onChange={(e) => onChange({ worktree: e.target.checked })} />
-        Work in a separate copy: the agent gets its own checkout on a new branch (git repositories only), so your files and other agents are left alone; merge it back from its thread when done
-      </label>
     </>
   );
 }

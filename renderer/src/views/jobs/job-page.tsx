@@ -1,10 +1,10 @@
 import { ArrowLeft } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js';
 import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
 import { currentDetail, formatDuration, jobDurationMs, jobStatusLine } from '../../format/job-format.js';
 import { threadTitle } from '../../format/thread-labels.js';
-import { useApprovalsStore, useJobsStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore, useSchedulesStore, useThreadsStore } from '../../services.js';
 import { ApprovalCard } from '../conversation/approval-card.js';
 import { allowedActions } from '../../stores/jobs-store.js';
 import { AgentJobFacts, AgentJobWork } from './agent-job-panel.js';
@@ -44,6 +44,13 @@ export function JobPage({ job }: { readonly job: Job }) {
   const thread = useThreadsStore((s) => (job.threadId ? s.threads[job.threadId] : undefined));
   const selectThread = useThreadsStore((s) => s.select);
   const hide = useJobsStore((s) => s.hide);
+  const schedule = useSchedulesStore((s) => (job.scheduleId ? s.schedules.get(job.scheduleId) : undefined));
+  const schedulesLoaded = useSchedulesStore((s) => s.loaded);
+  const loadSchedules = useSchedulesStore((s) => s.load);
+  const showSchedule = useSchedulesStore((s) => s.show);
+  useEffect(() => {
+    if (job.scheduleId && !schedulesLoaded) void loadSchedules();
+  }, [job.scheduleId, schedulesLoaded, loadSchedules]);
   const openThread = (threadId: string) => {
     selectThread(threadId);
     // Already the selected thread: selecting it again does not leave the dashboard by itself.
@@ -112,6 +119,16 @@ export function JobPage({ job }: { readonly job: Job }) {
               <dd>
                 <button type="button" className="job-thread-link" data-testid="job-thread-link" onClick={() => openThread(job.threadId!)}>
                   {thread ? threadTitle(thread) : 'its thread'}
+                </button>
+              </dd>
+            </>
+          )}
+          {job.scheduleId && (
+            <>
+              <dt>Schedule</dt>
+              <dd>
+                <button type="button" className="job-thread-link" data-testid="job-schedule-link" onClick={() => showSchedule(job.scheduleId)}>
+                  {schedule ? schedule.name : 'its schedule (deleted)'}
                 </button>
               </dd>
             </>

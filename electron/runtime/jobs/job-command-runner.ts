@@ -20,7 +20,7 @@ import { RunOutput } from './run-output.js';
 
 export { MIN_COMMIT_INTERVAL_MS } from './run-output.js';
 
-export interface CommandRunnerOptions {
+export interface JobCommandRunnerOptions {
   readonly supervisor: ProcessSupervisor;
   /** Where runs live so that they outlive the app (default: the supervisor's local one). */
   readonly environment: DetachedEnvironment;
@@ -57,11 +57,11 @@ const LOST_MARKER = '\r\n\x1b[33m[wheelhouse: this run was lost — its process 
  * where nothing can be detached (Windows), is an in-process supervised child
  * that ends with the app.
  */
-export class CommandRunner {
+export class JobCommandRunner {
   private stopped = false;
   private readonly output: RunOutput;
 
-  constructor(private readonly options: CommandRunnerOptions) {
+  constructor(private readonly options: JobCommandRunnerOptions) {
     this.output = new RunOutput({ events: options.events, clock: options.clock, commits: options.commits });
   }
 

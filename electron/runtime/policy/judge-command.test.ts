@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateExecPolicy } from './exec-policy.js';
-import type { PrefixRule } from './policy-types.js';
+import { evaluateExecPolicy } from './judge-command.js';
+import type { PrefixRule } from './policy-vocabulary.js';
 import { parseRuleFile } from './rules-file.js';
 import { loadShellParser, parseShellScript } from './shell-parse.js';
 

@@ -6,8 +6,8 @@ import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
 import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
-import type { ExecPolicyEngine } from '../policy/exec-policy-engine.js';
-import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-types.js';
+import type { ExecPolicyEngine } from '../policy/home-rules.js';
+import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-vocabulary.js';
 import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.js';
 import type { ActiveTurn } from '../active-turn.js';
 import { commandActions } from './command-actions.js';
@@ -17,7 +17,7 @@ import { DEFAULT_YIELD_MS, type ExecCommandArgs, type WriteStdinArgs } from './c
 /** An exec_command call to record: run with its checked arguments, or refused before it ran. */
 export type CommandCall = { readonly args: ExecCommandArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };
 
-export interface CommandRunnerDeps {
+export interface AgentCommandRunnerDeps {
   readonly supervisor: ProcessSupervisor;
   readonly sessions: ExecSessions;
   readonly policy: () => Promise<ExecPolicyEngine>;
@@ -59,11 +59,11 @@ export interface LeftoverCommand {
  * spawn through the supervisor, streamed `commandExecution` item, and a
  * Codex-style answer (exit code and output, or a session id to poll).
  */
-export class CommandRunner {
+export class AgentCommandRunner {
   private readonly running = new Map<number, RunningCommand>();
   private nextSession = 1;
 
-  constructor(private readonly deps: CommandRunnerDeps) {}
+  constructor(private readonly deps: AgentCommandRunnerDeps) {}
 
   /**
    * Records one exec_command call as its `commandExecution` item: run (with

@@ -6,8 +6,8 @@ import type {
   ExecPolicyRulesListResult,
 } from '../../../shared/protocol/methods/exec-policy.js';
 import { decidedByOf, BUILTIN_RULES } from './decided-by.js';
-import { ExecPolicyEngine, rulesDirectory, userRulesFile } from './exec-policy-engine.js';
-import type { AskForApproval, SandboxMode } from './policy-types.js';
+import { ExecPolicyEngine, rulesDirectory, userRulesFile } from './home-rules.js';
+import type { AskForApproval, SandboxMode } from './policy-vocabulary.js';
 import { applyRuleChange } from './rules-editor.js';
 
 export interface PolicyServiceDeps {

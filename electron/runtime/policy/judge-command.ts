@@ -9,7 +9,7 @@ import {
   writesFiles,
 } from './command-safety.js';
 import { VERDICT_SEVERITY as SEVERITY, decideRequirement } from './approval-modes.js';
-import type { CommandVerdict, ExecPolicyDecision, ExecPolicyRequest, MatchedRule, PrefixRule, RuleDecision } from './policy-types.js';
+import type { CommandVerdict, ExecPolicyDecision, ExecPolicyRequest, MatchedRule, PrefixRule, RuleDecision } from './policy-vocabulary.js';
 import { patternMatches } from './rules-file.js';
 import { parseShellScript, type ShellWord, type SimpleCommand } from './shell-parse.js';
 

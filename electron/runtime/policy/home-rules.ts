@@ -2,8 +2,8 @@ import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { evaluateExecPolicy } from './exec-policy.js';
-import type { ExecPolicyDecision, ExecPolicyRequest, PrefixRule, RuleFileError } from './policy-types.js';
+import { evaluateExecPolicy } from './judge-command.js';
+import type { ExecPolicyDecision, ExecPolicyRequest, PrefixRule, RuleFileError } from './policy-vocabulary.js';
 import { formatAllowRule, parseRuleFile } from './rules-file.js';
 import { loadShellParser } from './shell-parse.js';
 

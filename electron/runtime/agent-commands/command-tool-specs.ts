@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type ToolEntry, type ToolInvocation } from '../tools/tool-table.js';
 import type { ActiveTurn } from '../active-turn.js';
-import type { CommandRunner } from './command-runner.js';
+import type { AgentCommandRunner } from './agent-command-runner.js';
 
 /** Codex's default yield: a command still running after 10 s answers with a session id. */
 export const DEFAULT_YIELD_MS = 10_000;
@@ -30,7 +30,7 @@ export const EXEC_COMMAND = 'exec_command';
 export const WRITE_STDIN = 'write_stdin';
 
 /** exec_command (its calls are `commandExecution` items) and write_stdin, as rows of the tool table. */
-export function commandTools(commands: CommandRunner): ToolEntry<ActiveTurn>[] {
+export function commandTools(commands: AgentCommandRunner): ToolEntry<ActiveTurn>[] {
   return [
     defineTool({
       name: EXEC_COMMAND,

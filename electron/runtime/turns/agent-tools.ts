@@ -1,18 +1,18 @@
-import { commandTools } from './commands/command-tool-specs.js';
-import type { CommandRunner } from './commands/command-runner.js';
-import type { GoalManager } from './goal-manager.js';
-import { jobTools, type AgentJobTools } from './jobs/job-tools.js';
-import { applyPatchTool } from './patch/patch-tool-spec.js';
-import type { PatchRunner } from './patch/patch-runner.js';
-import { builtinTools } from './tools/builtin-tools.js';
-import type { ClientTools } from './tools/client-tools.js';
-import { ToolTable, type ToolEntry } from './tools/tool-table.js';
-import type { ActiveTurn } from './active-turn.js';
-import { goalTools } from './turns/goal-tools.js';
-import { mcpTools, type McpCallDeps } from './turns/mcp-tool-call.js';
+import { commandTools } from '../agent-commands/command-tool-specs.js';
+import type { AgentCommandRunner } from '../agent-commands/agent-command-runner.js';
+import type { GoalManager } from '../goal-manager.js';
+import { jobTools, type AgentJobTools } from '../jobs/job-tools.js';
+import { applyPatchTool } from '../patch/patch-tool-spec.js';
+import type { PatchRunner } from '../patch/patch-runner.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import type { ClientTools } from '../tools/client-tools.js';
+import { ToolTable, type ToolEntry } from '../tools/tool-table.js';
+import type { ActiveTurn } from '../active-turn.js';
+import { goalTools } from './goal-tools.js';
+import { mcpTools, type McpCallDeps } from './mcp-tool-call.js';
 
 export interface AgentToolSources {
-  readonly commands: CommandRunner;
+  readonly commands: AgentCommandRunner;
   readonly patches: PatchRunner;
   readonly jobs: AgentJobTools;
   readonly goals: GoalManager;

@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { agentFormErrors, jobTemplateErrors, type JobTemplateForm } from '../../format/job-form.js';
+import { FolderField } from '../setup/folder-field.js';
+import { AgentJobFields } from './agent-job-fields.js';
+
+/** The kind switch, `name` (the dialog's own), the folder, then the command's or the agent's fields. */
+export function JobTemplateFields({
+  form,
+  tried,
+  name,
+  onChange,
+}: {
+  readonly form: JobTemplateForm;
+  /** Errors show once the person tried to submit. */
+  readonly tried: boolean;
+  readonly name: ReactNode;
+  readonly onChange: (change: Partial<JobTemplateForm>) => void;
+}) {
+  const errors = jobTemplateErrors(form);
+  const shown = (error: string | null | undefined) => (tried ? (error ?? null) : null);
+  const retriesField = (label: string) => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input className="field-input" data-testid="job-retries" inputMode="numeric" value={form.retries} aria-invalid={shown(errors.retries) !== null} onChange={(e) => onChange({ retries: e.target.value })} />
+      {shown(errors.retries) && <span className="field-error">{errors.retries}</span>}
+    </label>
+  );
+  return (
+    <>
+      <div className="segmented new-job-kind" role="radiogroup" aria-label="Kind of job">
+        {(['command', 'agent'] as const).map((value) => (
+          <button key={value} type="button" role="radio" aria-checked={form.kind === value} className="segment" data-testid={`job-kind-${value}`} onClick={() => onChange({ kind: value })}>
+            {value === 'command' ? 'Run a command' : 'Agent with a goal'}
+          </button>
+        ))}
+      </div>
+      {name}
+      <div className="field">
+        <span className="field-label">Folder</span>
+        <FolderField value={form.cwd} error={shown(errors.cwd)} onChange={(cwd) => onChange({ cwd })} onCommit={() => undefined} />
+      </div>
+      {form.kind === 'agent' ? (
+        <AgentJobFields form={form.agent} errors={tried ? agentFormErrors(form.agent) : null} onChange={(change) => onChange({ agent: { ...form.agent, ...change } })} retries={retriesField('Retries if a turn fails')} />
+      ) : (
+        <>
+          <label className="field">
+            <span className="field-label">Command</span>
+            <textarea
+              className="field-input field-mono new-job-command"
+              data-testid="job-command"
+              placeholder="npm test"
+              spellCheck={false}
+              rows={3}
+              value={form.command}
+              aria-invalid={shown(errors.command) !== null}
+              onChange={(e) => onChange({ command: e.target.value })}
+            />
+            <span className="field-hint">Runs in your login shell, like typing it in a terminal in that folder.</span>
+            {shown(errors.command) && <span className="field-error">{errors.command}</span>}
+          </label>
+          <div className="new-job-row">
+            {retriesField('Retries if it fails')}
+            <label className="field">
+              <span className="field-label">
+                Time limit, minutes <span className="field-optional">optional</span>
+              </span>
+              <input className="field-input" data-testid="job-timeout" inputMode="numeric" placeholder="no limit" value={form.timeoutMinutes} aria-invalid={shown(errors.timeout) !== null} onChange={(e) => onChange({ timeoutMinutes: e.target.value })} />
+              {shown(errors.timeout) && <span className="field-error">{errors.timeout}</span>}
+            </label>
+          </div>
+          <label className="new-job-check">
+            <input type="checkbox" checked={form.progressFromOutput} onChange={(e) => onChange({ progressFromOutput: e.target.checked })} />
+            Show progress from percentages and counts (like “42%” or “3/10”) in the output
+          </label>
+          <label className="new-job-check">
+            <input type="checkbox" data-testid="job-rerun-if-lost" checked={form.rerunIfLost} onChange={(e) => onChange({ rerunIfLost: e.target.checked })} />
+            Safe to start over: if a run is cut off while Wheelhouse is closed (say, the computer restarts), run it again from the beginning
+          </label>
+        </>
+      )}
+    </>
+  );
+}
