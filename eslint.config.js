@@ -123,11 +123,15 @@ const LAYERS = {
     ],
   },
 
+  // Keeps the home within its size and age budgets (events, process and job logs, checkpoints).
+  [`${CORE}/retention`]: { imports: ['electron/store', 'shared/protocol', CORE] },
+
   // The protocol's handlers, one module per namespace: they call the core's services.
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
+      `${CORE}/retention`,
     ],
   },
 
@@ -137,6 +141,7 @@ const LAYERS = {
       'electron/config', 'electron/exec', 'electron/git', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
       `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/projects`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
+      `${CORE}/retention`,
     ],
   },
   'electron/server': {

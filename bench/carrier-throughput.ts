@@ -115,16 +115,63 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
     const ms = first!.events.completed! - first!.events.started!;
     const memory = memoryMb(serve.process.child.pid!);
     const log = first!.events.logPath ? fileDigest(first!.events.logPath) : null;
+    const replay = await replayAll(fast);
+    // Baseline for the replay: reading the same bytes straight from the process log.
+    const fileStarted = performance.now();
+    if (first!.events.logPath) fs.readFileSync(first!.events.logPath);
+    const fileReadMs = performance.now() - fileStarted;
+    await serve.stop();
+    // Everything the home keeps for it: the whole database (schema included) and the process logs.
+    const storedBytes = fileBytes(path.join(home, 'state.sqlite')) + fileBytes(path.join(home, 'state.sqlite-wal')) + dirBytes(path.join(home, 'logs'));
     return {
       ms,
       clients: readers.map((reader) => ({ bytes: reader.copy.bytes, sha256: reader.copy.hash.digest('hex') })),
       log,
+      replay,
+      fileReadMs,
+      storedBytes,
       serveIdleRssMb: idleMemory.rssMb,
       servePeakRssMb: memory.peakRssMb,
     };
   } finally {
     await serve.stop();
   }
+}
+
+/** events/replay from the start, page by page, as a reconnecting client does: the deltas rebuilt from the process log. */
+async function replayAll(ws: WsPeer) {
+  const copy = newCopy();
+  const started = performance.now();
+  let events = 0;
+  for (let after = 0; ; ) {
+    const page = (await ws.peer.call('events/replay', { afterSeq: after, limit: 1000 })) as { events: { seq: number; event: string; payload: unknown }[] };
+    events += page.events.length;
+    for (const event of page.events) {
+      if (event.event !== 'item/commandExecution/outputDelta') continue;
+      const bytes = Buffer.from((event.payload as { delta: string }).delta, 'utf8');
+      copy.bytes += bytes.length;
+      copy.hash.update(bytes);
+    }
+    if (page.events.length < 1000) break;
+    after = page.events.at(-1)!.seq;
+  }
+  return { ms: performance.now() - started, events, bytes: copy.bytes, sha256: copy.hash.digest('hex') };
+}
+
+function fileBytes(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function dirBytes(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
+    const full = path.join(dir, entry.name);
+    return sum + (entry.isDirectory() ? dirBytes(full) : fileBytes(full));
+  }, 0);
 }
 
 async function execOverStdio(temp: TempDirs) {
@@ -209,6 +256,14 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       clientLossless: agent.every((run) => run.clients.every(lossless)),
       logLossless: agent.every((run) => lossless(run.log)),
       servePeakRssMb: agent.map((run) => run.servePeakRssMb),
+    },
+    // Output stored once: the whole database and the process log against the output's size.
+    storagePerOutputByte: agent.map((run) => Math.round((run.storedBytes / expected.bytes) * 1000) / 1000),
+    replayFromLog: {
+      mbPerSecond: agent.map((run) => mbPerSecond(run.replay.bytes, run.replay.ms)),
+      eventsPerReplay: agent.map((run) => run.replay.events),
+      lossless: agent.every((run) => lossless(run.replay)),
+      baselineReadingTheLogFileMbPerSecond: agent.map((run) => mbPerSecond(expected.bytes, run.fileReadMs)),
     },
     agentOverWebSocketWithSlowClient: {
       // Paced by the slow client by design: this is not a throughput figure of the carrier.

@@ -14,6 +14,7 @@ import { eventLogGroupCommit } from './event-log-commit.js';
 import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { sseFanout, sseReplay } from './sse-fanout.js';
+import { sseSlowReader } from './sse-slow-reader.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
+    const slowReader = await sseSlowReader({ temp });
     const groupCommit = await eventLogGroupCommit({ dir: () => temp.make('wheelhouse-bench-') });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
@@ -139,6 +141,8 @@ async function main(): Promise<void> {
       // HTTP API: 20 SSE subscribers on one streaming turn, and a 100,000-event replay to a new one.
       sseFanout: { ...sse, meetsTarget: sse.hostEventLoopP99Ms <= TARGETS.eventLoopP99Ms },
       sseReplay: replay,
+      // A client reading at 10 KB/s during a 100 MB flood, beside one reading at full speed: paced from the log, memory flat.
+      sseSlowReader: slowReader,
       // Durable before announced: the event log's group commit beside the log before it (broadcast first, 25 ms batches), same run.
       eventLogGroupCommit: groupCommit,
       markdownStreamingUpdate: await markdownStreamingBench(),

@@ -79,9 +79,21 @@ export const NotificationsTable = z.looseObject({
   approval_needed: z.boolean().optional(),
 });
 
+const Megabytes = z.number().int('must be a whole number of megabytes').min(16).max(1_048_576);
+
+/** `[wheelhouse.retention]`: how long and how much Wheelhouse keeps (absent: the defaults for a laptop). */
+export const RetentionTable = z.looseObject({
+  max_age_days: z.number().int('must be a whole number of days').min(1).max(3_650).optional(),
+  event_log_mb: Megabytes.optional(),
+  process_logs_mb: Megabytes.optional(),
+  job_logs_mb: Megabytes.optional(),
+  checkpoints_mb: Megabytes.optional(),
+});
+
 /** `[wheelhouse]`: Wheelhouse's own settings, in a table of its own so a Codex config.toml never collides with them. */
 export const WheelhouseTable = z.looseObject({
   notifications: NotificationsTable.optional(),
+  retention: RetentionTable.optional(),
 });
 
 /** The keys of config.toml Wheelhouse reads. Everything else is kept as written. */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { DEFAULT_NOTIFICATION_PREFERENCES, type ConfigEdit, type NotificationPreferences } from '../../shared/protocol/index.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, DEFAULT_RETENTION, type ConfigEdit, type NotificationPreferences, type RetentionBudgets } from '../../shared/protocol/index.js';
 import { DEFAULT_PROVIDER_ID, type ProviderConfig } from './builtin-providers.js';
 import { ConfigError } from './config-error.js';
 import { loadConfigFile, readConfigDocument, writeConfigDocument, type ConfigSnapshot } from './config-file.js';
@@ -52,6 +52,18 @@ export class ConfigService {
   /** `model` as configured (null: use the provider's default). */
   model(): string | null {
     return this.current().config.model ?? null;
+  }
+
+  /** `[wheelhouse.retention]`, each budget its default unless set. */
+  retentionBudgets(): RetentionBudgets {
+    const table = this.current().config.wheelhouse?.retention ?? {};
+    return {
+      maxAgeDays: table.max_age_days ?? DEFAULT_RETENTION.maxAgeDays,
+      eventLogMb: table.event_log_mb ?? DEFAULT_RETENTION.eventLogMb,
+      processLogsMb: table.process_logs_mb ?? DEFAULT_RETENTION.processLogsMb,
+      jobLogsMb: table.job_logs_mb ?? DEFAULT_RETENTION.jobLogsMb,
+      checkpointsMb: table.checkpoints_mb ?? DEFAULT_RETENTION.checkpointsMb,
+    };
   }
 
   /** `[wheelhouse.notifications]`, each kind on unless turned off. */

@@ -12,6 +12,8 @@ import { ExecError } from './exec-error.js';
 export class OutputLog {
   private fd: number | null;
   private written = 0;
+  /** The file's length: output kept plus markers. */
+  private size = 0;
   private full = false;
 
   private constructor(
@@ -39,9 +41,14 @@ export class OutputLog {
     return this.written;
   }
 
-  /** Appends output, up to the cap; the first write over it is cut there and marked. */
-  write(data: Buffer): void {
-    if (this.fd === null || this.full) return;
+  /**
+   * Appends output, up to the cap; the first write over it is cut there and
+   * marked. Returns the file offset the bytes were written at when all of them
+   * were kept, else null.
+   */
+  write(data: Buffer): number | null {
+    if (this.fd === null || this.full) return null;
+    const at = this.size;
     const room = this.capBytes - this.written;
     const kept = data.length > room ? data.subarray(0, room) : data;
     this.append(kept);
@@ -49,7 +56,9 @@ export class OutputLog {
     if (kept.length < data.length) {
       this.full = true;
       this.append(Buffer.from(`\n[wheelhouse: log truncated here — its ${this.capBytes}-byte cap was reached; later output is not kept]\n`));
+      return null;
     }
+    return at;
   }
 
   /** A line of our own (a marker), unless the log is already full. */
@@ -60,6 +69,7 @@ export class OutputLog {
   private append(buffer: Buffer): void {
     let offset = 0;
     while (offset < buffer.length) offset += fs.writeSync(this.fd!, buffer, offset, buffer.length - offset);
+    this.size += buffer.length;
   }
 
   close(): void {

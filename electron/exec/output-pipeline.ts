@@ -125,9 +125,9 @@ export class OutputPipeline {
     this.pendingBytes = 0;
     const offset = this.delivered;
     this.delivered += data.length;
-    this.log.write(data);
+    const logOffset = this.log.write(data);
     this.modelView.push(data);
-    this.emit({ type: 'output', stream: this.pendingStream, offset, data });
+    this.emit({ type: 'output', stream: this.pendingStream, offset, data, logOffset });
     this.publishProgress(data);
     this.checkPressure();
   }

@@ -90,7 +90,18 @@ export type ProcessState = 'running' | 'paused' | 'exited';
 
 /** What a subscriber receives, in order; `exit` is always last. */
 export type ProcessEvent =
-  | { readonly type: 'output'; readonly stream: OutputStream; readonly offset: number; readonly data: Buffer }
+  | {
+      readonly type: 'output';
+      readonly stream: OutputStream;
+      readonly offset: number;
+      readonly data: Buffer;
+      /**
+       * Where these bytes sit in the process's log file, when all of them were
+       * written there before this event (null past the log's cap): a consumer
+       * may keep this reference instead of a copy of the bytes.
+       */
+      readonly logOffset: number | null;
+    }
   | { readonly type: 'progress'; readonly progress: TerminalProgress }
   | { readonly type: 'output-capped'; readonly capBytes: number }
   | { readonly type: 'state'; readonly state: 'running' | 'paused' }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
@@ -44,6 +45,7 @@ import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { superviseProcesses } from './process-supervisor.js';
+import { StorageRetention } from '../runtime/retention/storage-retention.js';
 
 /**
  * The outer parts a host opens and hands in (create-runtime.ts), so the core
@@ -317,6 +319,18 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ...(logError ? { onError: logError } : {}),
   });
   const history = new ThreadHistory({ threads, turns, events, newId, now });
+  const paths = homePaths(home);
+  const retention = new StorageRetention({
+    store: parts.durable,
+    events,
+    stateDb: paths.stateDb,
+    processLogDir: path.join(paths.logs, 'exec'),
+    budgets: () => config.retentionBudgets(),
+    now,
+    runningLogs: () => supervisor.list().map((child) => child.logPath),
+    removeJobRun: (jobId, run, logPath, detached) => jobs.logs.removeRun(logPath, detached),
+    ...(logError ? { onError: logError } : {}),
+  });
 
   const modelProbe = { configService: config, providers, createClient: createModelClient };
   return {
@@ -347,6 +361,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     jobs,
     changes,
     projects,
+    retention,
     schedules,
     settings: {
       configService: config,

@@ -3,11 +3,12 @@ import type { RequestContext } from '../runtime/context.js';
 import { resultsValidatedByDefault } from '../runtime/initialize-handler.js';
 import { runtimeHandlers } from '../runtime/handlers/runtime-handlers.js';
 import type { JobShutdownOptions } from '../runtime/jobs/job-engine.js';
+import { systemClock, type JobClock } from '../runtime/jobs/job-clock.js';
 import type { CarrierRuntime } from './carrier-runtime.js';
 import { composeRuntime, type RuntimeOptions, type RuntimeParts, type RuntimeServices } from './compose-runtime.js';
 import { recoverAfterRestart } from './restart-recovery.js';
 
-/** How often the event log drops what is past its retention. */
+/** How often retention keeps the home within its budgets. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
@@ -21,8 +22,10 @@ export class Runtime implements CarrierRuntime {
   readonly dispatcher: Dispatcher<RequestContext>;
   /** The method handlers behind `dispatcher`, for a host that validates requests itself (start-runtime.ts). */
   readonly methods: MethodHandlers<RequestContext>;
-  private pruneTimer: ReturnType<typeof setInterval> | null = null;
+  private pruneTimer: unknown = null;
   private stopSending: () => void = () => undefined;
+  /** Timers of the runtime's own (retention): the host's clock, driven by tests. */
+  private readonly clock: JobClock;
   private started = false;
   private closed = false;
   /** An exit nobody planned (process.exit elsewhere) still takes every child process along. */
@@ -30,8 +33,9 @@ export class Runtime implements CarrierRuntime {
 
   constructor(
     readonly services: RuntimeServices,
-    private readonly options: Pick<RuntimeOptions, 'validateResults' | 'logError' | 'startMcpServers'> = {},
+    private readonly options: Pick<RuntimeOptions, 'validateResults' | 'logError' | 'startMcpServers' | 'jobClock'> = {},
   ) {
+    this.clock = options.jobClock ?? systemClock;
     this.methods = runtimeHandlers(services);
     this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
@@ -56,15 +60,21 @@ export class Runtime implements CarrierRuntime {
     process.on('exit', this.killChildrenOnExit);
     // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
     void supervisor.loginEnvironment().catch((error: unknown) => this.options.logError?.('login environment', error));
-    events.prune();
-    this.pruneTimer = setInterval(() => events.prune(), PRUNE_INTERVAL_MS);
-    this.pruneTimer.unref();
+    this.pruneNow();
     // Queued turns go on by themselves, whoever connects.
     queue.drainAll();
     // Servers start in the background: nothing (initialize, threads, turns) waits for them.
     if (this.options.startMcpServers ?? true) setImmediate(() => void (this.closed || mcp.reload()));
     // Live from here on: what recovery published while opening is in the log (events/replay), not news to early clients.
     this.stopSending = this.services.outgoing.follow(events);
+  }
+
+  /** Retention now, then again an hour later on the runtime's clock (a driven clock in tests). */
+  private pruneNow(): void {
+    if (this.closed) return;
+    this.pruneTimer = null;
+    this.services.retention.prune();
+    this.pruneTimer = this.clock.setTimeout(() => this.pruneNow(), PRUNE_INTERVAL_MS);
   }
 
   // The services carriers, the desktop shell and tests reach, by name.
@@ -122,7 +132,8 @@ export class Runtime implements CarrierRuntime {
     if (this.closed) return;
     this.closed = true;
     const s = this.services;
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    if (this.pruneTimer !== null) this.clock.clearTimeout(this.pruneTimer);
+    this.pruneTimer = null;
     s.mcp.killNow();
     s.queue.stop();
     s.schedules.stop();

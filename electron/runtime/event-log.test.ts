@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyNotification } from '../../shared/protocol/index.js';
@@ -291,6 +292,34 @@ describe('EventLog', () => {
   });
 });
 
+describe('output stored by reference', () => {
+  it('keeps where a delta\'s bytes are instead of the bytes; replay reads them back; a removed log ends the replay with reset', async () => {
+    const { durable, memory } = openStores();
+    const log = new EventLog(durable, memory);
+    const file = path.join(temp.make(), 'proc.log');
+    const bytes = Buffer.from('héllo, wörld ✓\n'.repeat(40));
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('x'), bytes]));
+    const delta = bytes.toString('utf8');
+    const params = { threadId: 't', turnId: 'u', itemId: 'i', delta };
+    const live: string[] = [];
+    log.subscribe((_n, text) => live.push(text));
+    log.publish('item/commandExecution/outputDelta', params, { threadId: 't', output: { file, offset: 1, length: bytes.length } });
+    log.publish('thread/archived', { threadId: 't' }, { threadId: 't' });
+    await nextTurn();
+    // Clients get the text itself; the row holds none of it.
+    expect(JSON.parse(live[0]!)).toMatchObject({ params: { delta } });
+    const row = durable.db.prepare('SELECT payload, output_offset AS offset, output_length AS length FROM events WHERE seq = 1').get() as { payload: string; offset: number; length: number };
+    expect(row).toEqual({ payload: JSON.stringify({ threadId: 't', turnId: 'u', itemId: 'i' }), offset: 1, length: bytes.length });
+    expect(log.replay(0, 10)).toMatchObject({ reset: false, events: [{ seq: 1, payload: params }, { seq: 2 }] });
+
+    fs.rmSync(file);
+    // The bytes are gone: a client from before them must reload; one past them replays as usual.
+    expect(log.replay(0, 10)).toMatchObject({ reset: true, events: [] });
+    expect(log.replay(1, 10)).toMatchObject({ reset: false, events: [{ seq: 2 }] });
+    log.close();
+  });
+});
+
 describe('event log retention', () => {
   it('drops old token deltas after a day and everything after 30 days; replay from before a pruned event says reset', async () => {
     const { StateStore } = await import('../store/state-store.js');
@@ -306,7 +335,7 @@ describe('event log retention', () => {
     log.publish('thread/archived', { threadId: 'kept' }, { threadId: 'kept' });
     clock = 40 * day;
     log.publish('item/agentMessage/delta', { threadId: 't', turnId: 'u', itemId: 'i', delta: 'fresh' }, { threadId: 't' });
-    expect(log.prune(clock)).toBe(2);
+    expect(log.prune(clock) + durable.retention.pruneEvents(clock - 30 * day, Infinity)).toBe(2);
     const afterPrune = log.replay(0, 100);
     expect(afterPrune.events.map((e) => e.payload)).toEqual([{ threadId: 'kept' }, { threadId: 't', turnId: 'u', itemId: 'i', delta: 'fresh' }]);
     // The client that saw seq 0 or 1 missed the pruned delta (seq 2): it must reload.
@@ -315,6 +344,7 @@ describe('event log retention', () => {
     expect(log.replay(2, 100)).toMatchObject({ reset: false, events: [{ seq: 3 }, { seq: 4 }] });
     clock = 400 * day;
     log.prune(clock);
+    durable.retention.pruneEvents(clock - 30 * day, Infinity);
     expect(log.replay(2, 100)).toMatchObject({ events: [], reset: true, oldestSeq: 5 });
     // Numbering goes on above everything pruned.
     expect(log.publish('thread/archived', { threadId: 'new' })).toBe(5);

@@ -4,7 +4,7 @@ import type {
   NotificationParamsOf,
   RuntimeEventEnvelope,
 } from '../../shared/protocol/index.js';
-import type { PendingEvent } from '../store/event-store.js';
+import type { OutputRef, PendingEvent } from '../store/event-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { EventSequence } from './event-sequence.js';
 
@@ -20,6 +20,11 @@ export interface EventScope {
    * (a job's log file), which would otherwise pile up in the in-memory log.
    */
   readonly unlogged?: boolean;
+  /**
+   * The params' `delta` is exactly these bytes of a process log, written
+   * before this publish: the log keeps the reference, not a second copy.
+   */
+  readonly output?: OutputRef;
 }
 
 /**
@@ -149,6 +154,7 @@ export class EventLog {
       createdAtMs: this.now(),
       // Serialised once: the same JSON goes to the log and to every client.
       payloadJson: JSON.stringify(params ?? null),
+      ...(scope.output ? { output: { ref: scope.output, storedPayloadJson: JSON.stringify({ ...(params as object), delta: undefined }) } } : {}),
     };
     this.outbox.push({ method, params, logged });
     if (!scope.unlogged) (scope.ephemeral ? this.memoryUnwritten : this.durableUnwritten).push(logged);
@@ -302,21 +308,23 @@ export class EventLog {
   /** Events after `afterSeq` (durable and in-memory), oldest first. */
   replay(afterSeq: number, limit: number, threadId?: string): ReplayResult {
     this.flush();
-    const merged = [
-      ...this.durable.events.listAfter(afterSeq, limit, threadId),
-      ...this.memory.events.listAfter(afterSeq, limit, threadId),
-    ];
+    const pages = [this.durable.events.page(afterSeq, limit, threadId), this.memory.events.page(afterSeq, limit, threadId)];
+    // Output whose log file is gone cannot be replayed: what follows it would be a replay with a hole.
+    const unreadable = Math.min(...pages.map((page) => page.unreadableSeq ?? Infinity));
+    const merged = pages.flatMap((page) => page.events).filter((event) => event.seq < unreadable);
     merged.sort((a, b) => a.seq - b.seq);
     const oldestSeq = Math.max(this.durable.events.prunedThrough(), this.memory.events.prunedThrough()) + 1;
     // A seq above the newest handed out comes from another home (or a restored backup).
-    const reset = afterSeq < oldestSeq - 1 || afterSeq > this.sequence.last;
+    const reset = afterSeq < oldestSeq - 1 || afterSeq > this.sequence.last || (unreadable !== Infinity && merged.length === 0);
     return { events: merged.slice(0, limit), reset, oldestSeq };
   }
 
   /**
-   * Keeps the log bounded: token deltas for a day (enough for any reconnect),
-   * everything else for 30 days. Numbering never restarts (the reservation
-   * is kept apart from the events).
+   * Drops token deltas after a day (their items are stored whole, enough for
+   * any reconnect) and, in the in-memory log of ephemeral threads, everything
+   * after 30 days. The durable log's age and size budgets, which keep what
+   * open threads and approvals need, are retention's (retention/storage-retention.ts).
+   * Numbering never restarts (the reservation is kept apart from the events).
    */
   prune(now = this.now()): number {
     this.flush();
@@ -324,7 +332,7 @@ export class EventLog {
     let removed = 0;
     for (const store of [this.durable, this.memory]) {
       try {
-        removed += store.events.prune(now - day, now - 30 * day);
+        removed += store.events.prune(now - day, store === this.memory ? now - 30 * day : Number.NEGATIVE_INFINITY);
       } catch (error) {
         this.onError('could not prune the event log', error);
       }

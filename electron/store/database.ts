@@ -41,10 +41,15 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('foreign_keys = ON');
     // Small, frequent WAL checkpoints: each one blocks the event loop for less time.
     db.pragma('wal_autocheckpoint = 256');
+    // A burst may grow the WAL; after a checkpoint it is cut back to this instead of keeping its peak on disk.
+    db.pragma('journal_size_limit = 4194304');
     // Long threads are read whole on resume: keep them in SQLite's cache and map the file.
     db.pragma('cache_size = -32768');
     db.pragma('mmap_size = 268435456');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // Set before the first table exists (a new home): pages freed by retention go back to the disk
+    // a few at a time (retention-store.ts). Older homes switch once, at their first prune.
+    if (schemaVersion(db) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     applyMigrations(db, migrations);
     return db;
   } catch (error) {

@@ -1,5 +1,22 @@
+import fs from 'node:fs';
 import { RUNTIME_EVENT_SCHEMA_VERSION, type RuntimeEventEnvelope } from '../../shared/protocol/index.js';
 import type { Db } from './database.js';
+
+/** Bytes of a process log that an output delta's text is, exactly (UTF-8). */
+export interface OutputRef {
+  readonly file: string;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * An output delta stored by reference: the row keeps `payloadJson` without
+ * its `delta` (`storedPayloadJson`) and where the delta's bytes are.
+ */
+export interface StoredOutput {
+  readonly ref: OutputRef;
+  readonly storedPayloadJson: string;
+}
 
 /** An event ready to be written; its seq was assigned by the event log. */
 export interface PendingEvent {
@@ -10,8 +27,16 @@ export interface PendingEvent {
   readonly turnId: string | null;
   readonly itemId: string | null;
   readonly createdAtMs: number;
-  /** The notification params, already serialised as JSON. */
+  /** The notification params, already serialised as JSON (as clients get them). */
   readonly payloadJson: string;
+  /** Set when the delta's text is stored once, in its process log, rather than in the row. */
+  readonly output?: StoredOutput;
+}
+
+/** A page of the log; `unreadableSeq` is the first event whose output could not be read back (the page stops before it). */
+export interface EventPage {
+  readonly events: RuntimeEventEnvelope[];
+  readonly unreadableSeq: number | null;
 }
 
 interface EventRow {
@@ -24,7 +49,13 @@ interface EventRow {
   item_id: string | null;
   created_at_ms: number;
   payload: string;
+  output_path: string | null;
+  output_offset: number | null;
+  output_length: number | null;
 }
+
+const SELECT_ROWS = `SELECT events.*, output_files.path AS output_path FROM events
+  LEFT JOIN output_files ON output_files.id = events.output_file`;
 
 /** The append-only event table. Writes come in batches, one transaction each. */
 export class EventStore {
@@ -39,17 +70,23 @@ export class EventStore {
   private readonly reserveStmt;
   private readonly markPrunedStmt;
   private readonly pruneTransaction;
+  private readonly fileIdStmt;
+  private readonly insertFileStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`
-      INSERT INTO events (seq, schema_version, event, kind, thread_id, turn_id, item_id, created_at_ms, payload)
-      VALUES (@seq, @schema_version, @event, @kind, @thread_id, @turn_id, @item_id, @created_at_ms, @payload)`);
+      INSERT INTO events (seq, schema_version, event, kind, thread_id, turn_id, item_id, created_at_ms, payload,
+                          output_file, output_offset, output_length)
+      VALUES (@seq, @schema_version, @event, @kind, @thread_id, @turn_id, @item_id, @created_at_ms, @payload,
+              @output_file, @output_offset, @output_length)`);
     this.afterStmt = db.prepare<[number, number], EventRow>(
-      'SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+      `${SELECT_ROWS} WHERE seq > ? ORDER BY seq LIMIT ?`,
     );
     this.afterForThreadStmt = db.prepare<[string, number, number], EventRow>(
-      'SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      `${SELECT_ROWS} WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
+    this.fileIdStmt = db.prepare<[string], { id: number }>('SELECT id FROM output_files WHERE path = ?');
+    this.insertFileStmt = db.prepare<[string], { id: number }>('INSERT INTO output_files (path) VALUES (?) RETURNING id');
     this.maxSeqStmt = db.prepare<[], { max: number | null }>('SELECT MAX(seq) AS max FROM events');
     const prunable = `created_at_ms < @all
       OR (created_at_ms < @deltas AND event IN ('item/agentMessage/delta', 'item/reasoning/textDelta'))`;
@@ -83,7 +120,10 @@ export class EventStore {
           turn_id: e.turnId,
           item_id: e.itemId,
           created_at_ms: e.createdAtMs,
-          payload: e.payloadJson,
+          payload: e.output ? e.output.storedPayloadJson : e.payloadJson,
+          output_file: e.output ? this.fileId(e.output.ref.file) : null,
+          output_offset: e.output?.ref.offset ?? null,
+          output_length: e.output?.ref.length ?? null,
         });
       }
     });
@@ -138,10 +178,75 @@ export class EventStore {
 
   /** Events after `afterSeq`, oldest first, optionally for one thread. */
   listAfter(afterSeq: number, limit: number, threadId?: string): RuntimeEventEnvelope[] {
+    return this.page(afterSeq, limit, threadId).events;
+  }
+
+  /**
+   * Events after `afterSeq`, oldest first, with every output delta stored by
+   * reference read back from its file, byte for byte. A delta whose bytes are
+   * gone (its log was removed) ends the page there, with its seq.
+   */
+  page(afterSeq: number, limit: number, threadId?: string): EventPage {
     const rows = threadId
       ? this.afterForThreadStmt.all(threadId, afterSeq, limit)
       : this.afterStmt.all(afterSeq, limit);
-    return rows.map(toEnvelope);
+    const files = new OutputFileReader();
+    const events: RuntimeEventEnvelope[] = [];
+    try {
+      for (const row of rows) {
+        const envelope = toEnvelope(row);
+        if (row.output_path !== null) {
+          const delta = files.read(row.output_path, row.output_offset ?? 0, row.output_length ?? 0);
+          if (delta === null) return { events, unreadableSeq: row.seq };
+          (envelope.payload as { delta?: string }).delta = delta;
+        }
+        events.push(envelope);
+      }
+    } finally {
+      files.close();
+    }
+    return { events, unreadableSeq: null };
+  }
+
+  /** Not cached: an id made inside a transaction that rolls back would outlive its row. */
+  private fileId(file: string): number {
+    return this.fileIdStmt.get(file)?.id ?? this.insertFileStmt.get(file)!.id;
+  }
+}
+
+/** Reads stored output back during one page, each file opened once. */
+class OutputFileReader {
+  private readonly open = new Map<string, number | null>();
+
+  /** The text of those bytes, or null when the file no longer holds all of them. */
+  read(file: string, offset: number, length: number): string | null {
+    let fd = this.open.get(file);
+    if (fd === undefined) {
+      try {
+        fd = fs.openSync(file, 'r');
+      } catch {
+        fd = null;
+      }
+      this.open.set(file, fd);
+    }
+    if (fd === null) return null;
+    const buffer = Buffer.allocUnsafe(length);
+    let read = 0;
+    try {
+      while (read < length) {
+        const n = fs.readSync(fd, buffer, read, length - read, offset + read);
+        if (n === 0) return null;
+        read += n;
+      }
+    } catch {
+      return null;
+    }
+    return buffer.toString('utf8');
+  }
+
+  close(): void {
+    for (const fd of this.open.values()) if (fd !== null) fs.closeSync(fd);
+    this.open.clear();
   }
 }
 

@@ -300,4 +300,20 @@ export const migrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 11,
+    name: 'command output stored once',
+    // A command's output lives in its process log; an output delta's event keeps where its bytes
+    // are (file, offset, length) instead of a second copy. Files are named once in output_files.
+    sql: `
+      CREATE TABLE output_files (
+        id    INTEGER PRIMARY KEY,
+        path  TEXT NOT NULL UNIQUE
+      ) STRICT;
+      ALTER TABLE events ADD COLUMN output_file INTEGER;
+      ALTER TABLE events ADD COLUMN output_offset INTEGER;
+      ALTER TABLE events ADD COLUMN output_length INTEGER;
+      CREATE INDEX events_by_output_file ON events (output_file) WHERE output_file IS NOT NULL;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import { ApprovalStore } from './approval-store.js';
 import { CheckpointStore } from './checkpoint-store.js';
+import { RetentionStore } from './retention-store.js';
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database.js';
 import { DynamicToolStore } from './dynamic-tool-store.js';
 import { EventStore } from './event-store.js';
@@ -19,6 +20,7 @@ export class StateStore {
   readonly items: ItemStore;
   readonly checkpoints: CheckpointStore;
   readonly events: EventStore;
+  readonly retention: RetentionStore;
   readonly goals: GoalStore;
   readonly pending: PendingItemStore;
   readonly queue: QueueStore;
@@ -33,6 +35,7 @@ export class StateStore {
     this.items = new ItemStore(db);
     this.checkpoints = new CheckpointStore(db);
     this.events = new EventStore(db);
+    this.retention = new RetentionStore(db);
     this.goals = new GoalStore(db);
     this.pending = new PendingItemStore(db);
     this.queue = new QueueStore(db);

@@ -31,3 +31,4 @@ export * from './methods/exec-policy.js';
 export * from './methods/thread-sandbox.js';
 export * from './methods/desktop.js';
 export * from './methods/projects.js';
+export * from './methods/storage.js';

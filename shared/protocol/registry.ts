@@ -19,6 +19,7 @@ import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
 import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
+import { storageMethods } from './methods/storage.js';
 import { workspaceMethods } from './methods/workspace.js';
 
 /**
@@ -47,6 +48,7 @@ export const clientMethods = {
   ...threadSandboxMethods,
   ...desktopMethods,
   ...projectMethods,
+  ...storageMethods,
 } as const satisfies Record<string, MethodSpec>;
 
 export const serverNotifications = {

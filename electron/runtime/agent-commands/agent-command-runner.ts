@@ -259,7 +259,7 @@ export class AgentCommandRunner {
             const subscription = child.subscribe(
               (event) => {
                 if (event.type !== 'output') return;
-                tracker.outputChunk(event.data);
+                tracker.outputChunk(event.data, event.logOffset);
                 consumed(event.data.length);
               },
               { flowControl: true },

@@ -9,6 +9,8 @@ type CommandItem = Extract<ThreadItem, { type: 'commandExecution' }>;
 /** The item keeps this much of the output (head + tail); the whole of it is in the process log. */
 const ITEM_OUTPUT_HEAD = 32 * 1024;
 const ITEM_OUTPUT_TAIL = 32 * 1024;
+/** Deltas up to this size are kept in the event log itself: a reference would cost as much. */
+const INLINE_DELTA_BYTES = 256;
 
 /**
  * The `commandExecution` item of one exec_command call, from announcement to
@@ -23,6 +25,14 @@ export class CommandItemTracker {
   private stored = false;
   private completed = false;
   private announced = false;
+  /**
+   * Where in the process log the next delta's first byte is (the bytes the
+   * decoder carries start there); null once the log no longer follows the
+   * stream (past its cap), after which deltas are stored inline.
+   */
+  private logCursor: number | null = 0;
+  /** Bytes the decoder holds back (an unfinished UTF-8 character) or that were lost from the log. */
+  private carriedBytes = 0;
 
   constructor(
     private readonly turn: ActiveTurn,
@@ -94,11 +104,24 @@ export class CommandItemTracker {
     this.item = { ...this.item, processId, logPath };
   }
 
-  outputChunk(data: Buffer): void {
+  /** `logOffset`: where the supervisor wrote these bytes in the process log (null when it did not keep them all). */
+  outputChunk(data: Buffer, logOffset: number | null): void {
     this.output.push(data);
+    if (this.logCursor !== null && logOffset !== this.logCursor + this.carriedBytes) this.logCursor = null;
     const delta = this.decoder.write(data);
+    this.carriedBytes += data.length;
     if (delta.length === 0) return;
-    this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta }, this.scope());
+    const start = this.logCursor;
+    const bytes = Buffer.byteLength(delta);
+    this.carriedBytes -= bytes;
+    // A replacement character stands for bytes that would not read back the same: inline from here on.
+    if (start !== null && delta.includes('\uFFFD')) this.logCursor = null;
+    else if (start !== null) this.logCursor = start + bytes;
+    const output =
+      this.logCursor !== null && start !== null && bytes > INLINE_DELTA_BYTES && this.item.logPath !== null
+        ? { file: this.item.logPath, offset: start, length: bytes }
+        : undefined;
+    this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta }, { ...this.scope(), ...(output ? { output } : {}) });
   }
 
   /** The call returned to the model: the item takes its place in the thread (still running, or final). */

@@ -24,7 +24,8 @@ import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
 import { threadHandlers, type ThreadHandlerDeps } from './thread-handlers.js';
 import { goalHandlers, queueHandlers, turnHandlers } from './turn-handlers.js';
-import { eventHandlers, workspaceHandlers } from './workspace-handlers.js';
+import { eventHandlers, storageHandlers, workspaceHandlers } from './workspace-handlers.js';
+import type { StorageRetention } from '../retention/storage-retention.js';
 
 /** The services the handlers call: built by the composition root (electron/host/compose-runtime.ts). */
 export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
@@ -42,6 +43,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly changes: TurnChanges;
   /** project/*, a thread's separate copy. */
   readonly projects: ProjectService;
+  /** Keeps the home within its budgets; storage/usage reports it. */
+  readonly retention: StorageRetention;
   /** Jobs on a clock; each run is a job of `jobs`. */
   readonly schedules: Scheduler;
   /** config/*, model/list: config.toml, provider keys, model lists. */
@@ -73,6 +76,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...approvalHandlers(deps.approvals, deps.threads),
     ...mcpHandlers(deps.mcp, (threadId) => void deps.threads.require(threadId)),
     ...workspaceHandlers(),
+    ...storageHandlers(deps.retention),
     ...commandExecHandlers(deps.commandExec),
     ...hookHandlers(deps.hooks, deps.threads, deps.threadDefaults),
     ...threadSandboxHandlers(deps.sandboxSettings),

@@ -1,5 +1,6 @@
-import type { eventMethods, workspaceMethods } from '../../../shared/protocol/index.js';
+import type { eventMethods, storageMethods, workspaceMethods } from '../../../shared/protocol/index.js';
 import type { EventLog } from '../event-log.js';
+import type { StorageRetention } from '../retention/storage-retention.js';
 import { listDirectory } from '../workspace-browser.js';
 import type { HandlerTable } from './handler-table.js';
 
@@ -17,5 +18,12 @@ export function eventHandlers(events: EventLog): HandlerTable<typeof eventMethod
       const replay = events.replay(params.afterSeq, params.limit ?? 1000, params.threadId ?? undefined);
       return { ...replay, lastSeq: events.lastSeq };
     },
+  };
+}
+
+/** storage/usage: what the home takes on disk, beside the budgets retention keeps it within. */
+export function storageHandlers(retention: StorageRetention): HandlerTable<typeof storageMethods> {
+  return {
+    'storage/usage': () => retention.report(),
   };
 }

@@ -110,6 +110,12 @@ export class JobLogs {
     };
   }
 
+  /** Retention: an ended run's log goes (its row stays, so the job's history is whole; reading it says unreadable). */
+  removeRun(logPath: string, detached: boolean): void {
+    this.indexes.delete(logPath);
+    fs.rmSync(detached ? path.dirname(logPath) : logPath, { recursive: true, force: true });
+  }
+
   deleteAll(jobId: string): void {
     for (const run of this.store.runs(jobId)) {
       this.indexes.delete(run.logPath);

@@ -9,7 +9,7 @@ import { startWebServer, type RunningWebServer } from '../web-server.js';
 
 /**
  * SSE limits that need a controlled runtime: a pruned log (reset) and a
- * client that stops reading (cut). Real runtime, real SQLite, real sockets.
+ * client that stops reading (paced from the log). Real runtime, real SQLite, real sockets.
  */
 const temp = new TempDirs();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-async function start(options: { now?: () => number; maxBufferedBytes?: number; keepaliveMs?: number } = {}) {
+async function start(options: { now?: () => number; maxBufferedBytes?: number; keepaliveMs?: number; onBacklog?: (bytes: number) => void } = {}) {
   const home = temp.make('wheelhouse-sse-');
   const runtime = createTestRuntime({ home, defaults: { cwd: home }, ...(options.now ? { now: options.now } : {}) });
   const host = new RpcHost(runtime);
@@ -27,6 +27,7 @@ async function start(options: { now?: () => number; maxBufferedBytes?: number; k
     sse: {
       ...(options.maxBufferedBytes !== undefined ? { maxBufferedBytes: options.maxBufferedBytes } : {}),
       ...(options.keepaliveMs !== undefined ? { keepaliveMs: options.keepaliveMs } : {}),
+      ...(options.onBacklog ? { onBacklog: options.onBacklog } : {}),
     },
   });
   cleanups.push(async () => {
@@ -51,7 +52,7 @@ describe('SSE event stream limits', () => {
     for (let i = 0; i < 5; i++) runtime.events.publish('thread/archived', { threadId: `old-${i}` });
     clock = Date.now();
     runtime.events.publish('thread/archived', { threadId: 'recent' });
-    expect(runtime.events.prune()).toBeGreaterThanOrEqual(5);
+    expect(runtime.services.retention.prune().events).toBeGreaterThanOrEqual(5);
 
     const { oldestSeq } = runtime.events.replay(0, 1);
     expect(oldestSeq).toBeGreaterThan(2);
@@ -76,8 +77,9 @@ describe('SSE event stream limits', () => {
     await waitUntil(() => idle.comments >= 3, { what: 'three keepalive comments' });
   });
 
-  it('cuts a client that stops reading with a reason event instead of skipping events', async () => {
-    const { runtime, server } = await start({ maxBufferedBytes: 64 * 1024 });
+  it('paces a client that stops reading from the log: nothing piles up, and once it reads again it gets every event, in order, uncut', async () => {
+    let largestBacklog = 0;
+    const { runtime, server } = await start({ maxBufferedBytes: 256 * 1024, onBacklog: (bytes) => (largestBacklog = Math.max(largestBacklog, bytes)) });
     const socket = net.connect(server.port, '127.0.0.1');
     cleanups.push(() => void socket.destroy());
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
@@ -90,26 +92,23 @@ describe('SSE event stream limits', () => {
     socket.pause(); // the client stops reading; the kernel buffers fill, then the server's
 
     const big = 'x'.repeat(8 * 1024);
-    let published = 0;
-    // Publish until the stream gives up on this client (it must, long before 64 MB).
-    while (published < 4000) {
-      runtime.events.publish('thread/name/updated', { threadId: 't', threadName: big });
-      published++;
-      if (published % 100 === 0) await new Promise((r) => setImmediate(r));
+    const published: number[] = [];
+    // 32 MB of events, four times what the stream used to hold before it cut a client.
+    while (published.length < 4000) {
+      published.push(runtime.events.publish('thread/name/updated', { threadId: 't', threadName: big }));
+      if (published.length % 100 === 0) await new Promise((r) => setImmediate(r));
     }
-    const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    await runtime.events.announced();
+    // Held in this process: the threshold plus at most one page of frames, never the flood.
+    expect(largestBacklog).toBeLessThan(256 * 1024 + 100 * 9 * 1024 + 64 * 1024);
+
     socket.resume();
-    await ended;
+    const last = published.at(-1)!;
+    await waitUntil(() => Buffer.concat(received).toString('utf8').includes(`id: ${last}\n`), { what: 'the last event to arrive' });
     const text = Buffer.concat(received).toString('utf8');
-    const cut = /event: cut\ndata: (.*)\n/.exec(text);
-    expect(cut).not.toBeNull();
-    const reason = JSON.parse(cut![1]!) as { reason: string; last_seq: number };
-    expect(reason.reason).toMatch(/too slow/);
-    // Every event before the cut arrived, in order, none skipped; last_seq says where to resume.
+    expect(text).not.toMatch(/event: (cut|reset)/);
     const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-    expect(ids.length).toBeGreaterThan(0);
-    expect(ids.length).toBeLessThan(published);
-    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBe(ids[i - 1]! + 1);
-    expect(reason.last_seq).toBe(ids.at(-1));
+    expect(ids).toEqual(published);
+    expect(largestBacklog).toBeLessThan(256 * 1024 + 100 * 9 * 1024 + 64 * 1024);
   });
 });

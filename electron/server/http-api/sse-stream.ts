@@ -8,19 +8,21 @@ import { toSnakeKeys } from './case-keys.js';
 export interface SseOptions {
   /** Comment lines sent this often keep proxies and idle timers from closing the stream. */
   readonly keepaliveMs: number;
-  /** A live client whose unsent backlog passes this many bytes is cut (with a `cut` event). */
+  /**
+   * A live client whose unsent backlog passes this many bytes stops getting
+   * live events and is served from the log at its own pace until it has caught up.
+   */
   readonly maxBufferedBytes: number;
-  /** Live events held while the replay runs; past this the client is cut. */
-  readonly maxPendingEvents: number;
-  /** Events read from the log per page during replay. */
+  /** Events read from the log per page while replaying or pacing (a page is in memory at once). */
   readonly replayPageSize: number;
+  /** Told the stream's unsent backlog after each write (benchmarks and tests measure it). */
+  readonly onBacklog?: (bytes: number) => void;
 }
 
 export const DEFAULT_SSE_OPTIONS: SseOptions = {
   keepaliveMs: 15_000,
-  maxBufferedBytes: 8 * 1024 * 1024,
-  maxPendingEvents: 100_000,
-  replayPageSize: 1000,
+  maxBufferedBytes: 1024 * 1024,
+  replayPageSize: 100,
 };
 
 export interface SseRequest {
@@ -61,10 +63,16 @@ function controlFrame(event: string, data: Record<string, unknown>, id?: number)
 }
 
 /**
- * Streams the event log as Server-Sent Events: replays what the log holds
- * after `sinceSeq`, then goes live. It subscribes before replaying and holds
- * live events until the replay has caught up, then sends only those newer
- * than the last replayed seq, so the seam has no gap and no duplicate.
+ * Streams the event log as Server-Sent Events. A stream is a cursor on the
+ * log (`lastSent`): live, it writes each event as it is announced; replaying
+ * (`since_seq`) or behind (a client reading slower than events come, past
+ * `maxBufferedBytes` unsent), it is **paced**: it reads pages from the log
+ * after `lastSent` and writes the next page only once the client has taken
+ * the last (drain), then goes live again once it has caught up. Nothing
+ * piles up in memory however slow the client, and nothing is skipped. It is
+ * cut only when its position has been pruned from the log (`reset`).
+ * Unlogged events (job output, whose record is the job's log) reach a stream
+ * only while it is live.
  */
 export function streamEvents(
   events: Pick<EventLog, 'subscribe' | 'replay' | 'lastSeq'>,
@@ -72,20 +80,21 @@ export function streamEvents(
   request: SseRequest,
   options: SseOptions = DEFAULT_SSE_OPTIONS,
 ): void {
-  let mode: 'replaying' | 'live' | 'closed' = 'replaying';
+  let mode: 'paced' | 'live' | 'closed' = request.sinceSeq === null ? 'live' : 'paced';
   let lastSent = request.sinceSeq ?? events.lastSeq;
-  let held: { seq: number; frame: string }[] = [];
 
   const unsubscribe = events.subscribe((notification, _text, logged) => {
-    if (mode === 'closed') return;
+    if (mode !== 'live') return; // paced: the pump reads it from the log
     if (request.threadId !== undefined && logged.threadId !== request.threadId) return;
-    const frame = liveFrameOf(notification, logged);
-    if (mode === 'live') {
-      send(logged.seq, frame);
+    if (logged.seq <= lastSent) return;
+    if (res.writableLength > options.maxBufferedBytes) {
+      // Behind: from here on the log is its buffer.
+      mode = 'paced';
+      void pump(false);
       return;
     }
-    held.push({ seq: logged.seq, frame });
-    if (held.length > options.maxPendingEvents) cut('client too slow: replay fell behind the live stream');
+    lastSent = logged.seq;
+    write(liveFrameOf(notification, logged));
   });
   const keepalive = setInterval(() => {
     if (mode !== 'closed') res.write(': keepalive\n\n');
@@ -100,22 +109,10 @@ export function streamEvents(
   };
   res.on('close', close);
 
-  function send(seq: number, frame: string): void {
-    if (mode === 'closed' || seq <= lastSent) return;
-    if (res.writableLength > options.maxBufferedBytes) {
-      cut(`client too slow: more than ${options.maxBufferedBytes} bytes unsent`);
-      return;
-    }
-    lastSent = seq;
-    res.write(frame);
-  }
-
-  /** Ends the stream with the reason; the client reconnects with Last-Event-ID and replays what it missed. */
-  function cut(reason: string): void {
-    if (mode === 'closed') return;
-    res.write(controlFrame('cut', { reason, last_seq: lastSent }));
-    close();
-    res.end();
+  function write(frame: string): boolean {
+    const ok = res.write(frame);
+    options.onBacklog?.(res.writableLength);
+    return ok;
   }
 
   res.writeHead(200, {
@@ -126,45 +123,48 @@ export function streamEvents(
   });
   res.write(': wheelhouse runtime events\n\n');
 
-  if (request.sinceSeq === null) goLive();
-  else
-    void replay(request.sinceSeq).catch(() => {
+  if (mode === 'paced') void pump(true);
+
+  /** Serves the client from the log at its pace until it has caught up, then goes live. */
+  async function pump(resuming: boolean): Promise<void> {
+    try {
+      for (let first = true; ; first = false) {
+        if (mode !== 'paced') return;
+        if (res.writableNeedDrain) await waitForDrain(res);
+        if (mode !== 'paced') return;
+        const page = events.replay(lastSent, options.replayPageSize, request.threadId);
+        if (page.reset) {
+          const latest = events.lastSeq;
+          if (first && resuming) {
+            // The client's view cannot be completed from the log: it must reload, then follow from here.
+            const sinceSeq = request.sinceSeq ?? lastSent;
+            const reason = sinceSeq > latest ? 'since_seq is newer than the log' : 'the log no longer holds the events after since_seq';
+            lastSent = latest;
+            write(controlFrame('reset', { reason, since_seq: sinceSeq, oldest_seq: page.oldestSeq, latest_seq: latest }, latest));
+            break;
+          }
+          // What it had not read yet was pruned meanwhile: it reloads and reconnects.
+          write(controlFrame('reset', { reason: 'the log no longer holds the events after last_seq', since_seq: lastSent, oldest_seq: page.oldestSeq, latest_seq: latest }, latest));
+          close();
+          res.end();
+          return;
+        }
+        for (const envelope of page.events) {
+          lastSent = envelope.seq;
+          if (!write(frameOf(envelope))) break;
+        }
+        const wholePage = page.events.length === 0 || lastSent === page.events.at(-1)!.seq;
+        if (wholePage && page.events.length < options.replayPageSize && !res.writableNeedDrain) break;
+      }
+    } catch {
       close();
       res.destroy();
-    });
-
-  async function replay(sinceSeq: number): Promise<void> {
-    for (let first = true; ; first = false) {
-      if (mode === 'closed') return;
-      const page = events.replay(lastSent, options.replayPageSize, request.threadId);
-      if (first && page.reset) {
-        // The client's view cannot be completed from the log: it must reload, then follow from here.
-        const latest = events.lastSeq;
-        lastSent = latest;
-        const reason = sinceSeq > latest ? 'since_seq is newer than the log' : 'the log no longer holds the events after since_seq';
-        res.write(controlFrame('reset', { reason, since_seq: sinceSeq, oldest_seq: page.oldestSeq, latest_seq: latest }, latest));
-        break;
-      }
-      for (const envelope of page.events) {
-        lastSent = envelope.seq;
-        res.write(frameOf(envelope));
-      }
-      if (page.events.length < options.replayPageSize) break;
-      // The client reads at its own pace; live events wait in `held` meanwhile.
-      if (res.writableNeedDrain) await waitForDrain(res);
+      return;
     }
-    goLive();
-  }
-
-  function goLive(): void {
-    if (mode === 'closed') return;
-    mode = 'live';
-    const waiting = held;
-    held = [];
-    for (const event of waiting) send(event.seq, event.frame);
+    // Caught up with the log: events announced from now on go out live (replay flushed everything before).
+    if (mode === 'paced') mode = 'live';
   }
 }
-
 function waitForDrain(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

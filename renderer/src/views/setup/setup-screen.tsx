@@ -12,6 +12,7 @@ import { ProviderSection } from './provider-section.js';
 import { TestRow } from './provider-test.js';
 import { RulesSection } from '../rules/rules-section.js';
 import { NotificationsSection } from '../notifications/notifications-section.js';
+import { StorageSection } from '../storage/storage-section.js';
 import { DesktopAppSection } from '../desktop/desktop-app-section.js';
 import './setup.css';
 
@@ -321,7 +322,8 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
         )}
         {!firstRun && <RulesSection headingId="step-rules" number={4} />}
         {!firstRun && <NotificationsSection number={5} />}
-        {!firstRun && <DesktopAppSection number={6} />}
+        {!firstRun && <StorageSection number={6} />}
+        {!firstRun && <DesktopAppSection number={7} />}
       </div>
 
       <footer className="setup-foot">
