@@ -44,8 +44,9 @@ function NewThreadForm({ initial }: { readonly initial: string | null }) {
   const isGit = Boolean(repository);
 
   const submit = async () => {
-    if (!folder) return;
-    if (await newThread(folder, { worktree: worktree && isGit })) close();
+    // With no project yet (a first thread), it starts in the folder Settings names for new threads.
+    if (!folder && projects.length > 0) return;
+    if (await newThread(folder ?? undefined, { worktree: worktree && isGit })) close();
   };
 
   if (browsing) {
@@ -117,7 +118,7 @@ function NewThreadForm({ initial }: { readonly initial: string | null }) {
             type="button"
             className="button button-primary"
             data-testid="new-thread-start"
-            disabled={!folder || creating}
+            disabled={(!folder && projects.length > 0) || creating}
             onClick={() => void submit()}
           >
             <SquarePen size={14} strokeWidth={2} aria-hidden="true" />
