@@ -31,6 +31,11 @@ import { agentToolTable } from '../runtime/turns/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
 import { PolicyService } from '../runtime/policy/rules-service.js';
 import { Scheduler } from '../runtime/schedules/scheduler.js';
+import { ProjectService } from '../runtime/projects/project-service.js';
+import { TurnChanges } from '../runtime/projects/turn-changes.js';
+import { homePaths } from '../runtime/home.js';
+import { Checkpoints } from '../git/checkpoints.js';
+import { GitRunner } from '../git/git-runner.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
@@ -42,7 +47,6 @@ import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { superviseProcesses } from './process-supervisor.js';
-import { homePaths } from '../runtime/home.js';
 import { StorageRetention } from '../runtime/retention/storage-retention.js';
 
 /**
@@ -164,7 +168,31 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.loginEnvironment ? { loginEnvironment: options.loginEnvironment } : {}),
   });
-  const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now });
+  const git = new GitRunner(supervisor);
+  const changes = new TurnChanges({
+    checkpoints: new Checkpoints(git, homePaths(home).checkpoints),
+    events,
+    threadOf: (threadId) => {
+      const { record, store } = threads.require(threadId);
+      return { cwd: record.cwd, store };
+    },
+    activeTurnOf: (threadId) => threads.activeTurn(threadId),
+    now,
+    ...(logError ? { logError } : {}),
+  });
+  const projects = new ProjectService({
+    git,
+    changes,
+    threads,
+    config,
+    worktreesDir: homePaths(home).worktrees,
+    defaultCwd: () => threadDefaults().cwd,
+    // configChanged is built below; called only by requests, after composition.
+    configChanged: (keyPath) => configChanged({ reason: 'write', keyPaths: [keyPath], providerId: null }),
+    newId,
+    ...(logError ? { logError } : {}),
+  });
+  const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now, projectOf: (folder) => projects.projectOf(folder) });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);
   const approvals = new ApprovalBroker({
     events,
@@ -252,6 +280,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
       },
     },
     clientTools,
+    changes,
   });
   const turns = new TurnEngine({
     threads,
@@ -264,6 +293,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     knownSecrets: () => providers.knownApiKeys(),
     ...(logError ? { onInternalError: logError } : {}),
     onTurnEnded: (threadId, turnId) => {
+      changes.turnEnded(turnId);
       // A command the turn left running becomes a job (it shows in the dashboard and can be paused or cancelled).
       void jobTools.adoptLeftovers(threadId, turnId).catch((error: unknown) => logError?.(`adopting the commands of turn ${turnId}`, error));
       built(later.queue, 'the turn queue').drain(threadId);
@@ -348,6 +378,8 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     policy,
     jobs,
     environments,
+    changes,
+    projects,
     retention,
     schedules,
     settings: {

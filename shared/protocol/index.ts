@@ -31,4 +31,5 @@ export * from './methods/mcp-elicitation.js';
 export * from './methods/exec-policy.js';
 export * from './methods/thread-sandbox.js';
 export * from './methods/desktop.js';
+export * from './methods/projects.js';
 export * from './methods/storage.js';

@@ -14,6 +14,7 @@ import { eventMethods } from './methods/events.js';
 import { execPolicyMethods, execPolicyNotifications } from './methods/exec-policy.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
+import { projectMethods } from './methods/projects.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
@@ -48,6 +49,7 @@ export const clientMethods = {
   ...execPolicyMethods,
   ...threadSandboxMethods,
   ...desktopMethods,
+  ...projectMethods,
   ...storageMethods,
 } as const satisfies Record<string, MethodSpec>;
 

@@ -41,7 +41,7 @@ export interface AgentCommandRunnerDeps {
   readonly approvals: ApprovalBroker;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }>;
   readonly newId: () => string;
   readonly now: () => number;
   /**
@@ -139,6 +139,7 @@ export class AgentCommandRunner {
       sandboxMode: settings.sandbox,
       requireEscalated: asked !== 'use_default',
       asksForAdditions: asked === 'with_additional_permissions',
+      project: settings.project ?? null,
     });
     const argvs = decision.commands.map((verdict) => [...verdict.command]);
     const requirement = decision.requirement;

@@ -11,6 +11,8 @@ import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import type { PolicyService } from '../policy/rules-service.js';
+import type { ProjectService } from '../projects/project-service.js';
+import type { TurnChanges } from '../projects/turn-changes.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
@@ -18,6 +20,7 @@ import { commandExecHandlers } from './command-exec-handlers.js';
 import type { HandlerTable } from './handler-table.js';
 import { environmentHandlers } from './environment-handlers.js';
 import { jobHandlers } from './job-handlers.js';
+import { projectHandlers } from './project-handlers.js';
 import { mcpHandlers } from './mcp-handlers.js';
 import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
@@ -40,6 +43,10 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly jobs: JobEngine;
   /** Settings → Machines: SSH hosts and Slurm clusters jobs run on. */
   readonly environments: EnvironmentRegistry;
+  /** Checkpoints around each turn's file changes: diffs, undo. */
+  readonly changes: TurnChanges;
+  /** project/*, a thread's separate copy. */
+  readonly projects: ProjectService;
   /** Keeps the home within its budgets; storage/usage reports it. */
   readonly retention: StorageRetention;
   /** Jobs on a clock; each run is a job of `jobs`. */
@@ -78,8 +85,9 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...hookHandlers(deps.hooks, deps.threads, deps.threadDefaults),
     ...threadSandboxHandlers(deps.sandboxSettings),
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
-    ...jobHandlers(deps.jobs),
     ...environmentHandlers(deps.environments),
+    ...jobHandlers(deps.jobs, deps.projects),
+    ...projectHandlers(deps.projects, deps.changes),
     ...scheduleHandlers(deps.schedules),
     ...desktopOnlyHandlers(),
   };

@@ -3,6 +3,7 @@ import type { EnvironmentRegistry } from '../environments/environment-registry.j
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from '../hooks/session-start-hooks.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
+import type { ProjectService } from '../projects/project-service.js';
 import type { ThreadHistory } from '../thread-history.js';
 import type { ThreadDefaults, ThreadManager } from '../thread-manager.js';
 import type { ThreadSandboxSettings } from '../thread-sandbox.js';
@@ -21,6 +22,8 @@ export interface ThreadHandlerDeps {
   readonly environments: EnvironmentRegistry;
   /** What thread/start uses when its params leave something out (read per call: Settings may change it). */
   readonly threadDefaults: () => ThreadDefaults;
+  /** A project's remembered settings and, on request, a separate copy (worktree) for the new thread. */
+  readonly projects: Pick<ProjectService, 'prepareStart'>;
 }
 
 /** thread/*: start, read, list, name, archive, resume, fork, rollback. */
@@ -31,7 +34,8 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
       deps.environments.checkThreadSelection(params.environments);
       const dynamicTools = params.dynamicTools ?? [];
       const compiled = await clientTools.check(dynamicTools);
-      const started = await startWithSessionHooks(hooks, params, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session)));
+      const prepared = await deps.projects.prepareStart(params);
+      const started = await startWithSessionHooks(hooks, prepared, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session)));
       clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
       return sandboxSettings.withEffectiveSettings(started);
     },

@@ -127,6 +127,18 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
     case 'process.logFailed':
     case 'process.shuttingDown':
     case 'process.unknownSession':
+    case 'project.notFound':
+    case 'changes.turnRunning':
+    case 'changes.unavailable':
+    case 'changes.changedSince':
+    case 'git.notARepository':
+    case 'git.failed':
+    case 'worktree.none':
+    case 'worktree.turnRunning':
+    case 'worktree.notARepository':
+    case 'worktree.noCommit':
+    case 'worktree.baseNotCheckedOut':
+    case 'worktree.checkoutBusy':
       // The message names the rule, the file, the line or the command: shown as sent.
       return null;
     default: {

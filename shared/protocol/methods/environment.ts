@@ -11,7 +11,6 @@ import { concurrent, defineMethod, defineNotification, oneAtATime } from '../def
  * `local` is always there and cannot be added or removed.
  */
 
-export const LOCAL_ENVIRONMENT_ID = 'local';
 
 export const EnvironmentId = z
   .string()

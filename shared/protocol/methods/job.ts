@@ -169,6 +169,8 @@ export const JobCreateAgentParams = z.object({
   maxAttempts: z.number().int().min(0).max(100).optional(),
   /** Turns it may take before it stops without reaching the goal (default 50). */
   maxTurns: z.number().int().min(1).max(1000).optional(),
+  /** Wheelhouse: work in a separate copy (a git worktree on a new branch `wheelhouse/job-<name>`) of the repository at `cwd`; the job's `cwd` is the copy. */
+  worktree: z.boolean().optional(),
 });
 export type JobCreateAgentParams = z.output<typeof JobCreateAgentParams>;
 

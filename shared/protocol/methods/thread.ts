@@ -27,6 +27,8 @@ export const ThreadStartParams = z.object({
   ephemeral: z.boolean().nullable().optional(),
   /** Client-side tools for this thread's turns, answered through `item/tool/call`; kept with the thread. */
   dynamicTools: z.array(DynamicToolSpec).max(128).nullable().optional(),
+  /** Wheelhouse: work in a separate copy (a git worktree on a new branch `wheelhouse/<name>`) of the repository at `cwd`; the thread's `cwd` is the copy. */
+  worktree: z.boolean().nullable().optional(),
 });
 
 /** A page size as Codex sends it (any uint32); Wheelhouse serves at most `max` per page. */

@@ -90,6 +90,10 @@ export const turnNotifications = {
     z.object({ threadId: z.string(), status: ThreadStatus }),
     'A thread became active, idle or unloaded.',
   ),
+  'turn/diff/updated': defineNotification(
+    z.object({ threadId: z.string(), turnId: z.string(), diff: z.string() }),
+    "The turn's unified diff so far (every file it changed), after each change.",
+  ),
   'turn/retrying': defineNotification(
     z.object({ ...ItemScope, attempt: z.number().int(), delayMs: z.number(), reason: z.string() }),
     'The model request failed and is being retried.',
