@@ -85,6 +85,8 @@ export interface RuntimeOptions {
   readonly jobConcurrency?: number;
   /** Clock and timers of job retries and schedules (tests drive it). */
   readonly jobClock?: JobClock;
+  /** Timers of the runtime's own upkeep (retention, hourly); apart from jobClock so a test counting a job's timers sees only those. */
+  readonly upkeepClock?: JobClock;
   /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
   readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */

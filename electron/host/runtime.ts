@@ -33,9 +33,9 @@ export class Runtime implements CarrierRuntime {
 
   constructor(
     readonly services: RuntimeServices,
-    private readonly options: Pick<RuntimeOptions, 'validateResults' | 'logError' | 'startMcpServers' | 'jobClock'> = {},
+    private readonly options: Pick<RuntimeOptions, 'validateResults' | 'logError' | 'startMcpServers' | 'upkeepClock'> = {},
   ) {
-    this.clock = options.jobClock ?? systemClock;
+    this.clock = options.upkeepClock ?? systemClock;
     this.methods = runtimeHandlers(services);
     this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
