@@ -12,7 +12,7 @@ import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent, ResolvedPr
  * streamed): OpenAI, DeepSeek, Ollama, LM Studio and other compatible servers.
  *
  * Events: `delta.content` -> textDelta; `delta.reasoning_content` (DeepSeek) or
- * `delta.reasoning` -> reasoningDelta; tool-call fragments are assembled and
+ * `delta.reasoning` -> reasoningDelta (raw reasoning); tool-call fragments are assembled and
  * yielded complete when `finish_reason` arrives; the usage chunk -> usage;
  * then done with the finish reason. A stream that closes without a
  * finish_reason is a drop (retried before output, else streamInterrupted).
@@ -46,7 +46,8 @@ export class ChatCompletionsClient implements ModelClient {
         const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
         if (!choice) continue;
         const reasoning = choice.delta?.reasoning_content ?? choice.delta?.reasoning;
-        if (reasoning) yield { type: 'reasoningDelta', delta: reasoning };
+        // Raw reasoning, as Codex's chat wire treats it (never a summary).
+        if (reasoning) yield { type: 'reasoningDelta', delta: reasoning, contentIndex: 0 };
         if (choice.delta?.content) yield { type: 'textDelta', delta: choice.delta.content };
         for (const delta of choice.delta?.tool_calls ?? []) toolCalls.add(delta);
         if (choice.finish_reason && finishReason === null) {

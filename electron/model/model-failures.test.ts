@@ -59,6 +59,7 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
     expect(events[0]).toEqual({
       type: 'retrying',
       attempt: 1,
+      retry: { kind: 'request', number: 1, max: 2 },
       delayMs: 50,
       reason: 'The provider is rate limiting requests. Wait a minute and try again.',
     });
@@ -211,7 +212,7 @@ describe.each<WireApi>(['chat', 'responses'])('model failures on the %s wire', (
     const { events, error } = await collectStream(client({ streamMaxRetries: 1 }).stream(userRequest('hi')));
 
     expect(error).toBeNull();
-    expect(events[0]).toMatchObject({ type: 'retrying', attempt: 1 });
+    expect(events[0]).toMatchObject({ type: 'retrying', attempt: 1, retry: { kind: 'stream', number: 1, max: 1 } });
     expect(events[0]?.type === 'retrying' && events[0].reason).toMatch(/dropped/);
     expect(textOf(events)).toBe('second try');
     expect(mock.requests).toHaveLength(2);

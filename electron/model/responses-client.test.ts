@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { collectStream, mockProvider, reasoningOf, textOf, userRequest } from '../../test-support/mock-model/model-test-kit.js';
+import { collectStream, mockProvider, reasoningOf, reasoningSummaryOf, textOf, userRequest } from '../../test-support/mock-model/model-test-kit.js';
 import { ResponsesClient } from './responses-client.js';
 import type { ModelMessage, ModelToolSpec } from './types.js';
 
@@ -34,8 +34,11 @@ describe('ResponsesClient', () => {
     const { events, error } = await collectStream(client.stream(userRequest('hello', { model: 'gpt-5' })));
 
     expect(error).toBeNull();
-    expect(events.map((e) => e.type)).toEqual(['reasoningDelta', 'reasoningDelta', 'textDelta', 'textDelta', 'usage', 'done']);
-    expect(reasoningOf(events)).toBe('Plan: greet back.');
+    // A reasoning summary streams as Codex streams it: its part, then that part's text.
+    expect(events.map((e) => e.type)).toEqual(['reasoningSummaryPart', 'reasoningSummaryDelta', 'reasoningSummaryDelta', 'textDelta', 'textDelta', 'usage', 'done']);
+    expect(events[0]).toEqual({ type: 'reasoningSummaryPart', summaryIndex: 0 });
+    expect(reasoningSummaryOf(events)).toBe('Plan: greet back.');
+    expect(reasoningOf(events)).toBe('');
     expect(textOf(events)).toBe('Hi there!');
     expect(events.at(-2)).toEqual({
       type: 'usage',
@@ -56,13 +59,14 @@ describe('ResponsesClient', () => {
     });
   });
 
-  it('streams raw reasoning_text deltas (open-weight servers) as reasoning', async () => {
+  it('streams raw reasoning_text deltas (open-weight servers) as raw reasoning, not a summary', async () => {
     mock.enqueue([{ type: 'reasoning', text: 'thinking out loud', format: 'raw' }, { type: 'text', text: 'answer' }, { type: 'finish' }]);
     const client = new ResponsesClient(mockProvider(mock, 'responses'));
 
     const { events } = await collectStream(client.stream(userRequest('q', { model: 'local-model' })));
 
     expect(reasoningOf(events)).toBe('thinking out loud');
+    expect(reasoningSummaryOf(events)).toBe('');
     expect(textOf(events)).toBe('answer');
     expect(mock.requests[0]?.body).not.toHaveProperty('reasoning');
   });

@@ -10,9 +10,10 @@ import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent, ResolvedPr
  * ModelClient for the OpenAI Responses wire (`POST {baseUrl}/responses`,
  * streamed, store:false).
  *
- * Events: response.output_text.delta -> textDelta; reasoning summary and
- * reasoning text deltas -> reasoningDelta (summary parts separated by a
- * blank line); a finished function_call output item -> toolCall;
+ * Events: response.output_text.delta -> textDelta; a reasoning summary's
+ * parts and deltas -> reasoningSummaryPart / reasoningSummaryDelta (with
+ * their index, as Codex streams them); raw reasoning text deltas ->
+ * reasoningDelta; a finished function_call output item -> toolCall;
  * response.completed / response.incomplete -> usage + done (finish reason
  * in Chat terms: 'stop', 'tool_calls', 'length'); response.failed and
  * `error` events -> ModelError. A stream that closes before
@@ -45,11 +46,13 @@ export class ResponsesClient implements ModelClient {
           if (event.delta) yield { type: 'textDelta', delta: event.delta };
           break;
         case 'response.reasoning_summary_text.delta':
+          if (event.delta) yield { type: 'reasoningSummaryDelta', delta: event.delta, summaryIndex: event.summary_index ?? 0 };
+          break;
         case 'response.reasoning_text.delta':
-          if (event.delta) yield { type: 'reasoningDelta', delta: event.delta };
+          if (event.delta) yield { type: 'reasoningDelta', delta: event.delta, contentIndex: event.content_index ?? 0 };
           break;
         case 'response.reasoning_summary_part.added':
-          if (event.summary_index > 0) yield { type: 'reasoningDelta', delta: '\n\n' };
+          yield { type: 'reasoningSummaryPart', summaryIndex: event.summary_index };
           break;
         case 'response.output_item.done': {
           const item = event.item;

@@ -21,9 +21,9 @@ const FinishedResponse = z.object({
 
 const ResponsesEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('response.output_text.delta'), delta: z.string() }),
-  z.object({ type: z.literal('response.reasoning_summary_text.delta'), delta: z.string() }),
-  z.object({ type: z.literal('response.reasoning_text.delta'), delta: z.string() }),
-  z.object({ type: z.literal('response.reasoning_summary_part.added'), summary_index: z.number() }),
+  z.object({ type: z.literal('response.reasoning_summary_text.delta'), delta: z.string(), summary_index: z.number().int().nonnegative().nullish() }),
+  z.object({ type: z.literal('response.reasoning_text.delta'), delta: z.string(), content_index: z.number().int().nonnegative().nullish() }),
+  z.object({ type: z.literal('response.reasoning_summary_part.added'), summary_index: z.number().int().nonnegative() }),
   z.object({
     type: z.literal('response.output_item.done'),
     item: z.object({

@@ -43,7 +43,7 @@ describe('withRedactedErrors', () => {
     const inner: ModelClient = {
       async *stream() {
         yield { type: 'textDelta', delta: `text may say ${key}` };
-        yield { type: 'retrying', attempt: 1, delayMs: 10, reason: `failed with ${key}` };
+        yield { type: 'retrying', attempt: 1, retry: { kind: 'request', number: 1, max: 2 }, delayMs: 10, reason: `failed with ${key}` };
         throw new ModelError('unauthorized', `rejected ${key}`, 401, `details ${key}`);
       },
       async listModels() {
@@ -61,7 +61,7 @@ describe('withRedactedErrors', () => {
     // The model's own words are the user's business; only error text is cleaned.
     expect(events).toEqual([
       { type: 'textDelta', delta: `text may say ${key}` },
-      { type: 'retrying', attempt: 1, delayMs: 10, reason: 'failed with [redacted]' },
+      { type: 'retrying', attempt: 1, retry: { kind: 'request', number: 1, max: 2 }, delayMs: 10, reason: 'failed with [redacted]' },
     ]);
     expect(thrown).toBeInstanceOf(ModelError);
     expect((thrown as ModelError).toTurnError()).toEqual({

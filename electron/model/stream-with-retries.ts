@@ -33,6 +33,7 @@ export async function* streamWithRetries(
     let began = false;
     let delayMs: number;
     let reason: string;
+    let retry: { kind: 'request' | 'stream'; number: number; max: number };
     try {
       for await (const event of attempt()) {
         began = true;
@@ -48,11 +49,13 @@ export async function* streamWithRetries(
         if (hinted !== null && hinted > MAX_RETRY_AFTER_MS) throw waitTooLong(error.error, hinted);
         delayMs = hinted ?? backoffDelayMs(requestRetries);
         requestRetries += 1;
+        retry = { kind: 'request', number: requestRetries, max: limits.requestMaxRetries };
       } else if (error instanceof StreamDropError && !began) {
         reason = error.retryReason();
         if (streamRetries >= limits.streamMaxRetries) throw gaveUp(error.toModelError(false), streamRetries);
         delayMs = backoffDelayMs(streamRetries);
         streamRetries += 1;
+        retry = { kind: 'stream', number: streamRetries, max: limits.streamMaxRetries };
       } else if (error instanceof StreamDropError) {
         throw error.toModelError(true);
       } else if (error instanceof RequestFailure) {
@@ -61,7 +64,7 @@ export async function* streamWithRetries(
         throw unexpected(error);
       }
     }
-    yield { type: 'retrying', attempt: requestRetries + streamRetries, delayMs: Math.round(delayMs), reason };
+    yield { type: 'retrying', attempt: requestRetries + streamRetries, retry, delayMs: Math.round(delayMs), reason };
     await abortableSleep(delayMs, signal);
   }
 }

@@ -67,10 +67,23 @@ export interface ModelRequest {
 /** What a streaming reply yields, in order. Tool calls arrive complete. */
 export type ModelStreamEvent =
   | { readonly type: 'textDelta'; readonly delta: string }
-  | { readonly type: 'reasoningDelta'; readonly delta: string }
+  /** Raw reasoning (Responses `reasoning_text`, Chat `reasoning_content`): part `contentIndex` of the reasoning item's `content`. */
+  | { readonly type: 'reasoningDelta'; readonly delta: string; readonly contentIndex: number }
+  /** A reasoning summary (Responses `reasoning_summary_part.added`) begins part `summaryIndex`. */
+  | { readonly type: 'reasoningSummaryPart'; readonly summaryIndex: number }
+  /** Text of reasoning summary part `summaryIndex`. */
+  | { readonly type: 'reasoningSummaryDelta'; readonly delta: string; readonly summaryIndex: number }
   | { readonly type: 'toolCall'; readonly call: ModelToolCall }
   | { readonly type: 'usage'; readonly usage: TokenUsageBreakdown }
-  | { readonly type: 'retrying'; readonly attempt: number; readonly delayMs: number; readonly reason: string }
+  | {
+      readonly type: 'retrying';
+      /** Retries so far, of both kinds. */
+      readonly attempt: number;
+      /** Which budget this retry is from (request: an HTTP or connection failure; stream: a stream that broke before any output), and its count. */
+      readonly retry: { readonly kind: 'request' | 'stream'; readonly number: number; readonly max: number };
+      readonly delayMs: number;
+      readonly reason: string;
+    }
   | { readonly type: 'done'; readonly finishReason: string | null };
 
 export interface ModelInfo {

@@ -89,7 +89,7 @@ export class EventStore {
     this.insertFileStmt = db.prepare<[string], { id: number }>('INSERT INTO output_files (path) VALUES (?) RETURNING id');
     this.maxSeqStmt = db.prepare<[], { max: number | null }>('SELECT MAX(seq) AS max FROM events');
     const prunable = `created_at_ms < @all
-      OR (created_at_ms < @deltas AND event IN ('item/agentMessage/delta', 'item/reasoning/textDelta'))`;
+      OR (created_at_ms < @deltas AND event IN ('item/agentMessage/delta', 'item/reasoning/textDelta', 'item/reasoning/summaryTextDelta'))`;
     this.pruneStmt = db.prepare(`DELETE FROM events WHERE ${prunable}`);
     this.prunableMaxStmt = db.prepare<{ all: number; deltas: number }, { max: number | null }>(
       `SELECT MAX(seq) AS max FROM events WHERE ${prunable}`,

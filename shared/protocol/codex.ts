@@ -61,6 +61,8 @@ export const CodexErrorInfo = z.union([
     'other',
   ]),
   z.object({ httpConnectionFailed: z.object({ httpStatusCode: z.number().int().nullable() }) }).strict(),
+  /** A stream that broke before the reply was complete (Codex's `error` with `willRetry` while it reconnects). */
+  z.object({ responseStreamDisconnected: z.object({ httpStatusCode: z.number().int().nullable() }) }).strict(),
 ]);
 export type CodexErrorInfo = z.infer<typeof CodexErrorInfo>;
 

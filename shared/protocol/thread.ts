@@ -291,8 +291,9 @@ const CODEX_ERROR_INFO: Readonly<Record<TurnErrorKind, CodexErrorInfo | null>> =
   rateLimited: 'rateLimitExceeded',
   quotaExceeded: 'usageLimitExceeded',
   serverError: 'internalServerError',
-  timeout: null,
-  streamInterrupted: null,
+  // Codex 0.169 classifies a stream that broke or went silent, once it gives up, as `other`.
+  timeout: 'other',
+  streamInterrupted: 'other',
   badResponse: 'other',
   budgetExhausted: 'usageLimitExceeded',
   configuration: 'badRequest',

@@ -63,7 +63,12 @@ export function textOf(events: readonly ModelStreamEvent[]): string {
   return events.map((e) => (e.type === 'textDelta' ? e.delta : '')).join('');
 }
 
-/** The concatenated reasoning deltas of a stream. */
+/** The concatenated raw reasoning deltas of a stream. */
 export function reasoningOf(events: readonly ModelStreamEvent[]): string {
   return events.map((e) => (e.type === 'reasoningDelta' ? e.delta : '')).join('');
+}
+
+/** The concatenated reasoning summary deltas of a stream. */
+export function reasoningSummaryOf(events: readonly ModelStreamEvent[]): string {
+  return events.map((e) => (e.type === 'reasoningSummaryDelta' ? e.delta : '')).join('');
 }

@@ -171,8 +171,8 @@ export class AgentCommandRunner {
       return { tracker, ran: null };
     }
     const asking = requirement.type === 'needs_approval' && !granted;
-    // A command that asks is announced with its request instead (askPerson), after the thread's waiting flag, as Codex orders them.
-    if (!asking) tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
+    // A command that asks is announced with its request (askPerson), after the thread's waiting flag, as Codex orders them;
+    // one that runs straight away is announced once its process exists, with its id (run).
     const additions = resolveAdditions(args.additional_permissions, cwd.path);
     // What the model asked for applies once someone allowed it: the person now, a grant for the thread, or a rule.
     let sandbox: SandboxPolicy =
@@ -281,15 +281,21 @@ export class AgentCommandRunner {
       return 'stop';
     }
     const answer = outcome.decision;
-    await permission.answered(hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
-    if (answer === 'decline') {
-      this.decline(tracker, 'Not run: the person declined this command. Do not retry it; continue another way or ask them.', personSaid('declined'));
-      return 'stop';
-    }
-    if (answer === 'cancel') {
-      this.decline(tracker, 'Not run: the person declined this command and stopped the turn.', personSaid('declinedAndStopped'));
-      turn.controller.abort();
-      return 'stop';
+    // A declined command's thread shows the waiting flag until the command's item/completed, as Codex's does.
+    try {
+      await permission.answered(hookDetails, typeof answer === 'string' ? answer : Object.keys(answer)[0] ?? 'accept');
+      if (answer === 'decline') {
+        this.decline(tracker, 'Not run: the person declined this command. Do not retry it; continue another way or ask them.', personSaid('declined'));
+        return 'stop';
+      }
+      if (answer === 'cancel') {
+        this.decline(tracker, 'Not run: the person declined this command and stopped the turn.', personSaid('declinedAndStopped'));
+        outcome.release();
+        turn.controller.abort();
+        return 'stop';
+      }
+    } finally {
+      outcome.release();
     }
     // acceptForSession was granted by the broker with the answer.
     if (typeof answer === 'object' && 'acceptWithExecpolicyAmendment' in answer) {
@@ -330,6 +336,8 @@ export class AgentCommandRunner {
           onSpawned: (child) => {
             spawned = child;
             tracker.started(child.id, child.logPath);
+            // As Codex: a command that did not ask first is announced here, its process id in item/started, before any output.
+            tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
             const ack = (bytes: number) => subscription.ack(bytes);
             const consumed = this.deps.ackWhenClientsCatchUp?.(ack) ?? ack;
             const subscription = child.subscribe(

@@ -21,6 +21,14 @@ import { approvalRequestedOf } from './approval-announcement.js';
 /** How a wait for the person ended: their decision, or the turn stopped first. */
 export type ApprovalOutcome = { readonly kind: 'decided'; readonly decision: CommandExecutionApprovalDecision } | { readonly kind: 'ended' };
 
+/**
+ * A command approval's outcome. A declined command keeps its thread's
+ * waiting flag until `release` (as Codex: the flag clears after the declined
+ * command's `item/completed`); `release` is idempotent and does nothing for
+ * other outcomes, whose flag cleared with the answer.
+ */
+export type CommandApprovalOutcome = ApprovalOutcome & { readonly release: () => void };
+
 /** A client's answer, as the result of the server request it got (already checked against that request's schema). */
 export type ApprovalResponse = { readonly decision: CommandExecutionApprovalDecision } | McpServerElicitationRequestResponse;
 
@@ -69,6 +77,8 @@ export class ApprovalBroker {
   private readonly grants = new Map<string, ApprovalGrant[]>();
   /** Per thread: the folder its patches may change without asking (a fileChange acceptForSession). */
   private readonly fileGrants = new Map<string, ApprovalGrant>();
+  /** Declined commands whose thread still shows the waiting flag, by request id: what clears it. */
+  private readonly heldWaiting = new Map<string, () => void>();
 
   constructor(private readonly deps: ApprovalBrokerDeps) {}
 
@@ -90,10 +100,16 @@ export class ApprovalBroker {
     params: CommandExecutionRequestApprovalParams,
     signal: AbortSignal,
     sessionPrefixes: readonly (readonly string[])[] = [],
-  ): Promise<ApprovalOutcome> {
-    const pending: PendingApproval = { requestId: `approval-${params.itemId}`, method: 'item/commandExecution/requestApproval', params };
+  ): Promise<CommandApprovalOutcome> {
+    const requestId = `approval-${params.itemId}`;
+    const pending: PendingApproval = { requestId, method: 'item/commandExecution/requestApproval', params };
     const response = await this.wait(target, pending, { turnId: params.turnId, itemId: params.itemId }, signal, sessionPrefixes);
-    return response === null ? { kind: 'ended' } : { kind: 'decided', decision: commandDecisionOf(response) };
+    const release = () => {
+      const held = this.heldWaiting.get(requestId);
+      this.heldWaiting.delete(requestId);
+      held?.();
+    };
+    return response === null ? { kind: 'ended', release } : { kind: 'decided', decision: commandDecisionOf(response), release };
   }
 
   /**
@@ -306,9 +322,15 @@ export class ApprovalBroker {
     }
     live.withdrawn.abort();
     const turnId = live.pending.params.turnId ?? null;
+    const stopWaiting = () => {
+      if (live.store) this.deps.waitingChanged?.(threadId, false, { turnId, ephemeral: live.ephemeral });
+    };
+    const declinedCommand =
+      live.store !== null && response !== null && live.pending.method === 'item/commandExecution/requestApproval' && isDecline(commandDecisionOf(response));
+    if (declinedCommand) this.heldWaiting.set(requestId, stopWaiting);
     const resolved = () => {
       this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId, ephemeral: live.ephemeral });
-      if (live.store) this.deps.waitingChanged?.(threadId, false, { turnId, ephemeral: live.ephemeral });
+      if (!declinedCommand) stopWaiting();
     };
     // The answer's row and its announcement land together.
     const store = live.store;
@@ -320,6 +342,10 @@ export class ApprovalBroker {
     else resolved();
     live.settle(response);
   }
+}
+
+function isDecline(decision: CommandExecutionApprovalDecision): boolean {
+  return decision === 'decline' || decision === 'cancel';
 }
 
 function notWaiting(requestId: string): RpcError {

@@ -77,7 +77,22 @@ describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) =
     const first = await a.completed(1);
     expect(first.status).toBe('completed');
     expect(first.usage?.cachedInputTokens).toBe(32);
-    expect(a.seen.some((n) => n.method === 'item/reasoning/textDelta')).toBe(true);
+    // As Codex: a Responses reasoning summary streams as summary parts; Chat's reasoning_content is raw reasoning.
+    const methods = a.seen.map((n) => n.method);
+    const { items } = await a.call('thread/read', { threadId: thread.id });
+    const reasoning = items.find((i) => i.type === 'reasoning');
+    if (wire === 'responses') {
+      expect(methods).toContain('item/reasoning/summaryPartAdded');
+      expect(methods).toContain('item/reasoning/summaryTextDelta');
+      expect(methods).not.toContain('item/reasoning/textDelta');
+      expect(reasoning).toMatchObject({ summary: ['Thinking it over.'], content: [] });
+    } else {
+      expect(methods).toContain('item/reasoning/textDelta');
+      expect(methods).not.toContain('item/reasoning/summaryTextDelta');
+      expect(reasoning).toMatchObject({ summary: [], content: ['Thinking it over.'] });
+    }
+    const completedReasoning = a.seen.find((n) => n.method === 'item/completed' && n.params.item.type === 'reasoning');
+    expect(completedReasoning?.method === 'item/completed' && completedReasoning.params.item).toEqual(reasoning);
     await a.call('turn/start', { threadId: thread.id, input: text('two') });
     await a.completed(2);
     const body = JSON.stringify(mock.requests[before + 1]!.body);
@@ -158,7 +173,13 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
       expect(turn.status).toBe('failed');
       expect(turn.error).toMatchObject({ kind: c.kind });
       expect(turn.error!.message).toMatch(c.message);
+      // As Codex: the failure is announced on its own (not to be retried), right before the turn ends with it.
+      const methods = a.seen.map((n) => n.method);
+      const error = a.seen.find((n) => n.method === 'error');
+      expect(error?.params).toEqual({ threadId: thread.id, turnId: turn.id, error: turn.error, willRetry: false });
+      expect(methods.indexOf('error')).toBe(methods.indexOf('turn/completed') - 1);
       if (c.name === 'stream cut mid-reply') {
+        expect(turn.error?.codexErrorInfo).toBe('other');
         const { items } = await a.call('thread/read', { threadId: thread.id });
         expect(items.find((i) => i.type === 'agentMessage')).toMatchObject({ text: 'Half a rep' });
       }
@@ -180,6 +201,37 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
     await a.call('turn/start', { threadId: thread.id, input: text('hello') });
     expect((await a.completed()).status).toBe('completed');
     expect(a.seen.some((n) => n.method === 'turn/retrying')).toBe(true);
+  });
+
+  it("a stream that drops before any output reconnects, announced as Codex's error with willRetry", async () => {
+    const a = agent('responses', { streamMaxRetries: 2 });
+    mock.enqueue([{ type: 'cut' }], [{ type: 'text', text: 'Back again.' }, { type: 'finish' }]);
+    const { thread } = await a.call('thread/start', {});
+    const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('hello') });
+    expect((await a.completed()).status).toBe('completed');
+    const errors = a.seen.flatMap((n) => (n.method === 'error' ? [n.params] : []));
+    expect(errors).toEqual([
+      {
+        threadId: thread.id,
+        turnId: turn.id,
+        willRetry: true,
+        error: expect.objectContaining({
+          message: 'Reconnecting... 1/2',
+          codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: null } },
+          additionalDetails: expect.stringMatching(/./),
+        }),
+      },
+    ]);
+  });
+
+  it('a request retried after an HTTP failure is not a stream reconnect: no error notification', async () => {
+    const a = agent('chat', { requestMaxRetries: 1 });
+    mock.enqueue([{ type: 'httpError', status: 503, retryAfter: '0' }], [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    const { thread } = await a.call('thread/start', {});
+    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
+    expect((await a.completed()).status).toBe('completed');
+    expect(a.seen.map((n) => n.method)).toContain('turn/retrying');
+    expect(a.seen.map((n) => n.method)).not.toContain('error');
   });
 
   it('rate limit that never clears -> rateLimited', async () => {

@@ -18,7 +18,9 @@ export const STREAM_CHECKPOINT_MS = 300;
 export class ReplyItems {
   private reasoning: Reasoning | null = null;
   private message: AgentMessage | null = null;
-  private reasoningText = '';
+  /** The open reasoning item's summary parts and raw text parts, as Codex's `summary` and `content`. */
+  private reasoningSummary: string[] = [];
+  private reasoningContent: string[] = [];
   private messageText = '';
   private checkpointTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -34,31 +36,60 @@ export class ReplyItems {
     return this.messageText;
   }
 
-  reasoningDelta(delta: string): void {
+  /** Raw reasoning text (Responses `reasoning_text`, Chat `reasoning_content`): `content[contentIndex]`, streamed as `item/reasoning/textDelta`. */
+  reasoningDelta(delta: string, contentIndex: number): void {
     if (delta.length === 0) return;
-    if (this.message) this.completeMessage();
-    if (!this.reasoning) {
-      const at = this.now();
-      this.reasoning = {
-        type: 'reasoning',
-        id: this.newId(),
-        turnId: this.turn.id,
-        createdAtMs: at,
-        startedAtMs: at,
-        completedAtMs: null,
-        summary: [],
-        content: [],
-      };
-      const reasoning = this.reasoning;
-      this.turn.liveItems.set(reasoning.id, () => ({ ...reasoning, content: [this.reasoningText] }));
-      this.started(this.reasoning);
-    }
-    this.reasoningText += delta;
+    const reasoning = this.openReasoning();
+    appendAt(this.reasoningContent, contentIndex, delta);
     this.events.publish(
       'item/reasoning/textDelta',
-      { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.reasoning.id, delta, contentIndex: 0 },
-      this.scope(this.reasoning.id),
+      { threadId: this.turn.threadId, turnId: this.turn.id, itemId: reasoning.id, delta, contentIndex },
+      this.scope(reasoning.id),
     );
+  }
+
+  /** A reasoning summary begins part `summaryIndex` (Codex announces every part, the first included). */
+  reasoningSummaryPart(summaryIndex: number): void {
+    const reasoning = this.openReasoning();
+    appendAt(this.reasoningSummary, summaryIndex, '');
+    this.events.publish(
+      'item/reasoning/summaryPartAdded',
+      { threadId: this.turn.threadId, turnId: this.turn.id, itemId: reasoning.id, summaryIndex },
+      this.scope(reasoning.id),
+    );
+  }
+
+  /** Text of reasoning summary part `summaryIndex`: `summary[summaryIndex]`, streamed as `item/reasoning/summaryTextDelta`. */
+  reasoningSummaryDelta(delta: string, summaryIndex: number): void {
+    if (delta.length === 0) return;
+    const reasoning = this.openReasoning();
+    appendAt(this.reasoningSummary, summaryIndex, delta);
+    this.events.publish(
+      'item/reasoning/summaryTextDelta',
+      { threadId: this.turn.threadId, turnId: this.turn.id, itemId: reasoning.id, delta, summaryIndex },
+      this.scope(reasoning.id),
+    );
+  }
+
+  /** The open reasoning item; a new one (announced, and ending an open message) when none is. */
+  private openReasoning(): Reasoning {
+    if (this.reasoning) return this.reasoning;
+    if (this.message) this.completeMessage();
+    const at = this.now();
+    const reasoning: Reasoning = {
+      type: 'reasoning',
+      id: this.newId(),
+      turnId: this.turn.id,
+      createdAtMs: at,
+      startedAtMs: at,
+      completedAtMs: null,
+      summary: [],
+      content: [],
+    };
+    this.reasoning = reasoning;
+    this.turn.liveItems.set(reasoning.id, () => ({ ...reasoning, summary: [...this.reasoningSummary], content: [...this.reasoningContent] }));
+    this.started(reasoning);
+    return reasoning;
   }
 
   textDelta(delta: string): void {
@@ -111,9 +142,10 @@ export class ReplyItems {
 
   private completeReasoning(): void {
     if (!this.reasoning) return;
-    const item: Reasoning = { ...this.reasoning, content: [this.reasoningText], completedAtMs: this.now() };
+    const item: Reasoning = { ...this.reasoning, summary: this.reasoningSummary, content: this.reasoningContent, completedAtMs: this.now() };
     this.reasoning = null;
-    this.reasoningText = '';
+    this.reasoningSummary = [];
+    this.reasoningContent = [];
     this.completed(item);
   }
 
@@ -157,4 +189,10 @@ export class ReplyItems {
   private scope(itemId: string) {
     return { threadId: this.turn.threadId, turnId: this.turn.id, itemId, ephemeral: this.turn.ephemeral };
   }
+}
+
+/** Appends `text` to `parts[index]`, first adding empty parts up to it. */
+function appendAt(parts: string[], index: number, text: string): void {
+  while (parts.length <= index) parts.push('');
+  parts[index] += text;
 }

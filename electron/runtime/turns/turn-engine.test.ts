@@ -67,7 +67,7 @@ describe('turn engine', () => {
   it('streams reasoning and text, persists items, reports usage and completes', async () => {
     const model = new ScriptedModel([
       reply(
-        { type: 'reasoningDelta', delta: 'think' },
+        { type: 'reasoningDelta', delta: 'think', contentIndex: 0 },
         { type: 'textDelta', delta: 'Hel' },
         { type: 'textDelta', delta: 'lo' },
         { type: 'usage', usage: usage(100) },
@@ -93,7 +93,7 @@ describe('turn engine', () => {
   it('runs a tool-call loop and sends the results and DeepSeek reasoning back', async () => {
     const model = new ScriptedModel([
       reply(
-        { type: 'reasoningDelta', delta: 'I should list files' },
+        { type: 'reasoningDelta', delta: 'I should list files', contentIndex: 0 },
         { type: 'toolCall', call: { id: 'c1', name: 'list_directory', arguments: '{}' } },
         { type: 'done', finishReason: 'tool_calls' },
       ),
@@ -233,7 +233,7 @@ describe('steering', () => {
     const gate = new Promise<void>((r) => (release = r));
     const model = new ScriptedModel([
       async function* () {
-        yield { type: 'reasoningDelta', delta: 'look first' };
+        yield { type: 'reasoningDelta', delta: 'look first', contentIndex: 0 };
         await gate;
         yield { type: 'toolCall', call: { id: 'c1', name: 'list_directory', arguments: '{}' } };
         yield { type: 'done', finishReason: 'tool_calls' };

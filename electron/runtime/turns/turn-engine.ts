@@ -283,6 +283,10 @@ export class TurnEngine {
       const wireTurn: Turn = toWireTurn(record, items);
       // As Codex: the thread is idle again before its turn is announced complete.
       this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+      // As Codex: a failed turn's error is announced on its own (`willRetry: false`) before the turn ends with it.
+      if (outcome.status === 'failed' && wireTurn.error) {
+        this.deps.events.publish('error', { threadId: turn.threadId, turnId: turn.id, error: wireTurn.error, willRetry: false }, scope);
+      }
       this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     });
     this.usageCache.set(turn.threadId, threadUsage);

@@ -1,5 +1,5 @@
-import type { TokenUsageBreakdown, TurnFailure } from '../../../shared/protocol/index.js';
-import { ModelError, type ModelToolCall } from '../../model/types.js';
+import type { TokenUsageBreakdown, TurnError, TurnFailure } from '../../../shared/protocol/index.js';
+import { ModelError, type ModelStreamEvent, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { ThreadManager } from '../thread-manager.js';
@@ -84,7 +84,13 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
             reply.textDelta(event.delta);
             break;
           case 'reasoningDelta':
-            reply.reasoningDelta(event.delta);
+            reply.reasoningDelta(event.delta, event.contentIndex);
+            break;
+          case 'reasoningSummaryPart':
+            reply.reasoningSummaryPart(event.summaryIndex);
+            break;
+          case 'reasoningSummaryDelta':
+            reply.reasoningSummaryDelta(event.delta, event.summaryIndex);
             break;
           case 'toolCall':
             calls.push(event.call);
@@ -95,11 +101,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
             budgetExhausted = deps.goals.addTokens(turn.threadId, turn.id, event.usage.totalTokens) || budgetExhausted;
             break;
           case 'retrying':
-            deps.events.publish(
-              'turn/retrying',
-              { threadId: turn.threadId, turnId: turn.id, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason },
-              { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral },
-            );
+            announceRetry(turn, deps.events, event);
             break;
           case 'done':
             break;
@@ -156,6 +158,30 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
     // Partial text of a cut or stopped reply is kept, marked incomplete.
     reply?.completeAll(true);
   }
+}
+
+/**
+ * A retry of the model request: Wheelhouse's `turn/retrying`, and for a
+ * stream that broke, Codex's `error` with `willRetry` (Codex reconnects a
+ * stream and says so; it retries failed HTTP requests silently).
+ */
+function announceRetry(turn: ActiveTurn, events: EventLog, retrying: Extract<ModelStreamEvent, { type: 'retrying' }>): void {
+  const scope = { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral };
+  events.publish(
+    'turn/retrying',
+    { threadId: turn.threadId, turnId: turn.id, attempt: retrying.attempt, delayMs: retrying.delayMs, reason: retrying.reason },
+    scope,
+  );
+  if (retrying.retry.kind !== 'stream') return;
+  const error: TurnError = {
+    message: `Reconnecting... ${retrying.retry.number}/${retrying.retry.max}`,
+    kind: 'streamInterrupted',
+    httpStatus: null,
+    additionalDetails: retrying.reason,
+    codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: null } },
+    misalignment: null,
+  };
+  events.publish('error', { threadId: turn.threadId, turnId: turn.id, error, willRetry: true }, scope);
 }
 
 /**

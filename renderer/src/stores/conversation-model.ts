@@ -42,12 +42,20 @@ export const CONVERSATION_METHODS = [
   'item/completed',
   'item/agentMessage/delta',
   'item/reasoning/textDelta',
+  'item/reasoning/summaryPartAdded',
+  'item/reasoning/summaryTextDelta',
   'item/commandExecution/outputDelta',
 ] as const;
 
 /** Events that add text or output to an item (applying one twice would double it). */
 export function isDelta(event: ConversationEvent): boolean {
-  return event.method === 'item/agentMessage/delta' || event.method === 'item/reasoning/textDelta' || event.method === 'item/commandExecution/outputDelta';
+  return (
+    event.method === 'item/agentMessage/delta' ||
+    event.method === 'item/reasoning/textDelta' ||
+    event.method === 'item/reasoning/summaryPartAdded' ||
+    event.method === 'item/reasoning/summaryTextDelta' ||
+    event.method === 'item/commandExecution/outputDelta'
+  );
 }
 
 /** Live command output kept per card; older output is on disk (the item's log). */
@@ -164,26 +172,16 @@ export function applyEvent(data: ConversationData, event: ConversationEvent): Ch
       return 'content';
     }
     case 'item/reasoning/textDelta': {
-      const { itemId, turnId, delta } = event.params;
-      const item = data.items.get(itemId);
-      if (!item) {
-        data.items.set(itemId, {
-          type: 'reasoning',
-          id: itemId,
-          turnId,
-          createdAtMs: Date.now(),
-          startedAtMs: null,
-          completedAtMs: null,
-          summary: [],
-          content: [delta],
-          streaming: true,
-        });
-        data.order.push(itemId);
-        return 'structure';
-      }
-      if (!item.streaming || item.type !== 'reasoning') return 'none';
-      data.items.set(itemId, { ...item, content: [`${item.content.join('')}${delta}`] });
-      return 'content';
+      const { itemId, turnId, delta, contentIndex } = event.params;
+      return applyReasoning(data, itemId, turnId, (item) => ({ content: appendAt(item.content, contentIndex, delta) }));
+    }
+    case 'item/reasoning/summaryPartAdded': {
+      const { itemId, turnId, summaryIndex } = event.params;
+      return applyReasoning(data, itemId, turnId, (item) => ({ summary: appendAt(item.summary, summaryIndex, '') }));
+    }
+    case 'item/reasoning/summaryTextDelta': {
+      const { itemId, turnId, delta, summaryIndex } = event.params;
+      return applyReasoning(data, itemId, turnId, (item) => ({ summary: appendAt(item.summary, summaryIndex, delta) }));
     }
     case 'item/commandExecution/outputDelta': {
       const { itemId, delta } = event.params;
@@ -197,6 +195,43 @@ export function applyEvent(data: ConversationData, event: ConversationEvent): Ch
     default:
       return assertNever(event);
   }
+}
+
+type ReasoningParts = Pick<Extract<ThreadItem, { type: 'reasoning' }>, 'summary' | 'content'>;
+
+/**
+ * Applies a reasoning delta (raw text or summary) to its streaming item; one
+ * that arrives for an unknown item (the view joined mid-reply) starts it.
+ */
+function applyReasoning(data: ConversationData, itemId: string, turnId: string, change: (parts: ReasoningParts) => Partial<ReasoningParts>): Change {
+  const item = data.items.get(itemId);
+  if (!item) {
+    const empty: ReasoningParts = { summary: [], content: [] };
+    data.items.set(itemId, {
+      type: 'reasoning',
+      id: itemId,
+      turnId,
+      createdAtMs: Date.now(),
+      startedAtMs: null,
+      completedAtMs: null,
+      ...empty,
+      ...change(empty),
+      streaming: true,
+    });
+    data.order.push(itemId);
+    return 'structure';
+  }
+  if (!item.streaming || item.type !== 'reasoning') return 'none';
+  data.items.set(itemId, { ...item, ...change(item) });
+  return 'content';
+}
+
+/** `parts` with `text` appended to part `index` (empty parts added up to it). */
+function appendAt(parts: readonly string[], index: number, text: string): string[] {
+  const next = [...parts];
+  while (next.length <= index) next.push('');
+  next[index] += text;
+  return next;
 }
 
 /** The rows of the list: each item, and after the last item of each turn, that turn's end row. */

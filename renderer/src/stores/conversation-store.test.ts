@@ -8,6 +8,7 @@ import { waitUntil } from '../../../test-support/waiting.js';
 import { RpcHost } from '../../../electron/server/rpc-host.js';
 import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
+import type { WireApi } from '../../../electron/model/types.js';
 import type { ClosableTransport } from '../client/websocket-transport.js';
 import { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { createConversationStore } from './conversation-store.js';
@@ -49,9 +50,9 @@ function manualFrames(): FrameScheduler & { run(): void } {
   };
 }
 
-function setup() {
+function setup(wire: WireApi = 'chat') {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-conv-store-'));
-  const provider = mockProvider(mock, 'chat');
+  const provider = mockProvider(mock, wire);
   const runtime = createTestRuntime({
     home,
     defaults: { cwd: home },
@@ -235,6 +236,34 @@ describe('the conversation store', () => {
     gate.release();
     await until(() => store.getState().activeTurnId === null, 'turn completed');
     expect(agentText()).toBe(`${whole}End.`);
+  });
+
+  it.each(['responses', 'chat'] as const)('shows the reasoning (%s wire) while it streams and once, whole, after the turn', async (wire) => {
+    const { client, store, until, connected } = setup(wire);
+    await connected();
+    const { thread } = await client.request('thread/start', {});
+    await store.getState().open(thread.id);
+    const gate = createGate();
+    mock.enqueue([
+      { type: 'reasoning', text: 'Weighing ' },
+      { type: 'reasoning', text: 'the options.' },
+      { type: 'waitFor', release: gate.promise },
+      { type: 'text', text: 'Done.' },
+      { type: 'finish' },
+    ]);
+    const reasoning = () => {
+      const { data } = store.getState();
+      const item = data.order.map((id) => data.items.get(id)).find((i) => i?.type === 'reasoning');
+      return item?.type === 'reasoning' ? item : null;
+    };
+    expect(await store.getState().send('think first')).toBe(true);
+    await until(() => reasoning()?.streaming === true && [...(reasoning()?.summary ?? []), ...(reasoning()?.content ?? [])].join('') === 'Weighing the options.', 'reasoning streamed');
+    // A Responses reasoning summary is Codex's `summary`; Chat's reasoning_content is raw reasoning (`content`).
+    const parts = wire === 'responses' ? { summary: ['Weighing the options.'], content: [] } : { summary: [], content: ['Weighing the options.'] };
+    expect(reasoning()).toMatchObject(parts);
+    gate.release();
+    await until(() => store.getState().activeTurnId === null, 'turn completed');
+    expect(reasoning()).toMatchObject({ ...parts, streaming: false });
   });
 
   it('rolls back the last turn and shows the thread without it', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TurnEnvironmentParams } from './environment.js';
 import { defineMethod, defineNotification, perThread } from '../define.js';
-import { ThreadItem, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../thread.js';
+import { ThreadItem, ThreadStatus, ThreadTokenUsage, Turn, TurnError, UserInput } from '../thread.js';
 
 /** Largest total text of one turn's input (characters). */
 export const MAX_TURN_INPUT_CHARS = 256 * 1024;
@@ -80,7 +80,15 @@ export const turnNotifications = {
   ),
   'item/reasoning/textDelta': defineNotification(
     z.object({ ...ItemScope, itemId: z.string(), delta: z.string(), contentIndex: z.number().int() }),
-    'Reasoning text (reasoning channel).',
+    'Raw reasoning text (`content[contentIndex]` of the reasoning item).',
+  ),
+  'item/reasoning/summaryPartAdded': defineNotification(
+    z.object({ ...ItemScope, itemId: z.string(), summaryIndex: z.number().int() }),
+    'A part of the reasoning summary began (`summary[summaryIndex]` of the reasoning item).',
+  ),
+  'item/reasoning/summaryTextDelta': defineNotification(
+    z.object({ ...ItemScope, itemId: z.string(), delta: z.string(), summaryIndex: z.number().int() }),
+    'Reasoning summary text (`summary[summaryIndex]` of the reasoning item).',
   ),
   'thread/tokenUsage/updated': defineNotification(
     z.object({ ...ItemScope, tokenUsage: ThreadTokenUsage }),
@@ -93,6 +101,10 @@ export const turnNotifications = {
   'turn/diff/updated': defineNotification(
     z.object({ threadId: z.string(), turnId: z.string(), diff: z.string() }),
     "The turn's unified diff so far (every file it changed), after each change.",
+  ),
+  error: defineNotification(
+    z.object({ ...ItemScope, error: TurnError, willRetry: z.boolean() }),
+    "A turn's model request failed: retried (`willRetry`) or ending the turn, whose `turn/completed` follows with the same error.",
   ),
   'turn/retrying': defineNotification(
     z.object({ ...ItemScope, attempt: z.number().int(), delayMs: z.number(), reason: z.string() }),
