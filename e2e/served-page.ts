@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterEach, expect } from 'vitest';
 import type { RunningWebServer } from '../electron/server/web-server.js';
 import type { TestRuntimeOptions } from '../test-support/test-runtime.js';
@@ -23,7 +23,7 @@ export function useCleanups(): Cleanups {
 }
 
 /** The built renderer the in-process runtime serves. */
-export const staticRoot = path.join(repoRoot, 'dist/renderer');
+const staticRoot = path.join(repoRoot, 'dist/renderer');
 
 /** A page of the browser host on a runtime in this process. */
 export interface ServedPage {
@@ -31,8 +31,6 @@ export interface ServedPage {
   /** The runtime the page was first served from. */
   readonly runtime: InProcessRuntime;
   readonly server: RunningWebServer;
-  readonly token: string;
-  readonly browser: Browser;
   readonly page: Page;
   /** The page's console errors, page errors and CSP violations. */
   readonly errors: string[];
@@ -79,8 +77,6 @@ export async function openServedPage(cleanups: Cleanups, options: ServedPageOpti
     home,
     runtime,
     server,
-    token,
-    browser,
     page,
     errors,
     newRuntime: () => {
