@@ -47,3 +47,8 @@ export async function runAxe(page: Page): Promise<AxeViolation[]> {
 export function blocking(violations: readonly AxeViolation[]): AxeViolation[] {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** The blocking violations as one line each (rule, help, elements): `toEqual([])` on it names what broke. */
+export async function axeProblems(page: Page): Promise<string[]> {
+  return blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
+}

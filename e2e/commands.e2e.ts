@@ -3,17 +3,11 @@ import { blocking, runAxe } from './axe.js';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { execCall } from '../test-support/agent-commands.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { sendMessage, waitForConnected } from './page-actions.js';
-
-function execCall(id: string, cmd: string) {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
 
 /** The agent asks to run commands; the person approves one (its output appears live) and denies another. */
 describe('commands with the person in control', () => {
@@ -28,7 +22,7 @@ describe('commands with the person in control', () => {
     await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
     // Prints one line, then waits for the test to create `go` before the second: the first must show while it runs.
     const script = 'echo first-line; while [ ! -e go ]; do sleep 0.1; done; echo second-line; touch approved.txt';
-    mock.enqueue(execCall('call_run', script), [{ type: 'text', text: 'The command ran.' }, { type: 'finish' }]);
+    mock.enqueue(execCall(script, {}, 'call_run'), [{ type: 'text', text: 'The command ran.' }, { type: 'finish' }]);
     await sendMessage(page, 'Run the script');
 
     const card = page.getByTestId('command-card').filter({ hasText: 'first-line; while' });
@@ -53,7 +47,7 @@ describe('commands with the person in control', () => {
     expect(existsSync(path.join(folder, 'approved.txt'))).toBe(true);
 
     // Denied with the keyboard: D on the focused card.
-    mock.enqueue(execCall('call_deny', 'touch denied.txt'), [{ type: 'text', text: 'Fine, I will not.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('touch denied.txt', {}, 'call_deny'), [{ type: 'text', text: 'Fine, I will not.' }, { type: 'finish' }]);
     await sendMessage(page, 'Now make another file');
     const denied = page.getByTestId('command-card').filter({ hasText: 'touch denied.txt' });
     await denied.getByTestId('approval-card').focus();
@@ -64,7 +58,7 @@ describe('commands with the person in control', () => {
     expect(mock.requests.at(-1)?.rawBody).toContain('declined');
 
     // "Approve for this thread" shows its scope, which can be revoked.
-    mock.enqueue(execCall('call_grant', 'touch granted.txt'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('touch granted.txt', {}, 'call_grant'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
     await sendMessage(page, 'One more file');
     await page.getByTestId('command-card').filter({ hasText: 'touch granted.txt' }).getByTestId('approval-accept-thread').click();
     const grant = page.getByTestId('session-grant').filter({ hasText: 'touch granted.txt' });

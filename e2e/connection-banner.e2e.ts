@@ -1,29 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blocking, runAxe } from './axe.js';
-import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
-import { InProcessRuntime } from './in-process-runtime.js';
-import { skipSetup, waitForConnected, withoutNetworkRefusals } from './page-actions.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { axeProblems } from './axe.js';
+import { e2eTarget } from './harness.js';
+import { waitForConnected, withoutNetworkRefusals } from './page-actions.js';
+import { shootBothSchemes } from './screenshots.js';
+import { openServedPage, useCleanups } from './served-page.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const shots = path.join(os.tmpdir(), 'shots', 'desktop-shell');
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await mkdir(shots, { recursive: true });
-  for (const colorScheme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.screenshot({ path: path.join(shots, `${name}-${colorScheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
+const cleanups = useCleanups();
 
 describe('the window while Wheelhouse is away', () => {
   beforeEach((ctx) => {
@@ -31,20 +13,8 @@ describe('the window while Wheelhouse is away', () => {
   });
 
   it('shows a banner that says so, stops claiming live counts, and goes when Wheelhouse is back', async () => {
-    requireBuilt('dist/renderer/index.html');
-    const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-'));
-    cleanups.push(() => rm(home, { recursive: true, force: true }));
-    const token = randomBytes(18).toString('base64url');
-    const staticRoot = path.join(repoRoot, 'dist/renderer');
-
-    let runtime = new InProcessRuntime(home);
-    const server = await runtime.listen({ port: 0, token, staticRoot });
-    const browser: Browser = await launchChromium();
-    cleanups.push(() => browser.close());
-    const errors: string[] = [];
-    const page = await openClientPage(browser, server.url, errors);
-    await waitForConnected(page);
-    await skipSetup(page);
+    const served = await openServedPage(cleanups, { restarts: true });
+    const { runtime, page, errors, home } = served;
 
     // A job runs: the Jobs badge counts it.
     const other = await runtime.client();
@@ -63,14 +33,11 @@ describe('the window while Wheelhouse is away', () => {
     await expect.poll(() => badge.getAttribute('data-live')).toBe('false');
     expect((await badge.innerText()).startsWith('?')).toBe(true);
     expect(await page.getByTestId('open-jobs').isDisabled()).toBe(true);
-    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
-    await shoot(page, 'banner-stopped');
+    expect(await axeProblems(page)).toEqual([]);
+    await shootBothSchemes(page, 'desktop-shell', 'banner-stopped');
 
     // It starts again: the banner goes by itself and the badge is live again.
-    runtime = new InProcessRuntime(home);
-    const restarted = runtime;
-    cleanups.push(() => restarted.close());
-    await runtime.listen({ port: server.port, token, staticRoot });
+    await served.serveAgain(served.newRuntime());
     await waitForConnected(page);
     await banner.waitFor({ state: 'detached' });
     expect(await page.locator('.app-shell').getAttribute('data-live')).toBe('true');

@@ -5,7 +5,7 @@ import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { everythingServerScript } from '../test-support/mcp-servers.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
-import { sendMessage } from './page-actions.js';
+import { addMcpServer, sendMessage } from './page-actions.js';
 
 /**
  * Connections: a person adds MCP servers from the UI (no file editing), sees
@@ -15,30 +15,21 @@ import { sendMessage } from './page-actions.js';
 describe('MCP connections', () => {
   let mock: MockModelServer;
   let app: WheelhouseApp;
-  let folder: string;
   const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
 
-  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app, folder } = parts));
+  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app } = parts));
 
   it('adds servers from the UI, shows ready and failed states, and draws the agent’s MCP call as a card', async () => {
     const { page } = app;
     await page.getByTestId('open-connections').click();
     await page.getByTestId('connections-page').waitFor();
 
-    await page.getByTestId('mcp-add').click();
-    const form = page.getByTestId('mcp-form');
-    await form.getByLabel('Name').fill('everything');
-    await form.getByLabel('Command (stdio)').fill(process.execPath);
-    await form.getByLabel('Arguments, one per line').fill(everythingServerScript);
-    await form.getByRole('button', { name: 'Add' }).click();
+    await addMcpServer(page, { name: 'everything', command: process.execPath, args: everythingServerScript });
     const ready = page.locator('[data-testid="mcp-server"][data-name="everything"][data-state="ok"]');
     await ready.waitFor({ timeout: 30_000 });
     await expect(ready.getByText('echo', { exact: true }).count()).resolves.toBe(1);
 
-    await page.getByTestId('mcp-add').click();
-    await form.getByLabel('Name').fill('broken');
-    await form.getByLabel('Command (stdio)').fill('/nonexistent/mcp-server');
-    await form.getByRole('button', { name: 'Add' }).click();
+    await addMcpServer(page, { name: 'broken', command: '/nonexistent/mcp-server' });
     const failed = page.locator('[data-testid="mcp-server"][data-name="broken"][data-state="failed"]');
     await failed.waitFor({ timeout: 30_000 });
     await expect(failed.getByTestId('mcp-server-error').textContent()).resolves.toContain('command not found');

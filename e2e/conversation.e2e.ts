@@ -8,9 +8,8 @@ import { createThread, pasteText, sendMessage, waitForConnected } from './page-a
 describe('conversation and sidebar', () => {
   let mock: MockModelServer;
   let app: WheelhouseApp;
-  let folder: string;
 
-  useFirstRunApp({ models: ['mock-coder'] }, (parts) => ({ mock, app, folder } = parts));
+  useFirstRunApp({ models: ['mock-coder'] }, (parts) => ({ mock, app } = parts));
 
   it('fills the composer from a suggestion, folds a 200 KB message, and marks a fork in the sidebar', async () => {
     const { page } = app;

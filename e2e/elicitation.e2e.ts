@@ -5,7 +5,7 @@ import { everythingServerScript } from '../test-support/mcp-servers.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
-import { sendMessage } from './page-actions.js';
+import { addMcpServer, sendMessage } from './page-actions.js';
 
 /**
  * MCP elicitation as a person sees it: the agent calls server-everything's
@@ -17,20 +17,14 @@ import { sendMessage } from './page-actions.js';
 describe('MCP elicitation', () => {
   let mock: MockModelServer;
   let app: WheelhouseApp;
-  let folder: string;
   const shots = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
 
-  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app, folder } = parts));
+  useFirstRunApp({ models: ['mock-coder'], readme: true }, (parts) => ({ mock, app } = parts));
 
   it('asks with a form built from the server’s schema; the answer reaches the server', async () => {
     const { page } = app;
     await page.getByTestId('open-connections').click();
-    await page.getByTestId('mcp-add').click();
-    const form = page.getByTestId('mcp-form');
-    await form.getByLabel('Name').fill('everything');
-    await form.getByLabel('Command (stdio)').fill(process.execPath);
-    await form.getByLabel('Arguments, one per line').fill(everythingServerScript);
-    await form.getByRole('button', { name: 'Add' }).click();
+    await addMcpServer(page, { name: 'everything', command: process.execPath, args: everythingServerScript });
     await page.locator('[data-testid="mcp-server"][data-name="everything"][data-state="ok"]').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Close Connections' }).click();
 

@@ -2,17 +2,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { toolCallReply } from '../test-support/agent-commands.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { sendMessage } from './page-actions.js';
-
-function execCall(id: string, args: Record<string, unknown>) {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify(args) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
 
 /**
  * What the person approves is what runs: a command the agent asks to run
@@ -34,7 +28,7 @@ describe('escalation: approving where a command runs', () => {
     await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
     const target = path.join(outside, 'escalated');
     mock.enqueue(
-      execCall('call_escalate', { cmd: `mkdir ${target}`, sandbox_permissions: 'require_escalated', justification: 'Create a folder beside the project' }),
+      toolCallReply('exec_command', { cmd: `mkdir ${target}`, sandbox_permissions: 'require_escalated', justification: 'Create a folder beside the project' }, 'call_escalate'),
       [{ type: 'text', text: 'Made it.' }, { type: 'finish' }],
     );
     await sendMessage(page, 'Make a folder beside the project');
@@ -58,7 +52,7 @@ describe('escalation: approving where a command runs', () => {
   it('offers to run a command the sandbox stopped again without it, and tells the model', async () => {
     const { page } = app;
     const target = path.join(outside, 'retried.txt');
-    mock.enqueue(execCall('call_touch', { cmd: `touch ${target}` }), [{ type: 'text', text: 'Touched.' }, { type: 'finish' }]);
+    mock.enqueue(toolCallReply('exec_command', { cmd: `touch ${target}` }, 'call_touch'), [{ type: 'text', text: 'Touched.' }, { type: 'finish' }]);
     await sendMessage(page, 'Touch a file beside the project');
 
     const cards = page.getByTestId('command-card').filter({ hasText: `touch ${target}` });

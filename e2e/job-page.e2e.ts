@@ -1,19 +1,13 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blocking, runAxe } from './axe.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { skipSetup, waitForConnected } from './page-actions.js';
+import type { WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
+import { snap } from './screenshots.js';
 
 const LINES = 100_000;
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
-async function snap(page: Page, name: string): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (folder) await page.screenshot({ path: path.join(folder, `${name}.png`) });
-}
 
 async function expectAccessible(page: Page, screen: string): Promise<void> {
   expect(blocking(await runAxe(page)).map((v) => `${screen}: ${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
@@ -56,18 +50,7 @@ function visibleLines(page: Page) {
 describe('job page with a 100,000-line job', () => {
   let app: WheelhouseApp;
   let folder: string;
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-job-page-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useLaunchedApp({ folderPrefix: 'wheelhouse-e2e-job-page-' }, (parts) => ({ app, folder } = parts));
 
   it('stays the window’s height, reaches the last line, searches, and shows each attempt', async () => {
     const { page } = app;

@@ -1,17 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { blocking, runAxe } from './axe.js';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { skipSetup, waitForConnected } from './page-actions.js';
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
-async function snap(page: Page, name: string): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (folder) await page.screenshot({ path: path.join(folder, `${name}.png`) });
-}
+import { describe, expect, it } from 'vitest';
+import { axeProblems } from './axe.js';
+import type { WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
+import { snap } from './screenshots.js';
 
 const progressOf = async (page: Page) => Number((await page.getByTestId('job-progress-label').first().textContent())?.match(/(\d+)%/)?.[1] ?? -1);
 const outputText = (page: Page) => page.getByTestId('job-log').innerText();
@@ -23,18 +15,7 @@ const outputText = (page: Page) => page.getByTestId('job-log').innerText();
 describe('jobs dashboard', () => {
   let app: WheelhouseApp;
   let folder: string;
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-jobs-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useLaunchedApp({ folderPrefix: 'wheelhouse-e2e-jobs-' }, (parts) => ({ app, folder } = parts));
 
   it('creates a job from the dialog, shows progress moving, pauses, resumes and cancels it', async () => {
     const { page } = app;
@@ -52,7 +33,7 @@ describe('jobs dashboard', () => {
     expect(await rerun.isChecked()).toBe(false);
     await rerun.check();
     await snap(page, '1-new-job-dialog');
-    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
     await dialog.getByTestId('job-submit').click();
 
     const jobPage = page.getByTestId('job-page');
@@ -64,7 +45,7 @@ describe('jobs dashboard', () => {
     // One retry allowed: the first of at most two attempts.
     expect(await jobPage.innerText()).toContain('attempt 1 (of at most 2)');
     await snap(page, '2-job-running');
-    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+    expect(await axeProblems(page)).toEqual([]);
 
     await page.getByTestId('job-pause').click();
     await jobPage.and(page.locator('[data-status="paused"]')).waitFor();

@@ -1,26 +1,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
 import { blocking, runAxe } from './axe.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { sendMessage, waitForConnected } from './page-actions.js';
+import type { WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
+import { sendMessage } from './page-actions.js';
+import { snapBothSchemes } from './screenshots.js';
 
 const KEY = 'sk-typed-in-the-window-7f3a9c';
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, light and dark. */
-async function snap(page: Page, name: string): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (!folder) return;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(folder, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 async function expectAccessible(page: Page, screen: string): Promise<void> {
   const found = blocking(await runAxe(page));
@@ -52,15 +41,7 @@ describe('API keys typed in the window', () => {
   afterAll(async () => {
     await mock?.close();
   });
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-  });
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useLaunchedApp({ skipSetup: false, folderPrefix: 'wheelhouse-e2e-project-' }, (parts) => ({ app, folder } = parts));
 
   it('goes from a fresh home to a streamed reply with a key entered in the UI, and a new key works at once', async () => {
     const { page, home } = app;
@@ -76,7 +57,7 @@ describe('API keys typed in the window', () => {
     await page.getByTestId('setup-test').click();
     const refused = page.locator('[data-testid="test-result"][data-ok="false"][data-kind="missingKey"]');
     await refused.waitFor();
-    await snap(page, 'keys-1-refused');
+    await snapBothSchemes(page, 'keys-1-refused');
     await expectAccessible(page, 'first run, key refused');
     await refused.getByTestId('test-action').click();
     const keyField = page.getByTestId('provider-api-key');
@@ -86,7 +67,7 @@ describe('API keys typed in the window', () => {
     await page.getByTestId('setup-test').click();
     await page.locator('[data-testid="test-result"][data-ok="true"]').waitFor();
     expect(mock.requests.at(-1)?.headers['authorization']).toBe(`Bearer ${KEY}`);
-    await snap(page, 'keys-2-tested');
+    await snapBothSchemes(page, 'keys-2-tested');
     // Tested, not saved: nothing holds the key yet.
     expect(filesHolding(home, KEY)).toEqual([]);
 
@@ -112,7 +93,7 @@ describe('API keys typed in the window', () => {
     await page.getByTestId('provider-save').click();
     await page.locator('[data-testid="provider-save-state"][data-saved="true"]').waitFor();
     await page.getByTestId('key-saved').waitFor();
-    await snap(page, 'keys-3-settings-saved');
+    await snapBothSchemes(page, 'keys-3-settings-saved');
     await expectAccessible(page, 'settings, key saved');
     await page.getByTestId('setup-done').click();
     await page.getByTestId('setup-screen').waitFor({ state: 'detached' });
@@ -120,7 +101,7 @@ describe('API keys typed in the window', () => {
     const card = page.locator('[data-testid="turn-error"][data-kind="unauthorized"]');
     await card.waitFor();
     expect(mock.requests.at(-1)?.headers['authorization']).toBe('Bearer sk-wrong-key-000');
-    await snap(page, 'keys-4-turn-refused');
+    await snapBothSchemes(page, 'keys-4-turn-refused');
     await expectAccessible(page, 'conversation, key refused');
 
     // Edit key opens Settings on the key field; once saved, the card's one action becomes Retry.

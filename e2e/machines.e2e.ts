@@ -2,24 +2,14 @@ import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoRunsLeft } from '../test-support/detached-runs.js';
 import { slurmUnavailable, startSlurmCluster, type TestSlurmCluster } from '../test-support/slurm-cluster.js';
 import { sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.js';
-import { blocking, runAxe } from './axe.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { skipSetup, waitForConnected } from './page-actions.js';
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
-async function snap(page: Page, name: string, part?: Locator): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (!folder) return;
-  const file = path.join(folder, `machines-${name}.png`);
-  await (part ? part.screenshot({ path: file }) : page.screenshot({ path: file }));
-}
-
-const axeProblems = async (page: Page) => blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
+import { axeProblems } from './axe.js';
+import type { WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
+import { snap } from './screenshots.js';
 
 const unavailable = sshdUnavailable();
 /** Run folders the job made on the "host" (this machine, under the SSH user's home). */
@@ -58,15 +48,9 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await sshd?.stop();
     await rm(sshdDir, { recursive: true, force: true });
   });
-  beforeEach(async () => {
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-  afterEach(async () => {
-    await app?.close();
-    cleanRemoteRuns(jobIds);
-  });
+  // Registered first, so it runs after the app has closed.
+  afterEach(() => cleanRemoteRuns(jobIds));
+  useLaunchedApp({}, (parts) => ({ app } = parts));
 
   it('adds an SSH machine, trusts its host key once, runs a job there and refuses to remove it while the job runs', async () => {
     const { page } = app;
@@ -86,7 +70,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await form.getByTestId('machine-host').fill(sshd.host);
     await form.getByTestId('machine-port').fill(String(sshd.port));
     await form.getByTestId('machine-privateKey').fill(sshd.privateKey);
-    await snap(page, '1-add-form', section);
+    await snap(page, 'machines-1-add-form', section);
     expect(await axeProblems(page)).toEqual([]);
     await form.getByTestId('machine-add').click();
 
@@ -95,7 +79,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await row.getByTestId('machine-host-key').waitFor();
     expect(await row.getByTestId('machine-fingerprint').textContent()).toBe(sshd.hostKeyFingerprint());
     expect(await row.getByTestId('machine-status').textContent()).toBe('Not connected');
-    await snap(page, '2-host-key', section);
+    await snap(page, 'machines-2-host-key', section);
     expect(await axeProblems(page)).toEqual([]);
     await row.getByTestId('machine-trust').click();
     await row.getByTestId('machine-test-ok').waitFor();
@@ -104,7 +88,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     expect(await row.getByTestId('machine-test-ok').innerText()).toContain(`uid=${process.getuid?.() ?? 0}`);
     // The key never lands in Wheelhouse's files beside the machine.
     expect(fs.readFileSync(path.join(app.home, 'environments.json'), 'utf8')).not.toContain('PRIVATE KEY');
-    await snap(page, '3-connected', section);
+    await snap(page, 'machines-3-connected', section);
 
     // A test again is answered without a question: the key is remembered.
     await row.getByTestId('machine-test').click();
@@ -120,20 +104,20 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await dialog.getByTestId('job-run-on').selectOption('build-box');
     await dialog.getByTestId('job-remote-cwd').fill('/tmp');
     await dialog.getByTestId('job-command').fill('echo "on $(hostname) in $(pwd)"; sleep 600');
-    await snap(page, '4-new-job-run-on');
+    await snap(page, 'machines-4-new-job-run-on');
     expect(await axeProblems(page)).toEqual([]);
     await dialog.getByTestId('job-submit').click();
     const jobPage = page.getByTestId('job-page');
     await jobPage.and(page.locator('[data-status="running"]')).waitFor();
     expect(await jobPage.getByTestId('job-runs-on').textContent()).toBe('Build box');
     await expect.poll(() => page.getByTestId('job-log').innerText(), { timeout: 30_000 }).toContain(`on ${os.hostname()} in /tmp`);
-    await snap(page, '5-job-page');
+    await snap(page, 'machines-5-job-page');
     await page.getByTestId('job-back').click();
     const jobRow = page.getByTestId('job-row').filter({ hasText: 'Remote wait' });
     expect(await jobRow.getByTestId('job-row-where').textContent()).toContain('on Build box');
     const jobId = await jobRow.getAttribute('data-job-id');
     jobIds.push(jobId!);
-    await snap(page, '6-job-row');
+    await snap(page, 'machines-6-job-row');
 
     // Removing the machine while the job runs there is refused, naming the job.
     await page.getByTestId('open-settings').click();
@@ -141,7 +125,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     const refused = row.getByTestId('machine-remove-refused');
     await refused.waitFor();
     expect(await refused.innerText()).toContain('Job “Remote wait” (running)');
-    await snap(page, '7-remove-refused', section);
+    await snap(page, 'machines-7-remove-refused', section);
     await page.getByTestId('setup-done').click();
 
     // Once the job is cancelled, the machine goes.
@@ -181,15 +165,9 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     await cluster?.stop();
     await rm(clusterDir, { recursive: true, force: true });
   });
-  beforeEach(async () => {
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-  afterEach(async () => {
-    await app?.close();
-    cleanRemoteRuns(jobIds);
-  });
+  // Registered first, so it runs after the app has closed.
+  afterEach(() => cleanRemoteRuns(jobIds));
+  useLaunchedApp({}, (parts) => ({ app } = parts));
 
   it('adds the cluster with its partition, tests it and runs a job on it to the end', async () => {
     const { page } = app;
@@ -206,7 +184,7 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     await form.getByTestId('machine-add').click();
     await form.getByText('A size such as 4G or 500M.').waitFor();
     await form.getByTestId('machine-memory').fill('');
-    await snap(page, '8-slurm-form', section);
+    await snap(page, 'machines-8-slurm-form', section);
     expect(await axeProblems(page)).toEqual([]);
     await form.getByTestId('machine-add').click();
 
@@ -215,7 +193,7 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     expect(await row.innerText()).toContain(`partition ${cluster.partition}, time 5:00`);
     await row.getByTestId('machine-test-ok').locator('summary').click();
     expect(await row.getByTestId('machine-test-ok').innerText()).toContain(cluster.partition);
-    await snap(page, '9-slurm-tested', section);
+    await snap(page, 'machines-9-slurm-tested', section);
     await page.getByTestId('setup-done').click();
 
     await page.getByTestId('open-jobs').click();
@@ -233,7 +211,7 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     // The page names the cluster's own job id: the one the job saw.
     const slurmJobId = (await page.getByTestId('job-log').innerText()).match(/hello from job (\d+)/)![1];
     await expect.poll(() => jobPage.getByTestId('job-slurm-id').textContent()).toBe(slurmJobId);
-    await snap(page, '10-slurm-job');
+    await snap(page, 'machines-10-slurm-job');
     await page.getByTestId('job-back').click();
     const jobRow = page.getByTestId('job-row').filter({ hasText: 'Cluster hello' });
     expect(await jobRow.getByTestId('job-row-where').textContent()).toContain('on Lab cluster');

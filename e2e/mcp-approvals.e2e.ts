@@ -6,7 +6,7 @@ import { filesystemServerScript } from '../test-support/mcp-servers.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
-import { sendMessage, waitForConnected } from './page-actions.js';
+import { addMcpServer, sendMessage, waitForConnected } from './page-actions.js';
 
 /**
  * MCP trust as a person meets it: a server added in Settings (no file
@@ -27,12 +27,7 @@ describe('MCP tool approvals', () => {
     const { page } = app;
     await page.getByTestId('open-settings').click();
     const settings = page.getByTestId('settings-connections');
-    await settings.getByTestId('mcp-add').click();
-    const form = settings.getByTestId('mcp-form');
-    await form.getByLabel('Name').fill('files');
-    await form.getByLabel('Command (stdio)').fill(process.execPath);
-    await form.getByLabel('Arguments, one per line').fill(`${filesystemServerScript}\n${folder}`);
-    await form.getByRole('button', { name: 'Add' }).click();
+    await addMcpServer(settings, { name: 'files', command: process.execPath, args: `${filesystemServerScript}\n${folder}` });
     const server = settings.locator('[data-testid="mcp-server"][data-name="files"][data-state="ok"]');
     await server.waitFor({ timeout: 30_000 });
     await expect(server.getByTestId('mcp-approval-mode').inputValue()).resolves.toBe('auto');

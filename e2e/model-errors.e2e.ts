@@ -1,23 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer, type MockScript } from '../test-support/mock-model/index.js';
 import { blocking, runAxe } from './axe.js';
 import { launchWheelhouse, type WheelhouseApp } from './harness.js';
 import { sendMessage, waitForConnected } from './page-actions.js';
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each card, light and dark. */
-async function snap(page: Page, name: string): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (!folder) return;
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: path.join(folder, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+import { snapBothSchemes } from './screenshots.js';
 
 /** One cause as the mock model gives it, and what the card must say and offer. */
 interface Cause {
@@ -122,7 +112,7 @@ describe('model errors in the conversation, one per cause', () => {
     expect(await card.getByTestId('turn-error-message').innerText()).toMatch(cause.message);
     expect(await actionsOf(card)).toEqual([cause.action.label]);
     await card.getByTestId(cause.action.testId).waitFor();
-    await snap(page, `error-${cause.kind}`);
+    await snapBothSchemes(page, `error-${cause.kind}`);
     const found = blocking(await runAxe(page));
     expect(found, JSON.stringify(found, null, 2)).toEqual([]);
     expect(app.errors).toEqual([]);
@@ -139,7 +129,7 @@ describe('model errors in the conversation, one per cause', () => {
     const card = await failWith('missingKey', 'Cause: missing key');
     expect(await card.locator('.turn-error-title').innerText()).toBe('No API key yet');
     expect(await actionsOf(card)).toEqual(['Edit key']);
-    await snap(page, 'error-missingKey');
+    await snapBothSchemes(page, 'error-missingKey');
     await card.getByTestId('turn-error-action').click();
     const field = page.getByTestId('provider-api-key');
     await field.waitFor();
@@ -159,7 +149,7 @@ describe('model errors in the conversation, one per cause', () => {
     expect(message).toBe(`Could not connect to ${address} (the connection was refused). Check that the server is running and the address is right.`);
     expect(message).not.toMatch(/needs setting up|Choose a model/);
     expect(await actionsOf(card)).toEqual(['Retry']);
-    await snap(page, 'error-cannotConnect');
+    await snapBothSchemes(page, 'error-cannotConnect');
     const found = blocking(await runAxe(page));
     expect(found, JSON.stringify(found, null, 2)).toEqual([]);
     expect(app.errors).toEqual([]);

@@ -1,45 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../shared/protocol/client.js';
-import { blocking, runAxe } from './axe.js';
-import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
-import { InProcessRuntime } from './in-process-runtime.js';
-import { createThread, skipSetup, waitForConnected } from './page-actions.js';
+import { axeProblems } from './axe.js';
+import { e2eTarget } from './harness.js';
+import { createThread, waitForConnected } from './page-actions.js';
+import { shootBothSchemes } from './screenshots.js';
+import { openServedPage, useCleanups } from './served-page.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function shoot(page: Page, name: string, target = page.locator('body')): Promise<void> {
-  const folder = path.join(os.tmpdir(), 'shots', 'desktop-shell');
-  await mkdir(folder, { recursive: true });
-  for (const colorScheme of ['dark', 'light'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await target.screenshot({ path: path.join(folder, `${name}-${colorScheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: null });
-}
+const cleanups = useCleanups();
 
 /** A page on a runtime in this process, and a second client of that runtime that acts "elsewhere". */
 async function open(): Promise<{ page: Page; other: RpcClient; home: string }> {
-  requireBuilt('dist/renderer/index.html');
-  const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-'));
-  cleanups.push(() => rm(home, { recursive: true, force: true }));
-  const runtime = new InProcessRuntime(home);
-  cleanups.push(() => runtime.close());
-  const server = await runtime.listen({ port: 0, token: randomBytes(18).toString('base64url'), staticRoot: path.join(repoRoot, 'dist/renderer') });
-  const browser = await launchChromium();
-  cleanups.push(() => browser.close());
-  const errors: string[] = [];
-  cleanups.push(async () => expect(errors).toEqual([]));
-  const page = await openClientPage(browser, server.url, errors);
-  await waitForConnected(page);
-  await skipSetup(page);
+  const { page, runtime, home } = await openServedPage(cleanups);
   return { page, other: await runtime.client(), home };
 }
 
@@ -84,8 +58,8 @@ describe('notices in the window', () => {
     await failed.waitFor();
     expect(await failed.getAttribute('data-count')).toBe('1');
     expect((await toasts(page)).filter((toast) => /flaky/.test(toast))).toEqual(['error: Failed: flaky tests / Exited with code 3. It was tried 2 times.']);
-    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await shoot(page, 'toasts', page.locator('.toast-viewport'));
+    expect(await axeProblems(page)).toEqual([]);
+    await shootBothSchemes(page, 'desktop-shell', 'toasts', page.locator('.toast-viewport'));
 
     await finished.getByRole('button', { name: 'Open' }).click();
     await page.getByTestId('job-page').filter({ hasText: built.name }).waitFor();
@@ -104,8 +78,8 @@ describe('notices in the window', () => {
     expect(await section.locator('input[type="checkbox"]').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).checked))).toEqual([true, true, true]);
     // A browser asks for its permission from a click, never on its own.
     expect(await page.getByTestId('notification-permission').getAttribute('data-permission')).toBe('default');
-    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await shoot(page, 'settings-notifications', section);
+    expect(await axeProblems(page)).toEqual([]);
+    await shootBothSchemes(page, 'desktop-shell', 'settings-notifications', section);
 
     const finishedBox = page.getByTestId('notify-jobFinished').locator('input');
     await finishedBox.uncheck();

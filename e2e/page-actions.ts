@@ -137,3 +137,13 @@ export async function pasteText(field: Locator, text: string): Promise<void> {
   }, text);
   if (inserted) await field.page().keyboard.insertText(text);
 }
+
+/** Adds a stdio MCP server through the Add form of `place` (the Connections page or Settings) and submits it. */
+export async function addMcpServer(place: Page | Locator, server: { readonly name: string; readonly command: string; readonly args?: string }): Promise<void> {
+  await place.getByTestId('mcp-add').click();
+  const form = place.getByTestId('mcp-form');
+  await form.getByLabel('Name').fill(server.name);
+  await form.getByLabel('Command (stdio)').fill(server.command);
+  if (server.args !== undefined) await form.getByLabel('Arguments, one per line').fill(server.args);
+  await form.getByRole('button', { name: 'Add' }).click();
+}

@@ -2,21 +2,14 @@ import { existsSync } from 'node:fs';
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { textReply } from '../test-support/agent-commands.js';
+import { patchCall, patchOf } from '../test-support/agent-patches.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { sendMessage, waitForConnected } from './page-actions.js';
 
-function patchCall(id: string, ...lines: string[]) {
-  const input = ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n');
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'apply_patch', arguments: JSON.stringify({ input }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
-
-const reply = (text: string) => [{ type: 'text' as const, text }, { type: 'finish' as const }];
 
 /** The agent proposes patches; the person reads the diff, applies one, denies another; a bad one says which hunk failed. */
 describe('file patches with the person in control', () => {
@@ -32,8 +25,8 @@ describe('file patches with the person in control', () => {
     await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
     await writeFile(path.join(folder, 'greeting.txt'), 'hello\nold line\nbye\n');
     mock.enqueue(
-      patchCall('call_edit', '*** Update File: greeting.txt', '@@', ' hello', '-old line', '+new line', ' bye', '*** Add File: docs/notes.md', '+# Notes', '+first'),
-      reply('Edited the greeting.'),
+      patchCall(patchOf('*** Update File: greeting.txt', '@@', ' hello', '-old line', '+new line', ' bye', '*** Add File: docs/notes.md', '+# Notes', '+first'), 'call_edit'),
+      textReply('Edited the greeting.'),
     );
     await sendMessage(page, 'Fix the greeting');
 
@@ -84,7 +77,7 @@ describe('file patches with the person in control', () => {
     if (shots) await page.screenshot({ path: path.join(shots, 'patch-applied.png') });
 
     // Denied with D: nothing changes, the card says so.
-    mock.enqueue(patchCall('call_delete', '*** Delete File: greeting.txt'), reply('Kept it.'));
+    mock.enqueue(patchCall(patchOf('*** Delete File: greeting.txt'), 'call_delete'), textReply('Kept it.'));
     await sendMessage(page, 'Delete the greeting');
     const deleted = page.getByTestId('file-change-card').filter({ hasText: 'Deleted greeting.txt' });
     await deleted.getByTestId('file-approval-card').focus();
@@ -97,7 +90,7 @@ describe('file patches with the person in control', () => {
     expect(existsSync(path.join(folder, 'greeting.txt'))).toBe(true);
 
     // A hunk that does not match: not applied, the card names the hunk, nobody is asked.
-    mock.enqueue(patchCall('call_bad', '*** Update File: greeting.txt', '@@', '-no such line', '+x'), reply('I will re-read the file.'));
+    mock.enqueue(patchCall(patchOf('*** Update File: greeting.txt', '@@', '-no such line', '+x'), 'call_bad'), textReply('I will re-read the file.'));
     await sendMessage(page, 'Try again');
     const failed = page.getByTestId('file-change-card').and(page.locator('[data-status="failed"]'));
     await failed.getByTestId('file-change-problem').filter({ hasText: 'no file was changed' }).waitFor();
@@ -110,7 +103,7 @@ describe('file patches with the person in control', () => {
     if (shots) await page.screenshot({ path: path.join(shots, 'patch-declined-failed.png'), fullPage: true });
 
     // "Apply all in this thread" (T) shows its scope above the composer and can be revoked.
-    mock.enqueue(patchCall('call_grant', '*** Update File: docs/notes.md', '*** Move to: docs/NOTES.md', '@@', ' # Notes', '-first', '+second'), reply('Renamed.'));
+    mock.enqueue(patchCall(patchOf('*** Update File: docs/notes.md', '*** Move to: docs/NOTES.md', '@@', ' # Notes', '-first', '+second'), 'call_grant'), textReply('Renamed.'));
     await sendMessage(page, 'Rename the notes');
     const moved = page.getByTestId('file-change-card').filter({ hasText: 'Moved docs/notes.md → docs/NOTES.md' });
     expect(await moved.getByTestId('file-diff').getAttribute('data-kind')).toBe('move');

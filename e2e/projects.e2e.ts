@@ -3,21 +3,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { textReply } from '../test-support/agent-commands.js';
+import { patchCall, patchOf } from '../test-support/agent-patches.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { createThread, sendMessage } from './page-actions.js';
 
-function patchCall(id: string, ...lines: string[]) {
-  const input = ['*** Begin Patch', ...lines, '*** End Patch', ''].join('\n');
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'apply_patch', arguments: JSON.stringify({ input }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
-
-const reply = (text: string) => [{ type: 'text' as const, text }, { type: 'finish' as const }];
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 /** A project with remembered settings, a thread in its own copy, the agent's edit in Changes, undone, the copy discarded. */
@@ -79,19 +72,21 @@ describe('projects, separate copies and changes', () => {
 
     mock.enqueue(
       patchCall(
+        patchOf(
+          '*** Update File: greeting.ts',
+          '@@',
+          ' export const one = 1;',
+          '-export const two = "two";',
+          '+export const two = "TWO";',
+          ' export const three = 3;',
+          '@@',
+          ' // line 11',
+          '-export const twelve = 12;',
+          '+export const twelve = "TWELVE";',
+        ),
         'call_edit',
-        '*** Update File: greeting.ts',
-        '@@',
-        ' export const one = 1;',
-        '-export const two = "two";',
-        '+export const two = "TWO";',
-        ' export const three = 3;',
-        '@@',
-        ' // line 11',
-        '-export const twelve = 12;',
-        '+export const twelve = "TWELVE";',
       ),
-      reply('Edited.'),
+      textReply('Edited.'),
     );
     await sendMessage(page, 'Shout two');
     await page.getByTestId('agent-message').filter({ hasText: 'Edited.' }).waitFor();

@@ -1,18 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { e2eTarget, launchChromium, openClientPage, repoRoot, requireBuilt } from './harness.js';
-import { InProcessRuntime } from './in-process-runtime.js';
-import { createThread, renameThread, rowWithTitle, skipSetup, waitForConnected, withoutNetworkRefusals } from './page-actions.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { e2eTarget } from './harness.js';
+import { createThread, renameThread, rowWithTitle, waitForConnected, withoutNetworkRefusals } from './page-actions.js';
+import { openServedPage, useCleanups } from './served-page.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe('a page whose runtime restarts', () => {
   beforeEach((ctx) => {
@@ -20,20 +13,8 @@ describe('a page whose runtime restarts', () => {
   });
 
   it('shows it is reconnecting, comes back on its own, and refetches what changed meanwhile', async () => {
-    requireBuilt('dist/renderer/index.html');
-    const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-'));
-    cleanups.push(() => rm(home, { recursive: true, force: true }));
-    const token = randomBytes(18).toString('base64url');
-    const staticRoot = path.join(repoRoot, 'dist/renderer');
-
-    let runtime = new InProcessRuntime(home);
-    const server = await runtime.listen({ port: 0, token, staticRoot });
-    const browser: Browser = await launchChromium();
-    cleanups.push(() => browser.close());
-    const errors: string[] = [];
-    const page = await openClientPage(browser, server.url, errors);
-    await waitForConnected(page);
-    await skipSetup(page);
+    const served = await openServedPage(cleanups, { restarts: true });
+    const { runtime, page, errors } = served;
     const before = await createThread(page);
     await renameThread(page, before, 'Made before the restart');
 
@@ -50,13 +31,11 @@ describe('a page whose runtime restarts', () => {
     expect(await page.getByTestId('composer-hint').innerText()).toContain('Not connected');
 
     // While the page is away, another client adds a thread.
-    runtime = new InProcessRuntime(home);
-    const restarted = runtime;
-    cleanups.push(() => restarted.close());
-    const other = await runtime.client();
+    const restarted = served.newRuntime();
+    const other = await restarted.client();
     const { thread } = await other.request('thread/start', {});
     await other.request('thread/name/set', { threadId: thread.id, name: 'Made while the page was away' });
-    await runtime.listen({ port: server.port, token, staticRoot });
+    await served.serveAgain(restarted);
 
     await waitForConnected(page);
     await page.getByTestId('composer-offline-notice').waitFor({ state: 'detached' });

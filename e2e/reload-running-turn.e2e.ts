@@ -1,17 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { execCall } from '../test-support/agent-commands.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { sendMessage, waitForConnected } from './page-actions.js';
-
-function execCall(id: string, cmd: string) {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
 
 /** A window reloaded while a command waits for approval finds the command, and its card, in its place. */
 describe('reloading while a turn runs', () => {
@@ -26,7 +20,7 @@ describe('reloading while a turn runs', () => {
     await page.getByTestId('conversation-cwd').filter({ hasText: folder }).waitFor();
     const script = 'echo first-line; while [ ! -e go ]; do sleep 0.1; done; echo second-line';
     mock.enqueue(
-      [{ type: 'text', text: 'I will run the script.' }, ...execCall('call_run', script)],
+      [{ type: 'text', text: 'I will run the script.' }, ...execCall(script, {}, 'call_run')],
       [{ type: 'text', text: 'The script ran.' }, { type: 'finish' }],
     );
     await sendMessage(page, 'Run the script');

@@ -3,18 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { execCall } from '../test-support/agent-commands.js';
 import { type MockModelServer } from '../test-support/mock-model/index.js';
 import { blocking, runAxe } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { sendMessage } from './page-actions.js';
-
-function execCall(id: string, cmd: string) {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
 
 /** The person adds a rule in Settings, tests a command against it, and sees the agent's command decided by it. */
 describe('command rules and the sandbox', () => {
@@ -72,7 +66,7 @@ describe('command rules and the sandbox', () => {
     expect(await summary.textContent()).toBe(sandboxed ? 'Asks before changing files or running anything new' : 'Full access; asks before anything not known to be safe');
 
     // The rule lets the agent's command run without a question, and its card names the rule.
-    mock.enqueue(execCall('call_ruled', 'touch ruled.txt && echo made'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('touch ruled.txt && echo made', {}, 'call_ruled'), [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
     await sendMessage(page, 'Make the scratch file');
     const ruled = page.getByTestId('command-card').filter({ hasText: 'touch ruled.txt' });
     await ruled.and(page.locator('[data-status="completed"], [data-status="failed"], [data-status="declined"]')).waitFor({ timeout: 60_000 });
@@ -86,7 +80,7 @@ describe('command rules and the sandbox', () => {
     expect(await ruled.getByTestId('decided-by-details').innerText()).toContain('scratch file for the demo');
 
     // A command no rule covers asks, and the approval card says the approval policy decided.
-    mock.enqueue(execCall('call_other', 'touch other.txt'), [{ type: 'text', text: 'Not made.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('touch other.txt', {}, 'call_other'), [{ type: 'text', text: 'Not made.' }, { type: 'finish' }]);
     await sendMessage(page, 'Make another file');
     const other = page.getByTestId('command-card').filter({ hasText: 'touch other.txt' });
     const approval = other.getByTestId('approval-card');
@@ -109,7 +103,7 @@ describe('command rules and the sandbox', () => {
       await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = site.address() as AddressInfo;
-        mock.enqueue(execCall('call_net', `curl -sS http://127.0.0.1:${port}/`), [{ type: 'text', text: 'Fetched.' }, { type: 'finish' }]);
+        mock.enqueue(execCall(`curl -sS http://127.0.0.1:${port}/`, {}, 'call_net'), [{ type: 'text', text: 'Fetched.' }, { type: 'finish' }]);
         await sendMessage(page, 'Fetch the page');
         const fetch = page.getByTestId('command-card').filter({ hasText: 'curl -sS' });
         const allow = fetch.getByTestId('approval-network-allow');
@@ -140,7 +134,7 @@ describe('command rules and the sandbox', () => {
     }
     await page.keyboard.press('Escape');
     // `never`: a command no rule covers runs without asking now.
-    mock.enqueue(execCall('call_never', 'touch never.txt && echo made'), [{ type: 'text', text: 'Ran it.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('touch never.txt && echo made', {}, 'call_never'), [{ type: 'text', text: 'Ran it.' }, { type: 'finish' }]);
     await sendMessage(page, 'And one more');
     const never = page.getByTestId('command-card').filter({ hasText: 'touch never.txt' });
     await never.getByTestId('command-status').filter({ hasText: sandboxed ? 'Failed (exit code 1)' : 'Done' }).waitFor({ timeout: 20_000 });

@@ -1,25 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blocking, runAxe } from './axe.js';
+import { describe, expect, it } from 'vitest';
+import { axeProblems } from './axe.js';
 import { ManualClock } from '../test-support/manual-clock.js';
-import { e2eTarget, launchChromium, launchWheelhouse, openClientPage, repoRoot, requireBuilt, type WheelhouseApp } from './harness.js';
-import { InProcessRuntime } from './in-process-runtime.js';
-import { skipSetup, waitForConnected } from './page-actions.js';
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
-async function snap(page: Page, name: string): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (folder) {
-    await mkdir(folder, { recursive: true });
-    await page.screenshot({ path: path.join(folder, `${name}.png`) });
-  }
-}
-
-const axeProblems = async (page: Page) => blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
+import { e2eTarget, type WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
+import { snap } from './screenshots.js';
+import { openServedPage, useCleanups } from './served-page.js';
 
 /**
  * A person builds "every weekday at 09:00" and "every minute" without knowing
@@ -29,18 +14,7 @@ const axeProblems = async (page: Page) => blocking(await runAxe(page)).map((v) =
 describe('schedules', () => {
   let app: WheelhouseApp;
   let folder: string;
-
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-schedules-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useLaunchedApp({ folderPrefix: 'wheelhouse-e2e-schedules-' }, (parts) => ({ app, folder } = parts));
 
   it('creates a schedule from the builder; Run now produces a job whose page links back to the schedule', async () => {
     const { page } = app;
@@ -169,28 +143,13 @@ describe('schedules', () => {
 });
 
 describe('schedules on a driven clock', () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const cleanups = useCleanups();
 
   it('"every minute" made in the builder runs three times as the clock passes three minutes', async (ctx) => {
     if (e2eTarget() === 'electron') ctx.skip('the clock is driven in a runtime in this process; the desktop app runs its own');
-    requireBuilt('dist/renderer/index.html');
-    const home = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-schedule-clock-'));
-    cleanups.push(() => rm(home, { recursive: true, force: true }));
     // Half a minute before a whole minute, near today: the first slot is 30 s away.
     const clock = new ManualClock(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
-    const runtime = new InProcessRuntime(home, { jobClock: clock });
-    cleanups.push(() => runtime.close());
-    const server = await runtime.listen({ port: 0, token: randomBytes(18).toString('base64url'), staticRoot: path.join(repoRoot, 'dist/renderer') });
-    const browser = await launchChromium();
-    cleanups.push(() => browser.close());
-    const errors: string[] = [];
-    cleanups.push(async () => expect(errors).toEqual([]));
-    const page = await openClientPage(browser, server.url, errors);
-    await waitForConnected(page);
-    await skipSetup(page);
+    const { page, home } = await openServedPage(cleanups, { homePrefix: 'wheelhouse-e2e-schedule-clock-', runtime: { jobClock: clock } });
 
     await page.getByTestId('open-jobs').click();
     await page.getByTestId('tab-schedules').click();

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockModelServer, type MockModelServer } from '../test-support/mock-model/index.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
+import type { WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
 import { completeFirstRun, waitForConnected } from './page-actions.js';
 
 describe('first run', () => {
@@ -17,15 +15,7 @@ describe('first run', () => {
   afterAll(async () => {
     await mock?.close();
   });
-  beforeEach(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-project-'));
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-  });
-  afterEach(async () => {
-    await app?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  useLaunchedApp({ skipSetup: false, folderPrefix: 'wheelhouse-e2e-project-' }, (parts) => ({ app, folder } = parts));
 
   it('tests a connection without saving it; Start saves', async () => {
     const { page } = app;

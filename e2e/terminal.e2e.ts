@@ -1,23 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blocking, runAxe } from './axe.js';
-import { launchWheelhouse, type WheelhouseApp } from './harness.js';
-import { createThread, skipSetup, waitForConnected } from './page-actions.js';
+import type { WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
+import { createThread, waitForConnected } from './page-actions.js';
 
 describe('the person\'s own terminal', () => {
   let app: WheelhouseApp;
-
-  beforeEach(async () => {
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-
-  afterEach(async () => {
-    await app?.close();
-  });
+  useLaunchedApp({}, (parts) => ({ app } = parts));
 
   it('opens from the conversation header, runs what is typed, resizes from the bar on its top edge (mouse and keys), closes, and remembers its height', async () => {
     const { page } = app;

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { e2eTarget, launchWheelhouse, type WheelhouseApp } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { e2eTarget, type WheelhouseApp } from './harness.js';
+import { useLaunchedApp } from './launched-app.js';
 import {
   chooseRowAction,
   createThread,
@@ -13,16 +14,7 @@ import {
 
 describe('threads in the sidebar', () => {
   let app: WheelhouseApp;
-
-  beforeEach(async () => {
-    app = await launchWheelhouse();
-    await waitForConnected(app.page);
-    await skipSetup(app.page);
-  });
-
-  afterEach(async () => {
-    await app?.close();
-  });
+  useLaunchedApp({}, (parts) => ({ app } = parts));
 
   it('creates a thread, renames it, and keeps the name across a reload', async () => {
     const { page } = app;

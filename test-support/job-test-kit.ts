@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import type { AnyNotification, ClientMethod, Job, ParamsOf, ResultOf } from '../shared/protocol/index.js';
 import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/host/runtime.js';
+import { expectNoRunsLeft } from './detached-runs.js';
 import { createTestRuntime, settledCaller, type TestRuntimeOptions } from './test-runtime.js';
 import { waitUntil } from './waiting.js';
 
@@ -59,6 +61,48 @@ export class JobTestKit {
   untilJob(jobId: string, what: string, match: (job: Job) => boolean): Promise<Job> {
     return this.until(what, () => this.updates(jobId).findLast(match));
   }
+}
+
+/** Homes and kits a test file makes, all ended after each test. */
+export interface JobKits {
+  /** A fresh temp home, removed after the test. */
+  newHome(): string;
+  /** A kit on `home`, shut down after the test. */
+  kit(home: string, options?: Partial<TestRuntimeOptions>): JobTestKit;
+  /** Leaves a kit the test has shut down (or closed like a crash) itself out of the shutdown after it. */
+  release(kit: JobTestKit): void;
+}
+
+/**
+ * Registers the afterEach job tests share: every kit shut down, then every
+ * home checked for runs still going (a failure if any) and removed.
+ */
+export function useJobKits(): JobKits {
+  const kits: JobTestKit[] = [];
+  const homes: string[] = [];
+  afterEach(async () => {
+    for (const kit of kits.splice(0)) await kit.runtime.shutdown();
+    try {
+      for (const home of homes) expectNoRunsLeft(home);
+    } finally {
+      for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+  return {
+    newHome: () => {
+      const home = JobTestKit.home();
+      homes.push(home);
+      return home;
+    },
+    kit: (home, options) => {
+      const kit = new JobTestKit(home, options);
+      kits.push(kit);
+      return kit;
+    },
+    release: (kit) => {
+      kits.splice(kits.indexOf(kit), 1);
+    },
+  };
 }
 
 /**

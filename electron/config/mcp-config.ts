@@ -160,8 +160,3 @@ export function isToolAllowed(config: McpServerConfig, tool: string): boolean {
 export function toolApprovalMode(config: McpServerConfig, tool: string): McpToolApprovalMode {
   return config.toolApprovalModes[tool] ?? config.defaultToolsApprovalMode;
 }
-
-/** Same settings (a change means the server must restart). */
-export function sameServerConfig(a: McpServerConfig, b: McpServerConfig): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}

@@ -1,33 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
-import { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { JobTestKit, useJobKits } from '../../../test-support/job-test-kit.js';
 
 /** A job waiting for approval across a restart: the job, not pending_approvals, is the record of the question. */
-const kits: JobTestKit[] = [];
-const homes: string[] = [];
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  try {
-    for (const home of homes) expectNoRunsLeft(home);
-  } finally {
-    for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
-  }
-});
+const jobKits = useJobKits();
 
 function promptingHome(): string {
-  const home = JobTestKit.home();
-  homes.push(home);
+  const home = jobKits.newHome();
   fs.mkdirSync(path.join(home, 'rules'));
   fs.writeFileSync(path.join(home, 'rules', 'ask.rules'), 'prefix_rule(pattern = ["touch"], decision = "prompt", justification = "ask first")\n');
   return home;
 }
 
 function kit(home: string, jobConcurrency?: number): JobTestKit {
-  const k = new JobTestKit(home, jobConcurrency === undefined ? {} : { jobConcurrency });
-  kits.push(k);
-  return k;
+  return jobKits.kit(home, jobConcurrency === undefined ? {} : { jobConcurrency });
 }
 
 describe('command job approvals', () => {
@@ -38,7 +25,7 @@ describe('command job approvals', () => {
     expect(job).toMatchObject({ status: 'queued', detail: 'waiting for approval' });
     await first.until('the request', () => first.runtime.approvals.list().length === 1);
     await first.runtime.shutdown();
-    kits.splice(kits.indexOf(first), 1);
+    jobKits.release(first);
     expect(fs.existsSync(path.join(home, 'after-restart.txt'))).toBe(false);
 
     // No free slot in the second run: approved, the job waits its turn.
@@ -49,7 +36,7 @@ describe('command job approvals', () => {
     await second.call('approval/answer', { requestId: request!.requestId, decision: 'accept' });
     await second.untilJob(job.id, 'the job approved', (j) => j.status === 'queued' && j.detail === null);
     await second.runtime.shutdown();
-    kits.splice(kits.indexOf(second), 1);
+    jobKits.release(second);
     expect(fs.existsSync(path.join(home, 'after-restart.txt'))).toBe(false);
 
     // The approval was stored with the job: the next start runs it without asking again.

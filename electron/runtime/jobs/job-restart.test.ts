@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoRunsLeft, killRunsUnder, liveRuns } from '../../../test-support/detached-runs.js';
+import { describe, expect, it } from 'vitest';
+import { killRunsUnder, liveRuns } from '../../../test-support/detached-runs.js';
 import { alive, pidsAfter } from '../../../test-support/exec.js';
 import { waitUntil } from '../../../test-support/waiting.js';
-import { JobTestKit, stitchOutput } from '../../../test-support/job-test-kit.js';
+import { JobTestKit, stitchOutput, useJobKits } from '../../../test-support/job-test-kit.js';
 import { ManualClock } from '../../../test-support/manual-clock.js';
 
 /**
@@ -13,31 +13,12 @@ import { ManualClock } from '../../../test-support/manual-clock.js';
  * "keep running" and with "stop", a crash-like close, a run killed while
  * nothing watched it, and retries counted as a person would count them.
  */
-const kits: JobTestKit[] = [];
-const homes: string[] = [];
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  try {
-    for (const home of homes) expectNoRunsLeft(home);
-  } finally {
-    for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
-  }
-});
+const { newHome, kit, release } = useJobKits();
 
-function newHome(): string {
-  const home = JobTestKit.home();
-  homes.push(home);
-  return home;
-}
-function kit(home: string, options?: ConstructorParameters<typeof JobTestKit>[1]): JobTestKit {
-  const k = new JobTestKit(home, options);
-  kits.push(k);
-  return k;
-}
 /** Quits a runtime with its jobs left running, as the quit dialog's "keep running" does. */
 async function quitKeeping(k: JobTestKit): Promise<void> {
   await k.runtime.shutdown({ jobs: 'keep' });
-  kits.splice(kits.indexOf(k), 1);
+  release(k);
 }
 /** Appends a line to `marker` when it starts (to count runs), prints lines, waits for `go`, prints more, exits with `code`. */
 const script = (marker: string, code: number, extra = '') =>
@@ -109,7 +90,7 @@ describe('jobs across a restart', () => {
     for (const job of [unsafe, safe, noRetries]) await first.until(`${job.name} up`, () => first.output(job.id, 1).includes('up'));
     // What a crash leaves: the runs go on; then something kills them all (a reboot, say).
     first.runtime.close();
-    kits.splice(kits.indexOf(first), 1);
+    release(first);
     expect(killRunsUnder(home)).toBe(3);
 
     const second = kit(home);
@@ -136,7 +117,7 @@ describe('jobs across a restart', () => {
     await first.until('pids', () => pidsAfter(first.output(plain.id), 'pid:').length === 1 && pidsAfter(first.output(stubborn.id), 'pid:').length === 1);
     const pids = [...pidsAfter(first.output(plain.id), 'pid:'), ...pidsAfter(first.output(stubborn.id), 'pid:')];
     await first.runtime.shutdown({ jobs: 'stop' });
-    kits.splice(kits.indexOf(first), 1);
+    release(first);
     expect(alive(pids)).toEqual([]);
     expect(liveRuns(home)).toEqual([]);
 
@@ -191,7 +172,7 @@ describe('jobs across a restart', () => {
     const { job } = await first.call('job/create', { kind: 'command', command: script(marker, 0), cwd: home });
     await first.until('line 5', () => first.output(job.id, 1).includes('line 5'));
     first.runtime.close();
-    kits.splice(kits.indexOf(first), 1);
+    release(first);
     // Back to what the store held just before the start was recorded: queued, the run's place without its identity.
     const db = new Database(path.join(home, 'state.sqlite'));
     try {

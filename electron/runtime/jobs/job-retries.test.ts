@@ -1,29 +1,12 @@
-import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
-import { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import { JobTestKit, useJobKits } from '../../../test-support/job-test-kit.js';
 import { ManualClock } from '../../../test-support/manual-clock.js';
 
 /** Retry schedules on a manual clock (time is what is tested); the runs themselves are real processes. */
-const kits: JobTestKit[] = [];
-const homes: string[] = [];
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  try {
-    for (const home of homes) expectNoRunsLeft(home);
-  } finally {
-    for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
-  }
-});
+const jobKits = useJobKits();
+const newHome = jobKits.newHome;
 function kit(home: string, clock: ManualClock): JobTestKit {
-  const k = new JobTestKit(home, { jobClock: clock });
-  kits.push(k);
-  return k;
-}
-function newHome(): string {
-  const home = JobTestKit.home();
-  homes.push(home);
-  return home;
+  return jobKits.kit(home, { jobClock: clock });
 }
 
 describe('automatic retries', () => {
@@ -60,7 +43,7 @@ describe('automatic retries', () => {
     const { job } = await first.call('job/create', { kind: 'command', command: 'exit 1', cwd: home, maxAttempts: 1 });
     await first.untilJob(job.id, 'failed', (j) => j.status === 'failed');
     await first.runtime.shutdown();
-    kits.splice(kits.indexOf(first), 1);
+    jobKits.release(first);
 
     const second = kit(home, clock);
     expect(clock.pending).toBe(1);

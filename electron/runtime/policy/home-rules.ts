@@ -38,11 +38,6 @@ export function projectOfRulesFile(home: string, file: string): string | null {
   }
 }
 
-export interface LoadedRules {
-  readonly rules: readonly PrefixRule[];
-  readonly errors: readonly RuleFileError[];
-}
-
 /** One rules file as last read. */
 export interface RuleFileState {
   readonly file: string;
@@ -53,12 +48,6 @@ export interface RuleFileState {
   readonly keptPrevious: boolean;
   /** The project folder its rules apply to; null: every thread. */
   readonly project: string | null;
-}
-
-/** Reads every `*.rules` file (sorted by name). Unreadable files and bad rules are reported, never thrown. */
-export async function loadRuleFiles(home: string): Promise<LoadedRules> {
-  const read = await readRuleFiles(home);
-  return { rules: read.files.filter((file) => file.project === null).flatMap((file) => file.rules), errors: [...read.folderErrors, ...read.files.flatMap((file) => file.errors)] };
 }
 
 interface ReadRuleFiles {

@@ -1,37 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Schedule } from '../../../shared/protocol/index.js';
-import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
-import { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { JobTestKit, useJobKits } from '../../../test-support/job-test-kit.js';
 import { ManualClock } from '../../../test-support/manual-clock.js';
 
 /** Schedules on a driven clock (time is what is tested); each run is a real job with a real process. */
-const kits: JobTestKit[] = [];
-const homes: string[] = [];
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  try {
-    for (const home of homes) expectNoRunsLeft(home);
-  } finally {
-    for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
-  }
-});
+const jobKits = useJobKits();
+const newHome = jobKits.newHome;
 
-function newHome(): string {
-  const home = JobTestKit.home();
-  homes.push(home);
-  return home;
-}
 function kit(home: string, clock: ManualClock): JobTestKit {
-  const k = new JobTestKit(home, { jobClock: clock, jobConcurrency: 8 });
-  kits.push(k);
-  return k;
+  return jobKits.kit(home, { jobClock: clock, jobConcurrency: 8 });
 }
 /** A restart: the old runtime closes as a crash would leave it, a new one opens the same home. */
 function reopen(k: JobTestKit, clock: ManualClock, whileClosed: () => void = () => undefined): JobTestKit {
   k.runtime.close();
-  kits.splice(kits.indexOf(k), 1);
+  jobKits.release(k);
   whileClosed();
   return kit(k.home, clock);
 }
