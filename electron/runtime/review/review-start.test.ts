@@ -8,7 +8,7 @@ import { createModelClient } from '../../model/create-model-client.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { textReply } from '../../../test-support/agent-commands.js';
-import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { mockAgentRuntime } from '../../../test-support/mock-agent-runtime.js';
 import type { RequestContext } from '../context.js';
 
 /** Codex's review/start through a real runtime: real git repositories, the mock model's scripted review. */
@@ -50,30 +50,8 @@ function repository(): string {
 }
 
 function agent() {
-  const home = tempDir('wh-home-');
-  const runtime = createTestRuntime({
-    home,
-    validateResults: true,
-    defaults: { cwd: home },
-    bindModel: async () => ({ client: createModelClient(mockProvider(mock, 'chat')), model: 'deepseek-chat', contextWindow: 128_000 }),
-  });
-  cleanups.push(() => runtime.shutdown());
-  const seen: AnyNotification[] = [];
-  runtime.events.subscribe((n) => seen.push(n));
-  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
-  const completed = (turnId: string) =>
-    new Promise<Turn>((resolve) => {
-      const check = () => {
-        const done = seen.find((n) => n.method === 'turn/completed' && (n.params as { turn: Turn }).turn.id === turnId);
-        if (done) resolve((done.params as { turn: Turn }).turn);
-        return done !== undefined;
-      };
-      if (check()) return;
-      const off = runtime.events.subscribe(() => {
-        if (check()) off();
-      });
-    });
-  return { runtime, seen, call, completed };
+  const a = mockAgentRuntime(mock, tempDir('wh-home-'), (cleanup) => cleanups.push(cleanup));
+  return { ...a, completed: a.turnCompleted };
 }
 
 /** The last request the mock model received: its system instructions and the user message. */

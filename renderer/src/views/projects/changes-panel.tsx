@@ -106,8 +106,8 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
                     {STATUS_WORDS[file.status]}
                   </span>
                   <code className="changes-file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</code>
-                  <FindingCount findings={review?.findings ?? []} path={file.path} />
                   <span className="changes-file-counts">
+                    <FindingCount findings={review?.findings ?? []} path={file.path} />
                     {file.binary ? 'binary' : <><span className="file-diff-added">+{file.added}</span> <span className="file-diff-removed">−{file.removed}</span></>}
                   </span>
                 </button>
