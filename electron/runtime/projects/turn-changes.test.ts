@@ -3,20 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGED_SINCE, RpcError, type AnyNotification, type ClientMethod, type ParamsOf, type Turn } from '../../../shared/protocol/index.js';
-import { createModelClient } from '../../model/create-model-client.js';
+import { CHANGED_SINCE, RpcError } from '../../../shared/protocol/index.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { execCall, textReply, toolCallReply } from '../../../test-support/agent-commands.js';
 import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
 import { mockAgentRuntime } from '../../../test-support/mock-agent-runtime.js';
-import type { RequestContext } from '../context.js';
 
 /**
  * Undo and the changes view through a real runtime: the mock model edits files with
  * apply_patch and with commands, in a real git repository and in a plain folder.
  */
-const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 const say = (text: string) => [{ type: 'text' as const, text }];
 
 let mock: MockModelServer;

@@ -3,16 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RpcError, type AnyNotification, type ClientMethod, type ParamsOf, type ThreadItem, type Turn } from '../../../shared/protocol/index.js';
-import { createModelClient } from '../../model/create-model-client.js';
+import { RpcError, type ParamsOf, type ThreadItem, type Turn } from '../../../shared/protocol/index.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { textReply } from '../../../test-support/agent-commands.js';
 import { mockAgentRuntime } from '../../../test-support/mock-agent-runtime.js';
-import type { RequestContext } from '../context.js';
 
 /** Codex's review/start through a real runtime: real git repositories, the mock model's scripted review. */
-const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 const GIT_ID = ['-c', 'user.name=P', '-c', 'user.email=p@p'];
 
 let mock: MockModelServer;
