@@ -127,6 +127,9 @@ const LAYERS = {
     ],
   },
 
+  // Codex's review/start: the target's diff from git, then a review turn.
+  [`${CORE}/review`]: { imports: ['electron/git', 'shared/protocol', CORE, `${CORE}/turns`] },
+
   // Keeps the home within its size and age budgets (events, process and job logs, checkpoints).
   [`${CORE}/retention`]: { imports: ['electron/store', 'shared/protocol', CORE] },
 
@@ -136,7 +139,7 @@ const LAYERS = {
       'electron/config', 'electron/mcp', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/environments`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`,
       `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`, `${CORE}/projects`,
-      `${CORE}/retention`,
+      `${CORE}/retention`, `${CORE}/review`,
     ],
   },
 
@@ -147,7 +150,7 @@ const LAYERS = {
       CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/environments`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
       `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`, 'electron/git',
       `${CORE}/projects`,
-      `${CORE}/retention`,
+      `${CORE}/retention`, `${CORE}/review`,
     ],
   },
   'electron/server': {

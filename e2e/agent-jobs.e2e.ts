@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,8 @@ describe('agent jobs on the dashboard', () => {
     await dialog.getByTestId('job-token-budget').fill('20000');
     await dialog.getByTestId('job-time-budget').fill('30');
     await dialog.getByTestId('job-approval-policy').selectOption('untrusted');
+    // A plain folder has no separate copies: the choice is not offered.
+    expect(await dialog.getByTestId('job-worktree').count()).toBe(0);
     await snap(page, 'agent-1-new-job-dialog');
     expect(await axeProblems(page)).toEqual([]);
     await dialog.getByTestId('job-submit').click();
@@ -105,5 +108,36 @@ describe('agent jobs on the dashboard', () => {
     await page.getByTestId('job-thread-link').click();
     await page.getByTestId('agent-message').filter({ hasText: 'the goal is achieved' }).waitFor();
     await page.getByTestId('jobs-view').waitFor({ state: 'detached' });
+  });
+
+  it('offers an agent job its own copy in a git repository, and the job works on its own branch', async () => {
+    const { page } = app;
+    const repo = path.join(folder, 'repo');
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(path.join(repo, 'README.md'), 'hello\n');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=P', '-c', 'user.email=p@p', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    mock.enqueue(toolCall('c1', 'update_goal', { status: 'complete' }), reply('Nothing to do: the goal is achieved.'));
+    await page.getByTestId('open-jobs').click();
+    await page.getByTestId('jobs-view').waitFor();
+    await page.getByTestId('new-job').click();
+    const dialog = page.getByTestId('new-job-dialog');
+    await dialog.getByTestId('job-kind-agent').click();
+    await dialog.getByTestId('folder-input').fill(repo);
+    const copy = dialog.getByTestId('job-worktree');
+    await copy.waitFor();
+    expect(await dialog.locator('.project-worktree').innerText()).toContain('own branch from main');
+    await copy.check();
+    await dialog.getByTestId('job-objective').fill('Tidy the readme');
+    await dialog.getByTestId('job-approval-policy').selectOption('never');
+    expect(await axeProblems(page)).toEqual([]);
+    await snap(page, 'agent-job-own-copy');
+    await dialog.getByTestId('job-submit').click();
+    await page.getByTestId('job-page').waitFor();
+    await expect.poll(() => git('branch', '--list', 'wheelhouse/job-*')).toMatch(/wheelhouse\/job-/);
+    // The person's checkout stays on its branch.
+    expect(git('branch', '--show-current')).toBe('main');
   });
 });

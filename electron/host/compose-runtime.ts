@@ -35,6 +35,7 @@ import { ProjectService } from '../runtime/projects/project-service.js';
 import { TurnChanges } from '../runtime/projects/turn-changes.js';
 import { homePaths } from '../runtime/home.js';
 import { Checkpoints } from '../git/checkpoints.js';
+import { ReviewService } from '../runtime/review/review-service.js';
 import { GitRunner } from '../git/git-runner.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
@@ -171,8 +172,9 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ...(options.loginEnvironment ? { loginEnvironment: options.loginEnvironment } : {}),
   });
   const git = new GitRunner(supervisor);
+  const checkpoints = new Checkpoints(git, homePaths(home).checkpoints);
   const changes = new TurnChanges({
-    checkpoints: new Checkpoints(git, homePaths(home).checkpoints),
+    checkpoints,
     events,
     threadOf: (threadId) => {
       const { record, store } = threads.require(threadId);
@@ -373,6 +375,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     sandboxSettings,
     threadDefaults,
     turns,
+    review: new ReviewService({ git, checkpoints, threads, turns }),
     goals,
     approvals,
     mcp,

@@ -29,6 +29,8 @@ export interface ActiveTurn {
   usage: TokenUsageBreakdown;
   /** Resolves when the turn has ended and been persisted. */
   done: Promise<void>;
+  /** Set for a review turn (`review/start`): what the model is asked to review. */
+  readonly review: ReviewTurnRequest | null;
 }
 
 export const ZERO_USAGE: TokenUsageBreakdown = {
@@ -49,4 +51,12 @@ export function addUsage(a: TokenUsageBreakdown, b: TokenUsageBreakdown): TokenU
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
   };
+}
+
+/** What a review turn asks the model, set by `review/start`. */
+export interface ReviewTurnRequest {
+  /** The request to the model: what to review, with its diff. */
+  readonly prompt: string;
+  /** The folder the findings' paths are made relative to (the repository's top folder). */
+  readonly root: string | null;
 }

@@ -92,7 +92,10 @@ function roleOf(item: ConversationItem): string | null {
     case 'commandExecution':
     case 'fileChange':
     case 'mcpToolCall':
+    case 'exitedReviewMode':
       return 'assistant';
+    case 'enteredReviewMode':
+      return 'user';
     case 'forkMarker':
       return 'system';
   }
@@ -115,6 +118,9 @@ function searchableText(item: ConversationItem): string {
       return item.changes.map((change) => change.path).join('\n');
     case 'mcpToolCall':
       return `${item.server} ${item.tool}`;
+    case 'enteredReviewMode':
+    case 'exitedReviewMode':
+      return item.review;
     case 'forkMarker':
       return '';
   }

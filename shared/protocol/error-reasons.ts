@@ -75,6 +75,8 @@ export const ERROR_REASON_CODES = {
   'changes.changedSince': InvalidRequest,
   'git.notARepository': InvalidRequest,
   'git.failed': InvalidRequest,
+  'review.unknownCommit': InvalidRequest,
+  'review.unknownBranch': InvalidRequest,
   'worktree.none': InvalidRequest,
   'worktree.turnRunning': InvalidRequest,
   'worktree.notARepository': InvalidRequest,

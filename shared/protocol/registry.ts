@@ -15,6 +15,7 @@ import { execPolicyMethods, execPolicyNotifications } from './methods/exec-polic
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
 import { projectMethods } from './methods/projects.js';
+import { reviewMethods } from './methods/review.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
@@ -50,6 +51,7 @@ export const clientMethods = {
   ...threadSandboxMethods,
   ...desktopMethods,
   ...projectMethods,
+  ...reviewMethods,
   ...storageMethods,
 } as const satisfies Record<string, MethodSpec>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commandExecutionFields } from './command-execution.js';
 import { fileChangeFields } from './file-change.js';
+import { ReviewOutput } from './review.js';
 import {
   CodexErrorInfo,
   CodexSessionSource,
@@ -170,6 +171,13 @@ export const ThreadItem = z.discriminatedUnion('type', [
     pluginId: z.null(),
     readOnlyHint: z.boolean().nullable(),
   }),
+  /** Codex: a review turn began; `review` names what is reviewed (e.g. "current changes"). */
+  z.object({ ...itemBase, type: z.literal('enteredReviewMode'), review: z.string() }),
+  /**
+   * Codex: the review turn ended; `review` is its findings as text. `output` (Wheelhouse's) is
+   * the same findings structured, so they can be shown on the diff; null when the turn was stopped.
+   */
+  z.object({ ...itemBase, type: z.literal('exitedReviewMode'), review: z.string(), output: ReviewOutput.nullable() }),
 ]);
 export type ThreadItem = z.infer<typeof ThreadItem>;
 

@@ -25,7 +25,8 @@ import { mcpHandlers } from './mcp-handlers.js';
 import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
 import { threadHandlers, type ThreadHandlerDeps } from './thread-handlers.js';
-import { goalHandlers, queueHandlers, turnHandlers } from './turn-handlers.js';
+import { goalHandlers, queueHandlers, reviewHandlers, turnHandlers } from './turn-handlers.js';
+import type { ReviewService } from '../review/review-service.js';
 import { eventHandlers, storageHandlers, workspaceHandlers } from './workspace-handlers.js';
 import type { StorageRetention } from '../retention/storage-retention.js';
 
@@ -35,6 +36,8 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly home: string;
   readonly events: EventLog;
   readonly turns: TurnEngine;
+  /** review/start: a review turn of a target's diff. */
+  readonly review: ReviewService;
   readonly goals: GoalManager;
   readonly approvals: ApprovalBroker;
   readonly mcp: McpManager;
@@ -72,6 +75,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     initialize: initializeHandler(deps.home),
     ...threadHandlers(deps),
     ...turnHandlers(deps.turns, deps.environments),
+    ...reviewHandlers(deps.review),
     ...queueHandlers(deps.queue),
     ...goalHandlers(deps.goals),
     ...eventHandlers(deps.events),

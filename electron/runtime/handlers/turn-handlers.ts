@@ -1,4 +1,5 @@
-import type { goalMethods, queueMethods, turnMethods } from '../../../shared/protocol/index.js';
+import type { goalMethods, queueMethods, reviewMethods, turnMethods } from '../../../shared/protocol/index.js';
+import type { ReviewService } from '../review/review-service.js';
 import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
@@ -36,4 +37,9 @@ export function goalHandlers(goals: GoalManager): HandlerTable<typeof goalMethod
     'thread/goal/get': (params) => ({ goal: goals.get(params.threadId) }),
     'thread/goal/clear': (params) => goals.clear(params.threadId),
   };
+}
+
+/** review/start: Codex's review turn. */
+export function reviewHandlers(review: ReviewService): HandlerTable<typeof reviewMethods> {
+  return { 'review/start': (params) => review.start(params) };
 }

@@ -3,20 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGED_SINCE, RpcError, type AnyNotification, type ClientMethod, type ParamsOf, type Turn } from '../../../shared/protocol/index.js';
-import { createModelClient } from '../../model/create-model-client.js';
+import { CHANGED_SINCE, RpcError } from '../../../shared/protocol/index.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
 import { execCall, textReply, toolCallReply } from '../../../test-support/agent-commands.js';
 import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
-import { createTestRuntime } from '../../../test-support/test-runtime.js';
-import type { RequestContext } from '../context.js';
+import { mockAgentRuntime } from '../../../test-support/mock-agent-runtime.js';
 
 /**
  * Undo and the changes view through a real runtime: the mock model edits files with
  * apply_patch and with commands, in a real git repository and in a plain folder.
  */
-const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 const say = (text: string) => [{ type: 'text' as const, text }];
 
 let mock: MockModelServer;
@@ -53,31 +49,7 @@ function plainProject(): string {
 }
 
 function agent() {
-  const home = tempDir('wh-home-');
-  const runtime = createTestRuntime({
-    home,
-    validateResults: true,
-    defaults: { cwd: home },
-    bindModel: async () => ({ client: createModelClient(mockProvider(mock, 'chat')), model: 'deepseek-chat', contextWindow: 128_000 }),
-  });
-  cleanups.push(() => runtime.shutdown());
-  const seen: AnyNotification[] = [];
-  runtime.events.subscribe((n) => seen.push(n));
-  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
-  const completed = (count: number) =>
-    new Promise<Turn>((resolve) => {
-      const check = () => {
-        const done = seen.filter((n) => n.method === 'turn/completed');
-        if (done.length < count) return false;
-        resolve((done[count - 1]!.params as { turn: Turn }).turn);
-        return true;
-      };
-      if (check()) return;
-      const off = runtime.events.subscribe(() => {
-        if (check()) off();
-      });
-    });
-  return { runtime, home, seen, call, completed };
+  return mockAgentRuntime(mock, tempDir('wh-home-'), (cleanup) => cleanups.push(cleanup));
 }
 
 const EDIT_GREETING = patchOf('*** Update File: greeting.txt', '@@', ' one', '-two', '+TWO', ' three', '*** Add File: notes/new.txt', '+fresh');

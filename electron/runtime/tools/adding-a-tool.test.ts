@@ -76,6 +76,7 @@ it('count_lines answers the model, is recorded in the thread, and refuses argume
       model: null,
       usage: ZERO_USAGE,
       done: Promise.resolve(),
+      review: null,
     };
     const tools = await new ToolTable<ActiveTurn>().register(countLinesTool).forTurn({ threadId: thread.id, hasGoal: false });
     expect(tools.specs).toEqual([

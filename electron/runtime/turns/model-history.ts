@@ -98,10 +98,21 @@ export function buildModelHistory(items: readonly ConversationItem[]): ModelMess
         s.results.push({ role: 'tool', toolCallId: item.id, name, content: mcpItemOutput(item) });
         break;
       }
+      case 'enteredReviewMode':
+        break;
+      case 'exitedReviewMode':
+        // As Codex: the review's findings join the conversation as something the user brought, so later turns can act on them.
+        flush();
+        messages.push({ role: 'user', content: reviewResultMessage(item.review) });
+        break;
       case 'forkMarker':
         break;
     }
   }
   flush();
   return messages;
+}
+
+function reviewResultMessage(review: string): string {
+  return `The user ran a code review in this thread. Its findings:\n\n${review.length > 0 ? review : '(the review was stopped before it finished)'}`;
 }

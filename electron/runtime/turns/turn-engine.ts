@@ -16,8 +16,9 @@ import type { ThreadManager } from '../thread-manager.js';
 import { previewOf, toWireTurn } from '../thread-mapper.js';
 import type { ToolTable } from '../tools/tool-table.js';
 import type { ModelBinder } from '../../model/types.js';
-import { addUsage, ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
+import { addUsage, ZERO_USAGE, type ActiveTurn, type ReviewTurnRequest } from '../active-turn.js';
 import { runTurn, storePendingInput, type TurnOutcome } from './turn-runner.js';
+
 import { requireDirectory } from '../working-directory.js';
 import { redactTurnError } from '../../model/secret-redaction.js';
 import { hookContextOf } from '../hooks/turn-hooks.js';
@@ -53,7 +54,43 @@ export class TurnEngine {
   constructor(private readonly deps: TurnEngineDeps) {}
 
   start(params: HandlerParamsOf<'turn/start'>): ResultOf<'turn/start'> {
-    const { record, store } = this.deps.threads.requireUnarchived(params.threadId, 'turn/start');
+    const userText = params.input.map((i) => i.text).join('\n');
+    return this.begin('turn/start', params, userText, null, (turnId, now) => ({
+      type: 'userMessage',
+      id: this.deps.newId(),
+      turnId,
+      createdAtMs: now,
+      startedAtMs: now,
+      completedAtMs: now,
+      content: params.input,
+      ...ITEM_CODEX_NULLS.userMessage,
+    }));
+  }
+
+  /**
+   * A review turn (Codex's `review/start`): it opens with an enteredReviewMode item naming
+   * what is reviewed (`hint`) instead of a user message, and asks the model `review.prompt`.
+   */
+  startReview(threadId: string, hint: string, review: ReviewTurnRequest): ResultOf<'turn/start'> {
+    return this.begin('review/start', { threadId }, hint, review, (turnId, now) => ({
+      type: 'enteredReviewMode',
+      id: this.deps.newId(),
+      turnId,
+      createdAtMs: now,
+      startedAtMs: now,
+      completedAtMs: now,
+      review: hint,
+    }));
+  }
+
+  private begin(
+    method: 'turn/start' | 'review/start',
+    params: { readonly threadId: string; readonly cwd?: string | null | undefined; readonly model?: string | null | undefined },
+    userText: string,
+    review: ReviewTurnRequest | null,
+    firstItem: (turnId: string, now: number) => ThreadItem,
+  ): ResultOf<'turn/start'> {
+    const { record, store } = this.deps.threads.requireUnarchived(params.threadId, method);
     const running = this.active.get(record.id);
     if (running) {
       throw RpcError.because(
@@ -65,9 +102,8 @@ export class TurnEngine {
     this.deps.goals.assertCanStart(record.id);
     const now = this.deps.now();
     const turnId = this.deps.newId();
-    const cwd = params.cwd ? requireDirectory('turn/start', params.cwd) : record.cwd;
+    const cwd = params.cwd ? requireDirectory(method, params.cwd) : record.cwd;
     const model = params.model ?? null;
-    const userText = params.input.map((i) => i.text).join('\n');
     const turnRecord: TurnRecord = {
       id: turnId,
       threadId: record.id,
@@ -79,7 +115,7 @@ export class TurnEngine {
       startedAtMs: now,
       completedAtMs: null,
     };
-    const userItem: ThreadItem = { type: 'userMessage', id: this.deps.newId(), turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now, content: params.input, ...ITEM_CODEX_NULLS.userMessage };
+    const userItem = firstItem(turnId, now);
     const scope = { threadId: record.id, turnId, ephemeral: record.ephemeral };
     const wireTurn = toWireTurn(turnRecord, [userItem]);
     // The turn's rows and its announcement land together.
@@ -118,6 +154,7 @@ export class TurnEngine {
       model: model ?? record.model,
       usage: ZERO_USAGE,
       done: Promise.resolve(),
+      review,
     };
     this.active.set(record.id, turn);
     this.deps.threads.markLoaded(record.id);

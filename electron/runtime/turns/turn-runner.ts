@@ -11,6 +11,7 @@ import { buildModelHistory } from './model-history.js';
 import { ReplyItems } from './reply-items.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { dispatchToolCall } from './tool-dispatch.js';
+import { runReviewTurn } from './review-turn.js';
 
 /** A runaway tool loop is stopped after this many model requests in one turn. */
 export const MAX_MODEL_REQUESTS_PER_TURN = 64;
@@ -44,6 +45,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
   const signal = turn.controller.signal;
   let reply: ReplyItems | null = null;
   try {
+    if (turn.review) return await runReviewTurn(turn, turn.review, deps);
     const { record } = deps.threads.require(turn.threadId);
     const binding = await deps.bindModel({ modelProvider: record.modelProvider, model: turn.model ?? record.model });
     turn.model = binding.model;

@@ -59,6 +59,8 @@ function stepOf(item: ConversationItem): ActivityStep | null {
       return item.text.trim() === '' ? null : { id: item.id, kind: 'message', text: 'Replied', result: null, state: 'done' };
     case 'reasoning':
     case 'forkMarker':
+    case 'enteredReviewMode':
+    case 'exitedReviewMode':
       return null;
     default: {
       const unknown: never = item;

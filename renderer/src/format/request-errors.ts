@@ -133,6 +133,8 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
     case 'changes.changedSince':
     case 'git.notARepository':
     case 'git.failed':
+    case 'review.unknownCommit':
+    case 'review.unknownBranch':
     case 'worktree.none':
     case 'worktree.turnRunning':
     case 'worktree.notARepository':

@@ -51,6 +51,8 @@ export interface ProjectsState {
   revertHunk(threadId: string, target: { readonly turnId: string | null; readonly path: string; readonly hunk: string }): Promise<void>;
   /** Commits the thread folder's changes (all, or `paths`); resolves whether it did. */
   commit(threadId: string, message: string): Promise<boolean>;
+  /** Starts a review turn of the thread folder's uncommitted changes (review/start); its findings arrive in the conversation. */
+  review(threadId: string): Promise<void>;
   readWorktree(threadId: string): Promise<void>;
   merge(threadId: string): Promise<void>;
   keep(threadId: string): Promise<void>;
@@ -187,6 +189,14 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
       } catch (error) {
         showRequestError(error);
         return false;
+      }
+    },
+
+    review: async (threadId) => {
+      try {
+        await client.request('review/start', { threadId, target: { type: 'uncommittedChanges' } });
+      } catch (error) {
+        showRequestError(error);
       }
     },
 

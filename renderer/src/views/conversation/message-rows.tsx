@@ -10,6 +10,7 @@ import { CommandCard } from './command-card.js';
 import { FileChangeCard } from './file-change-card.js';
 import { McpToolCallCard } from './mcp-tool-call-card.js';
 import { ToolCallCard } from './tool-call-card.js';
+import { ReviewResult, ReviewStarted } from '../review/review-card.js';
 
 type Item<T extends ConversationItem['type']> = Extract<ConversationItem, { type: T }>;
 
@@ -30,6 +31,10 @@ export const ItemRow = memo(function ItemRow({ item }: { readonly item: Conversa
       return <FileChangeCard item={item} />;
     case 'mcpToolCall':
       return <McpToolCallCard item={item} />;
+    case 'enteredReviewMode':
+      return <ReviewStarted item={item} />;
+    case 'exitedReviewMode':
+      return <ReviewResult item={item} />;
     case 'forkMarker':
       return <ForkMarker item={item} />;
     default: {

@@ -1,10 +1,12 @@
 import { FileDiff, GitCommitHorizontal, Rows2, Columns2, Undo2, X } from 'lucide-react';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { Fragment, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ChangedFile } from '../../../../shared/protocol/methods/projects.js';
 import { gitDiffHunks, gitDiffLines, languageOfPath, splitRows } from '../../format/changed-file-diff.js';
 import type { DiffLine } from '../../format/file-diff.js';
 import { highlightCode, highlightGeneration, loadLanguage, onLanguageLoaded } from '../../markdown/code-highlighter.js';
 import { useProjectsStore, useThreadsStore } from '../../services.js';
+import { FindingNote, findingsByLine, ReviewButton, useLatestReview } from '../review/review-findings.js';
+import type { ReviewFinding } from '../../../../shared/protocol/review.js';
 import './projects.css';
 
 const STATUS_WORDS: Record<ChangedFile['status'], string> = {
@@ -29,6 +31,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [layout, setLayout] = useState<'unified' | 'split'>('unified');
   const inRepository = useThreadsStore((s) => Boolean(s.threads[threadId]?.gitInfo));
+  const review = useLatestReview(threadId);
   if (!changes) return null;
   const result = changes.result;
   const files = result?.files ?? [];
@@ -85,6 +88,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
           <Undo2 size={14} strokeWidth={1.9} aria-hidden="true" />
           {changes.sinceTurnId ? "Undo this turn's changes" : 'Undo all changes'}
         </button>
+        {inRepository && <ReviewButton threadId={threadId} disabled={files.length === 0} />}
       </div>
       {result?.unavailable ? (
         <p className="changes-empty">{result.unavailable}</p>
@@ -103,6 +107,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
                   </span>
                   <code className="changes-file-path">{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</code>
                   <span className="changes-file-counts">
+                    <FindingCount findings={review?.findings ?? []} path={file.path} />
                     {file.binary ? 'binary' : <><span className="file-diff-added">+{file.added}</span> <span className="file-diff-removed">−{file.removed}</span></>}
                   </span>
                 </button>
@@ -123,6 +128,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
             <ChangedFileView
               file={shown}
               layout={layout}
+              findings={review?.findings ?? []}
               onRevertHunk={(hunk) => void revertHunk(threadId, { turnId: changes.sinceTurnId, path: shown.path, hunk })}
             />
           )}
@@ -167,16 +173,43 @@ function CommitForm({ threadId }: { readonly threadId: string }) {
   );
 }
 
+/** How many of the newest review's findings point into the file. */
+function FindingCount({ findings, path }: { readonly findings: readonly ReviewFinding[]; readonly path: string }) {
+  const count = findings.filter((finding) => finding.path === path).length;
+  if (count === 0) return null;
+  return (
+    <span className="changes-file-findings" data-testid="changes-file-findings" title={`${count} review ${count === 1 ? 'finding' : 'findings'}`}>
+      {count}
+    </span>
+  );
+}
+
 function ChangedFileView({
   file,
   layout,
+  findings,
   onRevertHunk,
 }: {
   readonly file: ChangedFile;
   readonly layout: 'unified' | 'split';
+  readonly findings: readonly ReviewFinding[];
   readonly onRevertHunk: (hunk: string) => void;
 }) {
   const lines = useMemo(() => gitDiffLines(file.path, file.diff), [file.path, file.diff]);
+  const notes = useMemo(() => findingsByLine(findings, file.path), [findings, file.path]);
+  // A finding on a line the diff does not show is listed above it, so none is lost.
+  const shownLines = new Set(lines.map((line) => line.newNumber).filter((n): n is number => n !== null));
+  const elsewhere = [...notes].filter(([line]) => !shownLines.has(line)).flatMap(([, list]) => list);
+  const noteRow = (newNumber: number | null) =>
+    newNumber !== null && notesAt(notes, newNumber).length > 0 ? (
+      <div className="changes-finding-row" role="row" data-testid="changes-finding">
+        <div role="cell">
+          {notesAt(notes, newNumber).map((finding, index) => (
+            <FindingNote key={index} finding={finding} />
+          ))}
+        </div>
+      </div>
+    ) : null;
   const hunks = useMemo(() => gitDiffHunks(file.diff), [file.diff]);
   // A renamed file's hunks belong to the rename: it is taken back whole (its revert button).
   const hunkRevert = file.status === 'modified';
@@ -201,25 +234,40 @@ function ChangedFileView({
   if (file.large) return <p className="changes-empty">This file’s diff is too large to show here.</p>;
   if (lines.length === 0) return <p className="changes-empty">Only the file’s mode or name changed.</p>;
   return (
-    <div className="changes-diff file-diff-body" role="table" aria-label={`Diff of ${file.path}`} data-testid="changes-diff" data-layout={layout}>
-      {layout === 'unified'
-        ? lines.map((line, index) => (
-            <div key={index} className="file-diff-line" data-line={line.kind} role="row">
-              <span className="file-diff-number" aria-hidden="true">{line.oldNumber ?? ''}</span>
-              <span className="file-diff-number" aria-hidden="true">{line.newNumber ?? ''}</span>
-              <span className="file-diff-sign" aria-hidden="true">{sign(line)}</span>
-              <LineText line={line} language={language} />
-              {hunkButton(line)}
-            </div>
-          ))
-        : splitRows(lines).map((row, index) => (
-            <div key={index} className="changes-split-row" data-line={row.kind} role="row">
-              <SplitCell line={row.left} side="old" language={language} />
-              <SplitCell line={row.right} side="new" language={language} />
-              {row.left && hunkButton(row.left)}
-            </div>
+    <>
+      {elsewhere.length > 0 && (
+        <div className="changes-findings-elsewhere" data-testid="changes-findings-elsewhere">
+          {elsewhere.map((finding, index) => (
+            <FindingNote key={index} finding={finding} />
           ))}
-    </div>
+        </div>
+      )}
+      <div className="changes-diff file-diff-body" role="table" aria-label={`Diff of ${file.path}`} data-testid="changes-diff" data-layout={layout}>
+        {layout === 'unified'
+          ? lines.map((line, index) => (
+              <Fragment key={index}>
+                <div className="file-diff-line" data-line={line.kind} role="row">
+                  <span className="file-diff-number" aria-hidden="true">{line.oldNumber ?? ''}</span>
+                  <span className="file-diff-number" aria-hidden="true">{line.newNumber ?? ''}</span>
+                  <span className="file-diff-sign" aria-hidden="true">{sign(line)}</span>
+                  <LineText line={line} language={language} />
+                  {hunkButton(line)}
+                </div>
+                {line.kind !== 'removed' && noteRow(line.newNumber)}
+              </Fragment>
+            ))
+          : splitRows(lines).map((row, index) => (
+              <Fragment key={index}>
+                <div className="changes-split-row" data-line={row.kind} role="row">
+                  <SplitCell line={row.left} side="old" language={language} />
+                  <SplitCell line={row.right} side="new" language={language} />
+                  {row.left && hunkButton(row.left)}
+                </div>
+                {noteRow(row.right?.newNumber ?? null)}
+              </Fragment>
+            ))}
+      </div>
+    </>
   );
 }
 
@@ -256,4 +304,8 @@ function useHighlighter(language: string | null): void {
   useEffect(() => {
     if (language) void loadLanguage(language);
   }, [language]);
+}
+
+function notesAt(notes: ReadonlyMap<number, readonly ReviewFinding[]>, line: number): readonly ReviewFinding[] {
+  return notes.get(line) ?? [];
 }

@@ -1,10 +1,10 @@
-import { X } from 'lucide-react';
-import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { timeZoneProblem, type Schedule } from '../../../../shared/protocol/index.js';
 import { machineTimeZone } from '../../../../shared/schedule-timing.js';
 import { choiceOfCron, cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
 import { useSchedulesStore, useThreadsStore } from '../../services.js';
 import { jobTemplateErrors, jobTemplateFormOf, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../../format/job-form.js';
+import { JobDialogFrame } from '../jobs/job-dialog-frame.js';
 import { JobTemplateFields } from '../jobs/job-template-fields.js';
 import { timingWords } from './schedules-page.js';
 
@@ -80,7 +80,6 @@ function choiceOf(form: BuilderForm): BuilderChoice {
  * when it changed (a new timing counts from now).
  */
 export function ScheduleDialog({ onClose, editing = null }: { readonly onClose: () => void; readonly editing?: Schedule | null }) {
-  const titleId = useId();
   const projectFolder = useThreadsStore((s) => s.projectFolder);
   const create = useSchedulesStore((s) => s.create);
   const update = useSchedulesStore((s) => s.update);
@@ -127,162 +126,147 @@ export function ScheduleDialog({ onClose, editing = null }: { readonly onClose: 
     }
     if (saved) onClose();
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && !event.defaultPrevented) onClose();
-  };
-
   return (
-    <div className="dialog-backdrop" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
-      <form className="dialog new-job-dialog schedule-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="schedule-dialog" onKeyDown={onKeyDown} onSubmit={(e) => void submit(e)}>
-        <div className="dialog-head">
-          <h2 id={titleId} className="dialog-title">
-            {editing ? `Edit “${editing.name}”` : 'New schedule'}
-          </h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
-            <X size={15} strokeWidth={2} aria-hidden="true" />
-          </button>
+    <JobDialogFrame
+      title={editing ? `Edit “${editing.name}”` : 'New schedule'}
+      testId="schedule-dialog"
+      className="schedule-dialog"
+      submitLabel={editing ? 'Save changes' : 'Create schedule'}
+      submitTestId="schedule-submit"
+      busy={saving}
+      onSubmit={(e) => void submit(e)}
+      onClose={onClose}
+    >
+      <JobTemplateFields
+        form={job}
+        tried={tried}
+        onChange={(next) => setJob((j) => ({ ...j, ...next }))}
+        name={
+          <label className="field">
+            <span className="field-label">Name</span>
+            <input className="field-input" data-testid="schedule-name" placeholder="Nightly build" value={name} aria-invalid={shown(errors.name) !== null} onChange={(e) => setName(e.target.value)} autoFocus />
+            {shown(errors.name) && <span className="field-error">{errors.name}</span>}
+          </label>
+        }
+      />
+      <fieldset className="schedule-when">
+        <legend className="field-label">When</legend>
+        <div className="schedule-when-row">
+          <select
+            className="field-input"
+            aria-label="How often"
+            data-testid="schedule-kind"
+            value={keepTiming ? KEEP : form.kind}
+            onChange={(e) => {
+              setKeepTiming(e.target.value === KEEP);
+              if (e.target.value !== KEEP) change({ kind: e.target.value as BuilderKind });
+            }}
+          >
+            {editing && editing.cron === null && <option value={KEEP}>As it is: {timingWords(editing)}</option>}
+            {KINDS.map(({ kind, label }) => (
+              <option key={kind} value={kind}>
+                {label}
+              </option>
+            ))}
+          </select>
+          {!keepTiming && (form.kind === 'everyMinutes' || form.kind === 'everyHours') && (
+            <label className="schedule-inline">
+              every
+              <input className="field-input schedule-count" inputMode="numeric" aria-label={form.kind === 'everyMinutes' ? 'Minutes between runs' : 'Hours between runs'} data-testid="schedule-count" value={form.count} onChange={(e) => change({ count: e.target.value })} />
+              {form.kind === 'everyMinutes' ? 'minutes' : 'hours'}
+            </label>
+          )}
+          {!keepTiming && form.kind === 'monthlyNth' && (
+            <select className="field-input" aria-label="Which week of the month" value={form.nth} onChange={(e) => change({ nth: Number(e.target.value) })}>
+              {NTHS.map((nth, i) => (
+                <option key={nth} value={i + 1}>
+                  the {nth}
+                </option>
+              ))}
+            </select>
+          )}
+          {!keepTiming && (form.kind === 'weekly' || form.kind === 'monthlyNth') && (
+            <select className="field-input" aria-label="Day of the week" value={form.weekday} onChange={(e) => change({ weekday: Number(e.target.value) })}>
+              {WEEKDAYS.map((day, i) => (
+                <option key={day} value={i}>
+                  {day}
+                </option>
+              ))}
+            </select>
+          )}
+          {!keepTiming && (form.kind === 'daily' || form.kind === 'weekdays' || form.kind === 'weekly' || form.kind === 'monthlyNth') && (
+            <label className="schedule-inline">
+              at
+              <input className="field-input schedule-time" aria-label="Time of day" data-testid="schedule-time" placeholder="09:00" value={form.time} onChange={(e) => change({ time: e.target.value })} />
+            </label>
+          )}
+          {!keepTiming && form.kind === 'cron' && (
+            <input className="field-input field-mono" aria-label="Cron expression" data-testid="schedule-cron" spellCheck={false} value={form.cron} onChange={(e) => change({ cron: e.target.value })} />
+          )}
         </div>
-        <div className="new-job-body">
-          <JobTemplateFields
-            form={job}
-            tried={tried}
-            onChange={(next) => setJob((j) => ({ ...j, ...next }))}
-            name={
-              <label className="field">
-                <span className="field-label">Name</span>
-                <input className="field-input" data-testid="schedule-name" placeholder="Nightly build" value={name} aria-invalid={shown(errors.name) !== null} onChange={(e) => setName(e.target.value)} autoFocus />
-                {shown(errors.name) && <span className="field-error">{errors.name}</span>}
-              </label>
-            }
-          />
-          <fieldset className="schedule-when">
-            <legend className="field-label">When</legend>
-            <div className="schedule-when-row">
-              <select
-                className="field-input"
-                aria-label="How often"
-                data-testid="schedule-kind"
-                value={keepTiming ? KEEP : form.kind}
-                onChange={(e) => {
-                  setKeepTiming(e.target.value === KEEP);
-                  if (e.target.value !== KEEP) change({ kind: e.target.value as BuilderKind });
-                }}
-              >
-                {editing && editing.cron === null && <option value={KEEP}>As it is: {timingWords(editing)}</option>}
-                {KINDS.map(({ kind, label }) => (
-                  <option key={kind} value={kind}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-              {!keepTiming && (form.kind === 'everyMinutes' || form.kind === 'everyHours') && (
-                <label className="schedule-inline">
-                  every
-                  <input className="field-input schedule-count" inputMode="numeric" aria-label={form.kind === 'everyMinutes' ? 'Minutes between runs' : 'Hours between runs'} data-testid="schedule-count" value={form.count} onChange={(e) => change({ count: e.target.value })} />
-                  {form.kind === 'everyMinutes' ? 'minutes' : 'hours'}
-                </label>
-              )}
-              {!keepTiming && form.kind === 'monthlyNth' && (
-                <select className="field-input" aria-label="Which week of the month" value={form.nth} onChange={(e) => change({ nth: Number(e.target.value) })}>
-                  {NTHS.map((nth, i) => (
-                    <option key={nth} value={i + 1}>
-                      the {nth}
-                    </option>
-                  ))}
-                </select>
-              )}
-              {!keepTiming && (form.kind === 'weekly' || form.kind === 'monthlyNth') && (
-                <select className="field-input" aria-label="Day of the week" value={form.weekday} onChange={(e) => change({ weekday: Number(e.target.value) })}>
-                  {WEEKDAYS.map((day, i) => (
-                    <option key={day} value={i}>
-                      {day}
-                    </option>
-                  ))}
-                </select>
-              )}
-              {!keepTiming && (form.kind === 'daily' || form.kind === 'weekdays' || form.kind === 'weekly' || form.kind === 'monthlyNth') && (
-                <label className="schedule-inline">
-                  at
-                  <input className="field-input schedule-time" aria-label="Time of day" data-testid="schedule-time" placeholder="09:00" value={form.time} onChange={(e) => change({ time: e.target.value })} />
-                </label>
-              )}
-              {!keepTiming && form.kind === 'cron' && (
-                <input className="field-input field-mono" aria-label="Cron expression" data-testid="schedule-cron" spellCheck={false} value={form.cron} onChange={(e) => change({ cron: e.target.value })} />
-              )}
-            </div>
-            {!keepTiming && (
-            <label className="schedule-inline schedule-zone">
-              Time zone
-              <input className="field-input" aria-label="Time zone" data-testid="schedule-zone" value={timeZone} aria-invalid={errors.timeZone !== null} onChange={(e) => setTimeZone(e.target.value)} />
-            </label>
-            )}
-            {!keepTiming && errors.timeZone && <span className="field-error">{errors.timeZone}</span>}
-            {keepTiming ? null : errors.when ? (
-              <span className="field-error" data-testid="schedule-when-error">
-                {errors.when}
-              </span>
-            ) : (
-              <div className="schedule-preview" data-testid="schedule-preview">
-                <p>
-                  Runs {describeChoice(choice) === 'a cron expression' ? 'on this cron expression' : describeChoice(choice)}: <code data-testid="schedule-cron-text">{cron}</code>
-                </p>
-                <p className="field-hint">Next five runs:</p>
-                <ol className="schedule-next-five" data-testid="schedule-next-five">
-                  {preview.runs.map((at) => (
-                    <li key={at}>{new Date(at).toLocaleString(undefined, { timeZone: timeZone.trim(), weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}</li>
-                  ))}
-                </ol>
-                <p className="field-hint" data-testid="schedule-dst-note">
-                  {dstNote(timeZone.trim(), Date.now(), preview.runs)}
-                </p>
-              </div>
-            )}
-          </fieldset>
-          <div className="new-job-row">
-            <label className="field">
-              <span className="field-label">If the last run is still going</span>
-              <select className="field-input" data-testid="schedule-overlap" value={overlap} onChange={(e) => setOverlap(e.target.value as Schedule['overlap'])}>
-                <option value="skip">Skip the new run</option>
-                <option value="queue">Run it after the last one</option>
-                <option value="allow">Run both</option>
-              </select>
-            </label>
-            <label className="field">
-              <span className="field-label">Runs missed while Wheelhouse was closed</span>
-              <select className="field-input" data-testid="schedule-missed" value={missed} onChange={(e) => setMissed(e.target.value as Schedule['missed'])}>
-                <option value="runOnce">Run once when it starts</option>
-                <option value="skip">Skip them</option>
-                <option value="runAll">Run each of them</option>
-              </select>
-            </label>
+        {!keepTiming && (
+        <label className="schedule-inline schedule-zone">
+          Time zone
+          <input className="field-input" aria-label="Time zone" data-testid="schedule-zone" value={timeZone} aria-invalid={errors.timeZone !== null} onChange={(e) => setTimeZone(e.target.value)} />
+        </label>
+        )}
+        {!keepTiming && errors.timeZone && <span className="field-error">{errors.timeZone}</span>}
+        {keepTiming ? null : errors.when ? (
+          <span className="field-error" data-testid="schedule-when-error">
+            {errors.when}
+          </span>
+        ) : (
+          <div className="schedule-preview" data-testid="schedule-preview">
+            <p>
+              Runs {describeChoice(choice) === 'a cron expression' ? 'on this cron expression' : describeChoice(choice)}: <code data-testid="schedule-cron-text">{cron}</code>
+            </p>
+            <p className="field-hint">Next five runs:</p>
+            <ol className="schedule-next-five" data-testid="schedule-next-five">
+              {preview.runs.map((at) => (
+                <li key={at}>{new Date(at).toLocaleString(undefined, { timeZone: timeZone.trim(), weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}</li>
+              ))}
+            </ol>
+            <p className="field-hint" data-testid="schedule-dst-note">
+              {dstNote(timeZone.trim(), Date.now(), preview.runs)}
+            </p>
           </div>
-          <div className="new-job-row">
-            {missed === 'runAll' && (
-              <label className="field">
-                <span className="field-label">At most this many</span>
-                <input className="field-input" inputMode="numeric" value={missedLimit} aria-invalid={shown(errors.missedLimit) !== null} onChange={(e) => setMissedLimit(e.target.value)} />
-                {shown(errors.missedLimit) && <span className="field-error">{errors.missedLimit}</span>}
-              </label>
-            )}
-            <label className="field">
-              <span className="field-label">Notify me</span>
-              <select className="field-input" data-testid="schedule-notify" value={notify} onChange={(e) => setNotify(e.target.value as Schedule['notify'])}>
-                <option value="failure">When a run fails</option>
-                <option value="always">After every run</option>
-                <option value="never">Never</option>
-              </select>
-            </label>
-          </div>
-        </div>
-        <div className="dialog-actions">
-          <button type="button" className="button-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" data-testid="schedule-submit" disabled={saving}>
-            {editing ? 'Save changes' : 'Create schedule'}
-          </button>
-        </div>
-      </form>
-    </div>
+        )}
+      </fieldset>
+      <div className="new-job-row">
+        <label className="field">
+          <span className="field-label">If the last run is still going</span>
+          <select className="field-input" data-testid="schedule-overlap" value={overlap} onChange={(e) => setOverlap(e.target.value as Schedule['overlap'])}>
+            <option value="skip">Skip the new run</option>
+            <option value="queue">Run it after the last one</option>
+            <option value="allow">Run both</option>
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Runs missed while Wheelhouse was closed</span>
+          <select className="field-input" data-testid="schedule-missed" value={missed} onChange={(e) => setMissed(e.target.value as Schedule['missed'])}>
+            <option value="runOnce">Run once when it starts</option>
+            <option value="skip">Skip them</option>
+            <option value="runAll">Run each of them</option>
+          </select>
+        </label>
+      </div>
+      <div className="new-job-row">
+        {missed === 'runAll' && (
+          <label className="field">
+            <span className="field-label">At most this many</span>
+            <input className="field-input" inputMode="numeric" value={missedLimit} aria-invalid={shown(errors.missedLimit) !== null} onChange={(e) => setMissedLimit(e.target.value)} />
+            {shown(errors.missedLimit) && <span className="field-error">{errors.missedLimit}</span>}
+          </label>
+        )}
+        <label className="field">
+          <span className="field-label">Notify me</span>
+          <select className="field-input" data-testid="schedule-notify" value={notify} onChange={(e) => setNotify(e.target.value as Schedule['notify'])}>
+            <option value="failure">When a run fails</option>
+            <option value="always">After every run</option>
+            <option value="never">Never</option>
+          </select>
+        </label>
+      </div>
+    </JobDialogFrame>
   );
 }
