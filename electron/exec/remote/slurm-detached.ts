@@ -1,21 +1,11 @@
-import os from 'node:os';
 import { ExecError } from '../exec-error.js';
-import type {
-  DetachedAttachment,
-  DetachedEnvironment,
-  DetachedExit,
-  DetachedRunEvent,
-  DetachedRunHandle,
-  DetachedRunPlace,
-  DetachedRunSpec,
-  DetachedRunState,
-} from '../detached/detached-run.js';
-import { parseExit } from '../detached/local-detached.js';
+import type { DetachedExit, DetachedRunHandle, DetachedRunPlace, DetachedRunSpec, DetachedRunState } from '../detached/detached-run.js';
+import { parseExit, signalName } from '../detached/run-log-file.js';
 import { shellQuote } from '../detached/run-scripts.js';
-import { MirroredRuns } from './mirrored-runs.js';
-import { REMOTE_SANDBOX_REFUSAL, remoteArgv, remoteDirWord } from './remote-command.js';
-import { RemoteFollower, type RemoteLook } from './remote-follower.js';
-import { expectSuccess, type RemoteShell } from './remote-shell.js';
+import { LOOK_BYTES, MirroredEnvironment, type MirroredEnvironmentOptions } from './mirrored-environment.js';
+import { remoteArgv, remoteDirWord } from './remote-command.js';
+import type { RemoteLook } from './remote-follower.js';
+import { expectSuccess } from './remote-shell.js';
 
 /**
  * Runs as Slurm batch jobs: a command job is written as a batch script in a
@@ -41,19 +31,11 @@ export interface SlurmResources {
   readonly gpus?: number;
 }
 
-export interface SlurmDetachedOptions extends SlurmResources {
-  readonly environmentId: string;
-  readonly shell: RemoteShell;
-  readonly mirrorDir: string;
-  /** Folder of runs where the cluster sees it: absolute, or relative to the home (default `.wheelhouse/runs`). */
-  readonly remoteRunsDir?: string;
+export interface SlurmDetachedOptions extends SlurmResources, MirroredEnvironmentOptions {
   /** Variables the Slurm commands need (e.g. `SLURM_CONF`), set before each call. */
   readonly schedulerEnv?: Readonly<Record<string, string>>;
-  readonly pollMs?: number;
 }
 
-const REMOTE_RUNS = '.wheelhouse/runs';
-const LOOK_BYTES = 1024 * 1024;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Slurm's job states, ours beside them. */
@@ -66,7 +48,6 @@ const ENDED_WORDS: Readonly<Record<string, string>> = {
   PREEMPTED: 'preempted by Slurm for another job',
   DEADLINE: 'stopped by Slurm at its deadline',
 };
-const signalNames = new Map<number, string>(Object.entries(os.constants.signals).map(([name, number]) => [number, name]));
 const LOST_STATES = new Set(['NODE_FAIL', 'BOOT_FAIL', 'REVOKED']);
 
 /** Words for a Slurm job's state; what our state is. */
@@ -79,35 +60,25 @@ export function slurmStateOf(jobState: string, exitCode: string, reason: string,
   const recorded = exitFile ? parseExit(exitFile) : null;
   const exit: DetachedExit = {
     exitCode: recorded?.exitCode ?? (Number.isFinite(code) ? code! : null),
-    signal: recorded?.signal ?? (signal ? (signalNames.get(signal) ?? null) : null),
+    signal: recorded?.signal ?? (signal ? signalName(signal) : null),
     ...(ENDED_WORDS[state] ? { detail: ENDED_WORDS[state] } : {}),
   };
   if (state === 'COMPLETED' || state === 'FAILED' || ENDED_WORDS[state]) return { state: 'ended', exit };
   return { state: 'lost' };
 }
 
-export class SlurmDetachedEnvironment implements DetachedEnvironment {
+export class SlurmDetachedEnvironment extends MirroredEnvironment {
   readonly kind = 'slurm' as const;
-  readonly unsupported = null;
-  private readonly runs: MirroredRuns;
 
   constructor(private readonly options: SlurmDetachedOptions) {
-    this.runs = new MirroredRuns(options.mirrorDir);
+    super(options, 1000);
     for (const name of Object.keys(options.schedulerEnv ?? {})) {
       if (!ENV_NAME.test(name)) throw new ExecError('invalid-spec', `not a variable name: ${JSON.stringify(name)}`);
     }
   }
 
-  prepare(runId: string): DetachedRunPlace {
-    this.runs.checkRunId(runId);
-    const logPath = this.runs.prepareMirror(runId);
-    return { environment: 'slurm', environmentId: this.options.environmentId, runId, runDir: `${this.options.remoteRunsDir ?? REMOTE_RUNS}/${runId}`, logPath };
-  }
-
   async startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle> {
-    if (spec.sandbox && spec.sandbox.mode !== 'danger-full-access') {
-      throw new ExecError('sandbox-unavailable', REMOTE_SANDBOX_REFUSAL);
-    }
+    this.refuseSandbox(spec);
     const name = `wheelhouse-${place.runId}`;
     const batch = [
       '#!/bin/sh',
@@ -150,30 +121,6 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
     return { ...place, pid: Number(match[1]), startTime: 'slurm' };
   }
 
-  /** Unknown without a round trip: `startDetached` finds a job that was submitted instead. */
-  find(): DetachedRunHandle | null {
-    return null;
-  }
-
-  isAlive(handle: DetachedRunHandle): boolean {
-    return this.runs.isAlive(handle);
-  }
-
-  state(handle: DetachedRunHandle): DetachedRunState {
-    return this.runs.state(handle);
-  }
-
-  attach(handle: DetachedRunHandle, fromOffset: number, listener: (event: DetachedRunEvent) => void): DetachedAttachment {
-    return new RemoteFollower({
-      mirrorPath: handle.logPath,
-      fromOffset,
-      look: (offset) => this.look(handle, offset),
-      pollMs: this.options.pollMs ?? 1000,
-      listener,
-      onState: (state) => this.runs.seen(handle.runId, state),
-    });
-  }
-
   signal(handle: DetachedRunHandle, signal: NodeJS.Signals): void {
     const name = signal.replace(/^SIG/, '');
     const command =
@@ -195,25 +142,8 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
     expectSuccess(await this.options.shell.exec(script), 'cancelling the Slurm job (scancel)');
   }
 
-  readLog(place: DetachedRunPlace, offset: number, length: number): Buffer {
-    return this.runs.readLog(place, offset, length);
-  }
-
-  logSize(place: DetachedRunPlace): number {
-    return this.runs.logSize(place);
-  }
-
-  appendNote(place: DetachedRunPlace, text: string): void {
-    this.runs.appendNote(place, text);
-  }
-
-  remove(place: DetachedRunPlace): void {
-    this.runs.removeMirror(place);
-    void this.options.shell.exec(`rm -rf -- ${remoteDirWord(place.runDir, shellQuote)}`).catch(() => undefined);
-  }
-
   /** Slurm's word on the job first (`scontrol`, else `sacct`), then its output from `offset`. */
-  private async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
+  protected async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
     const script = [
       this.prelude(),
       `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
@@ -257,8 +187,4 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
       .map(([name, value]) => `${name}=${shellQuote(value)}; export ${name}`)
       .join('\n');
   }
-
-
-
-
 }
