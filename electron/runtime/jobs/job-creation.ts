@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RpcError, type JobCreateParams } from '../../../shared/protocol/index.js';
 import { agentSpecOf, type AgentSpec } from './agent-spec.js';
-import { commandSpecOf, type CommandSpec } from './job-entry.js';
+import { commandSpecOf, type CommandSpec, type JobEntry } from './job-entry.js';
 import * as machine from './job-state.js';
 
 /** Longest name a job gets from its command or objective when none is given. */
@@ -45,4 +45,26 @@ function requireFolder(cwd: string): void {
     // Reported below.
   }
   if (!isDir) throw RpcError.invalidParams(`invalid params for job/create: cwd: no such folder: ${cwd}`);
+}
+
+/** A job as it is first held: nothing run, nothing waited for yet. */
+export function newJobEntry(
+  fields: Pick<JobEntry, 'state' | 'kind' | 'spec' | 'threadId' | 'agent' | 'queueOrder'> & Partial<Pick<JobEntry, 'scheduleId' | 'scheduleNotify' | 'runs' | 'activeMs' | 'activeSince'>>,
+): JobEntry {
+  return {
+    scheduleId: null,
+    scheduleNotify: null,
+    approvalWait: null,
+    exitCode: null,
+    runs: 0,
+    manualRetries: 0,
+    continueRun: false,
+    activeMs: 0,
+    activeSince: null,
+    etaMs: null,
+    live: null,
+    retryTimer: null,
+    lastCommitAt: -Infinity,
+    ...fields,
+  };
 }
