@@ -4,6 +4,7 @@ import { parseExit, signalName } from '../detached/run-log-file.js';
 import { shellQuote } from '../detached/run-scripts.js';
 import { LOOK_BYTES, MirroredEnvironment, type MirroredEnvironmentOptions } from './mirrored-environment.js';
 import { remoteArgv, remoteDirWord } from './remote-command.js';
+import { arraySpec, arrayLookScript, arrayStateOf, arrayTaskScript, parseArrayLook } from './slurm-arrays.js';
 import type { RemoteLook } from './remote-follower.js';
 import { expectSuccess } from './remote-shell.js';
 
@@ -80,17 +81,19 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
   async startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle> {
     this.refuseSandbox(spec);
     const name = `wheelhouse-${place.runId}`;
+    const dirWord = remoteDirWord(place.runDir, shellQuote);
+    const commandLine = remoteArgv(spec).map(shellQuote).join(' ');
+    const array = spec.arrayIndices && spec.arrayIndices.length > 0 ? spec.arrayIndices : null;
     const batch = [
       '#!/bin/sh',
       '# Wheelhouse batch run: runs the command, records its status.',
-      `dir=${remoteDirWord(place.runDir, shellQuote)}`,
-      remoteArgv(spec).map(shellQuote).join(' '),
-      'code=$?',
-      `printf 'exit %s\\n' "$code" > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"`,
-      'exit $code',
+      ...(array
+        ? arrayTaskScript(dirWord, commandLine)
+        : [`dir=${dirWord}`, commandLine, 'code=$?', `printf 'exit %s\\n' "$code" > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"`, 'exit $code']),
       '',
     ].join('\n');
     const flags = [
+      ...(array ? [`--array=${arraySpec(array)}`] : []),
       '--parsable',
       `--job-name=${shellQuote(name)}`,
       '--output="$dir/output.log"',
@@ -103,7 +106,8 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
       `dir=${remoteDirWord(place.runDir, shellQuote)}`,
       // Submitted before (Wheelhouse died before recording it): that job, never a second one.
       'if [ -s "$dir/jobid" ]; then echo "found $(cat "$dir/jobid")"; exit 0; fi',
-      `known=$(squeue -h -n ${shellQuote(name)} -o %i 2>/dev/null | head -n 1)`,
+      // %A: the array's job id for every task of an array (a plain job's own id otherwise).
+      `known=$(squeue -h -n ${shellQuote(name)} -o %A 2>/dev/null | head -n 1)`,
       'if [ -n "$known" ]; then echo "$known" > "$dir/jobid"; echo "found $known"; exit 0; fi',
       `command -v sbatch >/dev/null 2>&1 || { echo 'sbatch is not on the PATH of this host: is it a Slurm login node?' >&2; exit 92; }`,
       'mkdir -p "$dir" && chmod 700 "$dir" || exit 90',
@@ -118,7 +122,7 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
     const result = expectSuccess(await this.options.shell.exec(script), 'submitting the job to Slurm (sbatch)');
     const match = /^(?:found|started) (\d+)/m.exec(result.stdout.toString('utf8'));
     if (!match) throw new ExecError('spawn-failed', `sbatch did not give a job id: ${result.stdout.toString('utf8').trim()}`);
-    return { ...place, pid: Number(match[1]), startTime: 'slurm' };
+    return { ...place, pid: Number(match[1]), startTime: 'slurm', ...(array ? { arrayIndices: [...array] } : {}) };
   }
 
   signal(handle: DetachedRunHandle, signal: NodeJS.Signals): void {
@@ -144,6 +148,7 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
 
   /** Slurm's word on the job first (`scontrol`, else `sacct`), then its output from `offset`. */
   protected async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
+    if (handle.arrayIndices && handle.arrayIndices.length > 0) return this.lookAtArray(handle, handle.arrayIndices, offset);
     const script = [
       this.prelude(),
       `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
@@ -167,6 +172,23 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
         exitFile
         ? { state: 'ended', exit: parseExit(exitFile) }
         : { state: 'lost' };
+    return { state, data: result.stdout, more: result.stdout.length >= LOOK_BYTES };
+  }
+
+  /** A job array: each task's record and recorded status, then the one log from `offset`. */
+  private async lookAtArray(handle: DetachedRunHandle, indices: readonly number[], offset: number): Promise<RemoteLook> {
+    const script = [
+      this.prelude(),
+      `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
+      `id=${handle.pid}`,
+      ...arrayLookScript(),
+      `tail -c +${offset + 1} "$dir/output.log" 2>/dev/null | head -c ${LOOK_BYTES}`,
+      'exit 0',
+    ].join('\n');
+    const result = await this.options.shell.exec(script);
+    if (result.code !== 0) throw new ExecError('spawn-failed', `asking Slurm about job array ${handle.pid} failed: ${result.stderr.trim()}`);
+    const { records, exits } = parseArrayLook(result.stderr);
+    const state = arrayStateOf(indices, records, exits, slurmStateOf);
     return { state, data: result.stdout, more: result.stdout.length >= LOOK_BYTES };
   }
 

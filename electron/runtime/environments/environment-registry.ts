@@ -5,6 +5,7 @@ import {
   LOCAL_ENVIRONMENT_ID,
   RpcError,
   type EnvironmentAddParams,
+  type EnvironmentKind,
   type EnvironmentStatusChangedNotification,
   type EnvironmentStatusKind,
   type EnvironmentSummary,
@@ -84,8 +85,12 @@ export class EnvironmentRegistry {
   }
 
   /** Throws the typed error for an unknown id. */
-  check(environmentId: string): void {
-    if (environmentId !== LOCAL_ENVIRONMENT_ID && !this.entries.has(environmentId)) throw unknownEnvironment(environmentId);
+  /** The environment's kind; a typed error for one that does not exist. */
+  check(environmentId: string): EnvironmentKind {
+    if (environmentId === LOCAL_ENVIRONMENT_ID) return 'local';
+    const entry = this.entries.get(environmentId);
+    if (!entry) throw unknownEnvironment(environmentId);
+    return entry.parsed.kind;
   }
 
   /**

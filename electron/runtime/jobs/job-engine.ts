@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { RpcError, type HandlerParamsOf, type Job, type JobCreateParams, type ResultOf, type ScheduleNotify } from '../../../shared/protocol/index.js';
+import { RpcError, type EnvironmentKind, type HandlerParamsOf, type Job, type JobCreateParams, type ResultOf, type ScheduleNotify } from '../../../shared/protocol/index.js';
 import type { DetachedEnvironment, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
@@ -35,8 +35,8 @@ export interface JobEngineOptions {
   readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
-  /** Throws the typed error for an environment id that does not exist (environment/list); without it only `local` exists. */
-  readonly checkEnvironment?: (environmentId: string) => void;
+  /** The kind of an environment (environment/list); throws the typed error for an id that does not exist. Without it only `local` exists. */
+  readonly checkEnvironment?: (environmentId: string) => EnvironmentKind;
 }
 
 /** A job started for a schedule's slot: the id its claim named, the schedule, its notification policy. */
@@ -93,6 +93,7 @@ export class JobEngine {
       events: options.events,
       clock: this.clock,
       commits: this.commits,
+      store,
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       onRunEnded: (entry) => this.queue.afterRun(entry),
       onError,
