@@ -1,4 +1,5 @@
 import type { DetachedRunState, DetachedTask } from '../detached/detached-run.js';
+import { describeTasks } from '../detached/array-tasks.js';
 import { parseExit } from '../detached/run-log-file.js';
 
 /**
@@ -102,12 +103,12 @@ export function arrayStateOf(
     return taskOf(index, state);
   });
   const going = tasks.filter((task) => task.state === 'waiting' || task.state === 'running');
-  if (going.length > 0) return { state: 'running', detail: summary(tasks), tasks };
+  if (going.length > 0) return { state: 'running', detail: describeTasks(tasks), tasks };
   if (tasks.every((task) => task.state === 'lost')) return { state: 'lost' };
   const failed = tasks.filter((task) => task.state !== 'completed');
   if (failed.length === 0) return { state: 'ended', exit: { exitCode: 0, signal: null, tasks } };
   const first = failed.find((task) => task.exitCode !== null && task.exitCode !== 0);
-  return { state: 'ended', exit: { exitCode: first?.exitCode ?? 1, signal: null, detail: summary(tasks), tasks } };
+  return { state: 'ended', exit: { exitCode: first?.exitCode ?? 1, signal: null, detail: describeTasks(tasks), tasks } };
 }
 
 function taskOf(index: number, state: DetachedRunState): DetachedTask {
@@ -119,12 +120,4 @@ function taskOf(index: number, state: DetachedRunState): DetachedTask {
   const { exitCode, detail } = state.exit;
   const cancelled = detail?.startsWith('cancelled') ?? false;
   return { index, state: cancelled ? 'cancelled' : exitCode === 0 && !detail ? 'completed' : 'failed', exitCode, detail: detail ?? null };
-}
-
-/** "4 tasks: 2 running, 1 waiting, 1 completed" — and which failed, by index. */
-export function summary(tasks: readonly DetachedTask[]): string {
-  const order: DetachedTask['state'][] = ['running', 'waiting', 'completed', 'failed', 'cancelled', 'lost'];
-  const counts = order.map((state) => [state, tasks.filter((task) => task.state === state)] as const).filter(([, list]) => list.length > 0);
-  const parts = counts.map(([state, list]) => (state === 'failed' || state === 'lost' || state === 'cancelled' ? `${list.length} ${state} (${list.map((t) => t.index).join(', ')})` : `${list.length} ${state}`));
-  return `${tasks.length} task${tasks.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
