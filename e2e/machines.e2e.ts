@@ -253,7 +253,7 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     await snap(page, '11-slurm-array-dialog', dialog);
     await dialog.getByTestId('job-submit').click();
     await jobPage.and(page.locator('[data-status="failed"]')).waitFor({ timeout: 60_000 });
-    expect(await jobPage.getByTestId('job-detail').textContent()).toBe('3 tasks: 2 completed, 1 failed (1)');
+    expect(await jobPage.getByTestId('job-detail').textContent()).toBe('3 tasks: 2 completed, 1 failed (task 1)');
     const tasks = jobPage.getByTestId('job-task');
     await expect.poll(() => tasks.evaluateAll((items) => items.map((item) => `${item.getAttribute('data-task')}:${item.getAttribute('data-state')}`))).toEqual(['0:completed', '1:failed', '2:completed']);
     await tasks.filter({ hasText: 'Task 1' }).getByRole('button').click();

@@ -131,10 +131,10 @@ describe('Slurm environments', () => {
       ['task ArrayTaskId=0 JobState=COMPLETED ExitCode=0:0 Reason=None ', 'task ArrayTaskId=2-3 JobState=PENDING ExitCode=0:0 Reason=Resources ', 'texit 1 exit 4'].join('\n'),
     );
     const waiting = arrayStateOf([0, 1, 2, 3], records, exits, slurmStateOf);
-    expect(waiting).toMatchObject({ state: 'running', detail: '4 tasks: 2 waiting, 1 completed, 1 failed (1)' });
+    expect(waiting).toMatchObject({ state: 'running', detail: '4 tasks: 2 waiting, 1 completed, 1 failed (task 1)' });
     expect(waiting.state === 'running' && waiting.tasks?.map((task) => task.state)).toEqual(['completed', 'failed', 'waiting', 'waiting']);
     const ended = arrayStateOf([0, 1], records, exits, slurmStateOf);
-    expect(ended).toMatchObject({ state: 'ended', exit: { exitCode: 4, detail: '2 tasks: 1 completed, 1 failed (1)' } });
+    expect(ended).toMatchObject({ state: 'ended', exit: { exitCode: 4, detail: '2 tasks: 1 completed, 1 failed (task 1)' } });
     expect(arrayStateOf([5], [], new Map(), slurmStateOf)).toEqual({ state: 'lost' });
   });
 
@@ -147,7 +147,7 @@ describe('Slurm environments', () => {
     expect(handle.arrayIndices).toEqual([0, 1, 2, 3]);
     const run = follow(env, handle);
     const end = await run.ended;
-    expect(end).toMatchObject({ state: 'ended', exit: { exitCode: 5, detail: '4 tasks: 3 completed, 1 failed (2)' } });
+    expect(end).toMatchObject({ state: 'ended', exit: { exitCode: 5, detail: '4 tasks: 3 completed, 1 failed (task 2)' } });
     const tasks = end.state === 'ended' ? end.exit.tasks : undefined;
     expect(tasks?.map((task) => [task.index, task.state, task.exitCode])).toEqual([
       [0, 'completed', 0],

@@ -72,7 +72,7 @@ describe('jobs on a Slurm cluster', () => {
     jobIds.push(job.id);
     expect(job).toMatchObject({ environmentId: 'lab', arrayTasks: 4 });
     const failed = await k.untilJob(job.id, 'the array to fail', (updated) => updated.status === 'failed');
-    expect(failed).toMatchObject({ exitCode: 7, detail: '4 tasks: 3 completed, 1 failed (2)' });
+    expect(failed).toMatchObject({ exitCode: 7, detail: '4 tasks: 3 completed, 1 failed (task 2)' });
     const first = (await k.call('job/runs', { jobId: job.id })).runs;
     expect(first).toHaveLength(1);
     expect(first[0]!.tasks?.map((task) => [task.index, task.state, task.exitCode])).toEqual([
