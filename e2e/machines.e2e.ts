@@ -216,6 +216,33 @@ describe.skipIf(slurmUnavailable() !== null)('Settings → Machines with a Slurm
     const jobRow = page.getByTestId('job-row').filter({ hasText: 'Cluster hello' });
     expect(await jobRow.getByTestId('job-row-where').textContent()).toContain('on Lab cluster');
     jobIds.push((await jobRow.getAttribute('data-job-id'))!);
+
+    // A job array of 3: one row, three sub-runs on its page, each with its state; one finds its lines.
+    await page.getByTestId('new-job').click();
+    await dialog.getByTestId('job-name').fill('Sweep');
+    await dialog.getByTestId('job-run-on').selectOption('lab-cluster');
+    await dialog.getByTestId('job-remote-cwd').fill('/tmp');
+    await dialog.getByTestId('job-array-tasks').fill('0');
+    await dialog.getByTestId('job-command').fill('echo "part $SLURM_ARRAY_TASK_ID"; [ "$SLURM_ARRAY_TASK_ID" != 1 ]');
+    await dialog.getByTestId('job-retries').fill('0');
+    await dialog.getByTestId('job-submit').click();
+    await dialog.getByText('A whole number from 1 to 1000, or leave it empty for one task.').waitFor();
+    await dialog.getByTestId('job-array-tasks').fill('3');
+    await snap(page, '11-slurm-array-dialog', dialog);
+    await dialog.getByTestId('job-submit').click();
+    await jobPage.and(page.locator('[data-status="failed"]')).waitFor({ timeout: 60_000 });
+    expect(await jobPage.getByTestId('job-detail').textContent()).toBe('3 tasks: 2 completed, 1 failed (task 1)');
+    const tasks = jobPage.getByTestId('job-task');
+    await expect.poll(() => tasks.evaluateAll((items) => items.map((item) => `${item.getAttribute('data-task')}:${item.getAttribute('data-state')}`))).toEqual(['0:completed', '1:failed', '2:completed']);
+    await tasks.filter({ hasText: 'Task 1' }).getByRole('button').click();
+    await expect.poll(() => jobPage.getByTestId('log-search-count').textContent()).toBe('1 of 1');
+    expect(await page.getByTestId('log-search').inputValue()).toBe('[task 1] ');
+    await snap(page, '12-slurm-array-job');
+    expect(await axeProblems(page)).toEqual([]);
+    await page.getByTestId('job-back').click();
+    const sweepRow = page.getByTestId('job-row').filter({ hasText: 'Sweep' });
+    expect(await sweepRow.getByTestId('job-row-where').textContent()).toContain('on Lab cluster');
+    jobIds.push((await sweepRow.getAttribute('data-job-id'))!);
     expect(app.errors).toEqual([]);
   });
 });

@@ -50,6 +50,8 @@ export interface JobRunRow {
   readonly handle: string | null;
   /** Log bytes already sent to clients and progress parsing (a re-attach goes on from here). */
   readonly streamedBytes: number;
+  /** A job array's tasks as last seen (JSON array of exec's DetachedTask); null for a single task. */
+  readonly tasks?: string | null;
 }
 
 /** A change to a run while it runs. */
@@ -58,6 +60,7 @@ export interface JobRunUpdate {
   readonly run: number;
   readonly handle?: string;
   readonly streamedBytes?: number;
+  readonly tasks?: string;
 }
 
 /** How a run ended. */
@@ -90,6 +93,7 @@ export class JobStore {
   private readonly insertRun;
   private readonly setRunHandle;
   private readonly setRunStreamed;
+  private readonly setRunTasks;
   private readonly endRun;
 
   constructor(private readonly db: Db) {
@@ -116,6 +120,7 @@ export class JobStore {
     );
     this.setRunHandle = db.prepare(`UPDATE job_runs SET handle = ? WHERE job_id = ? AND run = ?`);
     this.setRunStreamed = db.prepare(`UPDATE job_runs SET streamed_bytes = ? WHERE job_id = ? AND run = ?`);
+    this.setRunTasks = db.prepare(`UPDATE job_runs SET tasks = ? WHERE job_id = ? AND run = ?`);
     this.endRun = db.prepare(`UPDATE job_runs SET ended_at_ms = ?, outcome = ? WHERE job_id = ? AND run = ?`);
   }
 
@@ -139,6 +144,7 @@ export class JobStore {
       for (const run of runUpdates) {
         if (run.handle !== undefined) this.setRunHandle.run(run.handle, run.jobId, run.run);
         if (run.streamedBytes !== undefined) this.setRunStreamed.run(run.streamedBytes, run.jobId, run.run);
+        if (run.tasks !== undefined) this.setRunTasks.run(run.tasks, run.jobId, run.run);
       }
       for (const run of runEnds) this.endRun.run(run.endedAtMs, run.outcome, run.jobId, run.run);
     })();
@@ -187,7 +193,7 @@ export class JobStore {
     return this.db
       .prepare(
         `SELECT job_id AS jobId, run, log_path AS logPath, started_at_ms AS startedAtMs, ended_at_ms AS endedAtMs, outcome,
-             handle, streamed_bytes AS streamedBytes
+             handle, streamed_bytes AS streamedBytes, tasks
            FROM job_runs WHERE job_id = ? ORDER BY run`,
       )
       .all(jobId) as JobRunRow[];

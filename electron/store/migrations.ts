@@ -316,4 +316,10 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_by_output_file ON events (output_file) WHERE output_file IS NOT NULL;
     `,
   },
+  {
+    version: 13,
+    name: 'job array tasks',
+    // A Slurm job array's tasks in a run (JSON: index, state, exit code, detail), as last seen.
+    sql: `ALTER TABLE job_runs ADD COLUMN tasks TEXT;`,
+  },
 ];

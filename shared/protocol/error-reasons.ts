@@ -45,6 +45,7 @@ export const ERROR_REASON_CODES = {
   'job.runNotFound': InvalidRequest,
   'job.lineOutOfRange': InvalidRequest,
   'job.logUnreadable': InvalidRequest,
+  'job.arrayNeedsSlurm': InvalidParams,
   'environment.unknown': InvalidRequest,
   'environment.inUse': InvalidRequest,
   'environment.notForThreads': InvalidRequest,

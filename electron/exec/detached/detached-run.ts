@@ -23,6 +23,20 @@ export interface DetachedRunSpec {
   readonly rows?: number;
   /** Bytes kept in the log (default 64 MiB); past it the run goes on, its output is dropped after a marker. */
   readonly logCapBytes?: number;
+  /**
+   * A job array: these task indices run the command, each seeing its index (Slurm's
+   * `SLURM_ARRAY_TASK_ID`); their lines in the one log begin `[task <index>] `. Slurm only.
+   */
+  readonly arrayIndices?: readonly number[];
+}
+
+/** One task of a job array, as the scheduler last said. */
+export interface DetachedTask {
+  readonly index: number;
+  readonly state: 'waiting' | 'running' | 'completed' | 'failed' | 'cancelled' | 'lost';
+  readonly exitCode: number | null;
+  /** How it ended in words (a time limit), or what it waits for. */
+  readonly detail: string | null;
 }
 
 /**
@@ -52,6 +66,8 @@ export interface DetachedRunHandle extends DetachedRunPlace {
   readonly pid: number;
   /** Linux: /proc/<pid>/stat starttime (clock ticks since boot); elsewhere `ps -o lstart`; `slurm` for a Slurm job. */
   readonly startTime: string;
+  /** A Slurm job array's task indices (the job id is `pid`). */
+  readonly arrayIndices?: readonly number[];
 }
 
 /** How a run ended, as its wrapper recorded it. */
@@ -62,12 +78,14 @@ export interface DetachedExit {
   readonly signal: string | null;
   /** How it ended in words, where the environment knows better than a status (a Slurm time limit, out of memory). */
   readonly detail?: string;
+  /** A job array's tasks as they ended (the run's exit summarises them). */
+  readonly tasks?: readonly DetachedTask[];
 }
 
 /** What a run is now. */
 export type DetachedRunState =
   /** The wrapper is alive (pid and start time match); `detail` says what it waits for when it has not begun (a Slurm job pending). */
-  | { readonly state: 'running'; readonly detail?: string }
+  | { readonly state: 'running'; readonly detail?: string; readonly tasks?: readonly DetachedTask[] }
   /** It ended and recorded how; its log is complete. */
   | { readonly state: 'ended'; readonly exit: DetachedExit }
   /** Its wrapper is gone without recording an end (killed, or the machine restarted). */
@@ -78,6 +96,8 @@ export type DetachedRunEvent =
   /** Log bytes from `offset`; a chunk never splits a UTF-8 character, so offsets of decoded text are exact. */
   | { readonly type: 'output'; readonly offset: number; readonly data: Buffer }
   | { readonly type: 'progress'; readonly progress: TerminalProgress }
+  /** A job array's tasks changed (a task began, ended, or waits for something new). */
+  | { readonly type: 'tasks'; readonly tasks: readonly DetachedTask[] }
   | { readonly type: 'end'; readonly end: Exclude<DetachedRunState, { state: 'running' }> };
 
 /** A live follow of a run's log and end. */

@@ -12,7 +12,7 @@ import { readStat, signalTree, treeMembers } from '../process-tree.js';
 import { detectSandbox } from '../sandbox.js';
 import { ProcessSupervisor } from '../supervisor.js';
 import type { DetachedRunHandle } from './detached-run.js';
-import { parseExit } from './local-detached.js';
+import { parseExit } from './run-log-file.js';
 
 /** Real detached runs: /bin/sh, util-linux `script`, real signals, real files. */
 const temp = new TempDirs();

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { ExecError } from '../exec-error.js';
@@ -10,13 +9,13 @@ import type { SpawnSpec } from '../types.js';
 import type {
   DetachedAttachment,
   DetachedEnvironment,
-  DetachedExit,
   DetachedRunEvent,
   DetachedRunHandle,
   DetachedRunPlace,
   DetachedRunSpec,
   DetachedRunState,
 } from './detached-run.js';
+import { appendLogNote, checkRunId, logFileSize, parseExit, readLogFile } from './run-log-file.js';
 import { RunFollower } from './run-follower.js';
 import { commandScript, RUN_FILES, wrapperScript } from './run-scripts.js';
 
@@ -41,10 +40,8 @@ export interface LocalDetachedOptions {
 const TREE_POLL_MS = 25;
 /** After SIGKILL to the command, how long the wrapper may take to record the end before it is killed too. */
 const WRAPPER_END_MS = 3000;
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const signalNames = new Map<number, string>(Object.entries(os.constants.signals).map(([name, number]) => [number, name]));
 
 function findScript(): { path: string; flavour: 'util-linux' | 'bsd' } | null {
   if (process.platform === 'win32') return null;
@@ -65,15 +62,6 @@ function readText(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** `exit 143` → code 143, SIGTERM; `ended` → nothing recorded. */
-export function parseExit(text: string): DetachedExit {
-  const match = /^exit (\d+)/.exec(text.trim());
-  if (!match) return { exitCode: null, signal: null };
-  const exitCode = Number(match[1]);
-  const signal = exitCode > 128 ? (signalNames.get(exitCode - 128) ?? null) : null;
-  return { exitCode, signal };
 }
 
 /**
@@ -103,7 +91,7 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
   }
 
   prepare(runId: string): DetachedRunPlace {
-    if (!RUN_ID.test(runId)) throw new ExecError('invalid-spec', `a run id is letters, digits, dots, dashes and underscores, got ${JSON.stringify(runId)}`);
+    checkRunId(runId);
     const runDir = path.join(this.options.runsDir, runId);
     const place: DetachedRunPlace = { environment: 'local', runId, runDir, logPath: path.join(runDir, RUN_FILES.log) };
     try {
@@ -247,35 +235,15 @@ export class LocalDetachedEnvironment implements DetachedEnvironment {
   }
 
   readLog(place: DetachedRunPlace, offset: number, length: number): Buffer {
-    let fd: number;
-    try {
-      fd = fs.openSync(place.logPath, 'r');
-    } catch {
-      return Buffer.alloc(0);
-    }
-    try {
-      const buffer = Buffer.alloc(Math.max(0, length));
-      const read = fs.readSync(fd, buffer, 0, buffer.length, offset);
-      return buffer.subarray(0, read);
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readLogFile(place.logPath, offset, length);
   }
 
   logSize(place: DetachedRunPlace): number {
-    try {
-      return fs.statSync(place.logPath).size;
-    } catch {
-      return 0;
-    }
+    return logFileSize(place.logPath);
   }
 
   appendNote(place: DetachedRunPlace, text: string): void {
-    try {
-      fs.appendFileSync(place.logPath, text);
-    } catch {
-      // A log that cannot be written to still has its output; the job's detail says what happened.
-    }
+    appendLogNote(place.logPath, text);
   }
 
   remove(place: DetachedRunPlace): void {

@@ -40,6 +40,7 @@ export class RemoteFollower implements DetachedAttachment {
   private timer: NodeJS.Timeout | null = null;
   private readonly progress = new TerminalProgressParser();
   private fd: number | null;
+  private lastTasks = '';
 
   constructor(private readonly options: RemoteFollowerOptions) {
     this.position = options.fromOffset;
@@ -87,6 +88,7 @@ export class RemoteFollower implements DetachedAttachment {
       const look = await this.options.look(this.position);
       if (this.done) return;
       this.options.onState(look.state);
+      this.reportTasks(look.state);
       const ended = look.state.state !== 'running' && !look.more;
       this.deliver(look.data, ended);
       if (look.more) next = 0;
@@ -106,6 +108,16 @@ export class RemoteFollower implements DetachedAttachment {
       next = 0;
     }
     this.schedule(next);
+  }
+
+  /** A job array's tasks, each time they change (before the end that summarises them). */
+  private reportTasks(state: DetachedRunState): void {
+    const tasks = state.state === 'running' ? state.tasks : state.state === 'ended' ? state.exit.tasks : undefined;
+    if (!tasks) return;
+    const json = JSON.stringify(tasks);
+    if (json === this.lastTasks) return;
+    this.lastTasks = json;
+    this.options.listener({ type: 'tasks', tasks });
   }
 
   private deliver(chunk: Buffer, final: boolean): void {

@@ -7,6 +7,7 @@ import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { LocalShell, type RemoteShell } from './remote-shell.js';
+import { arraySpec, arrayStateOf, expandTaskIds, parseArrayLook } from './slurm-arrays.js';
 import { slurmStateOf, SlurmDetachedEnvironment } from './slurm-detached.js';
 import { SshConnection } from './ssh-connection.js';
 
@@ -121,5 +122,52 @@ describe('Slurm environments', () => {
     fs.writeFileSync(gate, '');
     expect(await resumed.ended).toEqual({ state: 'ended', exit: { exitCode: 0, signal: null } });
     expect(run.text() + resumed.text()).toBe('one\ntwo\n');
+  });
+
+  test('job arrays: task ranges both ways, and the run summarising its tasks', () => {
+    expect(arraySpec([3, 0, 1, 2, 7])).toBe('0-3,7');
+    expect(expandTaskIds('1,4-6%2')).toEqual([1, 4, 5, 6]);
+    const { records, exits } = parseArrayLook(
+      ['task ArrayTaskId=0 JobState=COMPLETED ExitCode=0:0 Reason=None ', 'task ArrayTaskId=2-3 JobState=PENDING ExitCode=0:0 Reason=Resources ', 'texit 1 exit 4'].join('\n'),
+    );
+    const waiting = arrayStateOf([0, 1, 2, 3], records, exits, slurmStateOf);
+    expect(waiting).toMatchObject({ state: 'running', detail: '4 tasks: 2 waiting, 1 completed, 1 failed (task 1)' });
+    expect(waiting.state === 'running' && waiting.tasks?.map((task) => task.state)).toEqual(['completed', 'failed', 'waiting', 'waiting']);
+    const ended = arrayStateOf([0, 1], records, exits, slurmStateOf);
+    expect(ended).toMatchObject({ state: 'ended', exit: { exitCode: 4, detail: '2 tasks: 1 completed, 1 failed (task 1)' } });
+    expect(arrayStateOf([5], [], new Map(), slurmStateOf)).toEqual({ state: 'lost' });
+  });
+
+  test('a job array of 4 is one sbatch: every task runs with its index, its lines marked, its exit its own; a retry of the failed task submits only it', async (ctx) => {
+    if (!cluster) return ctx.skip(unavailable ?? 'no cluster');
+    const cwd = temp.make('wheelhouse-slurm-cwd-');
+    const env = environment(cluster);
+    const command = 'echo "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT"; [ "$SLURM_ARRAY_TASK_ID" != 2 ] || [ -e fixed ] || exit 5; echo done';
+    const handle = await env.startDetached(env.prepare('job-slurm-array-1'), { command, cwd, arrayIndices: [0, 1, 2, 3] });
+    expect(handle.arrayIndices).toEqual([0, 1, 2, 3]);
+    const run = follow(env, handle);
+    const end = await run.ended;
+    expect(end).toMatchObject({ state: 'ended', exit: { exitCode: 5, detail: '4 tasks: 3 completed, 1 failed (task 2)' } });
+    const tasks = end.state === 'ended' ? end.exit.tasks : undefined;
+    expect(tasks?.map((task) => [task.index, task.state, task.exitCode])).toEqual([
+      [0, 'completed', 0],
+      [1, 'completed', 0],
+      [2, 'failed', 5],
+      [3, 'completed', 0],
+    ]);
+    const lines = run.text().trim().split('\n').sort();
+    expect(lines).toEqual(['[task 0] done', '[task 0] task 0 of 4', '[task 1] done', '[task 1] task 1 of 4', '[task 2] task 2 of 4', '[task 3] done', '[task 3] task 3 of 4']);
+    // The tasks were reported as they changed, the last report being the end's.
+    const reports = run.events.filter((event) => event.type === 'tasks');
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.at(-1)).toEqual({ type: 'tasks', tasks });
+    // One Slurm job: every task under the array's id.
+    expect((await cluster.client('/usr/bin/squeue', ['-h', '-t', 'all', '-j', String(handle.pid), '-r', '-o', '%K'])).trim().split('\n').sort()).toEqual(['0', '1', '2', '3']);
+
+    fs.writeFileSync(path.join(cwd, 'fixed'), '');
+    const again = await env.startDetached(env.prepare('job-slurm-array-2'), { command, cwd, arrayIndices: [2] });
+    const rerun = follow(env, again);
+    expect(await rerun.ended).toMatchObject({ state: 'ended', exit: { exitCode: 0, tasks: [{ index: 2, state: 'completed', exitCode: 0 }] } });
+    expect(rerun.text().trim().split('\n')).toEqual(['[task 2] task 2 of 1', '[task 2] done']);
   });
 });

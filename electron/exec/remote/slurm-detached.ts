@@ -1,21 +1,12 @@
-import os from 'node:os';
 import { ExecError } from '../exec-error.js';
-import type {
-  DetachedAttachment,
-  DetachedEnvironment,
-  DetachedExit,
-  DetachedRunEvent,
-  DetachedRunHandle,
-  DetachedRunPlace,
-  DetachedRunSpec,
-  DetachedRunState,
-} from '../detached/detached-run.js';
-import { parseExit } from '../detached/local-detached.js';
+import type { DetachedExit, DetachedRunHandle, DetachedRunPlace, DetachedRunSpec, DetachedRunState } from '../detached/detached-run.js';
+import { parseExit, signalName } from '../detached/run-log-file.js';
 import { shellQuote } from '../detached/run-scripts.js';
-import { MirroredRuns } from './mirrored-runs.js';
-import { REMOTE_SANDBOX_REFUSAL, remoteArgv, remoteDirWord } from './remote-command.js';
-import { RemoteFollower, type RemoteLook } from './remote-follower.js';
-import { expectSuccess, type RemoteShell } from './remote-shell.js';
+import { LOOK_BYTES, MirroredEnvironment, type MirroredEnvironmentOptions } from './mirrored-environment.js';
+import { remoteArgv, remoteDirWord } from './remote-command.js';
+import { arraySpec, arrayLookScript, arrayStateOf, arrayTaskScript, parseArrayLook } from './slurm-arrays.js';
+import type { RemoteLook } from './remote-follower.js';
+import { expectSuccess } from './remote-shell.js';
 
 /**
  * Runs as Slurm batch jobs: a command job is written as a batch script in a
@@ -41,19 +32,11 @@ export interface SlurmResources {
   readonly gpus?: number;
 }
 
-export interface SlurmDetachedOptions extends SlurmResources {
-  readonly environmentId: string;
-  readonly shell: RemoteShell;
-  readonly mirrorDir: string;
-  /** Folder of runs where the cluster sees it: absolute, or relative to the home (default `.wheelhouse/runs`). */
-  readonly remoteRunsDir?: string;
+export interface SlurmDetachedOptions extends SlurmResources, MirroredEnvironmentOptions {
   /** Variables the Slurm commands need (e.g. `SLURM_CONF`), set before each call. */
   readonly schedulerEnv?: Readonly<Record<string, string>>;
-  readonly pollMs?: number;
 }
 
-const REMOTE_RUNS = '.wheelhouse/runs';
-const LOOK_BYTES = 1024 * 1024;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Slurm's job states, ours beside them. */
@@ -66,7 +49,6 @@ const ENDED_WORDS: Readonly<Record<string, string>> = {
   PREEMPTED: 'preempted by Slurm for another job',
   DEADLINE: 'stopped by Slurm at its deadline',
 };
-const signalNames = new Map<number, string>(Object.entries(os.constants.signals).map(([name, number]) => [number, name]));
 const LOST_STATES = new Set(['NODE_FAIL', 'BOOT_FAIL', 'REVOKED']);
 
 /** Words for a Slurm job's state; what our state is. */
@@ -79,47 +61,39 @@ export function slurmStateOf(jobState: string, exitCode: string, reason: string,
   const recorded = exitFile ? parseExit(exitFile) : null;
   const exit: DetachedExit = {
     exitCode: recorded?.exitCode ?? (Number.isFinite(code) ? code! : null),
-    signal: recorded?.signal ?? (signal ? (signalNames.get(signal) ?? null) : null),
+    signal: recorded?.signal ?? (signal ? signalName(signal) : null),
     ...(ENDED_WORDS[state] ? { detail: ENDED_WORDS[state] } : {}),
   };
   if (state === 'COMPLETED' || state === 'FAILED' || ENDED_WORDS[state]) return { state: 'ended', exit };
   return { state: 'lost' };
 }
 
-export class SlurmDetachedEnvironment implements DetachedEnvironment {
+export class SlurmDetachedEnvironment extends MirroredEnvironment {
   readonly kind = 'slurm' as const;
-  readonly unsupported = null;
-  private readonly runs: MirroredRuns;
 
   constructor(private readonly options: SlurmDetachedOptions) {
-    this.runs = new MirroredRuns(options.mirrorDir);
+    super(options, 1000);
     for (const name of Object.keys(options.schedulerEnv ?? {})) {
       if (!ENV_NAME.test(name)) throw new ExecError('invalid-spec', `not a variable name: ${JSON.stringify(name)}`);
     }
   }
 
-  prepare(runId: string): DetachedRunPlace {
-    this.runs.checkRunId(runId);
-    const logPath = this.runs.prepareMirror(runId);
-    return { environment: 'slurm', environmentId: this.options.environmentId, runId, runDir: `${this.options.remoteRunsDir ?? REMOTE_RUNS}/${runId}`, logPath };
-  }
-
   async startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle> {
-    if (spec.sandbox && spec.sandbox.mode !== 'danger-full-access') {
-      throw new ExecError('sandbox-unavailable', REMOTE_SANDBOX_REFUSAL);
-    }
+    this.refuseSandbox(spec);
     const name = `wheelhouse-${place.runId}`;
+    const dirWord = remoteDirWord(place.runDir, shellQuote);
+    const commandLine = remoteArgv(spec).map(shellQuote).join(' ');
+    const array = spec.arrayIndices && spec.arrayIndices.length > 0 ? spec.arrayIndices : null;
     const batch = [
       '#!/bin/sh',
       '# Wheelhouse batch run: runs the command, records its status.',
-      `dir=${remoteDirWord(place.runDir, shellQuote)}`,
-      remoteArgv(spec).map(shellQuote).join(' '),
-      'code=$?',
-      `printf 'exit %s\\n' "$code" > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"`,
-      'exit $code',
+      ...(array
+        ? arrayTaskScript(dirWord, commandLine)
+        : [`dir=${dirWord}`, commandLine, 'code=$?', `printf 'exit %s\\n' "$code" > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"`, 'exit $code']),
       '',
     ].join('\n');
     const flags = [
+      ...(array ? [`--array=${arraySpec(array)}`] : []),
       '--parsable',
       `--job-name=${shellQuote(name)}`,
       '--output="$dir/output.log"',
@@ -132,7 +106,8 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
       `dir=${remoteDirWord(place.runDir, shellQuote)}`,
       // Submitted before (Wheelhouse died before recording it): that job, never a second one.
       'if [ -s "$dir/jobid" ]; then echo "found $(cat "$dir/jobid")"; exit 0; fi',
-      `known=$(squeue -h -n ${shellQuote(name)} -o %i 2>/dev/null | head -n 1)`,
+      // %A: the array's job id for every task of an array (a plain job's own id otherwise).
+      `known=$(squeue -h -n ${shellQuote(name)} -o %A 2>/dev/null | head -n 1)`,
       'if [ -n "$known" ]; then echo "$known" > "$dir/jobid"; echo "found $known"; exit 0; fi',
       `command -v sbatch >/dev/null 2>&1 || { echo 'sbatch is not on the PATH of this host: is it a Slurm login node?' >&2; exit 92; }`,
       'mkdir -p "$dir" && chmod 700 "$dir" || exit 90',
@@ -147,31 +122,7 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
     const result = expectSuccess(await this.options.shell.exec(script), 'submitting the job to Slurm (sbatch)');
     const match = /^(?:found|started) (\d+)/m.exec(result.stdout.toString('utf8'));
     if (!match) throw new ExecError('spawn-failed', `sbatch did not give a job id: ${result.stdout.toString('utf8').trim()}`);
-    return { ...place, pid: Number(match[1]), startTime: 'slurm' };
-  }
-
-  /** Unknown without a round trip: `startDetached` finds a job that was submitted instead. */
-  find(): DetachedRunHandle | null {
-    return null;
-  }
-
-  isAlive(handle: DetachedRunHandle): boolean {
-    return this.runs.isAlive(handle);
-  }
-
-  state(handle: DetachedRunHandle): DetachedRunState {
-    return this.runs.state(handle);
-  }
-
-  attach(handle: DetachedRunHandle, fromOffset: number, listener: (event: DetachedRunEvent) => void): DetachedAttachment {
-    return new RemoteFollower({
-      mirrorPath: handle.logPath,
-      fromOffset,
-      look: (offset) => this.look(handle, offset),
-      pollMs: this.options.pollMs ?? 1000,
-      listener,
-      onState: (state) => this.runs.seen(handle.runId, state),
-    });
+    return { ...place, pid: Number(match[1]), startTime: 'slurm', ...(array ? { arrayIndices: [...array] } : {}) };
   }
 
   signal(handle: DetachedRunHandle, signal: NodeJS.Signals): void {
@@ -195,25 +146,9 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
     expectSuccess(await this.options.shell.exec(script), 'cancelling the Slurm job (scancel)');
   }
 
-  readLog(place: DetachedRunPlace, offset: number, length: number): Buffer {
-    return this.runs.readLog(place, offset, length);
-  }
-
-  logSize(place: DetachedRunPlace): number {
-    return this.runs.logSize(place);
-  }
-
-  appendNote(place: DetachedRunPlace, text: string): void {
-    this.runs.appendNote(place, text);
-  }
-
-  remove(place: DetachedRunPlace): void {
-    this.runs.removeMirror(place);
-    void this.options.shell.exec(`rm -rf -- ${remoteDirWord(place.runDir, shellQuote)}`).catch(() => undefined);
-  }
-
   /** Slurm's word on the job first (`scontrol`, else `sacct`), then its output from `offset`. */
-  private async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
+  protected async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
+    if (handle.arrayIndices && handle.arrayIndices.length > 0) return this.lookAtArray(handle, handle.arrayIndices, offset);
     const script = [
       this.prelude(),
       `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
@@ -240,6 +175,23 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
     return { state, data: result.stdout, more: result.stdout.length >= LOOK_BYTES };
   }
 
+  /** A job array: each task's record and recorded status, then the one log from `offset`. */
+  private async lookAtArray(handle: DetachedRunHandle, indices: readonly number[], offset: number): Promise<RemoteLook> {
+    const script = [
+      this.prelude(),
+      `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
+      `id=${handle.pid}`,
+      ...arrayLookScript(),
+      `tail -c +${offset + 1} "$dir/output.log" 2>/dev/null | head -c ${LOOK_BYTES}`,
+      'exit 0',
+    ].join('\n');
+    const result = await this.options.shell.exec(script);
+    if (result.code !== 0) throw new ExecError('spawn-failed', `asking Slurm about job array ${handle.pid} failed: ${result.stderr.trim()}`);
+    const { records, exits } = parseArrayLook(result.stderr);
+    const state = arrayStateOf(indices, records, exits, slurmStateOf);
+    return { state, data: result.stdout, more: result.stdout.length >= LOOK_BYTES };
+  }
+
   private resourceFlags(): string[] {
     const { partition, account, timeLimit, cpus, memory, gpus } = this.options;
     return [
@@ -257,8 +209,4 @@ export class SlurmDetachedEnvironment implements DetachedEnvironment {
       .map(([name, value]) => `${name}=${shellQuote(value)}; export ${name}`)
       .join('\n');
   }
-
-
-
-
 }

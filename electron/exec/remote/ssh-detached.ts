@@ -1,19 +1,11 @@
 import { ExecError } from '../exec-error.js';
-import type {
-  DetachedAttachment,
-  DetachedEnvironment,
-  DetachedRunEvent,
-  DetachedRunHandle,
-  DetachedRunPlace,
-  DetachedRunSpec,
-  DetachedRunState,
-} from '../detached/detached-run.js';
-import { parseExit } from '../detached/local-detached.js';
+import type { DetachedRunHandle, DetachedRunPlace, DetachedRunSpec, DetachedRunState } from '../detached/detached-run.js';
+import { parseExit } from '../detached/run-log-file.js';
 import { commandScript, RUN_FILES, shellQuote, wrapperScript } from '../detached/run-scripts.js';
-import { MirroredRuns } from './mirrored-runs.js';
-import { REMOTE_SANDBOX_REFUSAL, remoteArgv, remoteDirWord } from './remote-command.js';
-import { RemoteFollower, type RemoteLook } from './remote-follower.js';
-import { expectSuccess, type RemoteShell } from './remote-shell.js';
+import { LOOK_BYTES, MirroredEnvironment, type MirroredEnvironmentOptions } from './mirrored-environment.js';
+import { remoteArgv, remoteDirWord } from './remote-command.js';
+import type { RemoteLook } from './remote-follower.js';
+import { expectSuccess } from './remote-shell.js';
 
 /**
  * Detached runs on a host over SSH, with the same two scripts as local runs
@@ -27,22 +19,9 @@ import { expectSuccess, type RemoteShell } from './remote-shell.js';
  * started twice.
  */
 
-export interface SshDetachedOptions {
-  /** The environment's id (Machines): handles carry it so a run is found again where it lives. */
-  readonly environmentId: string;
-  readonly shell: RemoteShell;
-  /** This machine's folder for copies of the logs. */
-  readonly mirrorDir: string;
-  /** Folder of runs on the host: absolute, or relative to the remote home (default `.wheelhouse/runs`). */
-  readonly remoteRunsDir?: string;
-  readonly pollMs?: number;
+export interface SshDetachedOptions extends MirroredEnvironmentOptions {
   readonly logCapBytes?: number;
 }
-
-/** Folder of runs on the host by default, relative to the remote home. */
-const REMOTE_RUNS = '.wheelhouse/runs';
-/** Largest piece of log fetched by one look. */
-const LOOK_BYTES = 1024 * 1024;
 
 /** Shell functions every remote call starts with: a process's start time (Linux /proc field 22, else `ps -o lstart`). */
 const PRELUDE = [
@@ -56,26 +35,16 @@ interface HostFacts {
   readonly shell: string | null;
 }
 
-export class SshDetachedEnvironment implements DetachedEnvironment {
+export class SshDetachedEnvironment extends MirroredEnvironment {
   readonly kind = 'ssh' as const;
-  readonly unsupported = null;
-  private readonly runs: MirroredRuns;
   private facts: Promise<HostFacts> | null = null;
 
   constructor(private readonly options: SshDetachedOptions) {
-    this.runs = new MirroredRuns(options.mirrorDir);
-  }
-
-  prepare(runId: string): DetachedRunPlace {
-    this.runs.checkRunId(runId);
-    const logPath = this.runs.prepareMirror(runId);
-    return { environment: 'ssh', environmentId: this.options.environmentId, runId, runDir: `${this.options.remoteRunsDir ?? REMOTE_RUNS}/${runId}`, logPath };
+    super(options, 250);
   }
 
   async startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle> {
-    if (spec.sandbox && spec.sandbox.mode !== 'danger-full-access') {
-      throw new ExecError('sandbox-unavailable', REMOTE_SANDBOX_REFUSAL);
-    }
+    this.refuseSandbox(spec);
     const facts = await this.hostFacts();
     const runDir = this.absolute(place.runDir, facts);
     const input = {
@@ -114,30 +83,6 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
     return { ...place, runDir, pid: Number(match[1]), startTime: match[2] || 'gone' };
   }
 
-  /** Unknown without a round trip: `startDetached` finds a run that had started instead (never a second one). */
-  find(): DetachedRunHandle | null {
-    return null;
-  }
-
-  isAlive(handle: DetachedRunHandle): boolean {
-    return this.runs.isAlive(handle);
-  }
-
-  state(handle: DetachedRunHandle): DetachedRunState {
-    return this.runs.state(handle);
-  }
-
-  attach(handle: DetachedRunHandle, fromOffset: number, listener: (event: DetachedRunEvent) => void): DetachedAttachment {
-    return new RemoteFollower({
-      mirrorPath: handle.logPath,
-      fromOffset,
-      look: (offset) => this.look(handle, offset),
-      pollMs: this.options.pollMs ?? 250,
-      listener,
-      onState: (state) => this.runs.seen(handle.runId, state),
-    });
-  }
-
   signal(handle: DetachedRunHandle, signal: NodeJS.Signals): void {
     const name = signal.replace(/^SIG/, '');
     const body =
@@ -168,25 +113,8 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
     expectSuccess(await this.options.shell.exec(this.withRun(handle, body)), 'ending the run on the host');
   }
 
-  readLog(place: DetachedRunPlace, offset: number, length: number): Buffer {
-    return this.runs.readLog(place, offset, length);
-  }
-
-  logSize(place: DetachedRunPlace): number {
-    return this.runs.logSize(place);
-  }
-
-  appendNote(place: DetachedRunPlace, text: string): void {
-    this.runs.appendNote(place, text);
-  }
-
-  remove(place: DetachedRunPlace): void {
-    this.runs.removeMirror(place);
-    void this.options.shell.exec(`rm -rf -- ${remoteDirWord(place.runDir, shellQuote)}`).catch(() => undefined);
-  }
-
   /** One look: the run's state first, then its log from `offset` (so "ended" means the bytes read are all there is). */
-  private async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
+  protected async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
     const body = [
       `if [ -f "$dir/${RUN_FILES.exit}" ]; then s="ended $(cat "$dir/${RUN_FILES.exit}")"`,
       'elif alive; then s=running',
@@ -221,13 +149,9 @@ export class SshDetachedEnvironment implements DetachedEnvironment {
     ].join('\n');
   }
 
-
-
   private absolute(runDir: string, facts: HostFacts): string {
     return runDir.startsWith('/') ? runDir : `${facts.home}/${runDir}`;
   }
-
-
 
   private hostFacts(): Promise<HostFacts> {
     this.facts ??= this.options.shell

@@ -5,6 +5,7 @@ import {
   LOCAL_ENVIRONMENT_ID,
   RpcError,
   type EnvironmentAddParams,
+  type EnvironmentKind,
   type EnvironmentStatusChangedNotification,
   type EnvironmentStatusKind,
   type EnvironmentSummary,
@@ -84,8 +85,12 @@ export class EnvironmentRegistry {
   }
 
   /** Throws the typed error for an unknown id. */
-  check(environmentId: string): void {
-    if (environmentId !== LOCAL_ENVIRONMENT_ID && !this.entries.has(environmentId)) throw unknownEnvironment(environmentId);
+  /** The environment's kind; a typed error for one that does not exist. */
+  check(environmentId: string): EnvironmentKind {
+    if (environmentId === LOCAL_ENVIRONMENT_ID) return 'local';
+    const entry = this.entries.get(environmentId);
+    if (!entry) throw unknownEnvironment(environmentId);
+    return entry.parsed.kind;
   }
 
   /**
@@ -114,8 +119,10 @@ export class EnvironmentRegistry {
     if (params.environmentId === LOCAL_ENVIRONMENT_ID) throw RpcError.invalidParams('invalid params for environment/add: environmentId: "local" is this machine and always there');
     const parsed = parseEnvironmentUrl(params.execServerUrl, os.userInfo().username);
     if (parsed.ssh === null && params.privateKey) throw RpcError.invalidParams('invalid params for environment/add: privateKey: slurm:/// runs on this machine, without SSH');
-    if (params.privateKey !== undefined) await this.options.secrets.set(secretIdOf(params.environmentId), params.privateKey);
     const previous = this.entries.get(params.environmentId);
+    // Editing a machine replaces its connection, and running jobs are followed through it: not while they run.
+    if (previous) this.refuseInUse(params.environmentId, previous, 'change');
+    if (params.privateKey !== undefined) await this.options.secrets.set(secretIdOf(params.environmentId), params.privateKey);
     const stored: StoredEnvironment = {
       environmentId: params.environmentId,
       execServerUrl: params.execServerUrl,
@@ -173,20 +180,24 @@ export class EnvironmentRegistry {
   async remove(environmentId: string): Promise<Record<string, never>> {
     if (environmentId === LOCAL_ENVIRONMENT_ID) throw RpcError.invalidParams('invalid params for environment/remove: "local" is this machine and cannot be removed');
     const entry = this.require(environmentId);
-    const jobs = this.options.jobsUsing(environmentId);
-    if (jobs.length > 0) {
-      const names = jobs.map((job) => `${job.name} (${job.status})`).join(', ');
-      throw RpcError.because('environment.inUse', `cannot remove ${entry.stored.name}: ${jobs.length === 1 ? 'a job uses' : `${jobs.length} jobs use`} it — ${names}. Cancel or finish them first`, {
-        environmentId,
-        jobs,
-        threads: [],
-      });
-    }
+    this.refuseInUse(environmentId, entry, 'remove');
     entry.opened?.close();
     this.entries.delete(environmentId);
     this.save();
     if (entry.stored.hasPrivateKey) await this.options.secrets.delete(secretIdOf(environmentId));
     return {};
+  }
+
+  /** A typed error naming the jobs not finished that run on the machine, if any. */
+  private refuseInUse(environmentId: string, entry: LiveEnvironment, action: 'remove' | 'change'): void {
+    const jobs = this.options.jobsUsing(environmentId);
+    if (jobs.length === 0) return;
+    const names = jobs.map((job) => `${job.name} (${job.status})`).join(', ');
+    throw RpcError.because('environment.inUse', `cannot ${action} ${entry.stored.name}: ${jobs.length === 1 ? 'a job uses' : `${jobs.length} jobs use`} it — ${names}. Cancel or finish them first`, {
+      environmentId,
+      jobs,
+      threads: [],
+    });
   }
 
   /** Connects, runs `uname -a` and `id` (and `sinfo` for Slurm), times it; a new host key is reported, or trusted when `trustHostKey` is its fingerprint. */

@@ -125,6 +125,11 @@ describe('environments over SSH', () => {
     const inUse = await rpcError(first.call('environment/remove', { environmentId: 'box' }));
     expect(inUse.message).toContain('remote build');
     expect(inUse.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
+    // Editing it (adding the same id again) would replace the connection the job is followed through: refused the same way, nothing changed.
+    const edit = await rpcError(first.call('environment/add', { environmentId: 'box', execServerUrl: `ssh://${sshd.user}@127.0.0.2:${sshd.port}`, name: 'moved' }));
+    expect(edit.message).toContain('cannot change');
+    expect(edit.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
+    expect((await first.call('environment/list', {})).data[1]).toMatchObject({ environmentId: 'box', host: '127.0.0.1' });
 
     // A crash: nothing is stopped, the connection just goes.
     first.runtime.close();

@@ -1,4 +1,5 @@
 import {
+  describeTasks,
   incompleteUtf8Tail,
   signalWords,
   type DetachedEnvironment,
@@ -7,11 +8,12 @@ import {
   type DetachedRunHandle,
   type DetachedRunPlace,
   type DetachedRunState,
+  type DetachedTask,
   type ExitInfo,
   type ProcessSupervisor,
   type SupervisedProcess,
 } from '../../exec/index.js';
-import type { JobRunRow } from '../../store/job-store.js';
+import type { JobRunRow, JobStore } from '../../store/job-store.js';
 import type { EventLog } from '../event-log.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
@@ -28,6 +30,8 @@ export interface JobCommandRunnerOptions {
   readonly events: EventLog;
   readonly clock: JobClock;
   readonly commits: JobCommits;
+  /** Earlier runs of a job (a job array's retry re-submits the tasks that did not complete). */
+  readonly store: Pick<JobStore, 'runs'>;
   readonly killGraceMs?: number;
   /** Called after a run's final transition has been made. */
   readonly onRunEnded: (entry: JobEntry) => void;
@@ -45,6 +49,24 @@ function describeExit(exit: DetachedExit | ExitInfo, spec: CommandSpec, timedOut
   if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
   if (exit.signal) return signalWords(exit.signal);
   return 'ended without reporting an exit status';
+}
+
+/**
+ * The tasks a job array's run submits: all of them, unless the run before it
+ * (a retry follows a failed or cancelled run) recorded its tasks — then only
+ * those that did not complete, as a person pressing retry expects.
+ */
+export function arrayIndicesFor(size: number, runs: readonly JobRunRow[], run: number): number[] {
+  const all = Array.from({ length: size }, (_, index) => index);
+  const before = runs.filter((row) => row.run < run).at(-1);
+  if (!before?.tasks) return all;
+  try {
+    const tasks = JSON.parse(before.tasks) as DetachedTask[];
+    const again = tasks.filter((task) => task.state !== 'completed').map((task) => task.index);
+    return again.length > 0 ? again : all;
+  } catch {
+    return all;
+  }
 }
 
 const isEnvironmentKind = (value: unknown): value is DetachedRunPlace['environment'] => value === 'local' || value === 'ssh' || value === 'slurm';
@@ -223,6 +245,7 @@ export class JobCommandRunner {
       return;
     }
     const { spec } = entry;
+    const arrayIndices = spec.arrayTasks ? arrayIndicesFor(spec.arrayTasks, this.options.store.runs(jobId), live.run) : null;
     let handle: DetachedRunHandle;
     try {
       handle = await environment.startDetached(live.place, {
@@ -230,6 +253,7 @@ export class JobCommandRunner {
         cwd: spec.cwd,
         ...(spec.env ? { env: spec.env } : {}),
         ...(spec.sandbox ? { sandbox: spec.sandbox } : {}),
+        ...(arrayIndices ? { arrayIndices } : {}),
         cols: 120,
         rows: 30,
       });
@@ -304,10 +328,23 @@ export class JobCommandRunner {
       case 'progress':
         this.output.terminalProgress(entry, live, event.progress);
         return;
+      case 'tasks':
+        this.onTasks(entry, live, event.tasks);
+        return;
       case 'end':
         this.onDetachedEnd(entry, live, event.end);
         return;
     }
+  }
+
+  /** A job array's tasks changed: stored with the run, and while it runs the job's detail counts them. */
+  private onTasks(entry: JobEntry, live: LiveRun, tasks: readonly DetachedTask[]): void {
+    this.options.commits.runUpdated({ jobId: entry.state.id, run: live.run, tasks: JSON.stringify(tasks) });
+    if (entry.state.status === 'running') {
+      entry.state.detail = describeTasks(tasks);
+      entry.state.updatedAt = this.options.clock.now();
+    }
+    this.options.commits.mark(entry);
   }
 
   private onDetachedEnd(entry: JobEntry, live: LiveRun, end: Extract<DetachedRunEvent, { type: 'end' }>['end']): void {

@@ -1,26 +1,21 @@
 import os from 'node:os';
-import {
-  JOB_LIST_DEFAULT_LIMIT,
-  RpcError,
-  type HandlerParamsOf,
-  type Job,
-  type JobCreateParams,
-  type ResultOf,
-  type ScheduleNotify,
-} from '../../../shared/protocol/index.js';
-import type { DetachedEnvironment, DetachedRunHandle, DetachedRunState, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
-import type { JobRunRow } from '../../store/job-store.js';
+import { RpcError, type EnvironmentKind, type HandlerParamsOf, type Job, type JobCreateParams, type ResultOf, type ScheduleNotify } from '../../../shared/protocol/index.js';
+import type { DetachedEnvironment, ProcessSupervisor, SupervisedProcess } from '../../exec/index.js';
 import type { StateStore } from '../../store/state-store.js';
 import type { EventLog } from '../event-log.js';
-import { systemClock, type JobClock } from './job-clock.js';
-import { JobCommits } from './job-commits.js';
-import { entryOf, jobOf, jobOfEntry, type CommandSpec, type JobEntry } from './job-entry.js';
-import { JobLogs } from './job-logs.js';
-import { PERSON, WAITING_FOR_APPROVAL, type JobAdmission, type JobApprovals, type JobRequester } from './job-approvals.js';
-import { validateJobRequest, type JobRequest } from './job-creation.js';
-import { JobCommandRunner } from './job-command-runner.js';
-import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
 import { AgentRunner, type AgentJobParts } from './agent-runner.js';
+import { awaitApproval, type ApprovalWaitParts } from './approval-wait.js';
+import { PERSON, WAITING_FOR_APPROVAL, type JobAdmission, type JobApprovals, type JobRequester } from './job-approvals.js';
+import { systemClock, type JobClock } from './job-clock.js';
+import { JobCommandRunner } from './job-command-runner.js';
+import { JobCommits } from './job-commits.js';
+import { newJobEntry, validateJobRequest, type JobRequest } from './job-creation.js';
+import { entryOf, type CommandSpec, type JobEntry } from './job-entry.js';
+import { JobLogs } from './job-logs.js';
+import { JobQueue, stopClock } from './job-queue.js';
+import { JobReads } from './job-reads.js';
+import { recoverAgentJob, recoverCommandJob, type RecoveryParts } from './job-recovery.js';
+import { JobTable, refuse } from './job-table.js';
 import * as machine from './job-state.js';
 
 export interface JobEngineOptions {
@@ -40,8 +35,8 @@ export interface JobEngineOptions {
   readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
-  /** Throws the typed error for an environment id that does not exist (environment/list); without it only `local` exists. */
-  readonly checkEnvironment?: (environmentId: string) => void;
+  /** The kind of an environment (environment/list); throws the typed error for an id that does not exist. Without it only `local` exists. */
+  readonly checkEnvironment?: (environmentId: string) => EnvironmentKind;
 }
 
 /** A job started for a schedule's slot: the id its claim named, the schedule, its notification policy. */
@@ -63,47 +58,44 @@ const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a c
 const stillGoing = (entry: JobEntry) =>
   entry.state.status === 'queued' || entry.state.status === 'running' || entry.state.status === 'paused' || (entry.state.status === 'failed' && entry.state.retry.nextRetryAt !== null);
 
-const notFound = (jobId: string) => RpcError.because('job.notFound', `job not found: ${jobId}`, { jobId });
-const refuse = (entry: JobEntry, action: string, why: string) =>
-  RpcError.because('job.wrongState', `cannot ${action} job ${entry.state.id}: ${why}`, { jobId: entry.state.id, status: entry.state.status, action });
-
 /**
  * Seed 000's JobManager with the parts the seed left out: retries that run at
  * their time (also after a restart), a concurrency limit with a FIFO queue,
  * real processes through the supervisor, and batched, durable-first commits.
- * Jobs with somewhere to go are held in memory; finished ones live in the store.
+ * This class is the jobs' life (create, pause, resume, cancel, retry,
+ * delete, quit); the queue (job-queue.ts) decides when each runs, the table
+ * (job-table.ts) holds them, the reads (job-reads.ts) answer about them.
  */
 export class JobEngine {
-  private readonly entries = new Map<string, JobEntry>();
   private readonly clock: JobClock;
   private readonly commits: JobCommits;
   private readonly runner: JobCommandRunner;
-  private readonly environment: DetachedEnvironment;
-  private readonly recovery: RecoveryParts;
   private readonly agents: AgentRunner | null;
+  private readonly table: JobTable;
+  private readonly queue: JobQueue;
+  private readonly reads: JobReads;
+  private readonly recovery: RecoveryParts;
+  private readonly approvalWait: ApprovalWaitParts;
   readonly logs: JobLogs;
-  private readonly concurrency: number;
-  private nextQueueOrder: number;
-  private stopped = false;
-  /** Runs started and not yet ended (each holds a slot, paused ones too). */
-  private liveRuns = 0;
-  private dispatchScheduled: ReturnType<typeof setImmediate> | null = null;
 
   constructor(private readonly options: JobEngineOptions) {
     this.clock = options.clock ?? systemClock;
-    this.concurrency = options.concurrency ?? os.availableParallelism();
     const onError = options.onError ?? (() => undefined);
-    this.commits = new JobCommits(options.store.jobs, () => this.clock.now(), (job) => this.announce(job), onError);
-    this.logs = new JobLogs(options.store.jobs);
-    this.environment = options.environment ?? options.supervisor.detached;
+    const store = options.store.jobs;
+    this.commits = new JobCommits(store, () => this.clock.now(), (job) => this.announce(job), onError);
+    this.logs = new JobLogs(store);
+    this.table = new JobTable(store, this.commits, this.clock);
+    this.reads = new JobReads(this.table, store, this.commits, this.logs);
+    const environment: DetachedEnvironment = options.environment ?? options.supervisor.detached;
     this.runner = new JobCommandRunner({
       supervisor: options.supervisor,
-      environment: this.environment,
+      environment,
       events: options.events,
       clock: this.clock,
       commits: this.commits,
+      store,
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-      onRunEnded: (entry) => this.afterRun(entry),
+      onRunEnded: (entry) => this.queue.afterRun(entry),
       onError,
     });
     this.agents = options.agents
@@ -112,20 +104,30 @@ export class JobEngine {
           events: options.events,
           clock: this.clock,
           commits: this.commits,
-          onRunEnded: (entry) => this.afterRun(entry),
+          onRunEnded: (entry) => this.queue.afterRun(entry),
           onError,
         })
       : null;
-    this.nextQueueOrder = options.store.jobs.maxQueueOrder() + 1;
+    this.queue = new JobQueue({
+      table: this.table,
+      store,
+      commits: this.commits,
+      clock: this.clock,
+      runner: this.runner,
+      agents: this.agents,
+      concurrency: options.concurrency ?? os.availableParallelism(),
+      onError,
+    });
     this.recovery = {
-      store: options.store.jobs,
+      store,
       commits: this.commits,
       logs: this.logs,
       runner: this.runner,
       agents: this.agents,
-      environment: this.environment,
-      reattach: (entry, row, handle, state, activeSince, now) => this.reattach(entry, row, handle, state, activeSince, now),
+      environment,
+      reattach: (entry, row, handle, state, activeSince, now) => this.queue.reattach(entry, row, handle, state, activeSince, now),
     };
+    this.approvalWait = { approvals: options.approvals, table: this.table, queue: this.queue, commits: this.commits, clock: this.clock, onError };
   }
 
   /**
@@ -142,45 +144,19 @@ export class JobEngine {
     const now = this.clock.now();
     for (const row of this.options.store.jobs.unfinished()) {
       const entry = entryOf(row);
-      this.entries.set(entry.state.id, entry);
+      this.table.entries.set(entry.state.id, entry);
       if (entry.kind === 'command') recoverCommandJob(this.recovery, entry, row, now);
       else recoverAgentJob(this.recovery, entry, now);
-      if (entry.state.status === 'failed' && !entry.live) this.armRetry(entry);
+      if (entry.state.status === 'failed' && !entry.live) this.queue.armRetry(entry);
       // Its question ended with the process that asked it: ask again.
       if (entry.spec.approval && (entry.state.status === 'queued' || entry.state.status === 'paused')) {
         entry.state.detail = WAITING_FOR_APPROVAL;
         this.commits.mark(entry);
-        this.awaitApproval(entry);
+        awaitApproval(this.approvalWait, entry);
       }
     }
     this.commits.flush();
-    this.dispatch();
-  }
-
-  /**
-   * Follows a run that was started before (after a restart, or found alive where none should be).
-   * `activeSince`: when it would have started had it never paused (see rowOf).
-   */
-  private reattach(entry: JobEntry, row: JobRunRow, handle: DetachedRunHandle, state: DetachedRunState['state'], activeSince: number, now: number): void {
-    entry.runs = row.run;
-    if (entry.state.status === 'queued') {
-      // The app died between starting it and recording "running": it had started.
-      entry.activeMs = 0;
-      entry.state.detail = null;
-      machine.setRunning(entry.state, now);
-    }
-    if (entry.state.status === 'running') {
-      // Its running time, also while nobody watched, is now − `activeSince` (the stored total included the stretch so far).
-      entry.activeMs = 0;
-      entry.activeSince = activeSince;
-    } else {
-      entry.activeSince = null;
-    }
-    entry.state.updatedAt = now;
-    machine.pushHistory(entry.state, 'reattached');
-    this.commits.mark(entry);
-    this.liveRuns += 1;
-    this.runner.reattach(entry, row, handle, state);
+    this.queue.dispatch();
   }
 
   /**
@@ -192,7 +168,7 @@ export class JobEngine {
    */
   async create(params: JobCreateParams, requester: JobRequester = PERSON, origin: ScheduledOrigin | null = null): Promise<ResultOf<'job/create'>> {
     // 1. Validate: the whole request, before anything is decided or written.
-    if (origin && (this.entries.has(origin.jobId) || this.options.store.jobs.get(origin.jobId))) {
+    if (origin && (this.table.entries.has(origin.jobId) || this.options.store.jobs.get(origin.jobId))) {
       throw RpcError.because('schedule.slotStarted', `job ${origin.jobId} exists already: its schedule slot was started before`, { jobId: origin.jobId });
     }
     if (params.kind === 'agent' && !this.agents) {
@@ -204,14 +180,14 @@ export class JobEngine {
     // 3. Persist: an agent job's thread and goal, then the job row, written before anyone hears of it.
     const jobId = origin?.jobId ?? `job-${this.options.newId()}`;
     const entry = request.kind === 'agent' ? this.agentEntry(jobId, request, this.agents!, origin) : this.commandEntry(jobId, request, admission, requester, origin);
-    this.entries.set(entry.state.id, entry);
+    this.table.entries.set(entry.state.id, entry);
     this.commits.mark(entry);
     await this.commits.committed();
     // 4. Announce: the commit announced job/updated once written (JobCommits); the answer is that same durable job.
-    const job = this.jobNow(entry);
+    const job = this.table.jobNow(entry);
     // 5. Run: when a slot is free, or once the person approves.
-    if (entry.spec.approval) this.awaitApproval(entry);
-    else this.dispatch();
+    if (entry.spec.approval) awaitApproval(this.approvalWait, entry);
+    else this.queue.dispatch();
     return { job };
   }
 
@@ -231,28 +207,16 @@ export class JobEngine {
     return this.newEntry(state, 'agent', { command: '', cwd: request.spec.cwd }, threadId, request.spec, origin);
   }
 
-  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent'], origin: ScheduledOrigin | null = null): JobEntry {
-    return {
+  private newEntry(state: machine.JobStateRecord, kind: JobEntry['kind'], spec: JobEntry['spec'], threadId: string | null, agent: JobEntry['agent'], origin: ScheduledOrigin | null): JobEntry {
+    return newJobEntry({
       state,
       kind,
       spec,
       agent,
       threadId,
-      scheduleId: origin?.scheduleId ?? null,
-      scheduleNotify: origin?.notify ?? null,
-      approvalWait: null,
-      exitCode: null,
-      runs: 0,
-      manualRetries: 0,
-      continueRun: false,
-      queueOrder: this.nextQueueOrder++,
-      activeMs: 0,
-      activeSince: null,
-      etaMs: null,
-      live: null,
-      retryTimer: null,
-      lastCommitAt: -Infinity,
-    };
+      queueOrder: this.table.queueOrder(),
+      ...(origin ? { scheduleId: origin.scheduleId, scheduleNotify: origin.notify } : {}),
+    });
   }
 
   /**
@@ -264,83 +228,58 @@ export class JobEngine {
     const now = this.clock.now();
     const id = `job-${this.options.newId()}`;
     const state = machine.enqueue(id, origin.command.slice(0, 120), now, 0);
-    const entry: JobEntry = {
+    const entry = newJobEntry({
       state,
       kind: 'command',
       spec: { ...origin.spec, command: origin.command, cwd: origin.cwd },
       agent: null,
       threadId: origin.threadId,
-      scheduleId: null,
-      scheduleNotify: null,
-      approvalWait: null,
-      exitCode: null,
+      queueOrder: this.table.queueOrder(),
       runs: 1,
-      manualRetries: 0,
-      continueRun: false,
-      queueOrder: this.nextQueueOrder++,
       activeMs: Math.max(0, now - child.startedAt),
       activeSince: now,
-      etaMs: null,
-      live: null,
-      retryTimer: null,
-      lastCommitAt: -Infinity,
-    };
+    });
     machine.setRunning(state, now);
     state.detail = 'started by the agent; kept running after its turn ended';
-    this.entries.set(id, entry);
-    this.liveRuns += 1;
+    this.table.entries.set(id, entry);
+    this.queue.runAdopted();
     this.runner.adopt(entry, child);
-    return (await this.commit(entry)).job;
+    return (await this.table.commit(entry)).job;
   }
 
   /** Jobs not finished yet that run in `environmentId` (an environment in use cannot be removed). */
   usingEnvironment(environmentId: string): { jobId: string; name: string; status: string }[] {
-    return [...this.entries.values()]
+    return [...this.table.entries.values()]
       .filter((entry) => entry.kind === 'command' && entry.spec.environmentId === environmentId && stillGoing(entry))
       .map((entry) => ({ jobId: entry.state.id, name: entry.state.name, status: entry.state.status }));
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {
-    const limit = params.limit ?? JOB_LIST_DEFAULT_LIMIT;
-    const statuses = params.status == null ? undefined : Array.isArray(params.status) ? params.status : [params.status];
-    const search = params.search?.trim().toLowerCase() || undefined;
-    const after = params.cursor ? decodeCursor(params.cursor) : undefined;
-    const rows = this.options.store.jobs.list({ ...(statuses ? { statuses } : {}), ...(search ? { search } : {}), ...(after ? { after } : {}), limit: limit + 1 });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      data: page.map(jobOf),
-      nextCursor: rows.length > limit && last ? Buffer.from(JSON.stringify([last.updatedAtMs, last.id])).toString('base64url') : null,
-    };
+    return this.reads.list(params);
   }
 
-  async read(jobId: string): Promise<ResultOf<'job/read'>> {
-    // What is answered must be durable: a change made a moment ago is written first.
-    await this.commits.committed();
-    const entry = this.lookup(jobId);
-    return { job: this.jobNow(entry), history: entry.state.history.map((h) => ({ ...h, retry: { ...h.retry } })), logTail: this.logs.tail(jobId) };
+  read(jobId: string): Promise<ResultOf<'job/read'>> {
+    return this.reads.read(jobId);
   }
 
   log(params: HandlerParamsOf<'job/log'>): ResultOf<'job/log'> {
-    const entry = this.lookup(params.jobId);
-    return this.logs.read(entry, params.attempt, params.offset ?? 0, params.limit ?? 64 * 1024);
+    return this.reads.log(params);
   }
 
   logLines(params: HandlerParamsOf<'job/log/lines'>): Promise<ResultOf<'job/log/lines'>> {
-    return this.logs.lines(this.lookup(params.jobId), params);
+    return this.reads.logLines(params);
   }
 
   logSearch(params: HandlerParamsOf<'job/log/search'>): Promise<ResultOf<'job/log/search'>> {
-    return this.logs.search(this.lookup(params.jobId), params);
+    return this.reads.logSearch(params);
   }
 
   runs(jobId: string): ResultOf<'job/runs'> {
-    this.lookup(jobId);
-    return this.logs.runs(jobId);
+    return this.reads.runs(jobId);
   }
 
   async pause(jobId: string): Promise<ResultOf<'job/pause'>> {
-    const entry = this.lookup(jobId);
+    const entry = this.table.lookup(jobId);
     const now = this.clock.now();
     const { status } = entry.state;
     if (status === 'queued' && entry.live) {
@@ -351,8 +290,8 @@ export class JobEngine {
     } else if (status === 'running' && entry.agent && this.agents && entry.live) {
       // The current turn is interrupted; no new one starts until resume.
       await this.agents.pause(entry);
-      if (entry.state.status !== 'running') return { job: this.jobNow(entry) };
-      this.stopClock(entry, this.clock.now());
+      if (entry.state.status !== 'running') return { job: this.table.jobNow(entry) };
+      stopClock(entry, this.clock.now());
       machine.pause(entry.state, 'paused: no new turns until it is resumed', this.clock.now());
     } else if (status === 'running') {
       try {
@@ -360,16 +299,16 @@ export class JobEngine {
       } catch (error) {
         throw refuse(entry, 'pause', entry.live ? (error as Error).message : 'its process has just ended');
       }
-      this.stopClock(entry, now);
+      stopClock(entry, now);
       machine.pause(entry.state, null, now);
     } else {
       throw refuse(entry, 'pause', `it is ${status}`);
     }
-    return this.commit(entry);
+    return this.table.commit(entry);
   }
 
   async resume(jobId: string): Promise<ResultOf<'job/resume'>> {
-    const entry = this.lookup(jobId);
+    const entry = this.table.lookup(jobId);
     if (entry.state.status !== 'paused') throw refuse(entry, 'resume', `it is ${entry.state.status}, not paused`);
     const now = this.clock.now();
     const live = entry.live;
@@ -387,15 +326,15 @@ export class JobEngine {
       machine.resume(entry.state, null, now);
     } else {
       machine.requeue(entry.state, 'resumed', null, now);
-      entry.queueOrder = this.nextQueueOrder++;
+      entry.queueOrder = this.table.queueOrder();
     }
-    const result = await this.commit(entry);
-    this.dispatch();
+    const result = await this.table.commit(entry);
+    this.queue.dispatch();
     return result;
   }
 
   async cancel(jobId: string): Promise<ResultOf<'job/cancel'>> {
-    const entry = this.lookup(jobId);
+    const entry = this.table.lookup(jobId);
     const { status } = entry.state;
     const scheduledRetry = status === 'failed' && entry.state.retry.nextRetryAt !== null;
     if (status === 'completed' || status === 'cancelled' || (status === 'failed' && !scheduledRetry)) {
@@ -406,41 +345,41 @@ export class JobEngine {
       if (entry.agent && this.agents) await this.agents.cancel(entry);
       else await this.runner.cancel(entry);
       await this.commits.committed();
-      return { job: this.jobNow(entry) };
+      return { job: this.table.jobNow(entry) };
     }
-    this.disarmRetry(entry);
+    this.queue.disarmRetry(entry);
     entry.approvalWait?.abort();
     machine.withdrawScheduledRetry(entry.state);
     machine.cancel(entry.state, this.clock.now(), scheduledRetry ? 'cancelled before its retry' : 'cancelled before it started');
-    const result = await this.commit(entry);
-    this.settle(entry);
+    const result = await this.table.commit(entry);
+    this.table.settle(entry);
     return result;
   }
 
   async retry(jobId: string): Promise<ResultOf<'job/retry'>> {
-    const entry = this.lookup(jobId);
+    const entry = this.table.lookup(jobId);
     const { status } = entry.state;
     if (status !== 'failed' && status !== 'cancelled') throw refuse(entry, 'retry', `it is ${status}; only a failed or cancelled job can be retried`);
-    this.disarmRetry(entry);
+    this.queue.disarmRetry(entry);
     // The person's retry is one of its own: a scheduled automatic retry it replaces is given back.
     machine.withdrawScheduledRetry(entry.state);
     entry.manualRetries += 1;
     machine.requeue(entry.state, 'retry_requested', null, this.clock.now());
-    entry.queueOrder = this.nextQueueOrder++;
-    this.entries.set(jobId, entry);
-    const result = await this.commit(entry);
-    this.dispatch();
+    entry.queueOrder = this.table.queueOrder();
+    this.table.entries.set(jobId, entry);
+    const result = await this.table.commit(entry);
+    this.queue.dispatch();
     return result;
   }
 
   async delete(jobId: string): Promise<ResultOf<'job/delete'>> {
-    const entry = this.lookup(jobId);
+    const entry = this.table.lookup(jobId);
     if (entry.live) throw refuse(entry, 'delete', `it is ${entry.state.status}; cancel it first`);
-    this.disarmRetry(entry);
+    this.queue.disarmRetry(entry);
     entry.approvalWait?.abort();
     await this.commits.committed();
     this.commits.forget(jobId);
-    this.entries.delete(jobId);
+    this.table.entries.delete(jobId);
     this.logs.deleteAll(jobId);
     this.options.store.jobs.delete(jobId);
     // Other clients drop the row (the jobs table no longer has it for a later job/list either).
@@ -451,7 +390,7 @@ export class JobEngine {
   /** Jobs with a run in flight (starting, running or paused): what quitting would stop or leave running. */
   runningCount(): number {
     let count = 0;
-    for (const entry of this.entries.values()) if (entry.live) count += 1;
+    for (const entry of this.table.entries.values()) if (entry.live) count += 1;
     return count;
   }
 
@@ -464,9 +403,9 @@ export class JobEngine {
    * their goal is still active. Nothing new starts either way.
    */
   async shutdown(options: JobShutdownOptions = { jobs: 'stop' }): Promise<void> {
-    if (this.stopped) return;
-    this.stopWork();
-    const inFlight = [...this.entries.values()].filter((entry) => entry.live);
+    if (this.queue.isStopped) return;
+    this.queue.stop();
+    const inFlight = [...this.table.entries.values()].filter((entry) => entry.live);
     if (options.jobs === 'stop') {
       await Promise.allSettled(inFlight.map((entry) => (entry.agent && this.agents ? this.agents.cancel(entry, STOPPED_AT_QUIT) : this.runner.cancel(entry, STOPPED_AT_QUIT))));
     } else {
@@ -481,163 +420,13 @@ export class JobEngine {
 
   /** The runtime closing at once (a crash-like close): runs are left as they are, detached ones going on. */
   closeNow(): void {
-    if (!this.stopped) {
-      this.stopWork();
-      for (const entry of this.entries.values()) if (entry.live && !entry.live.process) this.runner.detach(entry);
+    if (!this.queue.isStopped) {
+      this.queue.stop();
+      for (const entry of this.table.entries.values()) if (entry.live && !entry.live.process) this.runner.detach(entry);
     }
     this.runner.stop();
     this.agents?.stop();
     this.commits.close();
-  }
-
-  private stopWork(): void {
-    this.stopped = true;
-    if (this.dispatchScheduled) clearImmediate(this.dispatchScheduled);
-    this.dispatchScheduled = null;
-    for (const entry of this.entries.values()) {
-      this.disarmRetry(entry);
-      entry.approvalWait?.abort();
-    }
-  }
-
-  /** A consistent wire object for an entry as it is now. */
-  private jobNow(entry: JobEntry): Job {
-    return jobOfEntry(entry, this.clock.now());
-  }
-
-  private async commit(entry: JobEntry): Promise<{ job: Job }> {
-    this.commits.mark(entry);
-    await this.commits.committed();
-    return { job: this.jobNow(entry) };
-  }
-
-  private lookup(jobId: string): JobEntry {
-    const live = this.entries.get(jobId);
-    if (live) return live;
-    const row = this.options.store.jobs.get(jobId);
-    if (!row) throw notFound(jobId);
-    return entryOf(row);
-  }
-
-  private stopClock(entry: JobEntry, now: number): void {
-    if (entry.activeSince !== null) entry.activeMs += Math.max(0, now - entry.activeSince);
-    entry.activeSince = null;
-  }
-
-  /** Starts queued jobs soon (once per turn of the event loop, however many changes asked). */
-  private dispatch(): void {
-    if (this.stopped || this.dispatchScheduled || this.liveRuns >= this.concurrency) return;
-    this.dispatchScheduled = setImmediate(() => {
-      this.dispatchScheduled = null;
-      this.dispatchNow();
-    });
-  }
-
-  /** Starts queued jobs, oldest in the queue first, while slots are free. */
-  private dispatchNow(): void {
-    if (this.stopped || this.liveRuns >= this.concurrency) return;
-    const queued: JobEntry[] = [];
-    for (const entry of this.entries.values()) if (!entry.live && entry.state.status === 'queued' && !entry.spec.approval) queued.push(entry);
-    queued.sort((a, b) => a.queueOrder - b.queueOrder);
-    for (const entry of queued.slice(0, this.concurrency - this.liveRuns)) {
-      const now = this.clock.now();
-      // Never beside an earlier run of the same job that is still alive: that one is followed instead.
-      const alive = entry.kind === 'command' && entry.runs > 0 ? this.runner.aliveEarlierRun(this.options.store.jobs.runs(entry.state.id)) : null;
-      if (alive) {
-        this.options.onError?.(`job ${entry.state.id}`, new Error(`run ${alive.row.run} is still alive; following it instead of starting another`));
-        this.reattach(entry, alive.row, alive.handle, 'running', now, now);
-        continue;
-      }
-      const continuing = entry.continueRun;
-      if (!continuing) entry.runs += 1;
-      entry.continueRun = false;
-      this.liveRuns += 1;
-      if (entry.kind === 'agent' && this.agents) {
-        if (!continuing) entry.activeMs = 0;
-        entry.activeSince = now;
-        entry.etaMs = null;
-        entry.exitCode = null;
-        entry.state.progress = null;
-        entry.state.detail = null;
-        machine.setRunning(entry.state, now);
-        this.commits.mark(entry);
-        this.agents.start(entry);
-      } else {
-        // "running" once its identity is durable (job-command-runner).
-        this.runner.start(entry);
-      }
-    }
-  }
-
-  /** A run ended (its transition is made): arm a retry, free the slot, start the next. */
-  private afterRun(entry: JobEntry): void {
-    this.liveRuns -= 1;
-    this.stopClock(entry, this.clock.now());
-    if (this.stopped) return;
-    if (entry.state.status === 'failed') this.armRetry(entry);
-    this.settle(entry);
-    this.dispatch();
-  }
-
-  /** Finished jobs leave memory; the store has them. */
-  private settle(entry: JobEntry): void {
-    const { status } = entry.state;
-    const done = status === 'completed' || status === 'cancelled' || (status === 'failed' && entry.state.retry.nextRetryAt === null);
-    if (done && !entry.live) this.entries.delete(entry.state.id);
-  }
-
-  /** The job waits (queued, or paused meanwhile) until the person answers; a yes lets it start, a no cancels it. */
-  private awaitApproval(entry: JobEntry): void {
-    const need = entry.spec.approval;
-    if (!need || !this.options.approvals || entry.approvalWait) return;
-    const wait = new AbortController();
-    entry.approvalWait = wait;
-    void this.options.approvals
-      .ask(entry, need, wait.signal)
-      .catch((error: unknown) => {
-        this.options.onError?.(`approval of job ${entry.state.id}`, error);
-        return 'ended' as const;
-      })
-      .then((answer) => {
-        if (entry.approvalWait === wait) entry.approvalWait = null;
-        if (answer === 'ended' || this.stopped || !this.entries.has(entry.state.id)) return;
-        const now = this.clock.now();
-        const { approval: _answered, ...approved } = entry.spec;
-        entry.spec = approved;
-        if (answer === 'declined') {
-          machine.cancel(entry.state, now, 'not run: the person declined it');
-        } else if (entry.state.status === 'queued') {
-          entry.state.detail = null;
-          entry.state.updatedAt = now;
-          machine.pushHistory(entry.state, 'approved');
-        } else if (entry.state.detail === WAITING_FOR_APPROVAL) {
-          entry.state.detail = null;
-        }
-        this.commits.mark(entry);
-        this.settle(entry);
-        this.dispatch();
-      });
-  }
-
-  private armRetry(entry: JobEntry): void {
-    this.disarmRetry(entry);
-    const at = entry.state.retry.nextRetryAt;
-    if (at === null || this.stopped) return;
-    entry.retryTimer = this.clock.setTimeout(() => {
-      entry.retryTimer = null;
-      if (this.stopped || entry.state.status !== 'failed') return;
-      const attempt = entry.state.retry.attempt;
-      machine.requeue(entry.state, 'retrying', `retry ${attempt} of ${entry.state.retry.maxAttempts}`, this.clock.now());
-      // The retry goes back to the seed's attempt count; requeue cleared only the schedule.
-      entry.queueOrder = this.nextQueueOrder++;
-      this.commits.mark(entry);
-      this.dispatch();
-    }, Math.max(0, at - this.clock.now()));
-  }
-
-  private disarmRetry(entry: JobEntry): void {
-    if (entry.retryTimer !== null) this.clock.clearTimeout(entry.retryTimer);
-    entry.retryTimer = null;
   }
 
   private announce(job: Job): void {
@@ -645,14 +434,4 @@ export class JobEngine {
     // only outlive a reconnect, which the in-memory log covers.
     this.options.events.publish('job/updated', { job }, { ephemeral: true });
   }
-}
-
-function decodeCursor(cursor: string): { updatedAtMs: number; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') return { updatedAtMs: value[0], id: value[1] };
-  } catch {
-    // Reported below.
-  }
-  throw RpcError.invalidParams('invalid params for job/list: cursor: not a cursor returned by job/list');
 }

@@ -20,6 +20,8 @@ export interface CommandSpec {
   readonly rerunIfLost?: boolean;
   /** Where it runs (environment/list); absent: this machine. */
   readonly environmentId?: string;
+  /** A Slurm job array of this many tasks. */
+  readonly arrayTasks?: number;
 }
 
 /** Why a job waits for approval, kept with the job so it can ask again after a restart. */
@@ -43,6 +45,7 @@ export function commandSpecOf(params: JobCreateCommandParams): CommandSpec {
     ...(params.progressFromOutput ? { progressFromOutput: true } : {}),
     ...(params.rerunIfLost ? { rerunIfLost: true } : {}),
     ...(params.environmentId && params.environmentId !== 'local' ? { environmentId: params.environmentId } : {}),
+    ...(params.arrayTasks !== undefined && params.arrayTasks > 1 ? { arrayTasks: params.arrayTasks } : {}),
   };
 }
 
@@ -258,6 +261,7 @@ export function jobOfEntry(entry: JobEntry, now: number): Job {
     command: entry.agent ? null : entry.spec.command,
     cwd: entry.spec.cwd,
     environmentId: entry.agent ? 'local' : (entry.spec.environmentId ?? 'local'),
+    ...(!entry.agent && entry.spec.arrayTasks ? { arrayTasks: entry.spec.arrayTasks } : {}),
     runs: entry.runs,
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
@@ -287,7 +291,7 @@ export function jobOf(row: JobRow): Job {
     updatedAt: row.updatedAtMs,
     command: row.command,
     cwd: row.cwd,
-    environmentId: row.kind === 'command' ? environmentIdOf(row.spec) : 'local',
+    ...(row.kind === 'command' ? placeOf(row.spec) : { environmentId: 'local' }),
     runs: row.runs,
     activeMs: row.activeMs,
     etaMs: row.etaMs,
@@ -300,11 +304,13 @@ function maxRunsOf(runs: number, maxAttempts: number, manualRetries: number): nu
   return Math.max(runs, 1 + maxAttempts + manualRetries);
 }
 
-function environmentIdOf(spec: string): string {
+/** Where a stored command job runs, and its array's size if it is one. */
+function placeOf(spec: string): { environmentId: string; arrayTasks?: number } {
   try {
-    return (JSON.parse(spec) as CommandSpec).environmentId ?? 'local';
+    const parsed = JSON.parse(spec) as CommandSpec;
+    return { environmentId: parsed.environmentId ?? 'local', ...(parsed.arrayTasks ? { arrayTasks: parsed.arrayTasks } : {}) };
   } catch {
-    return 'local';
+    return { environmentId: 'local' };
   }
 }
 

@@ -7,6 +7,7 @@ import {
   RpcError,
   type HandlerParamsOf,
   type JobLogErrorReason,
+  type JobRunTask,
   type ResultOf,
 } from '../../../shared/protocol/index.js';
 import { incompleteUtf8Tail } from '../../exec/index.js';
@@ -113,6 +114,7 @@ export class JobLogs {
         outcome: run.outcome,
         bytes: sizeOf(run.logPath) ?? 0,
         slurmJobId: slurmJobIdOf(run.handle),
+        ...(run.tasks ? { tasks: tasksOf(run.tasks) } : {}),
       })),
     };
   }
@@ -166,6 +168,15 @@ export class JobLogs {
       this.indexes.delete(run.logPath);
       throw logError(entry, 'job.logUnreadable', `cannot read run ${run.run}'s log: ${(error as Error).message}`, { attempt: run.run });
     }
+  }
+}
+
+/** A job array's tasks as stored (the shape is exec's DetachedTask, the wire's JobRunTask). */
+function tasksOf(json: string): JobRunTask[] {
+  try {
+    return JSON.parse(json) as JobRunTask[];
+  } catch {
+    return [];
   }
 }
 

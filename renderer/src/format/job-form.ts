@@ -1,4 +1,4 @@
-import type { JobAgent, JobCreateAgentParams, JobCreateParams, SandboxMode } from '../../../shared/protocol/index.js';
+import { JOB_ARRAY_MAX_TASKS, type JobAgent, type JobCreateAgentParams, type JobCreateParams, type SandboxMode } from '../../../shared/protocol/index.js';
 
 /** What the "Agent with a goal" part of the New job dialog holds, as typed. */
 export interface AgentJobForm {
@@ -78,6 +78,8 @@ export interface JobTemplateForm {
   readonly environmentId: string;
   /** The folder on that machine (a full path there), when it is not this computer. */
   readonly remoteCwd: string;
+  /** A Slurm job array's size, as typed (empty: one task); the field shows for a Slurm machine only. */
+  readonly arrayTasks: string;
   readonly command: string;
   readonly retries: string;
   readonly timeoutMinutes: string;
@@ -87,7 +89,7 @@ export interface JobTemplateForm {
 }
 
 export function newJobTemplateForm(cwd: string): JobTemplateForm {
-  return { kind: 'command', cwd, environmentId: 'local', remoteCwd: '', command: '', retries: '3', timeoutMinutes: '', progressFromOutput: true, rerunIfLost: false, agent: EMPTY_AGENT_FORM };
+  return { kind: 'command', cwd, environmentId: 'local', remoteCwd: '', arrayTasks: '', command: '', retries: '3', timeoutMinutes: '', progressFromOutput: true, rerunIfLost: false, agent: EMPTY_AGENT_FORM };
 }
 
 /** The form of a saved job template (editing a schedule). */
@@ -97,6 +99,7 @@ export function jobTemplateFormOf(params: JobCreateParams): JobTemplateForm {
   return {
     ...newJobTemplateForm(params.environmentId && params.environmentId !== 'local' ? '' : params.cwd),
     ...(params.environmentId && params.environmentId !== 'local' ? { environmentId: params.environmentId, remoteCwd: params.cwd } : {}),
+    ...(params.arrayTasks ? { arrayTasks: String(params.arrayTasks) } : {}),
     command: params.command,
     retries,
     timeoutMinutes: params.timeoutMs === undefined ? '' : String(Math.round(params.timeoutMs / 60_000)),
@@ -122,6 +125,7 @@ export function jobTemplateErrors(form: JobTemplateForm) {
     command: form.kind === 'command' && form.command.trim() === '' ? 'Type the command to run.' : null,
     retries: wholeNumber(form.retries, 0, 100) === null ? 'A whole number from 0 to 100.' : null,
     timeout: form.kind === 'command' && timeout === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
+    arrayTasks: runsElsewhere(form) && form.arrayTasks.trim() !== '' && wholeNumber(form.arrayTasks, 1, JOB_ARRAY_MAX_TASKS) === null ? `A whole number from 1 to ${JOB_ARRAY_MAX_TASKS}, or leave it empty for one task.` : null,
     ...(form.kind === 'agent' ? agent : {}),
   };
 }
@@ -140,6 +144,7 @@ export function jobTemplateParams(form: JobTemplateForm, name: string, kept: Job
     ...shared,
     command: form.command.trim(),
     ...(runsElsewhere(form) ? { environmentId: form.environmentId } : {}),
+    ...(runsElsewhere(form) && (wholeNumber(form.arrayTasks, 1, JOB_ARRAY_MAX_TASKS) ?? 1) > 1 ? { arrayTasks: wholeNumber(form.arrayTasks, 1, JOB_ARRAY_MAX_TASKS)! } : {}),
     progressFromOutput: form.progressFromOutput,
     rerunIfLost: form.rerunIfLost,
     ...(timeout !== null ? { timeoutMs: timeout * 60_000 } : {}),

@@ -104,6 +104,7 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
     case 'job.runNotFound':
     case 'job.lineOutOfRange':
     case 'job.logUnreadable':
+    case 'job.arrayNeedsSlurm':
     case 'workspace.notFound':
     case 'workspace.notDirectory':
     case 'workspace.unreadable':

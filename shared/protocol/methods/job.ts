@@ -17,6 +17,8 @@ export type JobKind = z.infer<typeof JobKind>;
 /** Default and largest page of job/list. */
 export const JOB_LIST_DEFAULT_LIMIT = 50;
 export const JOB_LIST_MAX_LIMIT = 500;
+/** Most tasks one Slurm job array may have here (Slurm's own MaxArraySize defaults to 1001). */
+export const JOB_ARRAY_MAX_TASKS = 1000;
 /** Largest slice of a log one job/log returns. */
 export const JOB_LOG_MAX_LIMIT = 1024 * 1024;
 /** Most lines one job/log/lines returns. */
@@ -100,6 +102,8 @@ export const Job = z.object({
   cwd: z.string(),
   /** Where it runs (environment/list): `local`, or a machine's id. Absent from older servers: local. */
   environmentId: z.string().optional(),
+  /** A Slurm job array's size (job/create `arrayTasks`): each run has this many sub-runs (`job/runs` `tasks`). Absent: one task. */
+  arrayTasks: z.number().int().optional(),
   /** Runs started so far (numbered from 1; `job/log` and `job/output/delta` use this number). */
   runs: z.number().int().min(0),
   /** Time spent running (not paused) in the current or last run, as of `updatedAt`. */
@@ -151,6 +155,12 @@ export const JobCreateCommandParams = z.object({
   rerunIfLost: z.boolean().optional(),
   /** Where it runs (environment/list); default `local`. For a remote one, `cwd` is a folder there. */
   environmentId: z.string().min(1).max(64).optional(),
+  /**
+   * Wheelhouse: a Slurm job array of this many tasks (`sbatch --array=0-<n-1>`), one row with n
+   * sub-runs; each task sees its index in `SLURM_ARRAY_TASK_ID`. Slurm environments only (else
+   * `job.arrayNeedsSlurm`). A retry re-submits the tasks that did not complete.
+   */
+  arrayTasks: z.number().int().min(1).max(JOB_ARRAY_MAX_TASKS).optional(),
 });
 
 export const JobCreateAgentParams = z.object({
@@ -248,6 +258,18 @@ export const JobLogSearchResult = z.object({
 });
 export type JobLogSearchResult = z.infer<typeof JobLogSearchResult>;
 
+/** One task of a Slurm job array within a run. */
+export const JobRunTask = z.object({
+  /** `SLURM_ARRAY_TASK_ID`, from 0. */
+  index: z.number().int().min(0),
+  /** waiting (for the cluster), running, completed, failed, cancelled or lost. */
+  state: z.enum(['waiting', 'running', 'completed', 'failed', 'cancelled', 'lost']),
+  exitCode: z.number().int().nullable(),
+  /** How it ended in words where Slurm says more than a status (time limit, out of memory), or what it waits for. */
+  detail: z.string().nullable(),
+});
+export type JobRunTask = z.infer<typeof JobRunTask>;
+
 export const JobRun = z.object({
   run: z.number().int(),
   startedAt: z.number(),
@@ -258,6 +280,8 @@ export const JobRun = z.object({
   bytes: z.number().int(),
   /** The Slurm job id of a run submitted to a Slurm cluster (`squeue`, `sacct`, `scancel` know it by this); null elsewhere. Absent from older servers. */
   slurmJobId: z.number().int().nullable().optional(),
+  /** A job array's tasks in this run (a retry's run has only those it re-submitted), each with its state; its lines in the log begin `[task <index>] `. Absent for a single task. */
+  tasks: z.array(JobRunTask).optional(),
 });
 export type JobRun = z.infer<typeof JobRun>;
 

@@ -6,6 +6,7 @@ import { showRequestError } from '../../stores/toast-store.js';
 import { JobLogSource } from '../../stores/job-log-store.js';
 import { client, useJobsStore } from '../../services.js';
 import { JobLogView, type JobLogViewHandle } from './job-log-view.js';
+import { JobTasks, taskPrefix } from './job-tasks.js';
 import './job-log.css';
 
 const count = new Intl.NumberFormat('en-US');
@@ -86,13 +87,40 @@ export function JobOutput({ job }: { readonly job: Job }) {
       </span>
     ) : null;
 
-  return source ? <LogPanel key={`${source.jobId}:${source.attempt}`} job={job} source={source} picker={picker} /> : null;
+  const tasks = runs?.find((r) => r.run === attempt)?.tasks;
+  if (!source) return null;
+  return (
+    <LogPanel
+      key={`${source.jobId}:${source.attempt}`}
+      job={job}
+      source={source}
+      picker={picker}
+      tasks={tasks && tasks.length > 0 ? (show) => <JobTasks tasks={tasks} shown={show.task} onShow={show.set} /> : null}
+    />
+  );
 }
 
-function LogPanel({ job, source, picker }: { readonly job: Job; readonly source: JobLogSource; readonly picker: React.ReactNode }) {
+interface TaskShown {
+  readonly task: number | null;
+  readonly set: (index: number | null) => void;
+}
+
+function LogPanel({
+  job,
+  source,
+  picker,
+  tasks,
+}: {
+  readonly job: Job;
+  readonly source: JobLogSource;
+  readonly picker: React.ReactNode;
+  /** A job array's sub-runs; choosing one finds its lines. */
+  readonly tasks: ((shown: TaskShown) => React.ReactNode) | null;
+}) {
   const view = useRef<JobLogViewHandle>(null);
   const [following, setFollowing] = useState(true);
   const [query, setQuery] = useState('');
+  const shownTask = /^\[task (\d+)\] $/.exec(query)?.[1];
   const [downloading, setDownloading] = useState<number | null>(null);
   const search = useStore(source.store, (s) => s.search);
   const lineCount = useStore(source.store, (s) => s.lineCount);
@@ -209,6 +237,7 @@ function LogPanel({ job, source, picker }: { readonly job: Job; readonly source:
           {following && !ended ? 'Following' : 'Jump to end'}
         </button>
       </div>
+      {tasks?.({ task: shownTask === undefined ? null : Number(shownTask), set: (index) => setQuery(index === null ? '' : taskPrefix(index)) })}
       <div className="log-frame">
         <JobLogView
           source={source}

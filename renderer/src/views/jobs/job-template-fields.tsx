@@ -50,7 +50,7 @@ export function JobTemplateFields({
             className="field-input"
             data-testid="job-run-on"
             value={form.environmentId}
-            onChange={(e) => onChange({ environmentId: e.target.value, remoteCwd: machines.find((candidate) => candidate.environmentId === e.target.value)?.path ?? '' })}
+            onChange={(e) => onChange({ environmentId: e.target.value, remoteCwd: machines.find((candidate) => candidate.environmentId === e.target.value)?.path ?? '', arrayTasks: '' })}
           >
             {machines.map((candidate) => (
               <option key={candidate.environmentId} value={candidate.environmentId}>
@@ -107,6 +107,16 @@ export function JobTemplateFields({
             <span className="field-hint">Runs in your login shell, like typing it in a terminal in that folder.</span>
             {shown(errors.command) && <span className="field-error">{errors.command}</span>}
           </label>
+          {machine?.kind === 'slurm' && (
+            <label className="field">
+              <span className="field-label">
+                Tasks <span className="field-optional">optional</span>
+              </span>
+              <input className="field-input" data-testid="job-array-tasks" inputMode="numeric" placeholder="1" value={form.arrayTasks} aria-invalid={shown(errors.arrayTasks) !== null} onChange={(e) => onChange({ arrayTasks: e.target.value })} />
+              <span className="field-hint">A job array: the command runs this many times on the cluster, each with its number (0, 1, …) in SLURM_ARRAY_TASK_ID. A retry runs again only the tasks that failed.</span>
+              {shown(errors.arrayTasks) && <span className="field-error">{errors.arrayTasks}</span>}
+            </label>
+          )}
           <div className="new-job-row">
             {retriesField('Retries if it fails')}
             <label className="field">
