@@ -338,7 +338,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     newId,
     ...(logError ? { onError: logError } : {}),
   });
-  const history = new ThreadHistory({ threads, turns, events, newId, now });
+  const history = new ThreadHistory({ threads, turns, events, goals, newId, now });
   const paths = homePaths(home);
   const retention = new StorageRetention({
     store: parts.durable,
