@@ -7,7 +7,6 @@ import {
   type ResultOf,
   type ThreadTokenUsage,
 } from '../../shared/protocol/index.js';
-import { lookupKnownModel } from '../model/known-models.js';
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { TurnRecord } from '../store/turn-store.js';
 import { addUsage, ZERO_USAGE } from './active-turn.js';
@@ -24,6 +23,8 @@ export interface ThreadHistoryDeps {
   readonly events: EventLog;
   /** The source thread's goal, announced as it is when a client forks the thread (as Codex does). */
   readonly goals: Pick<GoalManager, 'get'>;
+  /** The context window of a model, when known (announced with a fork's copied token usage). */
+  readonly contextWindowOf?: (model: string) => number | null;
   readonly newId: () => string;
   readonly now: () => number;
 }
@@ -122,7 +123,7 @@ export class ThreadHistory {
         createdAtMs: now,
       });
       // As Codex: the tokens of the copied history are the fork's from its start, announced before the thread.
-      const copied = copiedUsage(keptTurns, child.model);
+      const copied = copiedUsage(keptTurns, child.model === null ? null : (this.deps.contextWindowOf?.(child.model) ?? null));
       const lastTurn = keptTurns.at(-1);
       if (copied && lastTurn) {
         const turnId = turnIds.get(lastTurn.id)!;
@@ -183,10 +184,10 @@ export class ThreadHistory {
 }
 
 /** The token usage a fork starts with: its copied turns' (the last one's as `last`); null when they used none. */
-function copiedUsage(turns: readonly TurnRecord[], model: string | null): ThreadTokenUsage | null {
+function copiedUsage(turns: readonly TurnRecord[], modelContextWindow: number | null): ThreadTokenUsage | null {
   const used = turns.filter((t) => t.usage !== null);
   const last = used.at(-1)?.usage;
   if (!last) return null;
   const total = used.reduce((sum, t) => addUsage(sum, t.usage!), ZERO_USAGE);
-  return { total, last, modelContextWindow: (model ? lookupKnownModel(model)?.contextWindow : null) ?? null };
+  return { total, last, modelContextWindow };
 }
