@@ -240,7 +240,11 @@ describe('thread/archive and thread/unarchive', () => {
     expect((await call('thread/loaded/list', {})).data).toEqual([thread.id]);
 
     expect(await call('thread/archive', { threadId: thread.id })).toEqual({});
-    expect(notifications.at(-1)).toMatchObject({ method: 'thread/archived', params: { threadId: thread.id } });
+    // As Codex: archiving unloads the thread, and says so.
+    expect(notifications.slice(-2)).toMatchObject([
+      { method: 'thread/archived', params: { threadId: thread.id } },
+      { method: 'thread/status/changed', params: { threadId: thread.id, status: { type: 'notLoaded' } } },
+    ]);
     expect((await call('thread/loaded/list', {})).data).toEqual([]);
     const archived = (await call('thread/read', { threadId: thread.id })).thread;
     expect(archived).toMatchObject({ archived: true, status: { type: 'notLoaded' } });
@@ -297,6 +301,7 @@ describe('notifications', () => {
       'thread/started',
       'thread/name/updated',
       'thread/archived',
+      'thread/status/changed',
       'thread/unarchived',
       'thread/started',
     ]);
