@@ -19,7 +19,7 @@ import { ITEM_CODEX_NULLS, textInput } from '../shared/protocol/index.js';
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
 export function seedThread(runtime: Runtime, turns: number): string {
-  const { thread } = runtime.threads.start({}, 'api');
+  const { thread } = runtime.threads.start({}, 'api', 'bench');
   const store = runtime.services.durable;
   const now = Date.now();
   store.transaction(() => {

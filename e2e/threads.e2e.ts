@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createGate, type MockModelServer } from '../test-support/mock-model/index.js';
+import { useFirstRunApp } from './first-run-app.js';
 import { e2eTarget, type WheelhouseApp } from './harness.js';
 import { useLaunchedApp } from './launched-app.js';
 import {
@@ -6,6 +8,7 @@ import {
   createThread,
   renameThread,
   rowWithTitle,
+  sendMessage,
   skipSetup,
   startRename,
   threadRow,
@@ -100,6 +103,52 @@ describe('threads in the sidebar', () => {
     await second.getByTestId('show-archived').click();
     await chooseRowAction(second, threadId, 'unarchive-thread');
     await threadRow(first, threadId).waitFor();
+    expect(app.errors).toEqual([]);
+  });
+});
+
+/** A result the person has not seen marks its thread in the sidebar until they open it. */
+describe('unread threads', () => {
+  let mock: MockModelServer;
+  let app: WheelhouseApp;
+
+  useFirstRunApp({}, (parts) => ({ mock, app } = parts));
+
+  it('marks a thread whose reply came while another was open, and reads it when opened', async () => {
+    const { page } = app;
+    const first = await page.locator('[data-testid="conversation-pane"][data-thread-id]').getAttribute('data-thread-id');
+    if (!first) throw new Error('first run opened no thread');
+
+    // A reply that arrives while its thread is open is read as it comes.
+    mock.enqueue([{ type: 'text', text: 'Seen as it came.' }, { type: 'finish' }]);
+    await sendMessage(page, 'Say something');
+    await page.getByTestId('agent-message').filter({ hasText: 'Seen as it came.' }).waitFor();
+    await page.getByTestId('send-button').waitFor();
+    await page.locator(`[data-testid="thread-row"][data-thread-id="${first}"]:not([data-unread])`).waitFor();
+
+    // The next one finishes while the person looks at another thread.
+    const gate = createGate();
+    mock.enqueue([{ type: 'waitFor', release: gate.promise }, { type: 'text', text: 'Done while you were away.' }, { type: 'finish' }]);
+    await sendMessage(page, 'Take your time');
+    await page.getByTestId('stop-button').waitFor();
+    const other = await createThread(page);
+    await page.locator(`[data-testid="conversation-pane"][data-thread-id="${other}"]`).waitFor();
+    gate.release();
+    const unread = page.locator(`[data-testid="thread-row"][data-thread-id="${first}"][data-unread]`);
+    await unread.waitFor();
+    expect(await unread.getByTestId('thread-unread').count()).toBe(1);
+
+    // Still unread after a reload: the runtime keeps it, not the page.
+    await page.reload();
+    await waitForConnected(page);
+    await unread.waitFor();
+
+    await threadRow(page, first).locator('.thread-row-main').click();
+    await page.getByTestId('agent-message').filter({ hasText: 'Done while you were away.' }).waitFor();
+    await unread.waitFor({ state: 'detached' });
+    await page.reload();
+    await waitForConnected(page);
+    await page.locator(`[data-testid="thread-row"][data-thread-id="${first}"]:not([data-unread])`).waitFor();
     expect(app.errors).toEqual([]);
   });
 });

@@ -28,6 +28,7 @@ export function threadRecord(id: string, patch: Partial<ThreadRecord> = {}): Thr
     gitOriginUrl: null,
     memoryMode: null,
     forkedFromId: null,
+    originator: null,
     ...patch,
   };
 }

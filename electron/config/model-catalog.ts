@@ -1,4 +1,5 @@
-import { MODEL_CODEX_NULLS, type ModelListResult } from '../../shared/protocol/index.js';
+import { MODEL_CODEX_NULLS, type ModelListEntry, type ModelListResult } from '../../shared/protocol/index.js';
+import { lookupKnownModel, REASONING_EFFORT_DESCRIPTIONS } from '../model/known-models.js';
 import { ModelError, type ModelInfo, type ResolvedProvider } from '../model/types.js';
 import { modelInfo, type ProviderConfig } from './builtin-providers.js';
 
@@ -95,7 +96,7 @@ export async function listProviderModels(
       isDefault: model.id === defaultId,
       // Wheelhouse does not choose reasoning effort; the provider's default applies.
       defaultReasoningEffort: model.reasoning ? 'medium' : 'none',
-      supportedReasoningEfforts: [],
+      ...codexModelFacts(model.id),
       ...MODEL_CODEX_NULLS,
       contextWindow: model.contextWindow,
       reasoning: model.reasoning,
@@ -103,6 +104,24 @@ export async function listProviderModels(
     nextCursor: null,
     source,
     error,
+  };
+}
+
+/**
+ * Codex's model facts from Wheelhouse's catalogue (schema defaults for a model
+ * outside it). `inputModalities` is what Wheelhouse can pass on, not only what
+ * the model reads: turns carry text only, so a client never offers an image
+ * that would be refused. No service or speed tiers (Wheelhouse sends no
+ * `service_tier`); personality is deprecated and always false in Codex.
+ */
+function codexModelFacts(modelId: string): Pick<ModelListEntry, 'supportedReasoningEfforts' | 'inputModalities' | 'supportsPersonality' | 'serviceTiers' | 'additionalSpeedTiers'> {
+  const known = lookupKnownModel(modelId);
+  return {
+    supportedReasoningEfforts: (known?.efforts ?? []).map((effort) => ({ reasoningEffort: effort, description: REASONING_EFFORT_DESCRIPTIONS[effort] })),
+    inputModalities: ['text'],
+    supportsPersonality: false,
+    serviceTiers: [],
+    additionalSpeedTiers: [],
   };
 }
 

@@ -5,7 +5,9 @@
  * - DeepSeek: api-docs.deepseek.com "Models & Pricing" — deepseek-chat and
  *   deepseek-reasoner (DeepSeek-V3.2, non-thinking / thinking mode), 128K context.
  * - OpenAI: platform.openai.com/docs/models — GPT-5 family 400K, GPT-4.1
- *   family 1,047,576, GPT-4o family 128K, o3 / o4-mini / o3-mini 200K.
+ *   family 1,047,576, GPT-4o family 128K, o3 / o4-mini / o3-mini 200K. Reasoning
+ *   efforts (`reasoning.effort`): GPT-5, -mini, -nano minimal to high; GPT-5-Codex and the
+ *   o-series low to high. Image input: every model here but o3-mini and DeepSeek's.
  */
 
 export interface KnownModel {
@@ -13,23 +15,40 @@ export interface KnownModel {
   readonly contextWindow: number;
   /** The model streams reasoning (DeepSeek reasoning_content, OpenAI reasoning summaries). */
   readonly reasoning: boolean;
+  /** The reasoning efforts the model accepts (OpenAI `reasoning.effort`); none when it has no effort control. */
+  readonly efforts?: readonly ReasoningEffort[];
+  /** What the model reads besides text (Codex's `inputModalities`). */
+  readonly images?: boolean;
 }
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+/** One line per effort, as a model picker shows it (Codex's wording where it has one). */
+export const REASONING_EFFORT_DESCRIPTIONS: Readonly<Record<ReasoningEffort, string>> = {
+  minimal: 'Fastest responses with very little reasoning',
+  low: 'Fast responses with lighter reasoning',
+  medium: 'Balances speed and reasoning depth for everyday tasks',
+  high: 'Greater reasoning depth for complex problems',
+};
+
+const GPT5_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
+const O_SERIES_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
 
 const KNOWN_MODELS: Readonly<Record<string, KnownModel>> = {
   'deepseek-chat': { displayName: 'DeepSeek-V3.2 (chat)', contextWindow: 128_000, reasoning: false },
   'deepseek-reasoner': { displayName: 'DeepSeek-V3.2 (thinking)', contextWindow: 128_000, reasoning: true },
-  'gpt-5': { displayName: 'GPT-5', contextWindow: 400_000, reasoning: true },
-  'gpt-5-mini': { displayName: 'GPT-5 mini', contextWindow: 400_000, reasoning: true },
-  'gpt-5-nano': { displayName: 'GPT-5 nano', contextWindow: 400_000, reasoning: true },
-  'gpt-5-codex': { displayName: 'GPT-5-Codex', contextWindow: 400_000, reasoning: true },
-  'gpt-4.1': { displayName: 'GPT-4.1', contextWindow: 1_047_576, reasoning: false },
-  'gpt-4.1-mini': { displayName: 'GPT-4.1 mini', contextWindow: 1_047_576, reasoning: false },
-  'gpt-4.1-nano': { displayName: 'GPT-4.1 nano', contextWindow: 1_047_576, reasoning: false },
-  'gpt-4o': { displayName: 'GPT-4o', contextWindow: 128_000, reasoning: false },
-  'gpt-4o-mini': { displayName: 'GPT-4o mini', contextWindow: 128_000, reasoning: false },
-  o3: { displayName: 'o3', contextWindow: 200_000, reasoning: true },
-  'o3-mini': { displayName: 'o3-mini', contextWindow: 200_000, reasoning: true },
-  'o4-mini': { displayName: 'o4-mini', contextWindow: 200_000, reasoning: true },
+  'gpt-5': { displayName: 'GPT-5', contextWindow: 400_000, reasoning: true, efforts: GPT5_EFFORTS, images: true },
+  'gpt-5-mini': { displayName: 'GPT-5 mini', contextWindow: 400_000, reasoning: true, efforts: GPT5_EFFORTS, images: true },
+  'gpt-5-nano': { displayName: 'GPT-5 nano', contextWindow: 400_000, reasoning: true, efforts: GPT5_EFFORTS, images: true },
+  'gpt-5-codex': { displayName: 'GPT-5-Codex', contextWindow: 400_000, reasoning: true, efforts: O_SERIES_EFFORTS, images: true },
+  'gpt-4.1': { displayName: 'GPT-4.1', contextWindow: 1_047_576, reasoning: false, images: true },
+  'gpt-4.1-mini': { displayName: 'GPT-4.1 mini', contextWindow: 1_047_576, reasoning: false, images: true },
+  'gpt-4.1-nano': { displayName: 'GPT-4.1 nano', contextWindow: 1_047_576, reasoning: false, images: true },
+  'gpt-4o': { displayName: 'GPT-4o', contextWindow: 128_000, reasoning: false, images: true },
+  'gpt-4o-mini': { displayName: 'GPT-4o mini', contextWindow: 128_000, reasoning: false, images: true },
+  o3: { displayName: 'o3', contextWindow: 200_000, reasoning: true, efforts: O_SERIES_EFFORTS, images: true },
+  'o3-mini': { displayName: 'o3-mini', contextWindow: 200_000, reasoning: true, efforts: O_SERIES_EFFORTS },
+  'o4-mini': { displayName: 'o4-mini', contextWindow: 200_000, reasoning: true, efforts: O_SERIES_EFFORTS, images: true },
 };
 
 /**

@@ -5,11 +5,15 @@ import {
   type ConversationItem,
   type ForkMarkerItem,
   type ResultOf,
+  type ThreadTokenUsage,
 } from '../../shared/protocol/index.js';
 import type { ThreadRecord } from '../store/thread-store.js';
+import type { TurnRecord } from '../store/turn-store.js';
+import { addUsage, ZERO_USAGE } from './active-turn.js';
 import type { EventLog } from './event-log.js';
+import type { GoalManager } from './goal-manager.js';
 import type { ThreadManager } from './thread-manager.js';
-import { toWireThread } from './thread-mapper.js';
+import { toWireReadState, toWireThread } from './thread-mapper.js';
 import { requireDirectory } from './working-directory.js';
 
 export interface ThreadHistoryDeps {
@@ -17,6 +21,10 @@ export interface ThreadHistoryDeps {
   /** What history needs of the turn engine (owned here, so the thread layer never imports turns/). */
   readonly turns: { activeTurnId(threadId: string): string | null; forgetUsage(threadId: string): void };
   readonly events: EventLog;
+  /** The source thread's goal, announced as it is when a client forks the thread (as Codex does). */
+  readonly goals: Pick<GoalManager, 'get'>;
+  /** The context window of a model, when known (announced with a fork's copied token usage). */
+  readonly contextWindowOf?: (model: string) => number | null;
   readonly newId: () => string;
   readonly now: () => number;
 }
@@ -51,7 +59,8 @@ export class ThreadHistory {
     return this.loadResult(updated.id);
   }
 
-  fork(params: HandlerParamsOf<'thread/fork'>): ResultOf<'thread/fork'> {
+  /** `originator`: the client that forks (its `clientInfo.name`), the new thread's maker. */
+  fork(params: HandlerParamsOf<'thread/fork'>, originator: string): ResultOf<'thread/fork'> {
     const parent = this.deps.threads.require(params.threadId);
     if (params.modelProvider) this.deps.threads.requireProvider('thread/fork', params.modelProvider);
     const cwd = params.cwd ? requireDirectory('thread/fork', params.cwd) : parent.record.cwd;
@@ -84,6 +93,7 @@ export class ThreadHistory {
       archivedAtMs: null,
       createdAtMs: now,
       updatedAtMs: now,
+      originator,
     };
     const turnIds = new Map(keptTurns.map((t) => [t.id, this.deps.newId()] as const));
     const thread = toWireThread(child, { type: 'idle' }, []);
@@ -112,9 +122,17 @@ export class ThreadHistory {
         state: { fromThreadId: parent.record.id, turns: keptTurns.length },
         createdAtMs: now,
       });
+      // As Codex: the tokens of the copied history are the fork's from its start, announced before the thread.
+      const copied = copiedUsage(keptTurns, child.model === null ? null : (this.deps.contextWindowOf?.(child.model) ?? null));
+      const lastTurn = keptTurns.at(-1);
+      if (copied && lastTurn) {
+        const turnId = turnIds.get(lastTurn.id)!;
+        this.deps.events.publish('thread/tokenUsage/updated', { threadId: child.id, turnId, tokenUsage: copied }, { threadId: child.id, turnId, ephemeral });
+      }
       this.deps.events.publish('thread/started', { thread }, { threadId: child.id, ephemeral });
     });
     this.deps.threads.markLoaded(child.id);
+    this.announceGoal(parent.record);
     return this.loadResult(child.id);
   }
 
@@ -131,8 +149,13 @@ export class ThreadHistory {
     }
     const dropped = turns.slice(turns.length - params.numTurns);
     const now = this.deps.now();
-    store.transaction(() => {
+    this.deps.events.commit(store, () => {
       for (const turn of dropped) store.turns.delete(turn.id);
+      // A dropped turn's result can no longer be unread.
+      const receipt = record.ephemeral ? null : store.readStates.forgetTurns(record.id, dropped.map((t) => t.id), this.deps.newId());
+      if (receipt) {
+        this.deps.events.publish('thread/readState/changed', { threadId: record.id, readState: toWireReadState(receipt) }, { threadId: record.id, ephemeral: false });
+      }
       store.threads.update(record.id, { updatedAtMs: now, status: 'idle' });
       store.checkpoints.save({
         threadId: record.id,
@@ -146,8 +169,25 @@ export class ThreadHistory {
     return { thread: this.deps.threads.read({ threadId: record.id, includeTurns: true }).thread };
   }
 
+  /** The thread's goal as it is now (Codex's goal snapshot when a client attaches to a loaded thread): `thread/goal/updated`, or `thread/goal/cleared` when it has none. */
+  private announceGoal(record: ThreadRecord): void {
+    const goal = this.deps.goals.get(record.id);
+    const scope = { threadId: record.id, ephemeral: record.ephemeral };
+    if (goal) this.deps.events.publish('thread/goal/updated', { threadId: record.id, turnId: null, goal }, scope);
+    else this.deps.events.publish('thread/goal/cleared', { threadId: record.id }, scope);
+  }
+
   private loadResult(threadId: string): ResultOf<'thread/resume'> {
     const { thread, items, eventSeq } = this.deps.threads.read({ threadId, includeTurns: true });
     return { ...this.deps.threads.startResult(thread), ...THREAD_LOAD_CODEX_NULLS, items, eventSeq };
   }
+}
+
+/** The token usage a fork starts with: its copied turns' (the last one's as `last`); null when they used none. */
+function copiedUsage(turns: readonly TurnRecord[], modelContextWindow: number | null): ThreadTokenUsage | null {
+  const used = turns.filter((t) => t.usage !== null);
+  const last = used.at(-1)?.usage;
+  if (!last) return null;
+  const total = used.reduce((sum, t) => addUsage(sum, t.usage!), ZERO_USAGE);
+  return { total, last, modelContextWindow };
 }

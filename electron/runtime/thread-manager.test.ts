@@ -240,7 +240,11 @@ describe('thread/archive and thread/unarchive', () => {
     expect((await call('thread/loaded/list', {})).data).toEqual([thread.id]);
 
     expect(await call('thread/archive', { threadId: thread.id })).toEqual({});
-    expect(notifications.at(-1)).toMatchObject({ method: 'thread/archived', params: { threadId: thread.id } });
+    // As Codex: archiving unloads the thread, and says so.
+    expect(notifications.slice(-2)).toMatchObject([
+      { method: 'thread/archived', params: { threadId: thread.id } },
+      { method: 'thread/status/changed', params: { threadId: thread.id, status: { type: 'notLoaded' } } },
+    ]);
     expect((await call('thread/loaded/list', {})).data).toEqual([]);
     const archived = (await call('thread/read', { threadId: thread.id })).thread;
     expect(archived).toMatchObject({ archived: true, status: { type: 'notLoaded' } });
@@ -297,6 +301,7 @@ describe('notifications', () => {
       'thread/started',
       'thread/name/updated',
       'thread/archived',
+      'thread/status/changed',
       'thread/unarchived',
       'thread/started',
     ]);
@@ -327,5 +332,39 @@ describe('restart on the same home', () => {
 
     await second.call('thread/start', {});
     expect(second.notifications[0]!.seq).toBeGreaterThan(lastSeq);
+  });
+});
+
+describe('thread/readState/update', () => {
+  it('keeps who made a thread, marks it unread and read, and refuses a mark made from an older view', async () => {
+    const { runtime, call, notifications } = startRuntime();
+    const vscode = settledCaller(runtime, {
+      session: { connectionId: 'vscode', carrier: 'stdio', clientInfo: { name: 'codex_vscode', title: null, version: '0.169.0' }, optOut: new Set() },
+    });
+    const { thread } = await vscode('thread/start', {});
+    expect(thread.originator).toBe('codex_vscode');
+    expect((await call('thread/start', {})).thread.originator).toBe('wheelhouse');
+
+    const read = await call('thread/read', { threadId: thread.id });
+    expect(read.readState).toEqual({ firstUnread: null, revision: `initial:${thread.id}` });
+    const unread = await call('thread/readState/update', { threadId: thread.id, operation: { type: 'unread' }, expectedRevision: read.readState!.revision });
+    expect(unread.readState.firstUnread).toEqual({ type: 'threadStart' });
+    expect(notifications.at(-1)).toMatchObject({ method: 'thread/readState/changed', params: { threadId: thread.id, readState: unread.readState } });
+    expect((await call('thread/list', {})).readStates[thread.id]).toEqual(unread.readState);
+
+    // The first view's revision is stale now: the mark is refused with the state as it is.
+    await expect(call('thread/readState/update', { threadId: thread.id, operation: { type: 'read' }, expectedRevision: read.readState!.revision })).rejects.toMatchObject({
+      code: ErrorCode.InvalidRequest,
+      data: { reason: 'thread.readStateConflict', readState: unread.readState },
+    });
+    const marked = await call('thread/readState/update', { threadId: thread.id, operation: { type: 'read' }, expectedRevision: unread.readState.revision });
+    expect(marked.readState.firstUnread).toBeNull();
+
+    const scratch = (await call('thread/start', { ephemeral: true })).thread;
+    expect((await call('thread/read', { threadId: scratch.id })).readState).toBeNull();
+    expect((await call('thread/list', {})).readStates[scratch.id]).toBeUndefined();
+    await expect(call('thread/readState/update', { threadId: scratch.id, operation: { type: 'read' }, expectedRevision: 'x' })).rejects.toMatchObject({
+      data: { reason: 'thread.readStateUnavailable' },
+    });
   });
 });

@@ -16,7 +16,7 @@ import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import { readGitInfo } from './git-info.js';
 import { requireDirectory } from './working-directory.js';
-import { effectiveApprovalPolicy, readStateOf, sandboxPolicyOf, toWireThread, toWireTurn } from './thread-mapper.js';
+import { effectiveApprovalPolicy, sandboxPolicyOf, toWireReadState, toWireThread, toWireTurn } from './thread-mapper.js';
 
 export interface ThreadDefaults {
   readonly modelProvider: string;
@@ -45,6 +45,8 @@ interface LoadedThread {
   activeTurnId: string | null;
   /** Approvals of the thread that wait for the person (Codex's `waitingOnApproval` flag). */
   waitingApprovals: number;
+  /** Its last turn failed (Codex's `systemError` status), until the next turn starts. */
+  failed: boolean;
 }
 
 const DEFAULT_PAGE = 50;
@@ -59,7 +61,8 @@ export class ThreadManager {
 
   constructor(private readonly deps: ThreadManagerDeps) {}
 
-  start(params: HandlerParamsOf<'thread/start'>, source: SessionSource): ResultOf<'thread/start'> {
+  /** `originator`: the client that asks (its `clientInfo.name`), kept as the thread's Codex `originator`. */
+  start(params: HandlerParamsOf<'thread/start'>, source: SessionSource, originator: string): ResultOf<'thread/start'> {
     const defaults = this.deps.defaults();
     const now = this.deps.now();
     const ephemeral = params.ephemeral ?? false;
@@ -90,6 +93,7 @@ export class ThreadManager {
       gitOriginUrl: git?.originUrl ?? null,
       memoryMode: null,
       forkedFromId: null,
+      originator,
     };
     const store = this.storeOf(ephemeral);
     const thread = toWireThread(record, { type: 'idle' }, []);
@@ -98,7 +102,7 @@ export class ThreadManager {
       store.threads.upsert(record);
       this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
     });
-    this.loaded.set(record.id, { activeTurnId: null, waitingApprovals: 0 });
+    this.loaded.set(record.id, { activeTurnId: null, waitingApprovals: 0, failed: false });
     return this.startResult(thread);
   }
 
@@ -133,7 +137,7 @@ export class ThreadManager {
       data: page.map((r) => this.toWire(r)),
       nextCursor: merged.length > limit && last ? encodeCursor(last) : null,
       backwardsCursor: null,
-      readStates: Object.fromEntries(page.map((r) => [r.id, readStateOf(r)])),
+      readStates: Object.fromEntries(page.filter((r) => !r.ephemeral).map((r) => [r.id, toWireReadState(this.deps.durable.readStates.get(r.id))])),
     };
   }
 
@@ -155,7 +159,7 @@ export class ThreadManager {
     const checkpoint = store.checkpoints.load(record.id);
     return {
       thread: this.toWire(record, turns),
-      readState: readStateOf(record),
+      readState: record.ephemeral ? null : toWireReadState(store.readStates.get(record.id)),
       items,
       eventSeq: this.deps.events.lastSeq,
       checkpoint: checkpoint
@@ -191,6 +195,10 @@ export class ThreadManager {
     this.deps.events.commit(store, () => {
       if (!record.archived) store.threads.update(record.id, { archived: true, archivedAtMs: this.deps.now() });
       this.deps.events.publish('thread/archived', { threadId: record.id }, { threadId: record.id, ephemeral: record.ephemeral });
+      // As Codex: archiving unloads the thread.
+      if (this.loaded.has(record.id)) {
+        this.deps.events.publish('thread/status/changed', { threadId: record.id, status: { type: 'notLoaded' } }, { threadId: record.id, ephemeral: record.ephemeral });
+      }
     });
     this.loaded.delete(record.id);
     return {};
@@ -204,6 +212,44 @@ export class ThreadManager {
       return unarchived;
     });
     return { thread: this.toWire(updated) };
+  }
+
+  /**
+   * thread/readState/update: the person read the thread, or marked it unread.
+   * Refused (`thread.readStateConflict`, with the state as it is now) when the
+   * client saw an older revision: a result arrived since that they have not seen.
+   */
+  updateReadState(params: HandlerParamsOf<'thread/readState/update'>): ResultOf<'thread/readState/update'> {
+    const { record, store } = this.require(params.threadId);
+    if (record.ephemeral) {
+      throw RpcError.because('thread.readStateUnavailable', `thread ${record.id} is ephemeral and keeps no read state`, { threadId: record.id });
+    }
+    const readState = this.deps.events.commit(store, () => {
+      const current = store.readStates.get(record.id);
+      if (current.revision !== params.expectedRevision) {
+        throw RpcError.because('thread.readStateConflict', `thread ${record.id}: its read state changed since revision ${params.expectedRevision}; show it again before marking`, {
+          threadId: record.id,
+          readState: toWireReadState(current),
+        });
+      }
+      const marked = toWireReadState(store.readStates.mark(record.id, params.operation.type === 'read', this.deps.newId()));
+      this.deps.events.publish('thread/readState/changed', { threadId: record.id, readState: marked }, { threadId: record.id, ephemeral: false });
+      return marked;
+    });
+    return { readState };
+  }
+
+  /**
+   * A turn of the thread ended with a result for the person (a reply, an
+   * error): it is unread from that turn on, unless an earlier one still is.
+   * Called inside the turn's closing transaction, before its status and
+   * `turn/completed` (Codex's order); announced once per turn.
+   */
+  publishResult(store: StateStore, threadId: string, turnId: string, scope: { readonly turnId: string; readonly ephemeral: boolean }): void {
+    if (scope.ephemeral) return;
+    if (!store.readStates.publish(threadId, turnId, this.deps.newId())) return;
+    const readState = toWireReadState(store.readStates.get(threadId));
+    this.deps.events.publish('thread/readState/changed', { threadId, readState }, { threadId, turnId: scope.turnId, ephemeral: false });
   }
 
   loadedList(params: HandlerParamsOf<'thread/loaded/list'>): ResultOf<'thread/loaded/list'> {
@@ -257,16 +303,18 @@ export class ThreadManager {
 
   /** Marks a thread loaded (thread/resume, a new turn). */
   markLoaded(threadId: string): void {
-    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null, waitingApprovals: 0 });
+    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null, waitingApprovals: 0, failed: false });
   }
 
   isLoaded(threadId: string): boolean {
     return this.loaded.has(threadId);
   }
 
-  setActiveTurn(threadId: string, turnId: string | null): void {
-    const state = this.loaded.get(threadId) ?? { activeTurnId: null, waitingApprovals: 0 };
+  /** A turn started (`turnId`) or ended (null; `failed` when it failed, Codex's `systemError` until the next turn). */
+  setActiveTurn(threadId: string, turnId: string | null, failed = false): void {
+    const state = this.loaded.get(threadId) ?? { activeTurnId: null, waitingApprovals: 0, failed: false };
     state.activeTurnId = turnId;
+    state.failed = turnId === null && failed;
     this.loaded.set(threadId, state);
   }
 
@@ -291,7 +339,7 @@ export class ThreadManager {
   statusOf(threadId: string): ThreadStatus {
     const state = this.loaded.get(threadId);
     if (!state) return { type: 'notLoaded' };
-    if (!state.activeTurnId) return { type: 'idle' };
+    if (!state.activeTurnId) return state.failed ? { type: 'systemError' } : { type: 'idle' };
     return { type: 'active', activeFlags: state.waitingApprovals > 0 ? ['waitingOnApproval'] : [] };
   }
 

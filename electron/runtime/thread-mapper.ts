@@ -15,6 +15,7 @@ import {
   LOCAL_ENVIRONMENT_ID,
   type ThreadReadState,
 } from '../../shared/protocol/index.js';
+import type { ReadReceipt } from '../store/read-state-store.js';
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { TurnRecord } from '../store/turn-store.js';
 
@@ -42,6 +43,7 @@ export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: 
     path: record.path,
     cwd: record.cwd,
     cliVersion: record.cliVersion,
+    originator: record.originator,
     source: record.source === 'unknown' ? 'unknown' : 'appServer',
     origin: record.source as SessionSource,
     gitInfo:
@@ -115,7 +117,11 @@ export function previewOf(text: string): string {
   return [...line].slice(0, 120).join('');
 }
 
-/** A thread's read state: Wheelhouse does not track reading yet, so a thread reads as read (see ThreadReadState). */
-export function readStateOf(record: ThreadRecord): ThreadReadState {
-  return { firstUnread: null, revision: String(record.updatedAtMs) };
+/** A stored read receipt as Codex's `ThreadReadState` ('' is the thread's start: marked unread). */
+export function toWireReadState(receipt: ReadReceipt): ThreadReadState {
+  const turnId = receipt.firstUnreadTurn;
+  return {
+    firstUnread: turnId === null ? null : turnId === '' ? { type: 'threadStart' } : { type: 'turn', turnId },
+    revision: receipt.revision,
+  };
 }

@@ -317,6 +317,25 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    version: 12,
+    name: 'thread originator and read receipts',
+    // Which client made a thread (its initialize `clientInfo.name`, Codex's `originator`); null for
+    // threads made before it was kept. One read receipt per thread (Codex's `thread_read_receipts`):
+    // the first finished turn the person has not seen ('' when they marked the whole thread unread,
+    // null when read), a revision that changes with every new result or mark (a mark made from an
+    // older view is refused), and the last turn announced, so a turn's result is announced once.
+    // A thread without a row reads as read, with revision `initial:<thread id>`.
+    sql: `
+      ALTER TABLE threads ADD COLUMN originator TEXT;
+      CREATE TABLE thread_read_receipts (
+        thread_id            TEXT PRIMARY KEY REFERENCES threads(id) ON DELETE CASCADE,
+        first_unread_turn    TEXT,
+        revision             TEXT NOT NULL,
+        last_published_turn  TEXT
+      ) STRICT;
+    `,
+  },
+  {
     version: 13,
     name: 'job array tasks',
     // A Slurm job array's tasks in a run (JSON: index, state, exit code, detail), as last seen.

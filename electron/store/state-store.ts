@@ -9,6 +9,7 @@ import { ItemStore } from './item-store.js';
 import { JobStore } from './job-store.js';
 import { PendingItemStore } from './pending-item-store.js';
 import { QueueStore } from './queue-store.js';
+import { ReadStateStore } from './read-state-store.js';
 import { ScheduleStore } from './schedule-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TurnStore } from './turn-store.js';
@@ -28,6 +29,7 @@ export class StateStore {
   readonly schedules: ScheduleStore;
   readonly dynamicTools: DynamicToolStore;
   readonly approvals: ApprovalStore;
+  readonly readStates: ReadStateStore;
 
   private constructor(readonly db: Db) {
     this.threads = new ThreadStore(db);
@@ -43,6 +45,7 @@ export class StateStore {
     this.schedules = new ScheduleStore(db);
     this.dynamicTools = new DynamicToolStore(db);
     this.approvals = new ApprovalStore(db);
+    this.readStates = new ReadStateStore(db);
   }
 
   /** Opens the durable store at `file`. */

@@ -25,6 +25,8 @@ export interface ThreadRecord {
   gitOriginUrl: string | null;
   memoryMode: string | null;
   forkedFromId: string | null;
+  /** The client that made the thread (its `clientInfo.name`); null for threads made before it was kept. */
+  originator: string | null;
 }
 
 interface ThreadRow {
@@ -51,6 +53,7 @@ interface ThreadRow {
   git_origin_url: string | null;
   memory_mode: string | null;
   forked_from_id: string | null;
+  originator: string | null;
 }
 
 /** Position in a newest-first listing. */
@@ -76,10 +79,10 @@ export class ThreadStore {
     this.upsertStmt = db.prepare(`
       INSERT INTO threads (id, rollout_path, preview, ephemeral, model_provider, model, created_at_ms,
         updated_at_ms, status, path, cwd, cli_version, source, name, sandbox_policy, approval_mode,
-        archived, archived_at_ms, git_sha, git_branch, git_origin_url, memory_mode, forked_from_id)
+        archived, archived_at_ms, git_sha, git_branch, git_origin_url, memory_mode, forked_from_id, originator)
       VALUES (@id, @rollout_path, @preview, @ephemeral, @model_provider, @model, @created_at_ms,
         @updated_at_ms, @status, @path, @cwd, @cli_version, @source, @name, @sandbox_policy, @approval_mode,
-        @archived, @archived_at_ms, @git_sha, @git_branch, @git_origin_url, @memory_mode, @forked_from_id)
+        @archived, @archived_at_ms, @git_sha, @git_branch, @git_origin_url, @memory_mode, @forked_from_id, @originator)
       ON CONFLICT(id) DO UPDATE SET
         rollout_path = excluded.rollout_path, preview = excluded.preview, ephemeral = excluded.ephemeral,
         model_provider = excluded.model_provider, model = excluded.model, updated_at_ms = excluded.updated_at_ms,
@@ -88,7 +91,7 @@ export class ThreadStore {
         approval_mode = excluded.approval_mode, archived = excluded.archived,
         archived_at_ms = excluded.archived_at_ms, git_sha = excluded.git_sha, git_branch = excluded.git_branch,
         git_origin_url = excluded.git_origin_url, memory_mode = excluded.memory_mode,
-        forked_from_id = excluded.forked_from_id`);
+        forked_from_id = excluded.forked_from_id, originator = excluded.originator`);
     this.getStmt = db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?');
     const where = {
       active: 'archived = 0',
@@ -164,6 +167,7 @@ function toRow(r: ThreadRecord): ThreadRow {
     git_origin_url: r.gitOriginUrl,
     memory_mode: r.memoryMode,
     forked_from_id: r.forkedFromId,
+    originator: r.originator,
   };
 }
 
@@ -192,5 +196,6 @@ function fromRow(row: ThreadRow): ThreadRecord {
     gitOriginUrl: row.git_origin_url,
     memoryMode: row.memory_mode,
     forkedFromId: row.forked_from_id,
+    originator: row.originator,
   };
 }

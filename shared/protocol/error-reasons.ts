@@ -25,6 +25,8 @@ export const ERROR_REASON_CODES = {
   'thread.notFound': InvalidRequest,
   'thread.archived': InvalidRequest,
   'thread.busy': InvalidRequest,
+  'thread.readStateConflict': InvalidRequest,
+  'thread.readStateUnavailable': InvalidRequest,
   'turn.notRunning': InvalidRequest,
   'goal.budgetSpent': InvalidRequest,
   'cwd.notFound': InvalidParams,

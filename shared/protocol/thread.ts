@@ -356,7 +356,6 @@ const threadNulls = nullFields(
   'attachedToThreadId',
   'daybreakEnabled',
   'extra',
-  'originator',
   'parentThreadId',
   'reasoningEffort',
   'section',
@@ -396,6 +395,11 @@ export const Thread = z.object({
   path: z.string().nullable(),
   cwd: z.string(),
   cliVersion: z.string(),
+  /**
+   * Codex: the client that made the thread, by the name it gave at `initialize` (`clientInfo.name`);
+   * `wheelhouse` for a thread Wheelhouse made itself (an agent job's), null for threads older than the record.
+   */
+  originator: z.string().nullable(),
   /** Codex's session source: Wheelhouse threads are made through its app-server. */
   source: CodexSessionSource,
   /** How the thread came to be (Wheelhouse's own, finer than `source`). */

@@ -1,4 +1,4 @@
-import { DESKTOP_CLIENT_NAME, type SessionSource } from '../../../shared/protocol/index.js';
+import { DESKTOP_CLIENT_NAME, WHEELHOUSE_ORIGINATOR, type SessionSource } from '../../../shared/protocol/index.js';
 import type { ConnectionSession } from '../context.js';
 
 /**
@@ -9,4 +9,13 @@ import type { ConnectionSession } from '../context.js';
  */
 export function sessionSourceOf(session: Pick<ConnectionSession, 'carrier' | 'clientInfo'>): Extract<SessionSource, 'interactive' | 'api'> {
   return session.carrier === 'ipc' || session.clientInfo?.name === DESKTOP_CLIENT_NAME ? 'interactive' : 'api';
+}
+
+/**
+ * Codex's `originator` of a thread the client makes: the name it gave at
+ * `initialize`. Codex keeps one per process (its first client's); Wheelhouse
+ * serves many clients at once, so each thread keeps its own maker's.
+ */
+export function originatorOf(session: Pick<ConnectionSession, 'clientInfo'>): string {
+  return session.clientInfo?.name ?? WHEELHOUSE_ORIGINATOR;
 }

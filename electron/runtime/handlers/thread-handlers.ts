@@ -9,7 +9,7 @@ import type { ThreadDefaults, ThreadManager } from '../thread-manager.js';
 import type { ThreadSandboxSettings } from '../thread-sandbox.js';
 import type { ClientTools } from '../tools/client-tools.js';
 import type { HandlerTable } from './handler-table.js';
-import { sessionSourceOf } from './session-source.js';
+import { originatorOf, sessionSourceOf } from './session-source.js';
 
 export interface ThreadHandlerDeps {
   readonly threads: ThreadManager;
@@ -35,7 +35,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
       const dynamicTools = params.dynamicTools ?? [];
       const compiled = await clientTools.check(dynamicTools);
       const prepared = await deps.projects.prepareStart(params);
-      const started = await startWithSessionHooks(hooks, prepared, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session)));
+      const started = await startWithSessionHooks(hooks, prepared, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session), originatorOf(ctx.session)));
       clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
       return sandboxSettings.withEffectiveSettings(started);
     },
@@ -44,6 +44,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
     'thread/name/set': (params) => threads.setName(params),
     'thread/archive': (params) => threads.archive(params),
     'thread/unarchive': (params) => threads.unarchive(params),
+    'thread/readState/update': (params) => threads.updateReadState(params),
     'thread/loaded/list': (params) => threads.loadedList(params),
     'thread/resume': async (params, ctx) => {
       const { record } = threads.require(params.threadId);
@@ -53,7 +54,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
       return sandboxSettings.withEffectiveSettings(resumed);
     },
     'thread/fork': async (params, ctx) => {
-      const forked = history.fork(params);
+      const forked = history.fork(params, originatorOf(ctx.session));
       await clientTools.inherit(params.threadId, forked.thread.id, ctx.session.connectionId);
       return sandboxSettings.withEffectiveSettings(forked);
     },

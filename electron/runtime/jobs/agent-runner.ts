@@ -1,4 +1,4 @@
-import { textInput, type AnyNotification, type HandlerParamsOf, type PendingApproval, type ResultOf, type ThreadGoal, type Turn } from '../../../shared/protocol/index.js';
+import { textInput, WHEELHOUSE_ORIGINATOR, type AnyNotification, type HandlerParamsOf, type PendingApproval, type ResultOf, type ThreadGoal, type Turn } from '../../../shared/protocol/index.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
 import { REPORT_PROGRESS, UPDATE_GOAL, type GoalManager } from '../goal-manager.js';
@@ -74,6 +74,7 @@ export class AgentRunner {
     const { thread } = this.options.threads.start(
       { cwd: spec.cwd, approvalPolicy: spec.approvalPolicy, ...(spec.sandbox ? { sandbox: spec.sandbox } : {}) },
       'api',
+      WHEELHOUSE_ORIGINATOR,
     );
     this.options.threads.setName({ threadId: thread.id, name: `Job: ${name}` });
     const { goal } = this.options.goals.set({ threadId: thread.id, objective, tokenBudget: spec.tokenBudget });

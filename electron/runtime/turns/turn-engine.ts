@@ -3,6 +3,7 @@ import {
   RpcError,
   type HandlerParamsOf,
   type ResultOf,
+  type ThreadGoal,
   type ThreadItem,
   type TokenUsageBreakdown,
   type Turn,
@@ -315,15 +316,20 @@ export class TurnEngine {
       });
       this.deps.goals.addTime(turn.threadId, turn.id, Math.round((now - turn.startedAtMs) / 1000));
       this.active.delete(turn.threadId);
-      this.deps.threads.setActiveTurn(turn.threadId, null);
+      const failed = outcome.status === 'failed';
+      this.deps.threads.setActiveTurn(turn.threadId, null, failed);
       const items = turn.store.items.list(turn.threadId).filter((i): i is ThreadItem => i.turnId === turn.id && i.type !== 'forkMarker');
       const wireTurn: Turn = toWireTurn(record, items);
-      // As Codex: the thread is idle again before its turn is announced complete.
-      this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
-      // As Codex: a failed turn's error is announced on its own (`willRetry: false`) before the turn ends with it.
-      if (outcome.status === 'failed' && wireTurn.error) {
-        this.deps.events.publish('error', { threadId: turn.threadId, turnId: turn.id, error: wireTurn.error, willRetry: false }, scope);
+      const status = () => this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+      // Codex's order: a failure shows on the thread (`systemError`), then its error is announced on
+      // its own (`willRetry: false`), before its result is unread; a success is unread before the
+      // thread is idle again; both before the turn is announced complete.
+      if (failed) {
+        status();
+        if (wireTurn.error) this.deps.events.publish('error', { threadId: turn.threadId, turnId: turn.id, error: wireTurn.error, willRetry: false }, scope);
       }
+      if (hasResultToRead(outcome, items, this.deps.goals.get(turn.threadId))) this.deps.threads.publishResult(turn.store, turn.threadId, turn.id, scope);
+      if (!failed) status();
       this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     });
     this.usageCache.set(turn.threadId, threadUsage);
@@ -335,5 +341,23 @@ export class TurnEngine {
     const at = this.deps.now();
     this.deps.events.publish('item/started', { threadId: turn.threadId, turnId: turn.id, item, startedAtMs: at }, scope);
     this.deps.events.publish('item/completed', { threadId: turn.threadId, turnId: turn.id, item, completedAtMs: at, contentTokenCount: null }, scope);
+  }
+}
+
+/**
+ * Whether an ended turn left the person something to read (Codex's rule): a
+ * failure; a reply with text, unless the thread's goal is still active (the
+ * work goes on by itself); an interrupted turn's error or partial reply.
+ */
+function hasResultToRead(outcome: TurnOutcome, items: readonly ThreadItem[], goal: ThreadGoal | null): boolean {
+  const reply = items.findLast((item) => item.type === 'agentMessage');
+  const replyText = reply?.type === 'agentMessage' ? reply.text : null;
+  switch (outcome.status) {
+    case 'failed':
+      return true;
+    case 'completed':
+      return replyText !== null && replyText.trim() !== '' && goal?.status !== 'active';
+    default:
+      return outcome.error !== null || replyText !== null;
   }
 }

@@ -73,6 +73,10 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
       return said('The agent is still working in that thread. Stop the turn or wait for it to end.');
     case 'turn.notRunning':
       return said('That turn has already ended. Send your message as a new one.');
+    case 'thread.readStateConflict':
+      return said('The thread has something new since you opened it, so it was not marked read.');
+    case 'thread.readStateUnavailable':
+      return said('This thread is not kept, so it cannot be marked read or unread.');
     case 'approval.notWaiting':
       return said('That request was already answered or has ended. Nothing more is needed.');
     case 'secretStorage.unavailable':

@@ -10,6 +10,7 @@ const base: Thread = {
   environments: [],
   historyMode: 'legacy',
   recencyAt: 0,
+  originator: null,
   forkedFromId: null,
   preview: '',
   ephemeral: false,

@@ -1,6 +1,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { ErrorCode, RpcError } from '../../../shared/protocol/errors.js';
 import type { ParamsOf, ResultOf } from '../../../shared/protocol/registry.js';
+import type { ThreadReadState } from '../../../shared/protocol/methods/thread.js';
 import { MAX_THREAD_NAME_LENGTH, type Thread, type ThreadStatus, type Turn } from '../../../shared/protocol/thread.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { threadTitle } from '../format/thread-labels.js';
@@ -14,6 +15,8 @@ export type RenameOutcome = { readonly ok: true } | { readonly ok: false; readon
 
 export interface ThreadsState {
   readonly threads: Readonly<Record<string, Thread>>;
+  /** What the person has read of each thread (none for ephemeral threads): a thread with `firstUnread` has a result they have not seen. */
+  readonly readStates: Readonly<Record<string, ThreadReadState>>;
   readonly load: ThreadsLoad;
   readonly selectedId: string | null;
   readonly showArchived: boolean;
@@ -48,6 +51,7 @@ type ThreadEvent =
   | { readonly kind: 'unarchived'; readonly threadId: string; readonly at: number }
   | { readonly kind: 'renamed'; readonly threadId: string; readonly name: string | null; readonly at: number }
   | { readonly kind: 'status'; readonly threadId: string; readonly status: ThreadStatus }
+  | { readonly kind: 'readState'; readonly threadId: string; readonly readState: ThreadReadState }
   | { readonly kind: 'turnStarted'; readonly threadId: string; readonly turn: Turn; readonly at: number };
 
 const PAGE_SIZE = 200;
@@ -80,6 +84,7 @@ export function createThreadsStore(
 
     return {
       threads: {},
+      readStates: {},
       load: 'loading',
       selectedId: storage.getItem(SELECTED_KEY),
       showArchived: settings.getItem(SHOW_ARCHIVED_KEY) === '1',
@@ -136,6 +141,7 @@ export function createThreadsStore(
         if (threadId === null) storage.removeItem(SELECTED_KEY);
         else storage.setItem(SELECTED_KEY, threadId);
         set({ selectedId: threadId });
+        if (threadId !== null) markReadIfViewed(threadId);
       },
 
       startRename: (threadId) => set({ renamingId: threadId }),
@@ -193,7 +199,7 @@ export function createThreadsStore(
         if (!show) return;
         try {
           const archived = await fetchAll(client, { archived: true });
-          set((state) => ({ threads: { ...state.threads, ...byId(archived) } }));
+          set((state) => ({ threads: { ...state.threads, ...byId(archived.threads) }, readStates: { ...state.readStates, ...archived.readStates } }));
         } catch (error) {
           showRequestError(error);
         }
@@ -204,12 +210,17 @@ export function createThreadsStore(
         recording = events;
         try {
           const active = await fetchAll(client, {});
-          const archived = get().showArchived ? await fetchAll(client, { archived: true }) : [];
+          const archived = get().showArchived ? await fetchAll(client, { archived: true }) : { threads: [], readStates: {} };
           recording = null;
-          set({ threads: { ...byId(active), ...byId(archived) }, load: 'ready' });
+          set({
+            threads: { ...byId(active.threads), ...byId(archived.threads) },
+            readStates: { ...active.readStates, ...archived.readStates },
+            load: 'ready',
+          });
           for (const event of events) applyEvent(event);
           const { selectedId, threads } = get();
           if (selectedId !== null && !threads[selectedId]) await restoreSelection(selectedId);
+          if (selectedId !== null) markReadIfViewed(selectedId);
         } catch (error) {
           set({ load: 'failed' });
           showRequestError(error);
@@ -256,6 +267,10 @@ export function createThreadsStore(
       case 'status':
         patchThread(event.threadId, { status: event.status });
         return;
+      case 'readState':
+        store.setState({ readStates: { ...store.getState().readStates, [event.threadId]: event.readState } });
+        markReadIfViewed(event.threadId);
+        return;
       case 'turnStarted': {
         // A first message names an untitled thread in the list; the runtime announces it only through the turn.
         const thread = threads[event.threadId];
@@ -278,6 +293,29 @@ export function createThreadsStore(
   function patchThread(threadId: string, change: Partial<Thread>): void {
     const thread = store.getState().threads[threadId];
     if (thread) store.setState({ threads: { ...store.getState().threads, [threadId]: { ...thread, ...change } } });
+  }
+
+  /** The revisions a read mark was sent for, so a thread is marked once per new result. */
+  const marking = new Set<string>();
+
+  /**
+   * The open thread, in a window the person can see, has nothing unread: a
+   * result arriving while they look at it is read as it comes. The mark names
+   * the revision shown, so one made from a stale view is refused by the
+   * runtime (and the newer state arrives as its own notification).
+   */
+  function markReadIfViewed(threadId: string): void {
+    const readState = store.getState().readStates[threadId];
+    if (!readState?.firstUnread || store.getState().selectedId !== threadId) return;
+    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    if (marking.has(readState.revision)) return;
+    marking.add(readState.revision);
+    client
+      .request('thread/readState/update', { threadId, operation: { type: 'read' }, expectedRevision: readState.revision })
+      .then(({ readState: marked }) => applyEvent({ kind: 'readState', threadId, readState: marked }))
+      // Refused or lost: the runtime's own notification carries whatever is current.
+      .catch(() => undefined)
+      .finally(() => marking.delete(readState.revision));
   }
 
   /** A selection remembered across a reload may point at an archived thread the list left out. */
@@ -306,6 +344,14 @@ export function createThreadsStore(
     applyEvent({ kind: 'renamed', threadId, name: threadName ?? null, at: nowSeconds() }),
   );
   client.on('thread/status/changed', ({ threadId, status }) => applyEvent({ kind: 'status', threadId, status }));
+  client.on('thread/readState/changed', ({ threadId, readState }) => applyEvent({ kind: 'readState', threadId, readState }));
+  if (typeof document !== 'undefined') {
+    // A result that arrived while the window was hidden is read once the person comes back to it.
+    document.addEventListener('visibilitychange', () => {
+      const { selectedId } = store.getState();
+      if (selectedId !== null) markReadIfViewed(selectedId);
+    });
+  }
   client.on('turn/started', ({ threadId, turn }) => applyEvent({ kind: 'turnStarted', threadId, turn, at: nowSeconds() }));
   client.on('turn/completed', ({ threadId }) => patchThread(threadId, { updatedAt: nowSeconds() }));
   client.onReady(() => void store.getState().refresh());
@@ -313,15 +359,20 @@ export function createThreadsStore(
 }
 
 /** Follows the cursor until the runtime has no more pages. */
-async function fetchAll(client: WheelhouseClient, filter: Pick<ParamsOf<'thread/list'>, 'archived'>): Promise<Thread[]> {
+async function fetchAll(
+  client: WheelhouseClient,
+  filter: Pick<ParamsOf<'thread/list'>, 'archived'>,
+): Promise<{ threads: Thread[]; readStates: Record<string, ThreadReadState> }> {
   const threads: Thread[] = [];
+  const readStates: Record<string, ThreadReadState> = {};
   let cursor: string | null = null;
   do {
     const page: ResultOf<'thread/list'> = await client.request('thread/list', { ...filter, cursor, limit: PAGE_SIZE });
     threads.push(...page.data);
+    Object.assign(readStates, page.readStates);
     cursor = page.nextCursor;
   } while (cursor !== null);
-  return threads;
+  return { threads, readStates };
 }
 
 function byId(threads: readonly Thread[]): Record<string, Thread> {

@@ -258,7 +258,16 @@ export const ModelListEntry = z.object({
   isDefault: z.boolean(),
   /** Codex: the effort used when none is chosen (`medium`; `none` for models without reasoning). */
   defaultReasoningEffort: z.string().min(1),
+  /** Codex: the efforts the model accepts, each with a line a picker shows (empty when unknown or without effort control). */
   supportedReasoningEfforts: z.array(z.object({ reasoningEffort: z.string().min(1), description: z.string() })),
+  /** Codex: what a turn may carry to the model: text (Wheelhouse passes no images yet). */
+  inputModalities: z.array(z.enum(['text', 'image', 'audio'])),
+  /** Codex: deprecated, always false. */
+  supportsPersonality: z.boolean(),
+  /** Codex: the provider's service tiers a turn may ask for; Wheelhouse asks for none. */
+  serviceTiers: z.array(z.object({ id: z.string(), name: z.string(), description: z.string() })),
+  /** Codex: deprecated form of `serviceTiers`. */
+  additionalSpeedTiers: z.array(z.string()),
   ...modelNulls.shape,
   contextWindow: z.number().int().nullable(),
   reasoning: z.boolean(),

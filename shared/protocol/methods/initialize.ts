@@ -10,6 +10,8 @@ export type ClientInfo = z.infer<typeof ClientInfo>;
 
 /** The desktop window's `clientInfo.name`: its threads are the person's (electron/runtime/handlers/session-source.ts). */
 export const DESKTOP_CLIENT_NAME = 'wheelhouse-ui';
+/** The `originator` of a thread Wheelhouse makes itself (an agent job's), as a client's carries its `clientInfo.name`. */
+export const WHEELHOUSE_ORIGINATOR = 'wheelhouse';
 
 export const InitializeParams = z.object({
   clientInfo: ClientInfo,

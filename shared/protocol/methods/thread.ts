@@ -71,13 +71,22 @@ export const ThreadStartResult = z.object({
 export const THREAD_START_CODEX_NULLS = startNulls.values;
 
 /**
- * Codex `ThreadReadState`: the first unread turn, and a revision that guards
- * read marks. Wheelhouse does not track what a person has read yet, so every
- * thread reads as read (`firstUnread: null`); the revision is the thread's
- * last change (`updatedAt` in ms), so it moves whenever the thread does.
+ * Codex `ThreadUnreadPosition`: where unread begins — a finished turn whose
+ * result the person has not seen, or the thread's start when they marked it unread.
+ */
+export const ThreadUnreadPosition = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('threadStart') }),
+  z.object({ type: z.literal('turn'), turnId: z.string() }),
+]);
+export type ThreadUnreadPosition = z.infer<typeof ThreadUnreadPosition>;
+
+/**
+ * Codex `ThreadReadState`: the first unread position (null: read), and a
+ * revision that changes with every new result or mark, so a mark made from an
+ * older view is refused instead of hiding a result the person never saw.
  */
 export const ThreadReadState = z.object({
-  firstUnread: z.null(),
+  firstUnread: ThreadUnreadPosition.nullable(),
   revision: z.string(),
 });
 export type ThreadReadState = z.infer<typeof ThreadReadState>;
@@ -94,7 +103,7 @@ export const ThreadListResult = z.object({
   data: z.array(Thread),
   nextCursor: z.string().nullable(),
   backwardsCursor: z.null(),
-  /** Codex: each listed thread's read state, by thread id. */
+  /** Codex: each listed thread's read state, by thread id (ephemeral threads keep none, so they have no key). */
   readStates: z.record(z.string(), ThreadReadState),
 });
 
@@ -113,7 +122,8 @@ const EventSeqField = z.number().int().nonnegative();
 
 export const ThreadReadResult = z.object({
   thread: Thread,
-  readState: ThreadReadState,
+  /** Codex: what the person has read of the thread; null for an ephemeral thread (it keeps no read state). */
+  readState: ThreadReadState.nullable(),
   /** Wheelhouse: every item of the thread once, in order (fork markers included). */
   items: z.array(ConversationItem),
   checkpoint: Checkpoint.nullable(),
@@ -131,6 +141,15 @@ export const ThreadSetNameParams = z.object({
 export const ThreadIdParams = z.object({ threadId: ThreadId });
 export const EmptyResult = z.object({});
 export const ThreadResult = z.object({ thread: Thread });
+
+export const ThreadReadStateUpdateParams = z.object({
+  threadId: ThreadId,
+  /** What the person did: read the thread, or mark it unread again. */
+  operation: z.discriminatedUnion('type', [z.object({ type: z.literal('read') }), z.object({ type: z.literal('unread') })]),
+  /** The `revision` of the read state the client showed; a newer one refuses the change (`thread.readStateConflict`). */
+  expectedRevision: z.string().min(1).max(200),
+});
+export const ThreadReadStateUpdateResult = z.object({ readState: ThreadReadState });
 
 export const ThreadLoadedListParams = z.object({
   cursor: z.string().max(500).nullable().optional(),
@@ -192,6 +211,12 @@ export const threadMethods = {
   'thread/resume': defineMethod(ThreadResumeParams, ThreadLoadResult, 'Load a stored thread to continue it.', perThread),
   'thread/fork': defineMethod(ThreadForkParams, ThreadLoadResult, 'Copy a thread into a new one.', perThread),
   'thread/rollback': defineMethod(ThreadRollbackParams, ThreadResult, 'Drop the newest turns.', perThread),
+  'thread/readState/update': defineMethod(
+    ThreadReadStateUpdateParams,
+    ThreadReadStateUpdateResult,
+    'Mark a thread read or unread.',
+    perThread,
+  ),
   'thread/loaded/list': defineMethod(
     ThreadLoadedListParams,
     ThreadLoadedListResult,
@@ -209,5 +234,9 @@ export const threadNotifications = {
   'thread/name/updated': defineNotification(
     z.object({ threadId: z.string(), threadName: z.string().nullable() }),
     'A thread was renamed.',
+  ),
+  'thread/readState/changed': defineNotification(
+    z.object({ threadId: z.string(), readState: ThreadReadState }),
+    'A thread has a new result to read, or was marked read or unread.',
   ),
 } as const;

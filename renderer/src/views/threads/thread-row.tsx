@@ -10,6 +10,7 @@ import { ThreadRowMenu } from './thread-row-menu.js';
 /** One thread in the sidebar: title, age and folder; a menu to rename or archive. */
 export function ThreadRow({ thread }: { readonly thread: Thread }) {
   const selected = useThreadsStore((s) => s.selectedId === thread.id);
+  const unread = useThreadsStore((s) => Boolean(s.readStates[thread.id]?.firstUnread));
   const renaming = useThreadsStore((s) => s.renamingId === thread.id);
   const select = useThreadsStore((s) => s.select);
   const now = useNow();
@@ -40,6 +41,7 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
       data-selected={selected || undefined}
       data-archived={thread.archived || undefined}
       data-running={running || undefined}
+      data-unread={unread || undefined}
     >
       {renaming ? (
         <RenameField thread={thread} />
@@ -57,6 +59,11 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
           >
             <span className="thread-row-line">
               {thread.archived && <span className="visually-hidden">Archived: </span>}
+              {unread && (
+                <span className="thread-row-unread" data-testid="thread-unread" title="Something new you have not read">
+                  <span className="visually-hidden">Unread: </span>
+                </span>
+              )}
               {thread.forkedFromId !== null && (
                 <span className="thread-row-fork" data-testid="thread-fork-mark" title="A fork of another thread">
                   <GitFork size={12} strokeWidth={2} aria-hidden="true" />
