@@ -105,6 +105,31 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     }
   }
 
+  /**
+   * Starts `command` on a channel of its own with a terminal (`pty`) or plain
+   * pipes, for a command that streams and takes input (the agent's commands,
+   * the person's terminal). The channel counts against `maxChannels` until it closes.
+   */
+  async openChannel(command: string, pty: { cols: number; rows: number; term: string } | null): Promise<ClientChannel> {
+    await this.acquire();
+    try {
+      const client = await this.ready();
+      const channel = await new Promise<ClientChannel>((resolve, reject) => {
+        const done = (error: Error | undefined, opened: ClientChannel) => {
+          if (error) reject(new ExecError('spawn-failed', `ssh: cannot run a command on ${this.options.host}: ${error.message}`));
+          else resolve(opened);
+        };
+        if (pty) client.exec(command, { pty: { cols: pty.cols, rows: pty.rows, term: pty.term } }, done);
+        else client.exec(command, done);
+      });
+      channel.once('close', () => this.release());
+      return channel;
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+  }
+
   /** Ends the connection; commands after this fail. Runs on the host go on. */
   close(): void {
     this.closed = true;
