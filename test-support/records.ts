@@ -28,6 +28,8 @@ export function threadRecord(id: string, patch: Partial<ThreadRecord> = {}): Thr
     gitOriginUrl: null,
     memoryMode: null,
     forkedFromId: null,
+    environmentId: 'local',
+    environmentCwd: null,
     ...patch,
   };
 }

@@ -316,4 +316,15 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX events_by_output_file ON events (output_file) WHERE output_file IS NOT NULL;
     `,
   },
+  {
+    version: 15,
+    name: 'thread environment',
+    // Where a thread's commands run (Codex's `environments`): this machine, or an SSH host and the
+    // folder there. 12–14 are other branches' numbers.
+    sql: `
+      ALTER TABLE threads ADD COLUMN environment_id TEXT NOT NULL DEFAULT 'local';
+      ALTER TABLE threads ADD COLUMN environment_cwd TEXT;
+      CREATE INDEX threads_by_environment ON threads (environment_id) WHERE environment_id <> 'local';
+    `,
+  },
 ];

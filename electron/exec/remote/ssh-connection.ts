@@ -58,6 +58,7 @@ export class SshConnection extends EventEmitter implements RemoteShell {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
   /** Milliseconds the last handshake took (connect to ready). */
   latencyMs: number | null = null;
 
@@ -130,9 +131,33 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     }
   }
 
+  /**
+   * After a drop, connects again by itself with backoff (0.5 s, 1, 2, 5, 10,
+   * then every 30 s) until it is connected or closed: for a machine a thread
+   * works on, whose header says when it is back. A refused host key or
+   * credential is not retried: the person must act.
+   */
+  reconnect(): void {
+    if (this.closed || this.client || this.connecting || this.reconnectTimer) return;
+    const backoff = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
+    const wait = Math.max(backoff, this.retryAt - performance.now());
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.ready().then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof SshConnectError && error.reason === 'network') this.reconnect();
+        },
+      );
+    }, wait);
+    this.reconnectTimer.unref();
+  }
+
   /** Ends the connection; commands after this fail. Runs on the host go on. */
   close(): void {
     this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
     this.client?.end();
     this.client = null;
     this.setState('disconnected');
