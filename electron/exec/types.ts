@@ -1,4 +1,15 @@
+import type { SupervisedProcess } from './supervised-process.js';
 import type { TerminalProgress } from './terminal-progress.js';
+
+/**
+ * Where a thread's commands and terminals start on another machine (an SSH
+ * host: remote/ssh-processes.ts), supervised here like local processes.
+ */
+export interface RemoteProcessHost {
+  readonly environmentId: string;
+  /** Starts `spec` there; its `cwd` is a folder there. */
+  spawn(spec: SpawnSpec): Promise<SupervisedProcess>;
+}
 
 /**
  * Sandbox modes (Codex's `SandboxMode` names). Enforced on Linux with

@@ -3,7 +3,8 @@ import { LocalShell, type RemoteShell } from './remote-shell.js';
 import { SlurmDetachedEnvironment, type SlurmResources } from './slurm-detached.js';
 import { SshConnection, type SshConnectionOptions } from './ssh-connection.js';
 import { SshDetachedEnvironment } from './ssh-detached.js';
-import { SshProcesses, type RemoteProcessHost } from './ssh-processes.js';
+import { SshProcesses } from './ssh-processes.js';
+import type { RemoteProcessHost } from '../types.js';
 import type { ProcessSupervisor } from '../supervisor.js';
 
 /**

@@ -3,7 +3,7 @@ import type { ProcessBackend, RawExit, RemoteProcessTree } from '../backends.js'
 import { ExecError } from '../exec-error.js';
 import type { SupervisedProcess } from '../supervised-process.js';
 import type { ProcessSupervisor } from '../supervisor.js';
-import type { OutputStream, SpawnSpec } from '../types.js';
+import type { OutputStream, RemoteProcessHost, SpawnSpec } from '../types.js';
 import { shellQuote } from '../detached/run-scripts.js';
 import type { SshConnection } from './ssh-connection.js';
 
@@ -14,11 +14,6 @@ import type { SshConnection } from './ssh-connection.js';
  * (output pipeline, log, flow control, timeout) while its tree is signalled
  * there, through the command's session id.
  */
-export interface RemoteProcessHost {
-  readonly environmentId: string;
-  /** Starts `spec` there; its `cwd` is a folder there. */
-  spawn(spec: SpawnSpec): Promise<SupervisedProcess>;
-}
 
 /** The first bytes of every channel: the command's pid there (its session's id), in an OSC sequence no terminal shows. */
 const PID_MARK = '\x1b]wheelhouse-pid;';

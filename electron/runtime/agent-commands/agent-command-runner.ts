@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RemoteProcessHost } from '../../exec/remote/ssh-processes.js';
 import { LOCAL_ENVIRONMENT_ID, type AdditionalPermissionProfile, type CommandExecutionApprovalDecision, type CommandRunsIn, type PersonAnswer, type ToolCallOutcome } from '../../../shared/protocol/index.js';
-import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SpawnSpec, type SupervisedProcess } from '../../exec/index.js';
+import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type RemoteProcessHost, type SandboxPolicy, type SpawnSpec, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
