@@ -29,6 +29,8 @@ export function threadRecord(id: string, patch: Partial<ThreadRecord> = {}): Thr
     memoryMode: null,
     forkedFromId: null,
     originator: null,
+    environmentId: 'local',
+    environmentCwd: null,
     ...patch,
   };
 }

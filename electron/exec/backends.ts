@@ -10,6 +10,21 @@ import type { OutputStream } from './types.js';
 export interface RawExit {
   readonly exitCode: number | null;
   readonly signal: string | null;
+  /** Set when the process's end was not seen (its connection dropped): what happened, in words. */
+  readonly lost?: string;
+}
+
+/**
+ * The process tree of a command on another machine, reached through its
+ * connection: the same control as process-tree.ts gives locally, asynchronous.
+ */
+export interface RemoteProcessTree {
+  /** Where it runs (an environment id), for listings and errors. */
+  readonly environmentId: string;
+  /** Sends `signal` to every process of the command's session there. */
+  signal(signal: 'SIGTERM' | 'SIGKILL' | 'SIGSTOP' | 'SIGCONT'): Promise<void>;
+  /** True once no process of the session is left there. */
+  gone(): Promise<boolean>;
 }
 
 /** The one place children are created: a pty or pipes, each leading its own session/group. */
@@ -25,6 +40,8 @@ export interface ProcessBackend {
   start(onData: (stream: OutputStream, chunk: Buffer) => void, onExit: (exit: RawExit) => void): void;
   /** A terminal's foreground program other than its own leader (see process-tree.ts); null without a terminal. */
   foregroundProgram(): string | null;
+  /** Present for a process on another machine: its tree is signalled there, not through this machine's /proc. */
+  readonly remote?: RemoteProcessTree;
 }
 
 export interface BackendSpec {

@@ -50,9 +50,12 @@ export class ExecSessions {
     this.maxOutputBytes = options.maxOutputBytes ?? 16 * 1024;
   }
 
-  /** `onSpawned` sees the process before any output, e.g. to stream it or to stop it on an interrupt. */
-  async start(spec: SpawnSpec, options: { yieldMs: number; onSpawned?: (child: SupervisedProcess) => void }): Promise<ExecYield> {
-    const child = await this.supervisor.spawn(spec);
+  /**
+   * `onSpawned` sees the process before any output, e.g. to stream it or to stop it on an interrupt.
+   * `spawn` starts it elsewhere (another machine, remote/ssh-processes.ts); default: this one.
+   */
+  async start(spec: SpawnSpec, options: { yieldMs: number; onSpawned?: (child: SupervisedProcess) => void; spawn?: (spec: SpawnSpec) => Promise<SupervisedProcess> }): Promise<ExecYield> {
+    const child = await (options.spawn ?? ((local: SpawnSpec) => this.supervisor.spawn(local)))(spec);
     options.onSpawned?.(child);
     const unread = new HeadTailBuffer(Math.ceil(this.maxOutputBytes / 2), Math.floor(this.maxOutputBytes / 2));
     child.subscribe((event) => {

@@ -185,3 +185,7 @@ export async function detectSandbox(pathVariable: string | undefined, timeoutMs 
   }
   return { available: false, reason: firstFailure ?? `${executable} cannot create a sandbox here` };
 }
+
+/** Wheelhouse's sandbox is bubblewrap on this machine; elsewhere it would be a promise nothing keeps. */
+export const REMOTE_SANDBOX_REFUSAL =
+  "Wheelhouse's sandbox applies on this machine only; elsewhere a command has the rights of the account it runs as. Run it unconfined there, or run it here";

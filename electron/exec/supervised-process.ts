@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ProcessBackend, RawExit } from './backends.js';
+import type { ProcessBackend, RawExit, RemoteProcessTree } from './backends.js';
 import { ExecError } from './exec-error.js';
 import { readLog } from './output-log.js';
 import type { OutputPipeline } from './output-pipeline.js';
@@ -23,6 +23,8 @@ export interface ProcessDescription {
 const TREE_POLL_MS = 25;
 /** After SIGKILL, how long to wait for the tree to disappear before reporting anyway. */
 const KILL_WAIT_MS = 5000;
+/** How often termination asks another machine whether the tree is gone (each look is a round trip). */
+const REMOTE_TREE_POLL_MS = 100;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -146,7 +148,7 @@ export class SupervisedProcess {
   pause(): void {
     this.requireRunning('pause');
     if (this.paused) return;
-    signalTree(this.pid, 'SIGSTOP');
+    this.signalAll('SIGSTOP');
     this.paused = true;
     this.pausedSince = performance.now();
     this.disarmTimeout();
@@ -158,7 +160,7 @@ export class SupervisedProcess {
   resume(): void {
     this.requireRunning('resume');
     if (!this.paused) return;
-    signalTree(this.pid, 'SIGCONT');
+    this.signalAll('SIGCONT');
     this.paused = false;
     this.pausedTotal += performance.now() - this.pausedSince;
     this.armTimeout();
@@ -173,7 +175,9 @@ export class SupervisedProcess {
   terminate(options: { graceMs?: number; reason?: ExitReason } = {}): Promise<ExitInfo> {
     if (this.exitInfo) return Promise.resolve(this.exitInfo);
     this.endReason ??= options.reason ?? 'terminated';
-    this.terminating ??= this.killTree(options.graceMs ?? this.description.killGraceMs);
+    const graceMs = options.graceMs ?? this.description.killGraceMs;
+    const remote = this.backend.remote;
+    this.terminating ??= remote ? this.killRemoteTree(remote, graceMs) : this.killTree(graceMs);
     return this.terminating;
   }
 
@@ -181,7 +185,38 @@ export class SupervisedProcess {
   killNow(): void {
     if (this.exitInfo) return;
     this.endReason ??= 'disposed';
-    this.known = signalTree(this.pid, 'SIGKILL', this.known);
+    if (this.backend.remote) void this.backend.remote.signal('SIGKILL').catch(() => undefined);
+    else this.known = signalTree(this.pid, 'SIGKILL', this.known);
+  }
+
+  /** A whole-tree signal that does not wait: locally at once, on another machine through its connection. */
+  private signalAll(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    if (this.backend.remote) void this.backend.remote.signal(signal).catch(() => undefined);
+    else signalTree(this.pid, signal);
+  }
+
+  /**
+   * killTree for a command on another machine: the signals go through its
+   * connection to the command's session there. A connection that is gone
+   * cannot be asked; the channel's close then ends the process here.
+   */
+  private async killRemoteTree(remote: RemoteProcessTree, graceMs: number): Promise<ExitInfo> {
+    this.disarmTimeout();
+    const goneThere = () => remote.gone().catch(() => true);
+    try {
+      await remote.signal('SIGTERM');
+      await remote.signal('SIGCONT');
+      const deadline = performance.now() + graceMs;
+      while (performance.now() < deadline && !(this.exitInfo && (await goneThere()))) await delay(REMOTE_TREE_POLL_MS);
+      if (!(this.exitInfo && (await goneThere()))) {
+        await remote.signal('SIGKILL');
+        const killDeadline = performance.now() + KILL_WAIT_MS;
+        while (performance.now() < killDeadline && !(await goneThere())) await delay(REMOTE_TREE_POLL_MS);
+      }
+    } catch {
+      // The connection is down: nothing more can be sent; the exit comes with the channel's close.
+    }
+    return this.exited;
   }
 
   private async killTree(graceMs: number): Promise<ExitInfo> {
@@ -207,7 +242,13 @@ export class SupervisedProcess {
     if (this.paused) this.pausedTotal += performance.now() - this.pausedSince;
     this.paused = false;
     // What the command left in its session (background jobs, `nohup`) goes with it.
-    if (this.description.killTreeOnExit && !this.terminating && treeMembers(this.pid).length > 0) {
+    const remote = this.backend.remote;
+    if (remote) {
+      if (this.description.killTreeOnExit && !this.terminating && !raw.lost) {
+        void remote.signal('SIGTERM').catch(() => undefined);
+        setTimeout(() => void remote.signal('SIGKILL').catch(() => undefined), this.description.killGraceMs).unref();
+      }
+    } else if (this.description.killTreeOnExit && !this.terminating && treeMembers(this.pid).length > 0) {
       this.known = signalTree(this.pid, 'SIGTERM');
       signalTree(this.pid, 'SIGCONT', this.known);
       setTimeout(() => signalTree(this.pid, 'SIGKILL', this.known), this.description.killGraceMs).unref();
@@ -217,11 +258,12 @@ export class SupervisedProcess {
     this.exitInfo = {
       exitCode: raw.exitCode,
       signal: raw.signal,
-      reason: this.endReason ?? 'exited',
+      reason: raw.lost && this.endReason !== 'terminated' ? 'connection-lost' : (this.endReason ?? 'exited'),
       durationMs: Math.round(durationMs),
       activeMs: Math.round(durationMs - this.pausedTotal),
       outputBytes: this.output.receivedBytes,
       droppedBytes: this.output.receivedBytes - this.output.deliveredBytes,
+      ...(raw.lost ? { detail: raw.lost } : {}),
     };
     this.output.emit({ type: 'exit', exit: this.exitInfo });
     this.resolveExit(this.exitInfo);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createBackend } from './backends.js';
+import { createBackend, type ProcessBackend } from './backends.js';
 import { childEnvironment } from './child-environment.js';
 import { ExecError } from './exec-error.js';
 import { loginEnvironment as cachedLoginEnvironment, shellArgv, type LoginEnvironment } from './login-environment.js';
 import { OutputLog } from './output-log.js';
 import { OutputPipeline, type OutputLimits } from './output-pipeline.js';
-import { detectSandbox, sandboxedArgv } from './sandbox.js';
+import { detectSandbox, REMOTE_SANDBOX_REFUSAL, sandboxedArgv } from './sandbox.js';
 import { SupervisedProcess } from './supervised-process.js';
 import type { DetachedEnvironment } from './detached/detached-run.js';
 import { LocalDetachedEnvironment } from './detached/local-detached.js';
@@ -73,10 +73,7 @@ function resolveExecutable(name: string, cwd: string, pathVariable: string | und
 }
 
 function validate(spec: SpawnSpec): void {
-  const argv = typeof spec.command === 'string' ? [spec.command] : spec.command;
-  if (argv.length === 0 || argv[0]!.trim() === '') throw new ExecError('invalid-spec', 'the command is empty');
-  if (argv.some((arg) => typeof arg !== 'string' || arg.includes('\0'))) throw new ExecError('invalid-spec', 'command arguments must be strings without NUL');
-  if (!path.isAbsolute(spec.cwd)) throw new ExecError('bad-cwd', `the working folder must be an absolute path, got ${spec.cwd}`);
+  validateShape(spec);
   let isDir = false;
   try {
     isDir = fs.statSync(spec.cwd).isDirectory();
@@ -84,6 +81,14 @@ function validate(spec: SpawnSpec): void {
     // Reported below.
   }
   if (!isDir) throw new ExecError('bad-cwd', `the working folder does not exist or is not a folder: ${spec.cwd}`);
+}
+
+/** What a spec must be wherever it runs (its folder is checked where it runs). */
+function validateShape(spec: SpawnSpec): void {
+  const argv = typeof spec.command === 'string' ? [spec.command] : spec.command;
+  if (argv.length === 0 || argv[0]!.trim() === '') throw new ExecError('invalid-spec', 'the command is empty');
+  if (argv.some((arg) => typeof arg !== 'string' || arg.includes('\0'))) throw new ExecError('invalid-spec', 'command arguments must be strings without NUL');
+  if (!path.posix.isAbsolute(spec.cwd)) throw new ExecError('bad-cwd', `the working folder must be an absolute path, got ${spec.cwd}`);
   for (const [name, value] of [['cols', spec.cols], ['rows', spec.rows]] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 2000)) {
       throw new ExecError('invalid-spec', `${name} must be a whole number from 1 to 2000, got ${value}`);
@@ -180,6 +185,27 @@ export class ProcessSupervisor {
   async spawn(spec: SpawnSpec): Promise<SupervisedProcess> {
     const { argv, launch, env, sandboxed } = await this.plan(spec);
     const tty = spec.tty ?? true;
+    return this.supervise(spec, { argv, sandboxed }, () => createBackend({ argv: launch, cwd: spec.cwd, env, cols: spec.cols ?? 80, rows: spec.rows ?? 24 }, tty));
+  }
+
+  /**
+   * A process another part of electron/exec starts elsewhere (a command on an
+   * SSH host, remote/ssh-processes.ts), supervised like a local one: the same
+   * output pipeline, log, flow control, timeout and listing. Its folder is
+   * checked there; no sandbox applies there, so a spec asking for one is refused.
+   */
+  async spawnElsewhere(spec: SpawnSpec, argv: readonly string[], start: () => Promise<ProcessBackend>): Promise<SupervisedProcess> {
+    if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
+    validateShape(spec);
+    if ((spec.sandbox?.mode ?? 'danger-full-access') !== 'danger-full-access') {
+      throw new ExecError('sandbox-unavailable', `cannot run in ${spec.sandbox!.mode} mode there: ${REMOTE_SANDBOX_REFUSAL}`);
+    }
+    return this.supervise(spec, { argv, sandboxed: false }, start);
+  }
+
+  private async supervise(spec: SpawnSpec, what: { argv: readonly string[]; sandboxed: boolean }, start: () => Promise<ProcessBackend>): Promise<SupervisedProcess> {
+    const { argv, sandboxed } = what;
+    const tty = spec.tty ?? true;
     if (this.disposed) throw new ExecError('disposed', 'the process supervisor has shut down');
     const id = `proc-${randomUUID()}`;
     const limits: OutputLimits = {
@@ -190,7 +216,7 @@ export class ProcessSupervisor {
     const log = OutputLog.create(this.options.logDir, id, limits.logCapBytes);
     let backend;
     try {
-      backend = await createBackend({ argv: launch, cwd: spec.cwd, env, cols: spec.cols ?? 80, rows: spec.rows ?? 24 }, tty);
+      backend = await start();
     } catch (error) {
       log.close();
       throw error;

@@ -1,4 +1,15 @@
+import type { SupervisedProcess } from './supervised-process.js';
 import type { TerminalProgress } from './terminal-progress.js';
+
+/**
+ * Where a thread's commands and terminals start on another machine (an SSH
+ * host: remote/ssh-processes.ts), supervised here like local processes.
+ */
+export interface RemoteProcessHost {
+  readonly environmentId: string;
+  /** Starts `spec` there; its `cwd` is a folder there. */
+  spawn(spec: SpawnSpec): Promise<SupervisedProcess>;
+}
 
 /**
  * Sandbox modes (Codex's `SandboxMode` names). Enforced on Linux with
@@ -69,7 +80,8 @@ export interface SpawnSpec {
 export type OutputStream = 'pty' | 'stdout' | 'stderr';
 
 /** Why a process ended. */
-export type ExitReason = 'exited' | 'terminated' | 'timed-out' | 'disposed';
+/** `connection-lost`: a command on another machine whose connection dropped (what became of it there is unknown). */
+export type ExitReason = 'exited' | 'terminated' | 'timed-out' | 'disposed' | 'connection-lost';
 
 export interface ExitInfo {
   /** Set when the process exited by itself; null when a signal ended it. */
@@ -84,6 +96,8 @@ export interface ExitInfo {
   readonly outputBytes: number;
   /** Bytes over the output cap: neither streamed nor logged. */
   readonly droppedBytes: number;
+  /** Why it ended, in words for a person, when the reason alone does not say (a lost connection). */
+  readonly detail?: string;
 }
 
 export type ProcessState = 'running' | 'paused' | 'exited';

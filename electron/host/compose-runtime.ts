@@ -253,6 +253,30 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     timeoutMs: options.clientToolTimeoutMs ?? 120_000,
     now,
   });
+  // Settings → Machines: the root hands the core how to open a machine (electron/exec/remote); the engine's one
+  // DetachedEnvironment routes each run to this machine or the one its job names, and a thread's commands
+  // run on the SSH machine it selected.
+  const machineStates = new Map<string, string>();
+  const environments = new EnvironmentRegistry({
+    home,
+    secrets: parts.secrets,
+    open: (config, machineParts) => openRemoteEnvironment(config, machineParts, supervisor),
+    statusChanged: (change) => {
+      events.publish('environment/status/changed', change);
+      // Codex's per-thread word for the same change, to every loaded thread that runs there, once per change.
+      if (change.status !== 'ready' && change.status !== 'disconnected') return;
+      if (machineStates.get(change.environmentId) === change.status) return;
+      machineStates.set(change.environmentId, change.status);
+      const method = change.status === 'ready' ? 'thread/environment/connected' : 'thread/environment/disconnected';
+      for (const { threadId, ephemeral } of threads.loadedOn(change.environmentId)) {
+        events.publish(method, { environmentId: change.environmentId, threadId }, { threadId, ephemeral });
+      }
+    },
+    jobsUsing: (environmentId) => built(later.jobs, 'the job engine').usingEnvironment(environmentId),
+    keepConnected: (environmentId) => threads.loadedOn(environmentId).length > 0,
+    threadsUsing: (environmentId) =>
+      parts.durable.threads.usingEnvironment(environmentId).map((thread) => ({ threadId: thread.id, name: thread.name ?? (thread.preview.slice(0, 60) || thread.id) })),
+  });
   const commands = new AgentCommandRunner({
     supervisor,
     sessions: new ExecSessions(supervisor),
@@ -260,6 +284,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     approvals,
     events,
     settingsOf,
+    remoteProcesses: (environmentId) => environments.processes(environmentId),
     newId,
     now,
     // Its output goes to every client: the slowest one paces the command.
@@ -308,15 +333,6 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   later.turns = turns;
   const queue = new TurnQueue({ threads, store: parts.durable, events, turns, newId, now, ...(logError ? { onInternalError: logError } : {}) });
   later.queue = queue;
-  // Settings → Machines: the root hands the core how to open a machine (electron/exec/remote); the engine's one
-  // DetachedEnvironment routes each run to this machine or the one its job names.
-  const environments = new EnvironmentRegistry({
-    home,
-    secrets: parts.secrets,
-    open: openRemoteEnvironment,
-    statusChanged: (change) => events.publish('environment/status/changed', change),
-    jobsUsing: (environmentId) => built(later.jobs, 'the job engine').usingEnvironment(environmentId),
-  });
   const jobs = new JobEngine({
     store: parts.durable,
     events,

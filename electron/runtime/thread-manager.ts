@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  LOCAL_ENVIRONMENT_ID,
   RpcError,
   THREAD_START_CODEX_NULLS,
   type Checkpoint,
@@ -69,6 +70,8 @@ export class ThreadManager {
     if (params.modelProvider) this.requireProvider('thread/start', params.modelProvider);
     const cwd = params.cwd ? requireDirectory('thread/start', params.cwd) : path.resolve(defaults.cwd);
     const git = ephemeral ? null : readGitInfo(cwd);
+    // Checked by the environment registry before (thread-handlers): at most one machine besides this one.
+    const remote = params.environments?.find((selected) => selected.environmentId !== LOCAL_ENVIRONMENT_ID) ?? null;
     const record: ThreadRecord = {
       id: this.deps.newId(),
       rolloutPath: null,
@@ -94,6 +97,8 @@ export class ThreadManager {
       memoryMode: null,
       forkedFromId: null,
       originator,
+      environmentId: remote?.environmentId ?? LOCAL_ENVIRONMENT_ID,
+      environmentCwd: remote?.cwd ?? null,
     };
     const store = this.storeOf(ephemeral);
     const thread = toWireThread(record, { type: 'idle' }, []);
@@ -250,6 +255,27 @@ export class ThreadManager {
     if (!store.readStates.publish(threadId, turnId, this.deps.newId())) return;
     const readState = toWireReadState(store.readStates.get(threadId));
     this.deps.events.publish('thread/readState/changed', { threadId, readState }, { threadId, turnId: scope.turnId, ephemeral: false });
+  }
+
+  /**
+   * Where the thread's next commands run (Codex's `environments` on turn/start
+   * and thread/settings/update): a machine and the folder there, or this one.
+   * The running command stays where it started.
+   */
+  setEnvironment(threadId: string, choice: { environmentId: string; cwd: string | null }, method: string): ThreadRecord {
+    const { record, store } = this.requireUnarchived(threadId, method);
+    if (record.environmentId === choice.environmentId && record.environmentCwd === choice.cwd) return record;
+    return store.threads.update(record.id, { environmentId: choice.environmentId, environmentCwd: choice.cwd, updatedAtMs: this.deps.now() })!;
+  }
+
+  /** Loaded threads whose commands run on `environmentId` (told when its connection comes and goes). */
+  loadedOn(environmentId: string): { threadId: string; ephemeral: boolean }[] {
+    const found: { threadId: string; ephemeral: boolean }[] = [];
+    for (const threadId of this.loaded.keys()) {
+      const record = this.deps.durable.threads.get(threadId) ?? this.deps.memory.threads.get(threadId);
+      if (record?.environmentId === environmentId) found.push({ threadId, ephemeral: record.ephemeral });
+    }
+    return found;
   }
 
   loadedList(params: HandlerParamsOf<'thread/loaded/list'>): ResultOf<'thread/loaded/list'> {

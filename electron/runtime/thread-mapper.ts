@@ -28,7 +28,10 @@ export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: 
     sessionId: record.id,
     ...THREAD_CODEX_NULLS,
     canAcceptDirectInput: !record.archived,
-    environments: [{ environmentId: LOCAL_ENVIRONMENT_ID, cwd: record.cwd, runtimeWorkspaceRoots: [record.cwd] }],
+    environments:
+      record.environmentId === LOCAL_ENVIRONMENT_ID || record.environmentCwd === null
+        ? [{ environmentId: LOCAL_ENVIRONMENT_ID, cwd: record.cwd, runtimeWorkspaceRoots: [record.cwd] }]
+        : [{ environmentId: record.environmentId, cwd: record.environmentCwd, runtimeWorkspaceRoots: [record.environmentCwd] }],
     historyMode: 'legacy',
     recencyAt: toSeconds(record.updatedAtMs),
     forkedFromId: record.forkedFromId,

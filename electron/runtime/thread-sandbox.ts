@@ -1,7 +1,7 @@
 import { RpcError } from '../../shared/protocol/errors.js';
 import type { HandlerParamsOf } from '../../shared/protocol/registry.js';
 import type { ThreadSandboxState } from '../../shared/protocol/methods/thread-sandbox.js';
-import type { AskForApproval, SandboxMode } from '../../shared/protocol/thread.js';
+import { LOCAL_ENVIRONMENT_ID, type AskForApproval, type SandboxMode } from '../../shared/protocol/thread.js';
 import type { SandboxStatus } from '../exec/index.js';
 import { sandboxPolicyOf } from './thread-mapper.js';
 import type { EventLog } from './event-log.js';
@@ -22,6 +22,8 @@ export interface CommandSettings {
   readonly sandbox: SandboxMode;
   /** The thread's project, whose own rules apply beside the home's; null without a thread. */
   readonly project?: string | null;
+  /** Another machine the thread's commands run on, with the folder there; null or absent: this computer. */
+  readonly machine?: { readonly environmentId: string; readonly cwd: string } | null;
 }
 
 const MODE_NAMES: Record<SandboxMode, string> = {
@@ -46,7 +48,8 @@ export class ThreadSandboxSettings {
     const sandbox: SandboxMode = chosenSandbox ?? (sandboxWorks ? 'workspace-write' : 'danger-full-access');
     const approvalPolicy = ((record?.approvalMode ?? null) as AskForApproval | null) ?? 'untrusted';
     const project = record ? (this.deps.projectOf?.(record.cwd) ?? record.cwd) : null;
-    return { approvalPolicy, sandbox, project };
+    const machine = record && record.environmentId !== LOCAL_ENVIRONMENT_ID && record.environmentCwd !== null ? { environmentId: record.environmentId, cwd: record.environmentCwd } : null;
+    return { approvalPolicy, sandbox, project, machine };
   }
 
   /**

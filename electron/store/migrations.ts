@@ -341,4 +341,15 @@ export const migrations: readonly Migration[] = [
     // A Slurm job array's tasks in a run (JSON: index, state, exit code, detail), as last seen.
     sql: `ALTER TABLE job_runs ADD COLUMN tasks TEXT;`,
   },
+  {
+    version: 14,
+    name: 'thread environment',
+    // Where a thread's commands run (Codex's `environments`): this machine, or an SSH host and the
+    // folder there.
+    sql: `
+      ALTER TABLE threads ADD COLUMN environment_id TEXT NOT NULL DEFAULT 'local';
+      ALTER TABLE threads ADD COLUMN environment_cwd TEXT;
+      CREATE INDEX threads_by_environment ON threads (environment_id) WHERE environment_id <> 'local';
+    `,
+  },
 ];

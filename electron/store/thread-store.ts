@@ -27,6 +27,10 @@ export interface ThreadRecord {
   forkedFromId: string | null;
   /** The client that made the thread (its `clientInfo.name`); null for threads made before it was kept. */
   originator: string | null;
+  /** Where its commands run (an environment id; `local` is this machine). */
+  environmentId: string;
+  /** The folder there, for a remote environment; null on this machine (the thread's `cwd`). */
+  environmentCwd: string | null;
 }
 
 interface ThreadRow {
@@ -54,6 +58,8 @@ interface ThreadRow {
   memory_mode: string | null;
   forked_from_id: string | null;
   originator: string | null;
+  environment_id: string;
+  environment_cwd: string | null;
 }
 
 /** Position in a newest-first listing. */
@@ -74,15 +80,18 @@ export class ThreadStore {
   private readonly upsertStmt;
   private readonly getStmt;
   private readonly listStmts;
+  private readonly usingEnvironmentStmt;
 
   constructor(private readonly db: Db) {
     this.upsertStmt = db.prepare(`
       INSERT INTO threads (id, rollout_path, preview, ephemeral, model_provider, model, created_at_ms,
         updated_at_ms, status, path, cwd, cli_version, source, name, sandbox_policy, approval_mode,
-        archived, archived_at_ms, git_sha, git_branch, git_origin_url, memory_mode, forked_from_id, originator)
+        archived, archived_at_ms, git_sha, git_branch, git_origin_url, memory_mode, forked_from_id, originator,
+        environment_id, environment_cwd)
       VALUES (@id, @rollout_path, @preview, @ephemeral, @model_provider, @model, @created_at_ms,
         @updated_at_ms, @status, @path, @cwd, @cli_version, @source, @name, @sandbox_policy, @approval_mode,
-        @archived, @archived_at_ms, @git_sha, @git_branch, @git_origin_url, @memory_mode, @forked_from_id, @originator)
+        @archived, @archived_at_ms, @git_sha, @git_branch, @git_origin_url, @memory_mode, @forked_from_id, @originator,
+        @environment_id, @environment_cwd)
       ON CONFLICT(id) DO UPDATE SET
         rollout_path = excluded.rollout_path, preview = excluded.preview, ephemeral = excluded.ephemeral,
         model_provider = excluded.model_provider, model = excluded.model, updated_at_ms = excluded.updated_at_ms,
@@ -91,7 +100,11 @@ export class ThreadStore {
         approval_mode = excluded.approval_mode, archived = excluded.archived,
         archived_at_ms = excluded.archived_at_ms, git_sha = excluded.git_sha, git_branch = excluded.git_branch,
         git_origin_url = excluded.git_origin_url, memory_mode = excluded.memory_mode,
-        forked_from_id = excluded.forked_from_id, originator = excluded.originator`);
+        forked_from_id = excluded.forked_from_id, originator = excluded.originator, environment_id = excluded.environment_id,
+        environment_cwd = excluded.environment_cwd`);
+    this.usingEnvironmentStmt = db.prepare<[string], { id: string; name: string | null; preview: string }>(
+      'SELECT id, name, preview FROM threads WHERE environment_id = ? AND archived = 0 ORDER BY updated_at_ms DESC',
+    );
     this.getStmt = db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?');
     const where = {
       active: 'archived = 0',
@@ -137,6 +150,11 @@ export class ThreadStore {
     return next;
   }
 
+  /** Threads not archived whose commands run on `environmentId`. */
+  usingEnvironment(environmentId: string): { id: string; name: string | null; preview: string }[] {
+    return this.usingEnvironmentStmt.all(environmentId);
+  }
+
   delete(id: string): void {
     this.db.prepare('DELETE FROM threads WHERE id = ?').run(id);
   }
@@ -168,6 +186,8 @@ function toRow(r: ThreadRecord): ThreadRow {
     memory_mode: r.memoryMode,
     forked_from_id: r.forkedFromId,
     originator: r.originator,
+    environment_id: r.environmentId,
+    environment_cwd: r.environmentCwd,
   };
 }
 
@@ -197,5 +217,7 @@ function fromRow(row: ThreadRow): ThreadRecord {
     memoryMode: row.memory_mode,
     forkedFromId: row.forked_from_id,
     originator: row.originator,
+    environmentId: row.environment_id,
+    environmentCwd: row.environment_cwd,
   };
 }

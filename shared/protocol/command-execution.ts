@@ -116,4 +116,6 @@ export const commandExecutionFields = {
   decidedBy: PolicyDecidedBy.nullable().optional(),
   /** Wheelhouse: who settled it when it asked or was refused; null when it simply ran; absent on older items. */
   outcome: ToolCallOutcome.nullable().optional(),
+  /** Wheelhouse: the machine it ran on (an environment id, with `cwd` a folder there); absent: this computer. */
+  environmentId: z.string().optional(),
 };

@@ -3,6 +3,9 @@ import { LocalShell, type RemoteShell } from './remote-shell.js';
 import { SlurmDetachedEnvironment, type SlurmResources } from './slurm-detached.js';
 import { SshConnection, type SshConnectionOptions } from './ssh-connection.js';
 import { SshDetachedEnvironment } from './ssh-detached.js';
+import { SshProcesses } from './ssh-processes.js';
+import type { RemoteProcessHost } from '../types.js';
+import type { ProcessSupervisor } from '../supervisor.js';
 
 /**
  * Builds what an environment of Settings → Machines runs on: an SSH
@@ -33,10 +36,12 @@ export interface OpenedEnvironment {
   readonly shell: RemoteShell;
   /** Null for this machine. */
   readonly connection: SshConnection | null;
+  /** Where a thread's commands and terminals run on an SSH host; null for Slurm (its work is batch jobs). */
+  readonly processes: RemoteProcessHost | null;
   close(): void;
 }
 
-export function openRemoteEnvironment(config: RemoteEnvironmentConfig, parts: RemoteEnvironmentParts): OpenedEnvironment {
+export function openRemoteEnvironment(config: RemoteEnvironmentConfig, parts: RemoteEnvironmentParts, supervisor: ProcessSupervisor): OpenedEnvironment {
   const connection = config.ssh
     ? new SshConnection({
         ...config.ssh,
@@ -51,5 +56,6 @@ export function openRemoteEnvironment(config: RemoteEnvironmentConfig, parts: Re
     config.kind === 'ssh'
       ? new SshDetachedEnvironment({ environmentId: config.environmentId, shell, mirrorDir: parts.mirrorDir })
       : new SlurmDetachedEnvironment({ environmentId: config.environmentId, shell, mirrorDir: parts.mirrorDir, ...(config.slurm ?? {}) });
-  return { detached, shell, connection, close: () => connection?.close() };
+  const processes = config.kind === 'ssh' && connection ? new SshProcesses(config.environmentId, connection, supervisor) : null;
+  return { detached, shell, connection, processes, close: () => connection?.close() };
 }

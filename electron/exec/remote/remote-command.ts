@@ -20,6 +20,4 @@ export function remoteDirWord(dir: string, quote: (value: string) => string): st
   return dir.startsWith('/') ? quote(dir) : `"$HOME"/${quote(dir)}`;
 }
 
-/** Wheelhouse's sandbox is bubblewrap on this machine; elsewhere it would be a promise nothing keeps. */
-export const REMOTE_SANDBOX_REFUSAL =
-  "Wheelhouse's sandbox applies on this machine only; elsewhere a command has the rights of the account it runs as. Run it unconfined there, or run it here";
+export { REMOTE_SANDBOX_REFUSAL } from '../sandbox.js';

@@ -58,6 +58,7 @@ export class SshConnection extends EventEmitter implements RemoteShell {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private closed = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
   /** Milliseconds the last handshake took (connect to ready). */
   latencyMs: number | null = null;
 
@@ -105,9 +106,58 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     }
   }
 
+  /**
+   * Starts `command` on a channel of its own with a terminal (`pty`) or plain
+   * pipes, for a command that streams and takes input (the agent's commands,
+   * the person's terminal). The channel counts against `maxChannels` until it closes.
+   */
+  async openChannel(command: string, pty: { cols: number; rows: number; term: string } | null): Promise<ClientChannel> {
+    await this.acquire();
+    try {
+      const client = await this.ready();
+      const channel = await new Promise<ClientChannel>((resolve, reject) => {
+        const done = (error: Error | undefined, opened: ClientChannel) => {
+          if (error) reject(new ExecError('spawn-failed', `ssh: cannot run a command on ${this.options.host}: ${error.message}`));
+          else resolve(opened);
+        };
+        if (pty) client.exec(command, { pty: { cols: pty.cols, rows: pty.rows, term: pty.term } }, done);
+        else client.exec(command, done);
+      });
+      channel.once('close', () => this.release());
+      return channel;
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+  }
+
+  /**
+   * After a drop, connects again by itself with backoff (0.5 s, 1, 2, 5, 10,
+   * then every 30 s) until it is connected or closed: for a machine a thread
+   * works on, whose header says when it is back. A refused host key or
+   * credential is not retried: the person must act.
+   */
+  reconnect(): void {
+    if (this.closed || this.client || this.connecting || this.reconnectTimer) return;
+    const backoff = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
+    const wait = Math.max(backoff, this.retryAt - performance.now());
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.ready().then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof SshConnectError && error.reason === 'network') this.reconnect();
+        },
+      );
+    }, wait);
+    this.reconnectTimer.unref();
+  }
+
   /** Ends the connection; commands after this fail. Runs on the host go on. */
   close(): void {
     this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
     this.client?.end();
     this.client = null;
     this.setState('disconnected');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LOCAL_ENVIRONMENT_ID, type AdditionalPermissionProfile, type CommandExecutionApprovalDecision, type CommandRunsIn, type PersonAnswer, type ToolCallOutcome } from '../../../shared/protocol/index.js';
-import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
+import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type RemoteProcessHost, type SandboxPolicy, type SpawnSpec, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
@@ -30,6 +30,8 @@ interface CommandRun {
 /** How an approval request describes where the command runs. */
 interface AskedRun {
   readonly runsIn: CommandRunsIn;
+  /** The machine it would run on (`local`: this computer). */
+  readonly environmentId: string;
   readonly additionalPermissions: AdditionalPermissionProfile | null;
   readonly retryOfSandboxDenial: boolean;
 }
@@ -41,7 +43,15 @@ export interface AgentCommandRunnerDeps {
   readonly approvals: ApprovalBroker;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }>;
+  readonly settingsOf: (threadId: string) => Promise<{
+    approvalPolicy: AskForApproval;
+    sandbox: SandboxMode;
+    project?: string | null;
+    /** Another machine the thread's commands run on (thread/start `environments`); null or absent: this one. */
+    machine?: { readonly environmentId: string; readonly cwd: string } | null;
+  }>;
+  /** Where commands start on another machine (an SSH host of Settings → Machines, electron/exec/remote). */
+  readonly remoteProcesses?: (environmentId: string) => RemoteProcessHost;
   readonly newId: () => string;
   readonly now: () => number;
   /**
@@ -59,6 +69,8 @@ interface RunningCommand {
   readonly command: string;
   readonly cwd: string;
   readonly sandbox: SandboxPolicy;
+  /** Where it runs; only this computer's commands become jobs when their turn ends. */
+  readonly environmentId: string;
   /** Already handed to the job engine. */
   adopted: boolean;
 }
@@ -119,7 +131,7 @@ export class AgentCommandRunner {
     tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command, so the person was asked whether to run it again without the sandbox. `);
     tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     const decision: ExecPolicyDecision = { requirement, matchedRule: null, commands: [] };
-    const where: AskedRun = { runsIn: { type: 'noSandbox' }, additionalPermissions: null, retryOfSandboxDenial: true };
+    const where: AskedRun = { runsIn: { type: 'noSandbox' }, environmentId: LOCAL_ENVIRONMENT_ID, additionalPermissions: null, retryOfSandboxDenial: true };
     const answer = await this.askPerson(turn, tracker, decision, undefined, permission, where);
     if (answer !== 'stop') {
       tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command; the person allowed running it again without the sandbox, and it ran:\n`);
@@ -132,13 +144,16 @@ export class AgentCommandRunner {
     const command = 'args' in mode ? mode.args.cmd : typeof input === 'object' && input && 'cmd' in input ? String((input as { cmd: unknown }).cmd) : call.arguments;
     const engine = await this.deps.policy();
     const settings = await this.deps.settingsOf(turn.threadId);
+    const machine = settings.machine ?? null;
     const asked = 'args' in mode ? (mode.args.sandbox_permissions ?? 'use_default') : 'use_default';
+    // The sandbox is this computer's: on another machine a command runs with the account's rights there, so it is
+    // decided (here, before anything is sent) as a command that leaves the sandbox.
     const decision = engine.evaluate({
       command,
       approvalPolicy: settings.approvalPolicy,
       sandboxMode: settings.sandbox,
-      requireEscalated: asked !== 'use_default',
-      asksForAdditions: asked === 'with_additional_permissions',
+      requireEscalated: asked !== 'use_default' || machine !== null,
+      asksForAdditions: machine === null && asked === 'with_additional_permissions',
       project: settings.project ?? null,
     });
     const argvs = decision.commands.map((verdict) => [...verdict.command]);
@@ -149,7 +164,8 @@ export class AgentCommandRunner {
       callId: call.id,
       arguments: input,
       command,
-      cwd: turn.cwd,
+      cwd: machine?.cwd ?? turn.cwd,
+      environmentId: machine?.environmentId ?? null,
       actions: commandActions(command, argvs),
       decidedBy: granted ? sessionGrantDecidedBy(needingApproval(decision)[0] ?? []) : decidedByOf(decision, settings.approvalPolicy),
     });
@@ -161,7 +177,7 @@ export class AgentCommandRunner {
       return { tracker, ran: null };
     }
     const { args, permission } = mode;
-    const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
+    const cwd = machine ? { ok: true as const, path: path.posix.resolve(machine.cwd, args.workdir ?? '.') } : resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
     if (!cwd.ok) {
       this.fail(tracker, cwd.reason);
       return { tracker, ran: null };
@@ -179,14 +195,19 @@ export class AgentCommandRunner {
       requirement.type === 'skip' && !requirement.bypassSandbox
         ? sandboxPolicy(settings.sandbox, cwd.path)
         : requestedSandbox(sandboxPolicy(settings.sandbox, cwd.path), asked, additions);
-    if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
+    if ((requirement.type === 'skip' && requirement.bypassSandbox) || machine) sandbox = { mode: 'danger-full-access' };
     if (asking) {
-      const where: AskedRun = { runsIn: runsInOf(sandbox, settings.sandbox, asked, additions), additionalPermissions: additionalPermissionProfile(asked, additions), retryOfSandboxDenial: false };
+      const where: AskedRun = {
+        runsIn: runsInOf(sandbox, settings.sandbox, asked, additions),
+        environmentId: machine?.environmentId ?? LOCAL_ENVIRONMENT_ID,
+        additionalPermissions: machine ? null : additionalPermissionProfile(asked, additions),
+        retryOfSandboxDenial: false,
+      };
       const answer = await this.askPerson(turn, tracker, decision, args.justification, permission, where, prefixRuleOf(args.prefix_rule, decision));
       if (answer === 'stop') return { tracker, ran: null };
       if (answer === 'run-with-network' && sandbox.mode !== 'danger-full-access') sandbox = { ...sandbox, networkAccess: true };
     }
-    await this.run(turn, tracker, cwd.path, args, sandbox);
+    await this.run(turn, tracker, cwd.path, args, sandbox, machine?.environmentId ?? LOCAL_ENVIRONMENT_ID);
     return { tracker, ran: { args, cwd: cwd.path, sandbox, approvalPolicy: settings.approvalPolicy } };
   }
 
@@ -205,7 +226,7 @@ export class AgentCommandRunner {
   takeLeftovers(turnId: string): LeftoverCommand[] {
     const leftovers: LeftoverCommand[] = [];
     for (const running of this.running.values()) {
-      if (running.turnId !== turnId || running.adopted) continue;
+      if (running.turnId !== turnId || running.adopted || running.environmentId !== LOCAL_ENVIRONMENT_ID) continue;
       const process = this.deps.supervisor.get(running.sessionId);
       if (!process || process.state === 'exited') continue;
       running.adopted = true;
@@ -260,7 +281,7 @@ export class AgentCommandRunner {
         availableDecisions: available,
         additionalPermissions: where.additionalPermissions,
         networkApprovalContext: null,
-        environmentId: LOCAL_ENVIRONMENT_ID,
+        environmentId: where.environmentId,
         decidedBy: item.decidedBy ?? null,
         runsIn: where.runsIn,
         ...(where.retryOfSandboxDenial ? { retryOfSandboxDenial: true } : {}),
@@ -316,12 +337,13 @@ export class AgentCommandRunner {
     return 'run';
   }
 
-  private async run(turn: ActiveTurn, tracker: CommandItemTracker, cwd: string, args: ExecCommandArgs, sandbox: SandboxPolicy): Promise<void> {
+  private async run(turn: ActiveTurn, tracker: CommandItemTracker, cwd: string, args: ExecCommandArgs, sandbox: SandboxPolicy, environmentId: string = LOCAL_ENVIRONMENT_ID): Promise<void> {
     let spawned: { terminate(): Promise<unknown> } | null = null;
     const onAbort = () => void spawned?.terminate();
     turn.controller.signal.addEventListener('abort', onAbort, { once: true });
     let answer: ExecYield;
     try {
+      const remote = environmentId === LOCAL_ENVIRONMENT_ID ? null : this.remoteHost(environmentId);
       answer = await this.deps.sessions.start(
         {
           command: args.cmd,
@@ -333,6 +355,7 @@ export class AgentCommandRunner {
         },
         {
           yieldMs: args.yield_time_ms ?? DEFAULT_YIELD_MS,
+          ...(remote ? { spawn: (spec: SpawnSpec) => remote.spawn(spec) } : {}),
           onSpawned: (child) => {
             spawned = child;
             tracker.started(child.id, child.logPath);
@@ -350,7 +373,9 @@ export class AgentCommandRunner {
             );
             void child.exited.then((exit) => {
               const why =
-                exit.reason === 'timed-out'
+                exit.detail
+                  ? `(${exit.detail})`
+                  : exit.reason === 'timed-out'
                   ? `(stopped: it ran longer than ${args.timeout_ms} ms)`
                   : exit.reason !== 'exited'
                     ? `(stopped: ${exit.reason})`
@@ -373,7 +398,7 @@ export class AgentCommandRunner {
     let sessionNumber: number | null = null;
     if (answer.status === 'running') {
       sessionNumber = this.nextSession++;
-      this.running.set(sessionNumber, { sessionId: answer.sessionId, tracker, turnId: turn.id, command: args.cmd, cwd, sandbox, adopted: false });
+      this.running.set(sessionNumber, { sessionId: answer.sessionId, tracker, turnId: turn.id, command: args.cmd, cwd, sandbox, environmentId, adopted: false });
       const number = sessionNumber;
       void this.deps.supervisor.get(answer.sessionId)?.exited.then(() => {
         // Kept until write_stdin collects the exit; forgotten if the model never does.
@@ -381,6 +406,11 @@ export class AgentCommandRunner {
       });
     }
     tracker.returned(this.describe(answer, sessionNumber));
+  }
+
+  private remoteHost(environmentId: string): RemoteProcessHost {
+    if (!this.deps.remoteProcesses) throw new ExecError('spawn-failed', `no machine ${environmentId} here`);
+    return this.deps.remoteProcesses(environmentId);
   }
 
   /** Could not run (bad arguments, folder, spawn): the item ends at once, and the person and the model read the same reason. */

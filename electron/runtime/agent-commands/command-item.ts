@@ -39,7 +39,17 @@ export class CommandItemTracker {
     private readonly turn: ActiveTurn,
     private readonly events: EventLog,
     private readonly now: () => number,
-    init: { id: string; callId: string; arguments: unknown; command: string; cwd: string; actions: CommandAction[]; decidedBy: PolicyDecidedBy | null },
+    init: {
+      id: string;
+      callId: string;
+      arguments: unknown;
+      command: string;
+      cwd: string;
+      /** Another machine it runs on; null: this computer. */
+      environmentId?: string | null;
+      actions: CommandAction[];
+      decidedBy: PolicyDecidedBy | null;
+    },
   ) {
     const at = now();
     this.item = {
@@ -66,6 +76,7 @@ export class CommandItemTracker {
       logPath: null,
       decidedBy: init.decidedBy,
       outcome: null,
+      ...(init.environmentId ? { environmentId: init.environmentId } : {}),
     };
   }
 

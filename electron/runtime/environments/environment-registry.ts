@@ -14,6 +14,7 @@ import {
 } from '../../../shared/protocol/index.js';
 import type { DetachedEnvironment } from '../../exec/index.js';
 import type { OpenedEnvironment, RemoteEnvironmentConfig, RemoteEnvironmentParts } from '../../exec/remote/open-environment.js';
+import type { RemoteProcessHost } from '../../exec/index.js';
 import type { SshConnectionState } from '../../exec/remote/ssh-connection.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
@@ -56,6 +57,10 @@ export interface EnvironmentRegistryOptions {
   readonly statusChanged: (change: EnvironmentStatusChangedNotification) => void;
   /** Jobs not finished that use an environment (removing it is refused while there are any). */
   readonly jobsUsing: (environmentId: string) => { jobId: string; name: string; status: string }[];
+  /** Whether a loaded thread works there: a dropped connection is then made again by itself, with backoff. */
+  readonly keepConnected?: (environmentId: string) => boolean;
+  /** Threads (not archived) whose commands run there (removing it is refused while there are any). */
+  readonly threadsUsing?: (environmentId: string) => { threadId: string; name: string }[];
   /** `~/.ssh/known_hosts` of the person (default under the OS home). */
   readonly userKnownHosts?: string;
   /** The SSH agent's socket (default `SSH_AUTH_SOCK`). */
@@ -94,19 +99,50 @@ export class EnvironmentRegistry {
   }
 
   /**
-   * `environments` of thread/start and turn/start: unknown ids are refused,
-   * and so is a remote one — the agent's commands, files and terminal run on
-   * this computer for now; a remote machine takes jobs.
+   * `environments` of thread/start, turn/start and thread/settings/update
+   * (Codex's): where the thread's commands, files and terminals run — this
+   * computer or one SSH host, with the folder there. Null when none was
+   * given (the selection stays); `[]` selects this computer. Unknown ids, a
+   * Slurm cluster (its work is batch jobs, not a chat turn's commands), two
+   * machines at once and a folder that is not a full path are refused, each
+   * with its own words, before anything changes.
    */
-  checkThreadSelection(selection: readonly { environmentId: string }[] | null | undefined): void {
-    for (const { environmentId } of selection ?? []) {
+  checkThreadSelection(selection: readonly { environmentId: string; cwd: string }[] | null | undefined): { environmentId: string; cwd: string | null } | null {
+    if (selection === null || selection === undefined) return null;
+    let chosen: { environmentId: string; cwd: string | null } = { environmentId: LOCAL_ENVIRONMENT_ID, cwd: null };
+    for (const { environmentId, cwd } of selection) {
       this.check(environmentId);
-      if (environmentId !== LOCAL_ENVIRONMENT_ID) {
-        throw RpcError.because('environment.notForThreads', `the agent's commands run on this computer for now, not on ${environmentId}: run the work there as a job (job/create with environmentId)`, {
-          environmentId,
-        });
+      if (environmentId === LOCAL_ENVIRONMENT_ID) continue;
+      const entry = this.require(environmentId);
+      if (entry.parsed.kind !== 'ssh') {
+        throw RpcError.because(
+          'environment.notForThreads',
+          `${entry.stored.name} is a Slurm cluster: it runs batch jobs, not the commands of a chat turn. Run the work there as a job (job/create with environmentId), or pick an SSH machine or this computer for the thread`,
+          { environmentId },
+        );
       }
+      if (chosen.environmentId !== LOCAL_ENVIRONMENT_ID) {
+        throw RpcError.invalidParams(`invalid params: environments: a thread's commands run on one machine at a time, not on both ${chosen.environmentId} and ${environmentId}`);
+      }
+      if (!cwd.startsWith('/')) {
+        throw RpcError.invalidParams(`invalid params: environments: cwd on ${entry.stored.name} must be a full path there (starting with /), got ${JSON.stringify(cwd)}`);
+      }
+      chosen = { environmentId, cwd: path.posix.normalize(cwd) };
     }
+    return chosen;
+  }
+
+  /** Where a thread's commands and terminals start on `environmentId` (an SSH machine; opened on first use). */
+  processes(environmentId: string): RemoteProcessHost {
+    const entry = this.require(environmentId);
+    const processes = this.open(entry).processes;
+    if (!processes) throw RpcError.because('environment.notForThreads', `${entry.stored.name} runs batch jobs only, not a thread's commands`, { environmentId });
+    return processes;
+  }
+
+  /** The machine's name for people ("This computer" for local). */
+  nameOf(environmentId: string): string {
+    return environmentId === LOCAL_ENVIRONMENT_ID ? 'This computer' : (this.entries.get(environmentId)?.stored.name ?? environmentId);
   }
 
   /** The DetachedEnvironment jobs of `environmentId` run on (opened on first use), or null if there is none. */
@@ -188,17 +224,26 @@ export class EnvironmentRegistry {
     return {};
   }
 
-  /** A typed error naming the jobs not finished that run on the machine, if any. */
+  /**
+   * A typed error naming what runs on the machine, if anything: jobs not finished and, when it is
+   * to be removed, the threads whose commands run there (a changed address only reconnects them).
+   */
   private refuseInUse(environmentId: string, entry: LiveEnvironment, action: 'remove' | 'change'): void {
     const jobs = this.options.jobsUsing(environmentId);
-    if (jobs.length === 0) return;
-    const names = jobs.map((job) => `${job.name} (${job.status})`).join(', ');
-    throw RpcError.because('environment.inUse', `cannot ${action} ${entry.stored.name}: ${jobs.length === 1 ? 'a job uses' : `${jobs.length} jobs use`} it — ${names}. Cancel or finish them first`, {
+    const threads = action === 'remove' ? (this.options.threadsUsing?.(environmentId) ?? []) : [];
+    if (jobs.length === 0 && threads.length === 0) return;
+    const users = [
+      ...(jobs.length > 0 ? [`${jobs.length === 1 ? 'a job uses' : `${jobs.length} jobs use`} it — ${jobs.map((job) => `${job.name} (${job.status})`).join(', ')}`] : []),
+      ...(threads.length > 0 ? [`${threads.length === 1 ? 'a thread runs' : `${threads.length} threads run`} there — ${threads.map((thread) => thread.name).join(', ')}`] : []),
+    ];
+    const help = [...(jobs.length > 0 ? ['cancel or finish the jobs'] : []), ...(threads.length > 0 ? ['move the threads to another machine or archive them'] : [])].join(' and ');
+    throw RpcError.because('environment.inUse', `cannot ${action} ${entry.stored.name}: ${users.join('; ')}. ${help.charAt(0).toUpperCase()}${help.slice(1)} first`, {
       environmentId,
       jobs,
-      threads: [],
+      threads,
     });
   }
+
 
   /** Connects, runs `uname -a` and `id` (and `sinfo` for Slurm), times it; a new host key is reported, or trusted when `trustHostKey` is its fingerprint. */
   async test(environmentId: string, trustHostKey?: string): Promise<EnvironmentTestResult> {
@@ -279,6 +324,7 @@ export class EnvironmentRegistry {
     );
     opened.connection?.on('state', (state: SshConnectionState) => {
       if (state === 'connected') entry.lastError = null;
+      if (state === 'disconnected' && this.options.keepConnected?.(stored.environmentId)) opened.connection?.reconnect();
       this.announce(stored.environmentId);
     });
     entry.opened = opened;

@@ -1,4 +1,5 @@
 import type { execPolicyMethods, hookMethods, threadSandboxMethods } from '../../../shared/protocol/index.js';
+import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import type { PolicyService } from '../policy/rules-service.js';
 import type { ThreadDefaults, ThreadManager } from '../thread-manager.js';
@@ -14,10 +15,18 @@ export function execPolicyHandlers(policy: PolicyService, sandboxSettings: Threa
   };
 }
 
-/** thread/settings/update, thread/sandbox/read: each thread's sandbox mode and approval policy. */
-export function threadSandboxHandlers(sandboxSettings: ThreadSandboxSettings): HandlerTable<typeof threadSandboxMethods> {
+/** thread/settings/update, thread/sandbox/read: each thread's sandbox mode, approval policy and machine. */
+export function threadSandboxHandlers(sandboxSettings: ThreadSandboxSettings, environments: EnvironmentRegistry, threads: ThreadManager): HandlerTable<typeof threadSandboxMethods> {
   return {
-    'thread/settings/update': (params) => sandboxSettings.update(params),
+    'thread/settings/update': async (params) => {
+      const { environments: selection, ...rest } = params;
+      // Every part is checked before any changes: a refused machine leaves the sandbox as it was, and the other way round.
+      const choice = environments.checkThreadSelection(selection);
+      if (choice) threads.requireUnarchived(params.threadId, 'thread/settings/update');
+      await sandboxSettings.update(rest);
+      if (choice) threads.setEnvironment(params.threadId, choice, 'thread/settings/update');
+      return {};
+    },
     'thread/sandbox/read': (params) => sandboxSettings.read(params.threadId),
   };
 }

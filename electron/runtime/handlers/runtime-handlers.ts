@@ -74,7 +74,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
   return {
     initialize: initializeHandler(deps.home),
     ...threadHandlers(deps),
-    ...turnHandlers(deps.turns, deps.environments),
+    ...turnHandlers(deps.turns, deps.environments, deps.threads),
     ...reviewHandlers(deps.review),
     ...queueHandlers(deps.queue),
     ...goalHandlers(deps.goals),
@@ -87,7 +87,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...storageHandlers(deps.retention),
     ...commandExecHandlers(deps.commandExec),
     ...hookHandlers(deps.hooks, deps.threads, deps.threadDefaults),
-    ...threadSandboxHandlers(deps.sandboxSettings),
+    ...threadSandboxHandlers(deps.sandboxSettings, deps.environments, deps.threads),
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
     ...environmentHandlers(deps.environments),
     ...jobHandlers(deps.jobs, deps.projects),

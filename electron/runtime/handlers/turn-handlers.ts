@@ -3,14 +3,17 @@ import type { ReviewService } from '../review/review-service.js';
 import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
+import type { ThreadManager } from '../thread-manager.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import type { HandlerTable } from './handler-table.js';
 
 /** turn/*: start, steer, interrupt. */
-export function turnHandlers(turns: TurnEngine, environments: EnvironmentRegistry): HandlerTable<typeof turnMethods> {
+export function turnHandlers(turns: TurnEngine, environments: EnvironmentRegistry, threads: ThreadManager): HandlerTable<typeof turnMethods> {
   return {
     'turn/start': (params) => {
-      environments.checkThreadSelection(params.environments);
+      // Codex: the environments of this turn and the ones after it.
+      const choice = environments.checkThreadSelection(params.environments);
+      if (choice) threads.setEnvironment(params.threadId, choice, 'turn/start');
       return turns.start(params);
     },
     'turn/steer': (params) => turns.steer(params),

@@ -19,7 +19,7 @@ export type PatchCall = { readonly args: ApplyPatchArgs; readonly permission: Pe
 export interface PatchRunnerDeps {
   readonly approvals: ApprovalBroker;
   readonly events: EventLog;
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; machine?: { readonly environmentId: string; readonly cwd: string } | null }>;
   readonly newId: () => string;
   readonly now: () => number;
 }
@@ -50,6 +50,14 @@ export class PatchRunner {
     const { permission } = mode;
     const patch = mode.args.input;
     const settings = await this.deps.settingsOf(turn.threadId);
+    if (settings.machine) {
+      // This computer's folder is not the thread's: patching it would change the wrong files.
+      return this.end(
+        tracker,
+        'failed',
+        `Not applied: this thread works on ${settings.machine.environmentId} (${settings.machine.cwd}), and apply_patch edits files on this computer only so far. Change the files there with exec_command instead (for example a here-document, sed, or git apply).`,
+      );
+    }
     const outsideAllowed = settings.sandbox === 'danger-full-access';
     let changes: readonly FileUpdateChange[];
     try {

@@ -40,6 +40,11 @@ export interface ThreadsState {
   archive(threadId: string): Promise<void>;
   unarchive(threadId: string): Promise<void>;
   setShowArchived(show: boolean): Promise<void>;
+  /**
+   * Where the thread's next commands run (thread/settings/update `environments`): a machine and the
+   * folder there, or null for this computer. Resolves null, or the runtime's words when it refused.
+   */
+  chooseMachine(threadId: string, machine: { readonly environmentId: string; readonly cwd: string } | null): Promise<string | null>;
   /** Refetches the list from the runtime (on every connect). */
   refresh(): Promise<void>;
 }
@@ -162,6 +167,17 @@ export function createThreadsStore(
           patch(threadId, { name: before.name });
           showRequestError(error);
           return { ok: false, message: error instanceof Error ? error.message : String(error) };
+        }
+      },
+
+      chooseMachine: async (threadId, machine) => {
+        try {
+          await client.request('thread/settings/update', { threadId, environments: machine ? [machine] : [] });
+          const { thread } = await client.request('thread/read', { threadId });
+          patch(threadId, { environments: thread.environments });
+          return null;
+        } catch (error) {
+          return (error instanceof Error ? error.message : String(error)).replace(/^invalid params: environments: /, '');
         }
       },
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification, perThread } from '../define.js';
 import { AskForApproval, SandboxMode } from '../thread.js';
+import { TurnEnvironmentParams } from './environment.js';
 
 /**
  * A thread's sandbox and approval policy as the conversation header shows
@@ -51,6 +52,8 @@ export const ThreadSettingsUpdateParams = z
     threadId: z.string().min(1).max(200),
     approvalPolicy: z.union([AskForApproval, z.object({ granular: z.unknown() })]).nullable().optional(),
     sandboxPolicy: SandboxPolicyInput.nullable().optional(),
+    /** Codex: where the next turns' commands run (`[]`: this computer; null or absent: unchanged). */
+    environments: z.array(TurnEnvironmentParams).max(16).nullable().optional(),
   })
   .catchall(z.unknown());
 

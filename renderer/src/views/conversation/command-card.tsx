@@ -1,6 +1,7 @@
 import { Check, ChevronRight, CircleSlash, LoaderCircle, ShieldQuestion, SquareTerminal, X } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useApprovalsStore } from '../../services.js';
+import { useApprovalsStore, useMachinesStore } from '../../services.js';
+import { machineName } from '../../stores/machines-store.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { stripAnsi } from '../../format/ansi.js';
 import { formatDuration } from '../../format/usage.js';
@@ -18,6 +19,8 @@ export function CommandCard({ item }: { readonly item: CommandItem }) {
   const open = chosen ?? (running || item.status === 'failed' || item.status === 'declined');
   const output = stripAnsi(item.aggregatedOutput ?? '');
   const status = approval ? 'waiting' : item.status;
+  const machines = useMachinesStore((s) => s.list);
+  const where = item.environmentId ? machineName(machines, item.environmentId) : null;
   return (
     <div className="command-card" data-testid="command-card" data-status={status} data-open={open || undefined}>
       <button type="button" className="command-head" aria-expanded={open} onClick={() => setChosen(!open)}>
@@ -25,6 +28,11 @@ export function CommandCard({ item }: { readonly item: CommandItem }) {
         <code className="command-text" data-testid="command-text">
           {item.command}
         </code>
+        {where && (
+          <span className="command-where" data-testid="command-where" title={`Ran on ${where}, in ${item.cwd}`}>
+            on {where}
+          </span>
+        )}
         <span className="command-status" data-testid="command-status">
           <StatusLabel item={item} waiting={Boolean(approval)} />
         </span>

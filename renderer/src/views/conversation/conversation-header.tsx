@@ -6,6 +6,7 @@ import { threadTitle } from '../../format/thread-labels.js';
 import { PopoverMenu } from '../common/popover-menu.js';
 import { useThreadActions } from '../threads/use-thread-actions.js';
 import { GoalButton } from './goal-editor.js';
+import { MachineChip } from './machine-chip.js';
 import { SandboxChip } from './sandbox-chip.js';
 
 /** Thread name with where it works (folder, git branch), its goal, its menu, and an archived notice with a way back. */
@@ -48,6 +49,7 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
               <span>{branch}</span>
             </span>
           )}
+          {!thread.archived && <MachineChip thread={thread} />}
           {!thread.archived && <SandboxChip threadId={thread.id} />}
         </div>
       </div>
