@@ -79,16 +79,24 @@ const LAYERS = {
   'electron/model': { imports: ['shared/protocol'] },
   'electron/secrets': { imports: ['electron/files', 'electron/store', 'shared/protocol'] },
   'electron/exec': { imports: ['electron/store'], spawns: true },
+  // SSH hosts and Slurm clusters: ssh2 connections and sbatch/squeue on this machine for a local cluster.
+  'electron/exec/remote': { imports: ['electron/exec', 'electron/store'], spawns: true },
   'electron/config': { imports: ['electron/files', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol'] },
   // MCP servers: reads their config, sends its requests through the core's outgoing sender, and
   // owns the interfaces the core fills in (e.g. how an approval ends), so it never imports the core.
+  // git through the supervisor: repository state, worktrees, checkpoints.
+  'electron/git': { imports: ['electron/exec'] },
   'electron/mcp': { imports: ['electron/config', 'electron/exec', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
 
   // The core, bottom-up. Its loose files (context, events, active turn, threads) are its floor:
   // they import none of its folders, and every folder may import them.
   [CORE]: { imports: ['electron/exec', 'electron/store', 'shared/protocol'] },
   [`${CORE}/policy`]: { imports: ['electron/files', 'shared/policy', 'shared/protocol'] },
+  // Settings → Machines: what was added, its key and host keys, which connection each job's run uses.
+  [`${CORE}/environments`]: { imports: ['electron/exec', 'electron/exec/remote', 'electron/secrets', 'electron/store', 'shared/protocol'] },
   [`${CORE}/terminal`]: { imports: ['electron/exec', 'shared/protocol'] },
+  // Projects, checkpoints and undo, separate copies: above git and config, beside the threads.
+  [`${CORE}/projects`]: { imports: ['electron/config', 'electron/git', 'electron/store', 'shared/protocol', CORE] },
   // Every message to clients: notifications, server requests, their answers.
   [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/terminal`] },
   [`${CORE}/tools`]: { imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
@@ -126,7 +134,8 @@ const LAYERS = {
   [`${CORE}/handlers`]: {
     imports: [
       'electron/config', 'electron/mcp', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
+      CORE, `${CORE}/approvals`, `${CORE}/environments`, `${CORE}/terminal`, `${CORE}/hooks`, `${CORE}/jobs`, `${CORE}/policy`, `${CORE}/queue`,
+      `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`, `${CORE}/projects`,
       `${CORE}/retention`,
     ],
   },
@@ -134,9 +143,10 @@ const LAYERS = {
   // Hosts: build the core (the composition root) and serve it.
   'electron/host': {
     imports: [
-      'electron/config', 'electron/exec', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
-      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
-      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`,
+      'electron/config', 'electron/exec', 'electron/exec/remote', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
+      CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/environments`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
+      `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`, 'electron/git',
+      `${CORE}/projects`,
       `${CORE}/retention`,
     ],
   },
@@ -205,11 +215,11 @@ export default tseslint.config(
   },
   {
     // The core and everything a headless host runs: plain Node, no Electron.
-    files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec,mcp}/**'],
+    files: ['electron/{runtime,store,model,config,secrets,server,files,host,exec,mcp,git}/**'],
     rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell] }),
   },
   {
-    files: ['electron/{store,model,config,exec}/**'],
+    files: ['electron/{store,model,config,exec,git}/**'],
     ignores: TESTS,
     rules: restrictImports({ paths: [electronPackage], patterns: [intoElectronShell, intoRuntime] }),
   },

@@ -14,7 +14,7 @@ import { cliBin, repoRoot } from '../test-support/paths.js';
 import { createTestRuntime } from '../test-support/test-runtime.js';
 import { requester, stdioChannel } from './raw-channel.js';
 import { ms, quantile } from './stats.js';
-import { ITEM_CODEX_NULLS } from '../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, textInput } from '../shared/protocol/index.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
@@ -27,11 +27,11 @@ export function seedThread(runtime: Runtime, turns: number): string {
       const turnId = randomUUID();
       store.turns.upsert({
         id: turnId, threadId: thread.id, ordinal: t, status: 'completed', model: 'bench', error: null,
-        usage: { totalTokens: 100, inputTokens: 80, cachedInputTokens: 40, outputTokens: 20, reasoningOutputTokens: 5 },
+        usage: { totalTokens: 100, inputTokens: 80, cachedInputTokens: 40, cacheWriteInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 5 },
         startedAtMs: now, completedAtMs: now + 1000,
       });
       const base = { turnId, createdAtMs: now, startedAtMs: now, completedAtMs: now };
-      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'userMessage', content: [{ type: 'text', text: `Question ${t}: what does module ${t} do?` }], ...ITEM_CODEX_NULLS.userMessage });
+      store.items.append(thread.id, { ...base, id: randomUUID(), type: 'userMessage', content: [textInput(`Question ${t}: what does module ${t} do?`)], ...ITEM_CODEX_NULLS.userMessage });
       store.items.append(thread.id, { ...base, id: randomUUID(), type: 'reasoning', summary: [], content: ['Let me look at the file first. '.repeat(4)] });
       store.items.append(thread.id, {
         ...base, id: randomUUID(), type: 'dynamicToolCall', namespace: null, tool: 'read_file', callId: `c${t}`, arguments: { path: `src/m${t}.ts` },

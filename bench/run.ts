@@ -29,6 +29,7 @@ import { jobsBench } from './jobs.js';
 import { jobsDashboardBench } from './jobs-dashboard.js';
 import { detachedRunsBench } from './detached-runs.js';
 import { jobLogBench } from './job-log.js';
+import { checkpointBench } from './checkpoints.js';
 import { schedulesBench } from './schedules.js';
 
 const TARGETS = {
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
     const jobsDashboard = await jobsDashboardBench({ home: temp.make('wheelhouse-bench-') });
     const detachedRuns = await detachedRunsBench({ temp });
     const jobLog = await jobLogBench({ home: temp.make('wheelhouse-bench-') });
+    const checkpoints = await checkpointBench(temp);
     const report = {
       machine: {
         node: process.version,
@@ -215,6 +217,8 @@ async function main(): Promise<void> {
         target: `1,000,000 lines: open to last line <= ${TARGETS.jobLogOpenMs} ms; scroll at 60 fps (median frame <= 16.7 ms)`,
         meetsTarget: jobLog.million.openToLastLineMs <= TARGETS.jobLogOpenMs && jobLog.million.frameIntervalMedianMs <= 17,
       },
+      // Git checkpoints per turn: a 10,000-file repository beside 100 files; reading 500 changed files.
+      checkpoints,
       // 1,000 schedules beside 1: next due slot, claim + dispatch of one due slot; idle CPU with 1,000 armed.
       schedules: await schedulesBench(),
       // Exec policy: parse + rules + built-in checks + approval mode, in process (no I/O).

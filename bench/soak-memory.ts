@@ -23,7 +23,7 @@ class ReplyModel implements ModelClient {
   stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     return (async function* (): AsyncGenerator<ModelStreamEvent> {
       for (let i = 0; i < 20; i++) yield { type: 'textDelta', delta: `token${i} ` };
-      yield { type: 'usage', usage: { totalTokens: 30, inputTokens: 10, cachedInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 0 } };
+      yield { type: 'usage', usage: { totalTokens: 30, inputTokens: 10, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 0 } };
       yield { type: 'done', finishReason: 'stop' };
     })();
   }

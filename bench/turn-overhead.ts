@@ -36,7 +36,7 @@ class SelfTimingModel implements ModelClient {
       }
       yield emit({
         type: 'usage',
-        usage: { totalTokens: 30, inputTokens: 10, cachedInputTokens: 0, outputTokens: deltas, reasoningOutputTokens: 0 },
+        usage: { totalTokens: 30, inputTokens: 10, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: deltas, reasoningOutputTokens: 0 },
       });
       resumedAt = performance.now();
       yield emit({ type: 'done', finishReason: 'stop' });

@@ -46,13 +46,17 @@ describe('errors in the conversation', () => {
     const { page } = app;
     // New thread starts in the open thread's folder; once that is gone, the runtime refuses it.
     await rm(folder, { recursive: true, force: true });
-    for (let i = 0; i < 3; i++) await page.getByTestId('new-thread').click();
+    await page.getByTestId('new-thread').click();
+    // The dialog stays open while starting fails, so each click asks again.
+    for (let i = 0; i < 3; i++) await page.getByTestId('new-thread-start').click();
     const toast = page.getByTestId('toast');
     await toast.getByTestId('toast-count').filter({ hasText: '×3' }).waitFor();
     expect(await toast.count()).toBe(1);
     expect(await toast.getAttribute('data-kind')).toBe('error');
     expect(await toast.locator('.toast-message').innerText()).toContain('does not exist any more. Choose another project folder in Settings.');
     await toast.getByRole('button', { name: 'Open Settings' }).waitFor();
+    await page.getByTestId('new-thread-start').press('Escape');
+    await page.getByTestId('new-thread-dialog').waitFor({ state: 'detached' });
 
     const toastBox = (await toast.boundingBox())!;
     const composerBox = (await page.locator('.composer-dock').boundingBox())!;

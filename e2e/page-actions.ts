@@ -10,11 +10,16 @@ export function threadRow(page: Page, threadId: string): Locator {
   return page.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`);
 }
 
-/** Clicks New thread and returns the id of the thread it opened. */
-export async function createThread(page: Page): Promise<string> {
+/** Clicks New thread, starts it in the project the dialog offers first (or `folder`), and returns the id of the thread it opened. */
+export async function createThread(page: Page, options: { readonly folder?: string; readonly worktree?: boolean } = {}): Promise<string> {
   const pane = page.getByTestId('conversation-pane');
   const before = await pane.getAttribute('data-thread-id');
   await page.getByTestId('new-thread').click();
+  const dialog = page.getByTestId('new-thread-dialog');
+  if (options.folder) await dialog.locator(`[data-testid="project-choice"][data-path="${options.folder}"] input`).check();
+  if (options.worktree) await dialog.getByTestId('new-thread-worktree').check();
+  await dialog.getByTestId('new-thread-start').click();
+  await dialog.waitFor({ state: 'detached' });
   const opened = before
     ? pane.and(page.locator(`[data-thread-id]:not([data-thread-id="${before}"])`))
     : pane.and(page.locator('[data-thread-id]'));

@@ -21,10 +21,10 @@ const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingD
  * Packages the runtime (CLI and Electron main) loads as they are installed: native addons, and
  * packages loaded only on first use (the OpenAI SDK at the first turn, ws for
  * `serve`, the MCP SDK when a server is configured; its stdio transport's
- * cross-spawn is CommonJS that cannot be bundled into ESM). Everything else (zod, smol-toml) is bundled into cli.js, which
+ * cross-spawn is CommonJS that cannot be bundled into ESM; ssh2 when a machine is first used). Everything else (zod, smol-toml) is bundled into cli.js, which
  * loads faster than resolving and reading a package's many files at start-up.
  */
-const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws', '@modelcontextprotocol/sdk'];
+const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws', '@modelcontextprotocol/sdk', 'ssh2'];
 
 /**
  * zod's `z` namespace object keeps all of its 60-odd message locales in the

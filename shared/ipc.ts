@@ -19,6 +19,12 @@ export interface WheelhouseBridge {
   send(text: string): void;
   /** Subscribes to protocol messages from the runtime; returns an unsubscribe function. */
   onMessage(listener: (text: string) => void): () => void;
+  /**
+   * Where a file or folder dropped onto the window is on disk (Electron's
+   * `webUtils.getPathForFile`; pages cannot see paths). `file` is a DOM `File`;
+   * anything else throws. Empty for a File that is not on disk.
+   */
+  pathForFile(file: unknown): string;
 }
 
 /** Name of the global the preload defines. */

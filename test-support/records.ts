@@ -1,4 +1,4 @@
-import { ITEM_CODEX_NULLS, type ThreadItem } from '../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, textInput, type ThreadItem } from '../shared/protocol/index.js';
 import type { ThreadRecord } from '../electron/store/thread-store.js';
 
 /** A complete thread row for store-level tests; override what the test is about. */
@@ -34,5 +34,5 @@ export function threadRecord(id: string, patch: Partial<ThreadRecord> = {}): Thr
 
 /** A user message item with the given text. */
 export function userMessage(id: string, text: string, createdAtMs = Date.now()): ThreadItem {
-  return { id, turnId: null, createdAtMs, startedAtMs: createdAtMs, completedAtMs: createdAtMs, type: 'userMessage', content: [{ type: 'text', text }], ...ITEM_CODEX_NULLS.userMessage };
+  return { id, turnId: null, createdAtMs, startedAtMs: createdAtMs, completedAtMs: createdAtMs, type: 'userMessage', content: [textInput(text)], ...ITEM_CODEX_NULLS.userMessage };
 }

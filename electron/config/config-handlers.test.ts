@@ -148,6 +148,41 @@ describe('config/read', () => {
     expect(refused.code).toBe(ErrorCode.InvalidRequest);
     expect(refused.message).toContain('line 2');
   });
+
+  it("answers Codex's whole config: the file's keys as written, Codex's defaults for the rest, and where each set value comes from", async () => {
+    const { call, home } = startRuntime({
+      configToml: [
+        'model = "m1"',
+        'project_doc_max_bytes = 1000',
+        'some_future_key = "kept"',
+        '[features]',
+        'remote_models = false',
+        '[model_providers.local]',
+        'name = "Local"',
+        'base_url = "http://127.0.0.1:9/v1"',
+        'wire_api = "responses"',
+        '',
+      ].join('\n'),
+    });
+    const { config, origins } = await call('config/read', {});
+    expect(config).toMatchObject({
+      model: 'm1',
+      project_doc_max_bytes: 1000,
+      some_future_key: 'kept',
+      history: { persistence: 'save-all', max_bytes: null },
+      features: { remote_models: false, memories: false },
+      mcp_servers: {},
+      model_providers: { local: { name: 'Local', base_url: 'http://127.0.0.1:9/v1', wire_api: 'responses', stream_idle_timeout_ms: null, requires_openai_auth: false } },
+    });
+    const { version } = await call('config/value/write', { keyPath: 'model', value: 'm1', mergeStrategy: 'replace' });
+    const after = await call('config/read', {});
+    const origin = { name: { type: 'user', file: homePaths(home).config, profile: null }, version };
+    expect(Object.keys(after.origins).sort()).toEqual(
+      ['features.remote_models', 'model', 'model_providers.local.base_url', 'model_providers.local.name', 'model_providers.local.wire_api', 'project_doc_max_bytes', 'some_future_key'],
+    );
+    expect(after.origins['model_providers.local.base_url']).toEqual(origin);
+    expect(Object.keys(origins)).toHaveLength(7);
+  });
 });
 
 describe('config/value/write and config/batchWrite', () => {

@@ -12,6 +12,7 @@ import {
   type ResultOf,
 } from '../../shared/protocol/index.js';
 import { SecretStoreError, type SecretStore } from '../secrets/secret-store.js';
+import { codexConfigOf, configOrigins } from './codex-config-view.js';
 import { codeWhaleEdits, defaultCodeWhalePath, readCodeWhaleConfig } from './codewhale-import.js';
 import { ConfigError } from './config-error.js';
 import type { ConfigService } from './config-service.js';
@@ -110,13 +111,14 @@ async function readConfig(deps: ConfigHandlerDeps): Promise<ResultOf<'config/rea
   const sandboxMode = snapshot.config.sandbox_mode ?? null;
   return {
     config: {
+      ...codexConfigOf(snapshot.document),
       model,
       model_provider: deps.configService.modelProvider(),
       approval_policy: approvalPolicy === 'on-failure' ? 'on-request' : approvalPolicy,
       sandbox_mode: sandboxMode,
       ...CONFIG_CODEX_NULLS,
     },
-    origins: {},
+    origins: configOrigins(snapshot.document, snapshot.filePath, fileVersion(snapshot.filePath)),
     layers: null,
     filePath: snapshot.filePath,
     model,

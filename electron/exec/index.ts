@@ -9,3 +9,4 @@ export type * from './types.js';
 export type * from './detached/detached-run.js';
 export { incompleteUtf8Tail } from './detached/run-follower.js';
 export { signalWords } from './exit-words.js';
+export { EnvironmentRouter } from './detached/environment-router.js';

@@ -5,7 +5,8 @@ import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
-import { ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
+import { EnvironmentRouter, ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
+import { openRemoteEnvironment } from '../exec/remote/open-environment.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 import { mcpServerConfigs } from '../config/mcp-config.js';
 import { McpManager } from '../mcp/mcp-manager.js';
@@ -16,6 +17,7 @@ import type { ModelBinder } from '../model/types.js';
 import { ApprovalBroker } from '../runtime/approvals/approval-broker.js';
 import { CommandExecService } from '../runtime/terminal/command-exec-service.js';
 import { AgentCommandRunner } from '../runtime/agent-commands/agent-command-runner.js';
+import { EnvironmentRegistry } from '../runtime/environments/environment-registry.js';
 import { EventLog } from '../runtime/event-log.js';
 import { GoalManager } from '../runtime/goal-manager.js';
 import type { RuntimeHandlerDeps } from '../runtime/handlers/runtime-handlers.js';
@@ -29,6 +31,11 @@ import { agentToolTable } from '../runtime/turns/agent-tools.js';
 import { PatchRunner } from '../runtime/patch/patch-runner.js';
 import { PolicyService } from '../runtime/policy/rules-service.js';
 import { Scheduler } from '../runtime/schedules/scheduler.js';
+import { ProjectService } from '../runtime/projects/project-service.js';
+import { TurnChanges } from '../runtime/projects/turn-changes.js';
+import { homePaths } from '../runtime/home.js';
+import { Checkpoints } from '../git/checkpoints.js';
+import { GitRunner } from '../git/git-runner.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
@@ -40,7 +47,6 @@ import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { superviseProcesses } from './process-supervisor.js';
-import { homePaths } from '../runtime/home.js';
 import { StorageRetention } from '../runtime/retention/storage-retention.js';
 
 /**
@@ -79,6 +85,8 @@ export interface RuntimeOptions {
   readonly jobConcurrency?: number;
   /** Clock and timers of job retries and schedules (tests drive it). */
   readonly jobClock?: JobClock;
+  /** Timers of the runtime's own upkeep (retention, hourly); apart from jobClock so a test counting a job's timers sees only those. */
+  readonly upkeepClock?: JobClock;
   /** SIGTERM → SIGKILL grace for cancelled jobs and app quit. */
   readonly killGraceMs?: number;
   /** How long a client-side tool call (`item/tool/call`) may wait for the client's answer. */
@@ -134,7 +142,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
 
   const providers = new ProviderResolver(() => config.providers(), parts.secrets);
   const events = new EventLog(parts.durable, parts.memory, { now, ...(logError ? { onError: logError } : {}) });
-  const outgoing = options.outgoing ?? new OutgoingSender();
+  const outgoing = options.outgoing ?? new OutgoingSender(now);
   const cwd = options.defaults?.cwd ?? os.homedir();
   // Read on every thread/start, so a Settings change applies to the next thread.
   const threadDefaults = (): ThreadDefaults => ({
@@ -162,9 +170,38 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
     ...(options.loginEnvironment ? { loginEnvironment: options.loginEnvironment } : {}),
   });
-  const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now });
+  const git = new GitRunner(supervisor);
+  const changes = new TurnChanges({
+    checkpoints: new Checkpoints(git, homePaths(home).checkpoints),
+    events,
+    threadOf: (threadId) => {
+      const { record, store } = threads.require(threadId);
+      return { cwd: record.cwd, store };
+    },
+    activeTurnOf: (threadId) => threads.activeTurn(threadId),
+    now,
+    ...(logError ? { logError } : {}),
+  });
+  const projects = new ProjectService({
+    git,
+    changes,
+    threads,
+    config,
+    worktreesDir: homePaths(home).worktrees,
+    defaultCwd: () => threadDefaults().cwd,
+    // configChanged is built below; called only by requests, after composition.
+    configChanged: (keyPath) => configChanged({ reason: 'write', keyPaths: [keyPath], providerId: null }),
+    newId,
+    ...(logError ? { logError } : {}),
+  });
+  const sandboxSettings = new ThreadSandboxSettings({ threads, events, sandboxStatus: () => supervisor.sandboxStatus(), now, projectOf: (folder) => projects.projectOf(folder) });
   const settingsOf = (threadId: string | null) => sandboxSettings.commandSettings(threadId);
-  const approvals = new ApprovalBroker({ events, outgoing, now });
+  const approvals = new ApprovalBroker({
+    events,
+    outgoing,
+    now,
+    waitingChanged: (threadId, waiting, scope) => threads.approvalWaiting(threadId, waiting, scope),
+  });
   const commandExec = new CommandExecService({ supervisor, clients: outgoing, defaultCwd: cwd });
   // The shell parser is large: loaded with the first command or rules request, not at start-up.
   const policy = new PolicyService({
@@ -245,6 +282,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
       },
     },
     clientTools,
+    changes,
   });
   const turns = new TurnEngine({
     threads,
@@ -257,6 +295,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     knownSecrets: () => providers.knownApiKeys(),
     ...(logError ? { onInternalError: logError } : {}),
     onTurnEnded: (threadId, turnId) => {
+      changes.turnEnded(turnId);
       // A command the turn left running becomes a job (it shows in the dashboard and can be paused or cancelled).
       void jobTools.adoptLeftovers(threadId, turnId).catch((error: unknown) => logError?.(`adopting the commands of turn ${turnId}`, error));
       built(later.queue, 'the turn queue').drain(threadId);
@@ -266,10 +305,21 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
   later.turns = turns;
   const queue = new TurnQueue({ threads, store: parts.durable, events, turns, newId, now, ...(logError ? { onInternalError: logError } : {}) });
   later.queue = queue;
+  // Settings → Machines: the root hands the core how to open a machine (electron/exec/remote); the engine's one
+  // DetachedEnvironment routes each run to this machine or the one its job names.
+  const environments = new EnvironmentRegistry({
+    home,
+    secrets: parts.secrets,
+    open: openRemoteEnvironment,
+    statusChanged: (change) => events.publish('environment/status/changed', change),
+    jobsUsing: (environmentId) => built(later.jobs, 'the job engine').usingEnvironment(environmentId),
+  });
   const jobs = new JobEngine({
     store: parts.durable,
     events,
     supervisor,
+    environment: new EnvironmentRouter(supervisor.detached, (environmentId) => environments.detached(environmentId)),
+    checkEnvironment: (environmentId) => environments.check(environmentId),
     newId,
     agents: { threads, turns, goals, approvals },
     ...(options.jobConcurrency !== undefined ? { concurrency: options.jobConcurrency } : {}),
@@ -329,6 +379,9 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     commandExec,
     policy,
     jobs,
+    environments,
+    changes,
+    projects,
     retention,
     schedules,
     settings: {

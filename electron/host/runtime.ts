@@ -33,9 +33,9 @@ export class Runtime implements CarrierRuntime {
 
   constructor(
     readonly services: RuntimeServices,
-    private readonly options: Pick<RuntimeOptions, 'validateResults' | 'logError' | 'startMcpServers' | 'jobClock'> = {},
+    private readonly options: Pick<RuntimeOptions, 'validateResults' | 'logError' | 'startMcpServers' | 'upkeepClock'> = {},
   ) {
-    this.clock = options.jobClock ?? systemClock;
+    this.clock = options.upkeepClock ?? systemClock;
     this.methods = runtimeHandlers(services);
     this.dispatcher = new Dispatcher<RequestContext>(this.methods, {
       validateResults: options.validateResults ?? resultsValidatedByDefault(),
@@ -139,6 +139,8 @@ export class Runtime implements CarrierRuntime {
     s.schedules.stop();
     // What a crash leaves: detached runs go on and are re-attached at the next start.
     s.jobs.closeNow();
+    // Connections to machines end; runs on them go on and are re-attached at the next start.
+    s.environments.close();
     s.turns.abortAll();
     s.supervisor.disposeNow();
     process.off('exit', this.killChildrenOnExit);

@@ -64,6 +64,8 @@ export function chatUsage(usage: z.infer<typeof ChatUsage>): TokenUsageBreakdown
   return {
     inputTokens,
     cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0,
+    // Chat Completions providers report cache reads only.
+    cacheWriteInputTokens: 0,
     outputTokens,
     reasoningOutputTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: usage.total_tokens ?? inputTokens + outputTokens,

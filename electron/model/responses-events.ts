@@ -76,6 +76,8 @@ export function responsesUsage(usage: z.infer<typeof ResponsesUsage>): TokenUsag
   return {
     inputTokens: usage.input_tokens,
     cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    // The Responses API reports cache reads only.
+    cacheWriteInputTokens: 0,
     outputTokens: usage.output_tokens,
     reasoningOutputTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: usage.total_tokens ?? usage.input_tokens + usage.output_tokens,

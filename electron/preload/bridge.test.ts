@@ -21,23 +21,26 @@ class FakeRendererIpc extends EventEmitter implements RendererIpc {
   }
 }
 
+/** Electron's webUtils.getPathForFile stands outside these tests: no file has a path. */
+const noPaths = () => '';
+
 describe('preload bridge', () => {
-  it('exposes exactly host, send and onMessage, frozen', () => {
-    const bridge = createBridge(new FakeRendererIpc());
-    expect(Object.keys(bridge).sort()).toEqual(['host', 'onMessage', 'send']);
+  it('exposes exactly host, send, onMessage and pathForFile, frozen', () => {
+    const bridge = createBridge(new FakeRendererIpc(), noPaths);
+    expect(Object.keys(bridge).sort()).toEqual(['host', 'onMessage', 'pathForFile', 'send']);
     expect(bridge.host).toBe('electron');
     expect(Object.isFrozen(bridge)).toBe(true);
   });
 
   it('sends protocol text on the to-main channel only', () => {
     const ipc = new FakeRendererIpc();
-    createBridge(ipc).send('{"id":1,"method":"initialize"}');
+    createBridge(ipc, noPaths).send('{"id":1,"method":"initialize"}');
     expect(ipc.sent).toEqual([[IPC_CHANNELS.toMain, '{"id":1,"method":"initialize"}']]);
   });
 
   it('throws on non-strings and oversized messages instead of sending them', () => {
     const ipc = new FakeRendererIpc();
-    const bridge = createBridge(ipc);
+    const bridge = createBridge(ipc, noPaths);
     for (const bad of [42, { id: 1 }, null, undefined]) {
       expect(() => bridge.send(bad as unknown as string)).toThrow(TypeError);
     }
@@ -51,7 +54,7 @@ describe('preload bridge', () => {
 
   it('delivers strings from the to-renderer channel until unsubscribed', () => {
     const ipc = new FakeRendererIpc();
-    const bridge = createBridge(ipc);
+    const bridge = createBridge(ipc, noPaths);
     const received: string[] = [];
     const off = bridge.onMessage((text) => received.push(text));
     ipc.deliver(IPC_CHANNELS.toRenderer, '{"id":1,"result":{}}');
@@ -64,6 +67,19 @@ describe('preload bridge', () => {
     expect(received).toEqual(['{"id":1,"result":{}}']);
     expect(ipc.listenerCount(IPC_CHANNELS.toRenderer)).toBe(0);
     expect(() => bridge.onMessage('nope' as unknown as (text: string) => void)).toThrow(TypeError);
+  });
+
+  it('asks for the path of a dropped file only with an object, handing it over as it came', () => {
+    const seen: unknown[] = [];
+    const bridge = createBridge(new FakeRendererIpc(), (file: never) => {
+      seen.push(file);
+      return '/home/person/project';
+    });
+    const dropped = { name: 'project' };
+    expect(bridge.pathForFile(dropped)).toBe('/home/person/project');
+    expect(seen).toEqual([dropped]);
+    for (const bad of ['/etc/passwd', 42, null, undefined]) expect(() => bridge.pathForFile(bad)).toThrow(TypeError);
+    expect(seen).toHaveLength(1);
   });
 
   it('measures UTF-8 bytes exactly', () => {

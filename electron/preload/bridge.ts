@@ -10,10 +10,11 @@ export interface RendererIpc {
 
 /**
  * The object the preload exposes as `window.wheelhouse`: protocol text out on
- * one channel, protocol text in on the other, nothing else. Bad input from the
+ * one channel, protocol text in on the other, and where a dropped file is
+ * (`pathForFile`: Electron's webUtils), nothing else. Bad input from the
  * page throws (TypeError / RangeError) instead of reaching the main process.
  */
-export function createBridge(ipc: RendererIpc): WheelhouseBridge {
+export function createBridge(ipc: RendererIpc, pathForFile: (file: never) => string): WheelhouseBridge {
   return Object.freeze({
     host: 'electron' as const,
     send(text: string): void {
@@ -35,6 +36,10 @@ export function createBridge(ipc: RendererIpc): WheelhouseBridge {
         subscribed = false;
         ipc.removeListener(IPC_CHANNELS.toRenderer, forward);
       };
+    },
+    pathForFile(file: unknown): string {
+      if (typeof file !== 'object' || file === null) throw new TypeError('wheelhouse.pathForFile expects a dropped File');
+      return pathForFile(file as never);
     },
   });
 }

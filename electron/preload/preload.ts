@@ -1,10 +1,10 @@
 /**
  * The sandboxed preload (bundled to one CommonJS file: a sandboxed preload
  * cannot require siblings). It exposes exactly the WheelhouseBridge; the page
- * never sees ipcRenderer.
+ * never sees ipcRenderer or webUtils.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { BRIDGE_GLOBAL } from '../../shared/ipc.js';
 import { createBridge } from './bridge.js';
 
-contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, createBridge(ipcRenderer));
+contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, createBridge(ipcRenderer, (file: File) => webUtils.getPathForFile(file)));

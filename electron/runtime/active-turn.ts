@@ -35,6 +35,7 @@ export const ZERO_USAGE: TokenUsageBreakdown = {
   totalTokens: 0,
   inputTokens: 0,
   cachedInputTokens: 0,
+  cacheWriteInputTokens: 0,
   outputTokens: 0,
   reasoningOutputTokens: 0,
 };
@@ -44,6 +45,7 @@ export function addUsage(a: TokenUsageBreakdown, b: TokenUsageBreakdown): TokenU
     totalTokens: a.totalTokens + b.totalTokens,
     inputTokens: a.inputTokens + b.inputTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    cacheWriteInputTokens: a.cacheWriteInputTokens + b.cacheWriteInputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningOutputTokens: a.reasoningOutputTokens + b.reasoningOutputTokens,
   };

@@ -26,21 +26,29 @@ function openStores(file = path.join(temp.make(), 'state.sqlite')) {
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('EventLog', () => {
-  it('gives every notification the next seq and hands it to listeners once it is written', async () => {
+  it('gives every notification the next seq and the time it was logged (emittedAtMs), and hands it to listeners once it is written', async () => {
     const { durable, memory } = openStores();
-    const log = new EventLog(durable, memory);
+    let clock = 1_000;
+    const log = new EventLog(durable, memory, { now: () => clock });
     const seen: AnyNotification[] = [];
-    const stop = log.subscribe((n) => seen.push(n));
+    const texts: string[] = [];
+    const stop = log.subscribe((n, text) => {
+      seen.push(n);
+      texts.push(text);
+    });
     expect(log.publish('thread/archived', { threadId: 'a' }, { threadId: 'a' })).toBe(1);
+    clock = 1_005;
     expect(log.publish('thread/unarchived', { threadId: 'a' }, { threadId: 'a' })).toBe(2);
+    clock = 2_000;
     expect(seen).toEqual([]);
     expect(durable.events.maxSeq()).toBe(0);
     await nextTurn();
     expect(durable.events.maxSeq()).toBe(2);
     expect(seen).toEqual([
-      { method: 'thread/archived', params: { threadId: 'a' }, seq: 1 },
-      { method: 'thread/unarchived', params: { threadId: 'a' }, seq: 2 },
+      { method: 'thread/archived', params: { threadId: 'a' }, seq: 1, emittedAtMs: 1_000 },
+      { method: 'thread/unarchived', params: { threadId: 'a' }, seq: 2, emittedAtMs: 1_005 },
     ]);
+    expect(texts.map((text) => JSON.parse(text) as unknown)).toEqual(seen);
     stop();
     log.publish('thread/archived', { threadId: 'b' });
     await nextTurn();

@@ -285,8 +285,9 @@ export class EventLog {
   }
 
   private announce({ method, params, logged }: Outgoing): void {
-    const notification = { method, params, seq: logged.seq } as AnyNotification;
-    const text = `{"method":${JSON.stringify(method)},"params":${logged.payloadJson},"seq":${logged.seq}}`;
+    // Codex stamps every notification with when it was emitted; ours is when it happened (the time it is logged with).
+    const notification = { method, params, seq: logged.seq, emittedAtMs: logged.createdAtMs } as AnyNotification;
+    const text = `{"method":${JSON.stringify(method)},"params":${logged.payloadJson},"seq":${logged.seq},"emittedAtMs":${logged.createdAtMs}}`;
     for (const listener of this.listeners) listener(notification, text, logged);
   }
 

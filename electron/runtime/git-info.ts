@@ -95,3 +95,15 @@ export function withoutCredentials(url: string): string {
     return url; // scp-like remotes (git@host:path) carry no secret
   }
 }
+
+/**
+ * The person's checkout a folder belongs to: for a linked worktree, the main checkout
+ * (where its `commondir` points); for a plain checkout, its top folder; null outside git.
+ * Read from `.git` without a child process, so listing projects stays cheap.
+ */
+export function readMainCheckout(cwd: string): string | null {
+  const gitDir = findGitDir(cwd);
+  if (!gitDir) return null;
+  const commonDir = readCommonDir(gitDir);
+  return path.basename(commonDir) === '.git' ? path.dirname(commonDir) : null;
+}

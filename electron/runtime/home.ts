@@ -18,5 +18,9 @@ export function homePaths(home: string) {
     logs: path.join(home, 'logs'),
     /** Each detached job run's folder: its wrapper scripts, output log and status files. */
     runs: path.join(home, 'runs'),
+    /** Plain folders' checkpoint stores and scratch indexes (electron/git/checkpoints.ts). */
+    checkpoints: path.join(home, 'checkpoints'),
+    /** Agents' separate copies of repositories (git worktrees). */
+    worktrees: path.join(home, 'worktrees'),
   } as const;
 }

@@ -14,8 +14,9 @@ export function initializeHandler(home: string): MethodHandlers<RequestContext>[
     ctx.session.clientInfo = params.clientInfo;
     ctx.session.optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
     return {
-      // Like Codex's: server/version (details), then the client's own name/version.
-      userAgent: `wheelhouse/${WHEELHOUSE_VERSION} (codex-app-server ${CODEX_PROTOCOL_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
+      // Like Codex's: `<client name>/<Codex version>` first, because clients read the first x.y.z as the
+      // Codex version they talk to and gate features on it; Wheelhouse's own version is in the details and `serverVersion`.
+      userAgent: `${params.clientInfo.name}/${CODEX_PROTOCOL_VERSION} (Wheelhouse ${WHEELHOUSE_VERSION}; ${os.platform()} ${os.release()}; ${os.arch()}) ${params.clientInfo.name}/${params.clientInfo.version}`,
       codexHome: home,
       wheelhouseHome: home,
       codexProtocolVersion: CODEX_PROTOCOL_VERSION,

@@ -147,7 +147,7 @@ export class ThreadHistory {
   }
 
   private loadResult(threadId: string): ResultOf<'thread/resume'> {
-    const { thread, items, eventSeq } = this.deps.threads.read({ threadId, includeTurns: true }, false);
+    const { thread, items, eventSeq } = this.deps.threads.read({ threadId, includeTurns: true });
     return { ...this.deps.threads.startResult(thread), ...THREAD_LOAD_CODEX_NULLS, items, eventSeq };
   }
 }

@@ -82,7 +82,7 @@ describe('thread/start', () => {
       approvalsReviewer: 'user',
     });
     expect(idsInFile(home)).toEqual([thread.id]);
-    expect(notifications).toEqual([{ method: 'thread/started', params: { thread }, seq: expect.any(Number) }]);
+    expect(notifications).toEqual([{ method: 'thread/started', params: { thread }, seq: expect.any(Number), emittedAtMs: expect.any(Number) }]);
   });
 
   it('keeps an ephemeral thread out of the SQLite file; it is gone after a restart', async () => {
@@ -186,7 +186,7 @@ describe('thread/read', () => {
     const { call, runtime } = startRuntime();
     const { thread } = await call('thread/start', {});
     const empty = await call('thread/read', { threadId: thread.id });
-    expect(empty).toEqual({ thread, readState: null, items: [], checkpoint: null, eventSeq: runtime.events.lastSeq });
+    expect(empty).toEqual({ thread, readState: { firstUnread: null, revision: expect.any(String) }, items: [], checkpoint: null, eventSeq: runtime.events.lastSeq });
 
     const items = [userMessage('i1', 'hello', 1), userMessage('i2', 'again', 2)];
     for (const item of items) runtime.services.durable.items.append(thread.id, item);

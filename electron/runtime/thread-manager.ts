@@ -16,7 +16,7 @@ import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
 import type { EventLog } from './event-log.js';
 import { readGitInfo } from './git-info.js';
 import { requireDirectory } from './working-directory.js';
-import { effectiveApprovalPolicy, sandboxPolicyOf, toWireThread, toWireTurn } from './thread-mapper.js';
+import { effectiveApprovalPolicy, readStateOf, sandboxPolicyOf, toWireThread, toWireTurn } from './thread-mapper.js';
 
 export interface ThreadDefaults {
   readonly modelProvider: string;
@@ -43,6 +43,8 @@ export interface ThreadManagerDeps {
 /** Live, in-memory state of a loaded thread. */
 interface LoadedThread {
   activeTurnId: string | null;
+  /** Approvals of the thread that wait for the person (Codex's `waitingOnApproval` flag). */
+  waitingApprovals: number;
 }
 
 const DEFAULT_PAGE = 50;
@@ -96,7 +98,7 @@ export class ThreadManager {
       store.threads.upsert(record);
       this.deps.events.publish('thread/started', { thread }, { threadId: record.id, ephemeral });
     });
-    this.loaded.set(record.id, { activeTurnId: null });
+    this.loaded.set(record.id, { activeTurnId: null, waitingApprovals: 0 });
     return this.startResult(thread);
   }
 
@@ -110,6 +112,10 @@ export class ThreadManager {
       approvalPolicy: effectiveApprovalPolicy(thread.approvalPolicy),
       approvalsReviewer: 'user',
       sandbox: sandboxPolicyOf(thread.sandbox, thread.cwd),
+      runtimeWorkspaceRoots: [thread.cwd],
+      instructionSources: [],
+      disabledPluginIds: [],
+      multiAgentMode: 'explicitRequestOnly',
       ...THREAD_START_CODEX_NULLS,
     };
   }
@@ -127,20 +133,16 @@ export class ThreadManager {
       data: page.map((r) => this.toWire(r)),
       nextCursor: merged.length > limit && last ? encodeCursor(last) : null,
       backwardsCursor: null,
-      readStates: null,
+      readStates: Object.fromEntries(page.map((r) => [r.id, readStateOf(r)])),
     };
   }
 
-  /**
-   * `turnItems: false` fills `thread.turns` with summaries only (resume and
-   * fork: the flat `items` list already carries every item once).
-   */
-  read(params: HandlerParamsOf<'thread/read'>, turnItems = true): ResultOf<'thread/read'> {
+  read(params: HandlerParamsOf<'thread/read'>): ResultOf<'thread/read'> {
     const { record, store } = this.require(params.threadId);
     const items = withLiveItems(store.items.list(record.id), this.deps.liveItemsOf?.(record.id) ?? []);
     const turnRecords = store.turns.list(record.id);
     const byTurn = new Map<string, ThreadItem[]>();
-    if (params.includeTurns && turnItems) {
+    if (params.includeTurns) {
       for (const item of items) {
         // Fork markers are Wheelhouse's own: they stay in the flat list, never in a Codex turn.
         if (item.turnId === null || item.type === 'forkMarker') continue;
@@ -149,11 +151,11 @@ export class ThreadManager {
         byTurn.set(item.turnId, list);
       }
     }
-    const turns = params.includeTurns ? turnRecords.map((t) => toWireTurn(t, byTurn.get(t.id) ?? [])) : [];
+    const turns = params.includeTurns ? turnRecords.map((t) => toWireTurn(t, byTurn.get(t.id) ?? [], 'full')) : [];
     const checkpoint = store.checkpoints.load(record.id);
     return {
       thread: this.toWire(record, turns),
-      readState: null,
+      readState: readStateOf(record),
       items,
       eventSeq: this.deps.events.lastSeq,
       checkpoint: checkpoint
@@ -255,7 +257,7 @@ export class ThreadManager {
 
   /** Marks a thread loaded (thread/resume, a new turn). */
   markLoaded(threadId: string): void {
-    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null });
+    if (!this.loaded.has(threadId)) this.loaded.set(threadId, { activeTurnId: null, waitingApprovals: 0 });
   }
 
   isLoaded(threadId: string): boolean {
@@ -263,9 +265,23 @@ export class ThreadManager {
   }
 
   setActiveTurn(threadId: string, turnId: string | null): void {
-    const state = this.loaded.get(threadId) ?? { activeTurnId: null };
+    const state = this.loaded.get(threadId) ?? { activeTurnId: null, waitingApprovals: 0 };
     state.activeTurnId = turnId;
     this.loaded.set(threadId, state);
+  }
+
+  /**
+   * An approval of the thread began (`waiting`) or stopped waiting: while
+   * any waits, its active status carries Codex's `waitingOnApproval` flag,
+   * announced when it comes and goes.
+   */
+  approvalWaiting(threadId: string, waiting: boolean, scope: { readonly turnId: string | null; readonly ephemeral: boolean }): void {
+    const state = this.loaded.get(threadId);
+    if (!state) return;
+    const before = state.waitingApprovals > 0;
+    state.waitingApprovals = Math.max(0, state.waitingApprovals + (waiting ? 1 : -1));
+    if (before === state.waitingApprovals > 0 || !state.activeTurnId) return;
+    this.deps.events.publish('thread/status/changed', { threadId, status: this.statusOf(threadId) }, { threadId, turnId: scope.turnId, ephemeral: scope.ephemeral });
   }
 
   activeTurn(threadId: string): string | null {
@@ -275,7 +291,8 @@ export class ThreadManager {
   statusOf(threadId: string): ThreadStatus {
     const state = this.loaded.get(threadId);
     if (!state) return { type: 'notLoaded' };
-    return state.activeTurnId ? { type: 'active', activeFlags: [] } : { type: 'idle' };
+    if (!state.activeTurnId) return { type: 'idle' };
+    return { type: 'active', activeFlags: state.waitingApprovals > 0 ? ['waitingOnApproval'] : [] };
   }
 
   toWire(record: ThreadRecord, turns: Thread['turns'] = []): Thread {

@@ -11,6 +11,9 @@ import {
   type ThreadStatus,
   type Turn,
   type ThreadItem,
+  type TurnItemsView,
+  LOCAL_ENVIRONMENT_ID,
+  type ThreadReadState,
 } from '../../shared/protocol/index.js';
 import type { ThreadRecord } from '../store/thread-store.js';
 import type { TurnRecord } from '../store/turn-store.js';
@@ -23,6 +26,10 @@ export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: 
     id: record.id,
     sessionId: record.id,
     ...THREAD_CODEX_NULLS,
+    canAcceptDirectInput: !record.archived,
+    environments: [{ environmentId: LOCAL_ENVIRONMENT_ID, cwd: record.cwd, runtimeWorkspaceRoots: [record.cwd] }],
+    historyMode: 'legacy',
+    recencyAt: toSeconds(record.updatedAtMs),
     forkedFromId: record.forkedFromId,
     preview: record.preview,
     ephemeral: record.ephemeral,
@@ -51,7 +58,12 @@ export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: 
   };
 }
 
-export function toWireTurn(record: TurnRecord, items: ThreadItem[] = []): Turn {
+/**
+ * `itemsView` says what `items` holds: every item of the turn (`full`, the
+ * default when items are given), what a notification carries (`summary`), or
+ * nothing loaded (`notLoaded`, the default without items).
+ */
+export function toWireTurn(record: TurnRecord, items: ThreadItem[] = [], itemsView: TurnItemsView = items.length > 0 ? 'full' : 'notLoaded'): Turn {
   return {
     id: record.id,
     status: record.status,
@@ -64,8 +76,9 @@ export function toWireTurn(record: TurnRecord, items: ThreadItem[] = []): Turn {
         ? record.completedAtMs - record.startedAtMs
         : null,
     usage: record.usage,
-    rootTurnId: null,
+    rootTurnId: record.id,
     items,
+    itemsView,
   };
 }
 
@@ -100,4 +113,9 @@ export function sandboxPolicyOf(mode: SandboxMode | null, cwd: string): SandboxP
 export function previewOf(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   return [...line].slice(0, 120).join('');
+}
+
+/** A thread's read state: Wheelhouse does not track reading yet, so a thread reads as read (see ThreadReadState). */
+export function readStateOf(record: ThreadRecord): ThreadReadState {
+  return { firstUnread: null, revision: String(record.updatedAtMs) };
 }

@@ -12,12 +12,16 @@ export interface ThreadSandboxDeps {
   readonly events: EventLog;
   readonly sandboxStatus: () => Promise<SandboxStatus>;
   readonly now: () => number;
+  /** The project a thread's folder belongs to (a separate copy belongs to the checkout it came from); default: the folder. */
+  readonly projectOf?: (cwd: string) => string;
 }
 
 /** What the commands of a thread run under, with the app's defaults filled in. */
 export interface CommandSettings {
   readonly approvalPolicy: AskForApproval;
   readonly sandbox: SandboxMode;
+  /** The thread's project, whose own rules apply beside the home's; null without a thread. */
+  readonly project?: string | null;
 }
 
 const MODE_NAMES: Record<SandboxMode, string> = {
@@ -41,7 +45,8 @@ export class ThreadSandboxSettings {
     const sandboxWorks = (await this.deps.sandboxStatus()).available;
     const sandbox: SandboxMode = chosenSandbox ?? (sandboxWorks ? 'workspace-write' : 'danger-full-access');
     const approvalPolicy = ((record?.approvalMode ?? null) as AskForApproval | null) ?? 'untrusted';
-    return { approvalPolicy, sandbox };
+    const project = record ? (this.deps.projectOf?.(record.cwd) ?? record.cwd) : null;
+    return { approvalPolicy, sandbox, project };
   }
 
   /**

@@ -36,7 +36,9 @@ async function codexSession(peer: ProtocolPeer, home: string): Promise<void> {
     capabilities: { experimentalApi: true, optOutNotificationMethods: null },
   });
   expect(init.codexHome).toBe(home);
-  expect(init.userAgent).toMatch(/^wheelhouse\/\S+ \(codex-app-server 0\.169\.0; .+\) codex_vscode\/0\.169\.0$/);
+  // A client that gates on the version reads the first x.y.z: the Codex protocol version, never Wheelhouse's.
+  expect(init.userAgent).toMatch(/^codex_vscode\/0\.169\.0 \(Wheelhouse \S+; .+\) codex_vscode\/0\.169\.0$/);
+  expect(String(init.userAgent).match(/\d+\.\d+\.\d+/)?.[0]).toBe('0.169.0');
   peer.sendRaw(JSON.stringify({ method: 'initialized' }));
 
   const started = await ok(peer, 'thread/start', {

@@ -54,10 +54,18 @@ describe('commands and approvals over WebSocket', () => {
     expect(((started.message as NotificationMessage).params as { item: CommandItem }).item).toMatchObject({ type: 'commandExecution', id: params['itemId'], status: 'inProgress' });
     expect(fs.existsSync(path.join(project, 'made.txt'))).toBe(false);
     expect((await alice.call('approval/list', {})).data.map((a) => a.requestId)).toEqual([toAlice.id]);
+    // While it waits the thread says so (Codex's waitingOnApproval flag), announced and on read.
+    const waiting = { type: 'active', activeFlags: ['waitingOnApproval'] };
+    const statusIs = (status: unknown) => (r: { kind: string; message: unknown }) =>
+      r.kind === 'notification' && JSON.stringify((r.message as NotificationMessage).params) === JSON.stringify({ threadId: thread.id, status });
+    await alice.inbox.take(statusIs({ type: 'active', activeFlags: [] }), "the turn's active status");
+    await alice.inbox.take(statusIs(waiting), 'the waiting status');
+    expect((await alice.call('thread/read', { threadId: thread.id })).thread.status).toEqual(waiting);
 
     bob.sendRaw(JSON.stringify({ id: toBob.id, result: { decision: 'accept' } }));
     const resolved = await alice.inbox.notification('serverRequest/resolved');
     expect(resolved.params).toEqual({ threadId: thread.id, requestId: toAlice.id });
+    await alice.inbox.take(statusIs({ type: 'active', activeFlags: [] }), 'the status without the waiting flag');
     // A late answer through the method is a typed error and changes nothing.
     const late = await alice.request('approval/answer', { requestId: toAlice.id, decision: 'decline' });
     expect('error' in late && late.error.message).toMatch(/not waiting/);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { NotificationParamsOf, QueuedTurn, Turn } from '../../shared/protocol/index.js';
+import { textInput, type NotificationParamsOf, type QueuedTurn, type Turn } from '../../shared/protocol/index.js';
 import type { AppServerProcess } from '../../test-support/app-server-process.js';
 import { createGate, type MockScript } from '../../test-support/mock-model/index.js';
 import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
@@ -14,7 +14,7 @@ import { StateStore } from '../store/state-store.js';
 const stdio = useStdioAgentHomes();
 
 const INVALID_REQUEST = -32600;
-const text = (t: string) => [{ type: 'text' as const, text: t }];
+const text = (t: string) => [textInput(t)];
 const reply = (t: string): MockScript => [{ type: 'text', text: t }, { type: 'finish' }];
 
 async function startServer(home = stdio.makeHome('wheelhouse-queue-').home) {
@@ -214,6 +214,47 @@ describe('thread/queue over stdio (seed 003)', () => {
     await completedTurn(server);
     expect(await listIds(server, thread.id)).toEqual([]);
     expect(lastUserText(before)).toContain('second after failure');
+  });
+
+  it('an empty queued turn is accepted, fails at dispatch, stays listed and blocks; an unknown thread lists nothing', async () => {
+    stdio.mock.enqueue(reply('after the empty one'));
+    const before = stdio.mock.requests.length;
+    const { server, peer, home } = await startServer();
+    const thread = await startThread(server, home);
+    const added = await peer.call('thread/queue/add', { threadId: thread.id, turnStartParams: { threadId: thread.id, input: [] } });
+    const emptyId = added.queuedTurn!.id;
+    const [failed] = (await peer.call('thread/queue/list', { threadId: thread.id })).data;
+    expect(failed).toMatchObject({ id: emptyId, status: { type: 'failed' }, turnStartParams: { input: [] } });
+    expect(failed!.status.type === 'failed' && failed!.status.error.message).toMatch(/^queued turn could not start: .*turn input must not be empty/);
+    const behind = await queueTurnId(server, thread.id, 'behind the empty one');
+    expect(await listIds(server, thread.id)).toEqual([emptyId, behind]);
+    expect(stdio.mock.requests.length).toBe(before);
+    await peer.call('thread/queue/delete', { threadId: thread.id, queuedTurnId: emptyId });
+    await completedTurn(server);
+    expect(lastUserText(before)).toContain('behind the empty one');
+
+    // Seed 003: a well-formed id of a thread that does not exist has an empty queue, not an error.
+    expect(await peer.call('thread/queue/list', { threadId: '019a0000-0000-7000-8000-000000000000' })).toEqual({ data: [], nextCursor: null });
+  });
+
+  it('keeps a queued turn\'s params as the client sent them: text_elements and fields Wheelhouse does not use', async () => {
+    const { server, peer, home } = await startServer();
+    const thread = await startThread(server, home);
+    // Held behind a failed row, so it stays listed.
+    await peer.call('thread/queue/add', { threadId: thread.id, turnStartParams: { threadId: thread.id, input: [] } });
+    const input = [{ type: 'text', text: 'look at @README.md', text_elements: [{ byteRange: { start: 8, end: 18 }, placeholder: '@README.md' }] }];
+    const turnStartParams = { threadId: thread.id, input, effort: 'high', summary: null, outputSchema: { type: 'object' }, collaborationMode: null };
+    const added = await peer.call('thread/queue/add', { threadId: thread.id, turnStartParams } as never);
+    expect(added.queuedTurn!.turnStartParams).toEqual(turnStartParams);
+    expect(added.queuedTurn!.input).toEqual(input);
+    const listed = (await peer.call('thread/queue/list', { threadId: thread.id })).data[1];
+    expect(listed!.turnStartParams).toEqual(turnStartParams);
+    // A span outside the text is refused, naming where.
+    const outside = await peer.request('thread/queue/add', {
+      threadId: thread.id,
+      turnStartParams: { threadId: thread.id, input: [{ type: 'text', text: 'hi', text_elements: [{ byteRange: { start: 0, end: 9 } }] }] },
+    });
+    expect(outside).toMatchObject({ error: { code: -32602, message: expect.stringContaining('text_elements.0.byteRange') } });
   });
 
   it('after a restart, a row left dispatching comes back failed, is announced, and blocks FIFO', async () => {

@@ -54,7 +54,7 @@ async function openReader(url: string) {
   socket.on('message', (data) => {
     const text = String(data);
     if (text.startsWith('{"id":1,')) initialized();
-    const seq = /"seq":(\d+)}$/.exec(text);
+    const seq = /"seq":(\d+),"emittedAtMs":\d+}$/.exec(text);
     if (seq) seqs.push(Number(seq[1]));
   });
   socket.send(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'slow-reader', version: '1' } } }));

@@ -1,4 +1,4 @@
-import { ITEM_CODEX_NULLS, type ConversationItem, type ThreadItem } from '../../shared/protocol/index.js';
+import { ITEM_CODEX_NULLS, withTextElements, type ConversationItem, type ThreadItem } from '../../shared/protocol/index.js';
 
 /** Item rows written before items took Codex's shapes (`toolCall`, since renamed `dynamicToolCall`). */
 interface LegacyToolCallItem {
@@ -66,7 +66,10 @@ function upgradeItem(stored: ConversationItem | LegacyToolCallItem): Conversatio
   if (item.type !== 'toolCall') {
     // Rows from before Codex's null fields were added lack them; `in` checks the stored JSON, not the type.
     const stored: Record<string, unknown> = item;
-    if (item.type === 'userMessage' && !('clientId' in stored)) return { ...item, ...ITEM_CODEX_NULLS.userMessage };
+    if (item.type === 'userMessage') {
+      const upgraded = { ...item, content: item.content.map(withTextElements) };
+      return 'clientId' in stored ? upgraded : { ...upgraded, ...ITEM_CODEX_NULLS.userMessage };
+    }
     if (item.type === 'agentMessage' && !('phase' in stored)) return { ...item, ...ITEM_CODEX_NULLS.agentMessage };
     return item;
   }

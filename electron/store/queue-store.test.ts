@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { textInput } from '../../shared/protocol/index.js';
 import { threadRecord } from '../../test-support/records.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { QueueReorderMismatchError } from './queue-store.js';
@@ -22,7 +23,7 @@ function storeWithThread(file = path.join(temp.make(), 'state.sqlite')) {
     store.queue.append({
       id: `q-${++counter}`,
       threadId: 't',
-      turnStartParams: { threadId: 't', input: [{ type: 'text', text }] },
+      turnStartParams: { threadId: 't', input: [textInput(text)] },
       clientUserMessageId: null,
       clientMetadata: null,
       nowMs: Date.now(),
@@ -118,7 +119,7 @@ describe('queued turns in the state store', () => {
     expect(store.queue.listVisible('t', 1, 1).map((r) => r.id)).toEqual([rows[1]!.id]);
     expect(store.queue.listVisible('t', 0, 10)[2]!.turnStartParams).toEqual({
       threadId: 't',
-      input: [{ type: 'text', text: 'c' }],
+      input: [{ type: 'text', text: 'c', text_elements: [] }],
     });
   });
 });

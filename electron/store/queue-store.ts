@@ -1,8 +1,7 @@
-import type { HandlerParamsOf, TurnFailure } from '../../shared/protocol/index.js';
+import { withTextElements, type QueuedTurnStartParams, type TurnFailure } from '../../shared/protocol/index.js';
 import type { Db } from './database.js';
 
 export type QueuedTurnState = 'pending' | 'dispatching' | 'failed';
-export type QueuedTurnStartParams = HandlerParamsOf<'turn/start'>;
 
 export interface QueuedTurnRecord {
   readonly id: string;
@@ -241,7 +240,7 @@ function fromRow(row: QueuedTurnRow): QueuedTurnRecord {
   return {
     id: row.queued_turn_id,
     threadId: row.thread_id,
-    turnStartParams: JSON.parse(row.turn_start_params) as QueuedTurnStartParams,
+    turnStartParams: storedTurnStartParams(row.turn_start_params),
     clientUserMessageId: row.client_user_message_id,
     clientMetadata: row.client_metadata ? (JSON.parse(row.client_metadata) as Record<string, string>) : null,
     queueOrder: row.queue_order,
@@ -251,4 +250,10 @@ function fromRow(row: QueuedTurnRow): QueuedTurnRecord {
     createdAtMs: row.created_at_ms,
     updatedAtMs: row.updated_at_ms,
   };
+}
+
+/** Params stored before `text_elements` was kept: each text input gets Codex's default. */
+function storedTurnStartParams(json: string): QueuedTurnStartParams {
+  const params = JSON.parse(json) as QueuedTurnStartParams;
+  return { ...params, input: params.input.map(withTextElements) };
 }

@@ -88,8 +88,14 @@ function fromRow(row: TurnRow): TurnRecord {
     status: row.status as TurnStatus,
     model: row.model,
     error: row.error ? (JSON.parse(row.error) as TurnFailure) : null,
-    usage: row.usage ? (JSON.parse(row.usage) as TokenUsageBreakdown) : null,
+    usage: row.usage ? storedUsage(row.usage) : null,
     startedAtMs: row.started_at_ms,
     completedAtMs: row.completed_at_ms,
   };
+}
+
+/** Usage stored before Codex's `cacheWriteInputTokens` was kept reported no cache writes. */
+function storedUsage(json: string): TokenUsageBreakdown {
+  const usage = JSON.parse(json) as Omit<TokenUsageBreakdown, 'cacheWriteInputTokens'> & { cacheWriteInputTokens?: number };
+  return { ...usage, cacheWriteInputTokens: usage.cacheWriteInputTokens ?? 0 };
 }

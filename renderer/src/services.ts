@@ -16,7 +16,9 @@ import { createJobsStore } from './stores/jobs-store.js';
 import { createSchedulesStore } from './stores/schedules-store.js';
 import { createMcpStore } from './stores/mcp-store.js';
 import { createModelsStore } from './stores/models-store.js';
+import { createProjectsStore } from './stores/projects-store.js';
 import { createQueueStore } from './stores/queue-store.js';
+import { createMachinesStore } from './stores/machines-store.js';
 import { createRulesStore } from './stores/rules-store.js';
 import { createSandboxStore } from './stores/sandbox-store.js';
 import { createSetupStore } from './stores/setup-store.js';
@@ -36,6 +38,10 @@ export const useConnectionStore = createConnectionStore(client);
 
 /** Threads for the sidebar and the conversation pane. */
 export const useThreadsStore = createThreadsStore(client, window.sessionStorage, window.localStorage);
+
+/** Projects (the folders threads work in), the Changes panel, separate copies. */
+export const useProjectsStore = createProjectsStore(client);
+client.onReady(() => void useProjectsStore.getState().refresh());
 
 /** The open thread's conversation: items, turns, streaming, sending. */
 export const useConversationStore = createConversationStore(client);
@@ -59,6 +65,8 @@ export const useSetupStore = createSetupStore(client, window.localStorage);
 export const useApprovalsStore = createApprovalsStore(client);
 /** The exec-policy rules editor in Settings. */
 export const useRulesStore = createRulesStore(client);
+/** Settings → Machines and where jobs run (environment/*). */
+export const useMachinesStore = createMachinesStore(client);
 
 /** Each thread's sandbox mode and approval policy, for the conversation header. */
 export const useSandboxStore = createSandboxStore(client);
@@ -103,7 +111,7 @@ export function openTarget(target: DesktopOpenTarget): void {
   if (target.view !== 'settings' && setup.mode === 'settings') setup.close();
   switch (target.view) {
     case 'newThread':
-      void useThreadsStore.getState().newThread();
+      openNewThread();
       return;
     case 'settings':
       setup.openSettings();
@@ -126,6 +134,15 @@ export function openTarget(target: DesktopOpenTarget): void {
     default:
       return target satisfies never;
   }
+}
+
+/** "New thread": asks which project, the open thread's (or the last used) first. */
+export function openNewThread(): void {
+  const threads = useThreadsStore.getState();
+  const projects = useProjectsStore.getState();
+  const selected = threads.selectedId;
+  const folder = (selected ? (projects.projectOfThread[selected] ?? threads.threads[selected]?.cwd) : null) ?? threads.projectFolder ?? projects.projects[0]?.path ?? null;
+  projects.openPicker(folder);
 }
 
 /** Settings → Notifications: saving a kind's switch, the browser's permission. */

@@ -13,7 +13,8 @@ const TEST = /\.(test|spec)\.(ts|tsx)$/;
 /**
  * The layer a repo-relative file belongs to, or null outside the layers.
  * A layer is a top folder of electron/ (electron/runtime's subfolders are
- * layers of their own, its loose files are `electron/runtime`), shared/<x>,
+ * layers of their own, its loose files are `electron/runtime`; so is
+ * electron/exec/remote), shared/<x>,
  * or renderer/src/<x>.
  */
 export function folderOf(relativeFile) {
@@ -21,6 +22,8 @@ export function folderOf(relativeFile) {
   if (parts[0] === 'electron') {
     if (parts.length <= 2) return 'electron';
     if (parts[1] === 'runtime' && parts.length > 3) return `electron/runtime/${parts[2]}`;
+    // Remote machines sit above the local supervisor: electron/exec/remote may use it, never the reverse.
+    if (parts[1] === 'exec' && parts[2] === 'remote' && parts.length > 3) return 'electron/exec/remote';
     return `electron/${parts[1]}`;
   }
   if (parts[0] === 'shared') return parts.length <= 2 ? 'shared' : `shared/${parts[1]}`;

@@ -8,12 +8,16 @@ import type { z } from 'zod';
  *   order they arrived, across every client; other threads' run meanwhile.
  * - `global`: every request with the same key runs one at a time (`config`:
  *   config.toml and the provider keys).
+ * - `concurrent`: runs as soon as it arrives, said out loud (a read that must
+ *   not wait behind its namespace's slow writes).
  * A method without one runs as soon as it arrives.
  */
-export type SerializationScope = { readonly kind: 'thread' } | { readonly kind: 'global'; readonly key: string };
+export type SerializationScope = { readonly kind: 'thread' } | { readonly kind: 'global'; readonly key: string } | { readonly kind: 'concurrent' };
 
 /** Serialized per thread, by `params.threadId`. */
 export const perThread: SerializationScope = { kind: 'thread' };
+/** Runs at once, beside anything else. */
+export const concurrent: SerializationScope = { kind: 'concurrent' };
 /** One at a time with every other request of the same key. */
 export const oneAtATime = (key: string): SerializationScope => ({ kind: 'global', key });
 
@@ -33,7 +37,7 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
  */
 export function serializationKeyOf(spec: Pick<MethodSpec, 'serialization'>, params: unknown): string | null {
   const scope = spec.serialization;
-  if (!scope) return null;
+  if (!scope || scope.kind === 'concurrent') return null;
   if (scope.kind === 'global') return `global:${scope.key}`;
   const threadId = typeof params === 'object' && params !== null ? (params as { threadId?: unknown }).threadId : undefined;
   return typeof threadId === 'string' ? `thread:${threadId}` : null;

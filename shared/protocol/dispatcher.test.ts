@@ -24,7 +24,7 @@ function expectError(response: ResponseMessage): ErrorResponse['error'] {
   return response.error;
 }
 
-const emptyList = { data: [], nextCursor: null, backwardsCursor: null, readStates: null };
+const emptyList = { data: [], nextCursor: null, backwardsCursor: null, readStates: {} };
 
 describe('Dispatcher', () => {
   it('routes a request to its handler with parsed params and the context', async () => {

@@ -45,6 +45,9 @@ export const ERROR_REASON_CODES = {
   'job.runNotFound': InvalidRequest,
   'job.lineOutOfRange': InvalidRequest,
   'job.logUnreadable': InvalidRequest,
+  'environment.unknown': InvalidRequest,
+  'environment.inUse': InvalidRequest,
+  'environment.notForThreads': InvalidRequest,
   'schedule.notFound': InvalidRequest,
   'schedule.slotStarted': InvalidRequest,
   'policy.forbidden': InvalidRequest,
@@ -66,6 +69,18 @@ export const ERROR_REASON_CODES = {
   'process.logFailed': Internal,
   'process.shuttingDown': InvalidRequest,
   'process.unknownSession': InvalidRequest,
+  'project.notFound': InvalidRequest,
+  'changes.turnRunning': InvalidRequest,
+  'changes.unavailable': InvalidRequest,
+  'changes.changedSince': InvalidRequest,
+  'git.notARepository': InvalidRequest,
+  'git.failed': InvalidRequest,
+  'worktree.none': InvalidRequest,
+  'worktree.turnRunning': InvalidRequest,
+  'worktree.notARepository': InvalidRequest,
+  'worktree.noCommit': InvalidRequest,
+  'worktree.baseNotCheckedOut': InvalidRequest,
+  'worktree.checkoutBusy': InvalidRequest,
 } as const satisfies Record<string, ErrorCode>;
 
 /** A `data.reason` the runtime may send; nothing outside this union is ever sent. */

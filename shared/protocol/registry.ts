@@ -6,6 +6,7 @@ import { configMethods, configNotifications, modelProbeMethods } from './methods
 import { desktopMethods, desktopNotifications } from './methods/desktop.js';
 import { dynamicToolNotifications, dynamicToolServerRequests } from './methods/dynamic-tools.js';
 import { initializeMethods } from './methods/initialize.js';
+import { environmentMethods, environmentNotifications } from './methods/environment.js';
 import { jobMethods, jobNotifications } from './methods/job.js';
 import { mcpMethods, mcpNotifications } from './methods/mcp.js';
 import { mcpElicitationServerRequests, serverRequestNotifications } from './methods/mcp-elicitation.js';
@@ -13,6 +14,7 @@ import { eventMethods } from './methods/events.js';
 import { execPolicyMethods, execPolicyNotifications } from './methods/exec-policy.js';
 import { goalMethods, goalNotifications } from './methods/goal.js';
 import { hookMethods, hookNotifications } from './methods/hooks.js';
+import { projectMethods } from './methods/projects.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
@@ -41,11 +43,13 @@ export const clientMethods = {
   ...hookMethods,
   ...approvalMethods,
   ...jobMethods,
+  ...environmentMethods,
   ...scheduleMethods,
   ...mcpMethods,
   ...execPolicyMethods,
   ...threadSandboxMethods,
   ...desktopMethods,
+  ...projectMethods,
   ...storageMethods,
 } as const satisfies Record<string, MethodSpec>;
 
@@ -61,6 +65,7 @@ export const serverNotifications = {
   ...commandNotifications,
   ...approvalNotifications,
   ...jobNotifications,
+  ...environmentNotifications,
   ...scheduleNotifications,
   ...mcpNotifications,
   ...serverRequestNotifications,
@@ -94,7 +99,7 @@ export type ServerRequestResultOf<M extends ServerRequestMethod> = z.output<(typ
 
 /** A notification as a discriminated union, for `switch (n.method)` with exhaustiveness. */
 export type AnyNotification = {
-  [N in NotificationMethod]: { method: N; params: NotificationParamsOf<N>; seq?: number };
+  [N in NotificationMethod]: { method: N; params: NotificationParamsOf<N>; seq?: number; emittedAtMs?: number };
 }[NotificationMethod];
 
 export function isClientMethod(method: string): method is ClientMethod {

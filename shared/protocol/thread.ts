@@ -39,11 +39,58 @@ export const GitInfo = z.object({
 });
 export type GitInfo = z.infer<typeof GitInfo>;
 
-/** One piece of user input (Codex UserInput, text only for now). */
+/** The UTF-8 length of a text (shared code runs where neither Buffer nor TextEncoder is typed). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+/** Codex `ByteRange`: a span of a text input's UTF-8 bytes. */
+export const ByteRange = z.looseObject({ start: z.number().int().min(0), end: z.number().int().min(0) });
+
+/** Codex `TextElement`: a span of the text a client UI renders as something else (a mention, a pasted image). */
+export const TextElement = z.looseObject({
+  byteRange: ByteRange,
+  placeholder: z.string().nullable().optional(),
+});
+export type TextElement = z.infer<typeof TextElement>;
+
+/**
+ * One piece of user input (Codex UserInput; text only for now). It is kept as
+ * the client sent it: Codex's `text_elements` (its default, `[]`, when not
+ * sent) and any field Codex adds later are stored and echoed back.
+ */
 export const UserInput = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
+  z
+    .looseObject({ type: z.literal('text'), text: z.string(), text_elements: z.array(TextElement).default([]) })
+    .superRefine((input, ctx) => {
+      const bytes = utf8Length(input.text);
+      input.text_elements.forEach(({ byteRange }, index) => {
+        if (byteRange.start > byteRange.end || byteRange.end > bytes) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['text_elements', index, 'byteRange'],
+            message: `byteRange ${byteRange.start}..${byteRange.end} is not inside the text's ${bytes} bytes`,
+          });
+        }
+      });
+    }),
 ]);
 export type UserInput = z.infer<typeof UserInput>;
+
+/** Input stored before `text_elements` was kept had none: Codex's default. */
+export function withTextElements(input: Omit<UserInput, 'text_elements'> & { text_elements?: TextElement[] }): UserInput {
+  return { ...input, text_elements: input.text_elements ?? [] } as UserInput;
+}
+
+/** A text input as Codex's own clients send one: no special spans. */
+export function textInput(text: string): UserInput {
+  return { type: 'text', text, text_elements: [] };
+}
 
 export const ToolCallStatus = z.enum(['inProgress', 'completed', 'failed']);
 
@@ -149,6 +196,8 @@ export const TokenUsageBreakdown = z.object({
   totalTokens: z.number().int(),
   inputTokens: z.number().int(),
   cachedInputTokens: z.number().int(),
+  /** Codex: input tokens written to the provider's prompt cache; 0 when the provider does not say. */
+  cacheWriteInputTokens: z.number().int().default(0),
   outputTokens: z.number().int(),
   reasoningOutputTokens: z.number().int(),
 });
@@ -255,6 +304,10 @@ export function toTurnError(failure: TurnFailure): TurnError {
   return { ...failure, codexErrorInfo: CODEX_ERROR_INFO[failure.kind], misalignment: null };
 }
 
+/** Codex `TurnItemsView`: `items` not loaded, a display summary, or every item of the turn. */
+export const TurnItemsView = z.enum(['notLoaded', 'summary', 'full']);
+export type TurnItemsView = z.infer<typeof TurnItemsView>;
+
 export const Turn = z.object({
   id: z.string(),
   status: TurnStatus,
@@ -264,26 +317,39 @@ export const Turn = z.object({
   startedAt: z.number().int().nullable(),
   completedAt: z.number().int().nullable(),
   durationMs: z.number().int().nullable(),
-  rootTurnId: z.null(),
+  /** Codex: the first turn of the chain of work that led to this one; every Wheelhouse turn starts its own chain. */
+  rootTurnId: z.string().nullable(),
   usage: TokenUsageBreakdown.nullable(),
-  /** Filled only where a response says so (thread/read with includeTurns). */
+  /** Filled only where a response says so (thread/read with includeTurns, resume, fork). */
   items: z.array(ThreadItem),
+  /** Codex: how much of `items` this message carries. */
+  itemsView: TurnItemsView,
 });
 export type Turn = z.infer<typeof Turn>;
+
+/** Codex `ThreadEnvironment`: an environment a thread runs in. */
+export const ThreadEnvironment = z.object({
+  environmentId: z.string(),
+  cwd: z.string(),
+  runtimeWorkspaceRoots: z.array(z.string()),
+});
+export type ThreadEnvironment = z.infer<typeof ThreadEnvironment>;
+
+/** The one environment of every Wheelhouse thread: this machine (Codex names it `local`). */
+export const LOCAL_ENVIRONMENT_ID = 'local';
+
+export const ThreadHistoryMode = z.enum(['legacy', 'paginated']);
 
 const threadNulls = nullFields(
   'projectId',
   'agentNickname',
   'agentRole',
   'attachedToThreadId',
-  'canAcceptDirectInput',
   'daybreakEnabled',
-  'environments',
   'extra',
   'originator',
   'parentThreadId',
   'reasoningEffort',
-  'recencyAt',
   'section',
   'sectionEnteredAt',
   'threadSource',
@@ -301,6 +367,14 @@ export const Thread = z.object({
   /** Codex: the session id; a Wheelhouse thread is its own session. */
   sessionId: z.string(),
   ...threadNulls.shape,
+  /** Codex: whether a person can send this thread input directly (every Wheelhouse thread can until archived). */
+  canAcceptDirectInput: z.boolean(),
+  /** Codex: where the thread's commands run; Wheelhouse threads run on this machine, in `cwd`. */
+  environments: z.array(ThreadEnvironment),
+  /** Codex: `paginated` threads page their turns and items; Wheelhouse returns a thread's history whole (`legacy`). */
+  historyMode: ThreadHistoryMode,
+  /** Codex: Unix seconds of the thread's latest activity. */
+  recencyAt: z.number().int(),
   forkedFromId: z.string().nullable(),
   preview: z.string(),
   ephemeral: z.boolean(),

@@ -19,6 +19,8 @@ export const NotificationMessage = z.object({
   params: z.unknown().optional(),
   /** Position in the runtime event log, when the notification was logged. */
   seq: z.number().int().optional(),
+  /** When the server emitted it (Unix ms), as Codex stamps every notification. */
+  emittedAtMs: z.number().int().optional(),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;
 

@@ -4,9 +4,10 @@ import type { SandboxPolicy } from '../types.js';
 /**
  * Runs that outlive the app: started detached from Wheelhouse, identified by
  * what can be found again after a crash, their output in a log file first.
- * The local environment implements this today (local-detached.ts); SSH (a
- * remote pid file and start time) and Slurm (a job id) implement the same
- * interface later, so the job engine never knows where a run lives.
+ * This machine (local-detached.ts), a host over SSH (remote/ssh-detached.ts:
+ * a remote pid and start time) and a Slurm cluster (remote/slurm-detached.ts:
+ * a job id) implement the same interface, so the job engine never knows
+ * where a run lives.
  */
 
 /** What to run, like a `SpawnSpec` but always in a terminal and never tied to the app's life. */
@@ -30,12 +31,14 @@ export interface DetachedRunSpec {
  * again (`find`) instead of starting a second one.
  */
 export interface DetachedRunPlace {
-  readonly environment: 'local';
+  readonly environment: DetachedEnvironmentKind;
+  /** The environment (Machines) the run lives in; absent means this machine. */
+  readonly environmentId?: string;
   /** Names the run (unique per job and run number); its folder is derived from it. */
   readonly runId: string;
-  /** The run's folder: its scripts, log, pid and status files. */
+  /** The run's folder: its scripts, log, pid and status files (on the remote host for ssh and slurm). */
   readonly runDir: string;
-  /** The output log: everything the terminal showed, in order. */
+  /** The output log: everything the terminal showed, in order (for ssh and slurm, this machine's copy of the remote log, fetched as it grows). */
   readonly logPath: string;
 }
 
@@ -45,8 +48,9 @@ export interface DetachedRunPlace {
  * after a reboot or a long downtime is never taken for the run.
  */
 export interface DetachedRunHandle extends DetachedRunPlace {
+  /** The wrapper's pid (local, ssh) or the Slurm job id (slurm). */
   readonly pid: number;
-  /** Linux: /proc/<pid>/stat starttime (clock ticks since boot); elsewhere `ps -o lstart`. */
+  /** Linux: /proc/<pid>/stat starttime (clock ticks since boot); elsewhere `ps -o lstart`; `slurm` for a Slurm job. */
   readonly startTime: string;
 }
 
@@ -56,12 +60,14 @@ export interface DetachedExit {
   readonly exitCode: number | null;
   /** The signal that ended the command (from a 128 + n status), else null. */
   readonly signal: string | null;
+  /** How it ended in words, where the environment knows better than a status (a Slurm time limit, out of memory). */
+  readonly detail?: string;
 }
 
 /** What a run is now. */
 export type DetachedRunState =
-  /** The wrapper is alive (pid and start time match). */
-  | { readonly state: 'running' }
+  /** The wrapper is alive (pid and start time match); `detail` says what it waits for when it has not begun (a Slurm job pending). */
+  | { readonly state: 'running'; readonly detail?: string }
   /** It ended and recorded how; its log is complete. */
   | { readonly state: 'ended'; readonly exit: DetachedExit }
   /** Its wrapper is gone without recording an end (killed, or the machine restarted). */
@@ -84,13 +90,21 @@ export interface DetachedAttachment {
   dispose(): void;
 }
 
-/** One place runs can live: this machine today; SSH and Slurm later. */
+export type DetachedEnvironmentKind = 'local' | 'ssh' | 'slurm';
+
+/**
+ * One place runs can live. Remote environments answer `find`, `isAlive`
+ * and `state` from what they last learned (a run not looked at yet counts as
+ * running; its follower learns the truth), and make `startDetached`
+ * idempotent instead: it finds a run that already started at its place
+ * rather than starting a second one.
+ */
 export interface DetachedEnvironment {
-  readonly kind: 'local';
+  readonly kind: DetachedEnvironmentKind;
   /** Whether runs can be detached here at all (null), or why not in plain words. */
   readonly unsupported: string | null;
-  /** Makes the run's folder and empty log; nothing runs yet. */
-  prepare(runId: string): DetachedRunPlace;
+  /** Makes the run's folder and empty log; nothing runs yet. `environmentId` picks where, for an environment that routes (environment-router.ts). */
+  prepare(runId: string, environmentId?: string): DetachedRunPlace;
   /** Starts the run in its own session, owned by a small wrapper that keeps its terminal and records how it ended. */
   startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle>;
   /** After a crash before the handle was made durable: the run started at `place`, or null if it never did. */

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommandExecutionApprovalDecision, PersonAnswer, ToolCallOutcome } from '../../../shared/protocol/index.js';
+import { LOCAL_ENVIRONMENT_ID, type AdditionalPermissionProfile, type CommandExecutionApprovalDecision, type CommandRunsIn, type PersonAnswer, type ToolCallOutcome } from '../../../shared/protocol/index.js';
 import { ExecError, signalWords, type ExecSessions, type ExecYield, type ProcessSupervisor, type SandboxPolicy, type SupervisedProcess } from '../../exec/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
+import { decideSandboxDenialRetry } from '../policy/approval-modes.js';
 import { decidedByOf, sessionGrantDecidedBy } from '../policy/decided-by.js';
 import type { ExecPolicyEngine } from '../policy/home-rules.js';
 import type { AskForApproval, ExecPolicyDecision, SandboxMode } from '../policy/policy-vocabulary.js';
@@ -12,10 +13,26 @@ import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.j
 import type { ActiveTurn } from '../active-turn.js';
 import { commandActions } from './command-actions.js';
 import { CommandItemTracker } from './command-item.js';
+import { additionalPermissionProfile, looksLikeSandboxDenial, requestedSandbox, resolveAdditions, runsInOf, sandboxPolicy } from './command-sandbox.js';
 import { DEFAULT_YIELD_MS, type ExecCommandArgs, type WriteStdinArgs } from './command-tool-specs.js';
+
+export { sandboxPolicy } from './command-sandbox.js';
 
 /** An exec_command call to record: run with its checked arguments, or refused before it ran. */
 export type CommandCall = { readonly args: ExecCommandArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };
+
+/** What one exec_command call ran: enough to run it again without the sandbox. */
+interface CommandRun {
+  readonly tracker: CommandItemTracker;
+  readonly ran: { readonly args: ExecCommandArgs; readonly cwd: string; readonly sandbox: SandboxPolicy; readonly approvalPolicy: AskForApproval } | null;
+}
+
+/** How an approval request describes where the command runs. */
+interface AskedRun {
+  readonly runsIn: CommandRunsIn;
+  readonly additionalPermissions: AdditionalPermissionProfile | null;
+  readonly retryOfSandboxDenial: boolean;
+}
 
 export interface AgentCommandRunnerDeps {
   readonly supervisor: ProcessSupervisor;
@@ -24,7 +41,7 @@ export interface AgentCommandRunnerDeps {
   readonly approvals: ApprovalBroker;
   readonly events: EventLog;
   /** The thread's approval policy and sandbox mode (thread/start), with the app's defaults filled in. */
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }>;
   readonly newId: () => string;
   readonly now: () => number;
   /**
@@ -72,16 +89,58 @@ export class AgentCommandRunner {
    * Answers what the model was told.
    */
   async execCommand(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<ToolResult> {
-    const tracker = await this.execCommandItem(turn, call, input, mode);
-    const item = tracker.snapshot;
+    const first = await this.execCommandItem(turn, call, input, mode);
+    const retried = 'args' in mode ? await this.retryWithoutSandbox(turn, call, first, mode.permission) : null;
+    const item = (retried ?? first.tracker).snapshot;
     return { success: item.status === 'completed' || (item.status === 'inProgress' && item.modelOutput !== null), output: item.modelOutput ?? '' };
   }
 
-  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<CommandItemTracker> {
+  /**
+   * A command the sandbox stopped (Codex's retry on a sandbox denial): the
+   * person is asked, with one click, whether to run it again without the
+   * sandbox; what they decide (and the second run's output) is told to the model.
+   */
+  private async retryWithoutSandbox(turn: ActiveTurn, call: ModelToolCall, first: CommandRun, permission: PermissionHooks): Promise<CommandItemTracker | null> {
+    const item = first.tracker.snapshot;
+    if (!first.ran || item.status !== 'failed' || turn.controller.signal.aborted) return null;
+    if (!looksLikeSandboxDenial(first.ran.sandbox, item.exitCode, item.aggregatedOutput ?? '')) return null;
+    const requirement = decideSandboxDenialRetry(first.ran.approvalPolicy, first.ran.args.cmd);
+    if (requirement.type !== 'needs_approval') return null;
+    const tracker = new CommandItemTracker(turn, this.deps.events, this.deps.now, {
+      id: this.deps.newId(),
+      callId: call.id,
+      arguments: first.tracker.snapshot.arguments,
+      command: item.command,
+      cwd: first.ran.cwd,
+      actions: item.commandActions,
+      decidedBy: item.decidedBy ?? null,
+    });
+    // The model reads one answer for its call: the first run's, then what came of asking.
+    tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command, so the person was asked whether to run it again without the sandbox. `);
+    tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
+    const decision: ExecPolicyDecision = { requirement, matchedRule: null, commands: [] };
+    const where: AskedRun = { runsIn: { type: 'noSandbox' }, additionalPermissions: null, retryOfSandboxDenial: true };
+    const answer = await this.askPerson(turn, tracker, decision, undefined, permission, where);
+    if (answer !== 'stop') {
+      tracker.prefaceModelOutput(`${item.modelOutput ?? ''}\n\nThe sandbox stopped this command; the person allowed running it again without the sandbox, and it ran:\n`);
+      await this.run(turn, tracker, first.ran.cwd, first.ran.args, { mode: 'danger-full-access' });
+    }
+    return tracker;
+  }
+
+  private async execCommandItem(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: CommandCall): Promise<CommandRun> {
     const command = 'args' in mode ? mode.args.cmd : typeof input === 'object' && input && 'cmd' in input ? String((input as { cmd: unknown }).cmd) : call.arguments;
     const engine = await this.deps.policy();
     const settings = await this.deps.settingsOf(turn.threadId);
-    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
+    const asked = 'args' in mode ? (mode.args.sandbox_permissions ?? 'use_default') : 'use_default';
+    const decision = engine.evaluate({
+      command,
+      approvalPolicy: settings.approvalPolicy,
+      sandboxMode: settings.sandbox,
+      requireEscalated: asked !== 'use_default',
+      asksForAdditions: asked === 'with_additional_permissions',
+      project: settings.project ?? null,
+    });
     const argvs = decision.commands.map((verdict) => [...verdict.command]);
     const requirement = decision.requirement;
     const granted = requirement.type === 'needs_approval' && this.deps.approvals.covers(turn.threadId, needingApproval(decision));
@@ -99,28 +158,36 @@ export class AgentCommandRunner {
       if (refusal.kind === 'invalidArguments') this.fail(tracker, refusal.message);
       else if (refusal.kind === 'blocked') this.decline(tracker, `Not run: ${refusal.text}`, refusal.outcome);
       else this.decline(tracker, 'Not run: the turn was stopped before the command ran.', { by: 'turnEnded' });
-      return tracker;
+      return { tracker, ran: null };
     }
     const { args, permission } = mode;
     const cwd = resolveWorkdir(turn.cwd, args.workdir, settings.sandbox);
     if (!cwd.ok) {
       this.fail(tracker, cwd.reason);
-      return tracker;
+      return { tracker, ran: null };
     }
     if (requirement.type === 'forbidden') {
       this.decline(tracker, `Not run: the exec policy forbids it: ${requirement.reason}`, { by: 'policy', reason: null });
-      return tracker;
+      return { tracker, ran: null };
     }
-    tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
-    let sandbox: SandboxPolicy = sandboxPolicy(settings.sandbox, cwd.path);
+    const asking = requirement.type === 'needs_approval' && !granted;
+    // A command that asks is announced with its request instead (askPerson), after the thread's waiting flag, as Codex orders them.
+    if (!asking) tracker.announce({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
+    const additions = resolveAdditions(args.additional_permissions, cwd.path);
+    // What the model asked for applies once someone allowed it: the person now, a grant for the thread, or a rule.
+    let sandbox: SandboxPolicy =
+      requirement.type === 'skip' && !requirement.bypassSandbox
+        ? sandboxPolicy(settings.sandbox, cwd.path)
+        : requestedSandbox(sandboxPolicy(settings.sandbox, cwd.path), asked, additions);
     if (requirement.type === 'skip' && requirement.bypassSandbox) sandbox = { mode: 'danger-full-access' };
-    if (requirement.type === 'needs_approval' && !granted) {
-      const answer = await this.askPerson(turn, tracker, decision, args.justification, permission);
-      if (answer === 'stop') return tracker;
+    if (asking) {
+      const where: AskedRun = { runsIn: runsInOf(sandbox, settings.sandbox, asked, additions), additionalPermissions: additionalPermissionProfile(asked, additions), retryOfSandboxDenial: false };
+      const answer = await this.askPerson(turn, tracker, decision, args.justification, permission, where, prefixRuleOf(args.prefix_rule, decision));
+      if (answer === 'stop') return { tracker, ran: null };
       if (answer === 'run-with-network' && sandbox.mode !== 'danger-full-access') sandbox = { ...sandbox, networkAccess: true };
     }
     await this.run(turn, tracker, cwd.path, args, sandbox);
-    return tracker;
+    return { tracker, ran: { args, cwd: cwd.path, sandbox, approvalPolicy: settings.approvalPolicy } };
   }
 
   /** write_stdin: types into (or stops) a command that outlived its exec_command call, then reads on. */
@@ -153,14 +220,18 @@ export class AgentCommandRunner {
     decision: ExecPolicyDecision,
     justification: string | undefined,
     permission: PermissionHooks,
+    where: AskedRun,
+    proposedRule: readonly string[] | null = null,
   ): Promise<'run' | 'run-with-network' | 'stop'> {
     const requirement = decision.requirement;
     if (requirement.type !== 'needs_approval') return 'run';
-    const amendment = requirement.proposedExecpolicyAmendment ? [...requirement.proposedExecpolicyAmendment] : null;
-    const available: CommandExecutionApprovalDecision[] = ['accept', 'acceptForSession'];
-    if (amendment) available.push({ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } });
+    const proposed = proposedRule ?? requirement.proposedExecpolicyAmendment;
+    const amendment = proposed ? [...proposed] : null;
+    // Running again without the sandbox is one command, once: nothing to grant for the thread or remember.
+    const available: CommandExecutionApprovalDecision[] = where.retryOfSandboxDenial ? ['accept'] : ['accept', 'acceptForSession'];
+    if (amendment && !where.retryOfSandboxDenial) available.push({ acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } });
     // Hosts the script names while the sandbox has no network: each can be allowed (for this command) or denied.
-    const network = requirement.proposedNetworkPolicyAmendments.map((entry) => ({ ...entry }));
+    const network = where.runsIn.type === 'noSandbox' ? [] : requirement.proposedNetworkPolicyAmendments.map((entry) => ({ ...entry }));
     for (const entry of network) available.push({ applyNetworkPolicyAmendment: { network_policy_amendment: entry } });
     available.push('decline', 'cancel');
     const item = tracker.snapshot;
@@ -171,9 +242,7 @@ export class AgentCommandRunner {
       await permission.answered(hookDetails, 'decline');
       return 'stop';
     }
-    // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
-    tracker.saveIfLost({ status: 'declined', output: null, outcome: { by: 'turnEnded' } });
-    const outcome = await this.deps.approvals.request(
+    const asked = this.deps.approvals.request(
       turn,
       {
         threadId: turn.threadId,
@@ -189,14 +258,21 @@ export class AgentCommandRunner {
         proposedExecpolicyAmendment: amendment,
         proposedNetworkPolicyAmendments: network.length > 0 ? network : null,
         availableDecisions: available,
-        additionalPermissions: null,
+        additionalPermissions: where.additionalPermissions,
         networkApprovalContext: null,
-        environmentId: null,
+        environmentId: LOCAL_ENVIRONMENT_ID,
         decidedBy: item.decidedBy ?? null,
+        runsIn: where.runsIn,
+        ...(where.retryOfSandboxDenial ? { retryOfSandboxDenial: true } : {}),
       },
       turn.controller.signal,
       needingApproval(decision),
     );
+    // The request has marked the thread waiting; its item goes out next, and the request itself only after it.
+    // Lost while waiting (a crash): nobody answered, as when the turn is stopped.
+    tracker.announce({ status: 'declined', output: null });
+    tracker.saveIfLost({ status: 'declined', output: null, outcome: { by: 'turnEnded' } });
+    const outcome = await asked;
     tracker.saveIfLost({ status: 'failed', output: 'Wheelhouse stopped while this command ran.' });
     if (outcome.kind === 'ended') {
       this.decline(tracker, 'Not run: the turn was stopped before the command was approved.', { by: 'turnEnded' });
@@ -327,6 +403,17 @@ export class AgentCommandRunner {
   }
 }
 
+/**
+ * The rule the model proposed (`prefix_rule`) when it is a prefix of a command
+ * that needs approval; otherwise the policy's own proposal stands.
+ */
+function prefixRuleOf(prefixRule: readonly string[] | undefined, decision: ExecPolicyDecision): readonly string[] | null {
+  if (!prefixRule) return null;
+  const asked = decision.commands.filter((verdict) => verdict.decision !== 'allow').map((verdict) => verdict.command);
+  const fits = asked.some((argv) => prefixRule.length <= argv.length && prefixRule.every((word, i) => argv[i] === word));
+  return fits ? prefixRule : null;
+}
+
 /** The outcome of a person's answer. */
 function personSaid(answer: PersonAnswer, host: string | null = null): ToolCallOutcome {
   return { by: 'person', answer, host };
@@ -335,12 +422,6 @@ function personSaid(answer: PersonAnswer, host: string | null = null): ToolCallO
 /** The commands of a script that were not allowed outright: what "accept for session" grants. */
 export function needingApproval(decision: ExecPolicyDecision): string[][] {
   return decision.commands.filter((verdict) => verdict.decision !== 'allow').map((verdict) => [...(verdict.proposedPrefix ?? verdict.command)]);
-}
-
-export function sandboxPolicy(mode: SandboxMode, cwd: string): SandboxPolicy {
-  if (mode === 'workspace-write') return { mode, writableRoots: [cwd], networkAccess: false };
-  if (mode === 'read-only') return { mode, networkAccess: false };
-  return { mode };
 }
 
 /** The working folder: inside the thread's folder, unless the thread runs without a sandbox. */

@@ -25,6 +25,7 @@ export class CommandItemTracker {
   private stored = false;
   private completed = false;
   private announced = false;
+  private preface = '';
   /**
    * Where in the process log the next delta's first byte is (the bytes the
    * decoder carries start there); null once the log no longer follows the
@@ -124,9 +125,14 @@ export class CommandItemTracker {
     this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta }, { ...this.scope(), ...(output ? { output } : {}) });
   }
 
+  /** Words the model reads before this item's own answer (a run again without the sandbox says what happened to the first). */
+  prefaceModelOutput(text: string): void {
+    this.preface = text;
+  }
+
   /** The call returned to the model: the item takes its place in the thread (still running, or final). */
   returned(modelOutput: string): void {
-    this.item = { ...this.item, modelOutput };
+    this.item = { ...this.item, modelOutput: this.preface + modelOutput };
     const { store } = this.turn;
     this.events.commit(store, () => {
       store.items.append(this.turn.threadId, this.item);

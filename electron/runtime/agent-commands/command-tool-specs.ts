@@ -7,14 +7,56 @@ import type { AgentCommandRunner } from './agent-command-runner.js';
 export const DEFAULT_YIELD_MS = 10_000;
 const MAX_YIELD_MS = 300_000;
 
-export const ExecCommandArgs = z.object({
-  cmd: z.string().min(1).max(64 * 1024).describe('The shell command to run.'),
-  workdir: z.string().max(4096).optional().describe('Working folder, relative to the project folder (default: the project folder).'),
-  env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
-  timeout_ms: z.number().int().min(1).max(24 * 3600 * 1000).optional().describe('Stop the command (and everything it started) after this long.'),
-  yield_time_ms: z.number().int().min(0).max(MAX_YIELD_MS).optional().describe('How long to wait for the command before answering (default 10000).'),
-  justification: z.string().max(2000).optional().describe('Why the command is needed, shown to the person when it needs approval.'),
-});
+/**
+ * Codex's `sandbox_permissions`: run in the thread's sandbox (the default), ask
+ * the person to run outside it, or ask for exactly the added permissions.
+ */
+export const SandboxPermissions = z.enum(['use_default', 'require_escalated', 'with_additional_permissions']);
+export type SandboxPermissions = z.infer<typeof SandboxPermissions>;
+
+const PermissionPaths = z.array(z.string().min(1).max(4096)).max(32);
+
+/** Codex's `additional_permissions`: folders to read or write beyond the sandbox's, and the network. */
+export const AdditionalPermissions = z
+  .strictObject({
+    file_system: z.strictObject({ read: PermissionPaths.optional(), write: PermissionPaths.optional() }).optional(),
+    network: z.strictObject({ enabled: z.boolean().optional() }).optional(),
+  })
+  .describe(
+    'With sandbox_permissions "with_additional_permissions": folders to read or write beyond the sandbox\'s (absolute, or relative to the project folder), and whether the command needs the network.',
+  );
+export type AdditionalPermissions = z.infer<typeof AdditionalPermissions>;
+
+export const ExecCommandArgs = z
+  .object({
+    cmd: z.string().min(1).max(64 * 1024).describe('The shell command to run.'),
+    workdir: z.string().max(4096).optional().describe('Working folder, relative to the project folder (default: the project folder).'),
+    env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
+    timeout_ms: z.number().int().min(1).max(24 * 3600 * 1000).optional().describe('Stop the command (and everything it started) after this long.'),
+    yield_time_ms: z.number().int().min(0).max(MAX_YIELD_MS).optional().describe('How long to wait for the command before answering (default 10000).'),
+    justification: z.string().max(2000).optional().describe('Why the command is needed, shown to the person when it needs approval.'),
+    sandbox_permissions: SandboxPermissions.optional().describe(
+      'Where the command runs: in the thread\'s sandbox (use_default, the default); outside the sandbox (require_escalated: the person is asked first; give a justification); or in the sandbox with exactly the folders or network named in additional_permissions (the person is asked first). Ask only when the sandbox is what stops the command.',
+    ),
+    additional_permissions: AdditionalPermissions.optional(),
+    prefix_rule: z
+      .array(z.string().min(1).max(4096))
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('When the command needs approval: the command prefix (argv words, e.g. ["npm", "test"]) to propose the person allow from now on.'),
+  })
+  .superRefine((args, ctx) => {
+    const additions = args.additional_permissions;
+    const asksForAdditions = args.sandbox_permissions === 'with_additional_permissions';
+    const hasAdditions = Boolean(additions?.file_system?.read?.length || additions?.file_system?.write?.length || additions?.network?.enabled);
+    if (asksForAdditions && !hasAdditions) {
+      ctx.addIssue({ code: 'custom', path: ['additional_permissions'], message: 'with_additional_permissions needs additional_permissions naming folders to read or write, or network' });
+    }
+    if (additions && !asksForAdditions) {
+      ctx.addIssue({ code: 'custom', path: ['sandbox_permissions'], message: 'additional_permissions is only used with sandbox_permissions "with_additional_permissions"' });
+    }
+  });
 export type ExecCommandArgs = z.infer<typeof ExecCommandArgs>;
 
 export const WriteStdinArgs = z.object({

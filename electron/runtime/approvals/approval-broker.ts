@@ -49,6 +49,8 @@ export interface ApprovalBrokerDeps {
   /** Sends each approval to every client that can answer it (and replays it to one that connects later). */
   readonly outgoing: Pick<OutgoingSender, 'request'>;
   readonly now: () => number;
+  /** A thread's approval began or stopped waiting (its status's `waitingOnApproval` flag). */
+  readonly waitingChanged?: (threadId: string, waiting: boolean, scope: { readonly turnId: string | null; readonly ephemeral: boolean }) => void;
 }
 
 /** Ended approvals of an earlier run record this instead of a decision. */
@@ -152,12 +154,16 @@ export class ApprovalBroker {
         },
       };
       this.live.set(requestId, live);
+      if (target.store) this.deps.waitingChanged?.(pending.params.threadId, true, { turnId: where.turnId, ephemeral: target.ephemeral });
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      // A request never overtakes a notification published before it (the item it asks about).
-      void this.deps.events.announced().then(() => {
-        if (this.live.get(requestId) === live) this.offer(live);
-      });
+      // A request never overtakes a notification published before it, nor the item it asks about, which
+      // its caller may announce right after asking (after the thread's waiting flag, as Codex orders them).
+      void Promise.resolve()
+        .then(() => this.deps.events.announced())
+        .then(() => {
+          if (this.live.get(requestId) === live) this.offer(live);
+        });
     });
   }
 
@@ -299,8 +305,11 @@ export class ApprovalBroker {
       for (const prefix of live.sessionPrefixes) this.grant(threadId, prefix);
     }
     live.withdrawn.abort();
-    const resolved = () =>
-      this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId: live.pending.params.turnId ?? null, ephemeral: live.ephemeral });
+    const turnId = live.pending.params.turnId ?? null;
+    const resolved = () => {
+      this.deps.events.publish('serverRequest/resolved', { threadId, requestId }, { threadId, turnId, ephemeral: live.ephemeral });
+      if (live.store) this.deps.waitingChanged?.(threadId, false, { turnId, ephemeral: live.ephemeral });
+    };
     // The answer's row and its announcement land together.
     const store = live.store;
     if (store)

@@ -1,11 +1,13 @@
 import type { jobMethods } from '../../../shared/protocol/index.js';
 import type { JobEngine } from '../jobs/job-engine.js';
+import type { ProjectService } from '../projects/project-service.js';
 import type { HandlerTable } from './handler-table.js';
 
 /** job/*: long-running commands and agents, their runs and logs. */
-export function jobHandlers(jobs: JobEngine): HandlerTable<typeof jobMethods> {
+export function jobHandlers(jobs: JobEngine, projects: Pick<ProjectService, 'createAgentJob'>): HandlerTable<typeof jobMethods> {
   return {
-    'job/create': (params) => jobs.create(params),
+    // An agent job may ask for its own separate copy (worktree) of the repository.
+    'job/create': (params) => (params.kind === 'agent' ? projects.createAgentJob(params, (agent) => jobs.create(agent)) : jobs.create(params)),
     'job/list': (params) => jobs.list(params),
     'job/read': (params) => jobs.read(params.jobId),
     'job/pause': (params) => jobs.pause(params.jobId),

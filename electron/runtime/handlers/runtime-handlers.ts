@@ -5,17 +5,22 @@ import type { McpManager } from '../../mcp/mcp-manager.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { CommandExecService } from '../terminal/command-exec-service.js';
 import type { RequestContext } from '../context.js';
+import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
 import { initializeHandler } from '../initialize-handler.js';
 import type { JobEngine } from '../jobs/job-engine.js';
 import type { PolicyService } from '../policy/rules-service.js';
+import type { ProjectService } from '../projects/project-service.js';
+import type { TurnChanges } from '../projects/turn-changes.js';
 import type { Scheduler } from '../schedules/scheduler.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import { approvalHandlers } from './approval-handlers.js';
 import { commandExecHandlers } from './command-exec-handlers.js';
 import type { HandlerTable } from './handler-table.js';
+import { environmentHandlers } from './environment-handlers.js';
 import { jobHandlers } from './job-handlers.js';
+import { projectHandlers } from './project-handlers.js';
 import { mcpHandlers } from './mcp-handlers.js';
 import { scheduleHandlers } from './schedule-handlers.js';
 import { execPolicyHandlers, hookHandlers, threadSandboxHandlers } from './policy-handlers.js';
@@ -36,6 +41,12 @@ export interface RuntimeHandlerDeps extends ThreadHandlerDeps {
   readonly commandExec: CommandExecService;
   readonly policy: PolicyService;
   readonly jobs: JobEngine;
+  /** Settings → Machines: SSH hosts and Slurm clusters jobs run on. */
+  readonly environments: EnvironmentRegistry;
+  /** Checkpoints around each turn's file changes: diffs, undo. */
+  readonly changes: TurnChanges;
+  /** project/*, a thread's separate copy. */
+  readonly projects: ProjectService;
   /** Keeps the home within its budgets; storage/usage reports it. */
   readonly retention: StorageRetention;
   /** Jobs on a clock; each run is a job of `jobs`. */
@@ -60,7 +71,7 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
   return {
     initialize: initializeHandler(deps.home),
     ...threadHandlers(deps),
-    ...turnHandlers(deps.turns),
+    ...turnHandlers(deps.turns, deps.environments),
     ...queueHandlers(deps.queue),
     ...goalHandlers(deps.goals),
     ...eventHandlers(deps.events),
@@ -74,7 +85,9 @@ export function runtimeHandlers(deps: RuntimeHandlerDeps): MethodHandlers<Reques
     ...hookHandlers(deps.hooks, deps.threads, deps.threadDefaults),
     ...threadSandboxHandlers(deps.sandboxSettings),
     ...execPolicyHandlers(deps.policy, deps.sandboxSettings),
-    ...jobHandlers(deps.jobs),
+    ...environmentHandlers(deps.environments),
+    ...jobHandlers(deps.jobs, deps.projects),
+    ...projectHandlers(deps.projects, deps.changes),
     ...scheduleHandlers(deps.schedules),
     ...desktopOnlyHandlers(),
   };

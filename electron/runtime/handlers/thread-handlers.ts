@@ -1,7 +1,9 @@
 import type { threadMethods } from '../../../shared/protocol/index.js';
+import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from '../hooks/session-start-hooks.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
+import type { ProjectService } from '../projects/project-service.js';
 import type { ThreadHistory } from '../thread-history.js';
 import type { ThreadDefaults, ThreadManager } from '../thread-manager.js';
 import type { ThreadSandboxSettings } from '../thread-sandbox.js';
@@ -16,8 +18,12 @@ export interface ThreadHandlerDeps {
   readonly clientTools: ClientTools;
   readonly queue: TurnQueue;
   readonly sandboxSettings: ThreadSandboxSettings;
+  /** Checks `environments` (Codex) before anything starts. */
+  readonly environments: EnvironmentRegistry;
   /** What thread/start uses when its params leave something out (read per call: Settings may change it). */
   readonly threadDefaults: () => ThreadDefaults;
+  /** A project's remembered settings and, on request, a separate copy (worktree) for the new thread. */
+  readonly projects: Pick<ProjectService, 'prepareStart'>;
 }
 
 /** thread/*: start, read, list, name, archive, resume, fork, rollback. */
@@ -25,9 +31,11 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
   const { threads, history, hooks, clientTools, queue, sandboxSettings } = deps;
   return {
     'thread/start': async (params, ctx) => {
+      deps.environments.checkThreadSelection(params.environments);
       const dynamicTools = params.dynamicTools ?? [];
       const compiled = await clientTools.check(dynamicTools);
-      const started = await startWithSessionHooks(hooks, params, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session)));
+      const prepared = await deps.projects.prepareStart(params);
+      const started = await startWithSessionHooks(hooks, prepared, deps.threadDefaults(), (hooked) => threads.start(hooked, sessionSourceOf(ctx.session)));
       clientTools.register(started.thread.id, dynamicTools, compiled, ctx.session.connectionId);
       return sandboxSettings.withEffectiveSettings(started);
     },

@@ -1,13 +1,17 @@
 import type { goalMethods, queueMethods, turnMethods } from '../../../shared/protocol/index.js';
+import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { GoalManager } from '../goal-manager.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
 import type { TurnEngine } from '../turns/turn-engine.js';
 import type { HandlerTable } from './handler-table.js';
 
 /** turn/*: start, steer, interrupt. */
-export function turnHandlers(turns: TurnEngine): HandlerTable<typeof turnMethods> {
+export function turnHandlers(turns: TurnEngine, environments: EnvironmentRegistry): HandlerTable<typeof turnMethods> {
   return {
-    'turn/start': (params) => turns.start(params),
+    'turn/start': (params) => {
+      environments.checkThreadSelection(params.environments);
+      return turns.start(params);
+    },
     'turn/steer': (params) => turns.steer(params),
     'turn/interrupt': (params) => turns.interrupt(params),
   };

@@ -1,4 +1,4 @@
-import type { AnyNotification, HandlerParamsOf, PendingApproval, ResultOf, ThreadGoal, Turn } from '../../../shared/protocol/index.js';
+import { textInput, type AnyNotification, type HandlerParamsOf, type PendingApproval, type ResultOf, type ThreadGoal, type Turn } from '../../../shared/protocol/index.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
 import type { EventLog } from '../event-log.js';
 import { REPORT_PROGRESS, UPDATE_GOAL, type GoalManager } from '../goal-manager.js';
@@ -170,7 +170,7 @@ export class AgentRunner {
     let turn: Turn;
     try {
       const text = agent.turns === 0 ? FIRST_TURN_PROMPT(agent.objective) : CONTINUE_PROMPT;
-      turn = this.options.turns.start({ threadId, input: [{ type: 'text', text }] }).turn;
+      turn = this.options.turns.start({ threadId, input: [textInput(text)] }).turn;
     } catch (error) {
       this.end(entry, run.live, () => machine.fail(entry.state, `could not start a turn: ${(error as Error).message}`, now));
       return;

@@ -25,7 +25,7 @@ export interface JobAdmission {
 export interface JobApprovalsDeps {
   readonly policy: () => Promise<ExecPolicyEngine>;
   readonly approvals: ApprovalBroker;
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }>;
   readonly now: () => number;
 }
 
@@ -60,7 +60,7 @@ export class JobApprovals {
       };
     }
     const settings = await this.deps.settingsOf(requester.threadId);
-    const decision = engine.evaluate({ command: spec.command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
+    const decision = engine.evaluate({ command: spec.command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
     const requirement = decision.requirement;
     if (requirement.type === 'forbidden') {
       const verdict = decision.commands.find((v) => v.decision === 'forbidden');

@@ -5,6 +5,7 @@ import {
   type DetachedExit,
   type DetachedRunEvent,
   type DetachedRunHandle,
+  type DetachedRunPlace,
   type DetachedRunState,
   type ExitInfo,
   type ProcessSupervisor,
@@ -39,11 +40,14 @@ function describeExit(exit: DetachedExit | ExitInfo, spec: CommandSpec, timedOut
     const limit = spec.timeoutMs ?? 0;
     return `timed out after ${limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`} of running time`;
   }
+  if ('detail' in exit && exit.detail) return exit.detail;
   if (exit.signal && exit.exitCode !== null) return `${signalWords(exit.signal)}, exit code ${exit.exitCode}`;
   if (exit.exitCode !== null) return `exited with code ${exit.exitCode}`;
   if (exit.signal) return signalWords(exit.signal);
   return 'ended without reporting an exit status';
 }
+
+const isEnvironmentKind = (value: unknown): value is DetachedRunPlace['environment'] => value === 'local' || value === 'ssh' || value === 'slurm';
 
 export const LOST_WHILE_AWAY = 'lost while Wheelhouse was not running: its process ended without reporting how';
 const LOST_MARKER = '\r\n\x1b[33m[wheelhouse: this run was lost — its process ended without reporting an exit status]\x1b[0m\r\n';
@@ -69,7 +73,8 @@ export class JobCommandRunner {
   start(entry: JobEntry): void {
     const live = newLiveRun(entry.runs, entry.spec.progressFromOutput === true);
     entry.live = live;
-    if (this.options.environment.unsupported) void this.spawnInProcess(entry, live);
+    // Where nothing can be detached here, a local job runs inside the app; a remote one always detaches there.
+    if (this.options.environment.unsupported && entry.spec.environmentId === undefined) void this.spawnInProcess(entry, live);
     else void this.startDetached(entry, live);
   }
 
@@ -115,8 +120,14 @@ export class JobCommandRunner {
     } catch {
       return null;
     }
-    if (parsed.environment !== 'local' || typeof parsed.runDir !== 'string' || typeof parsed.logPath !== 'string' || typeof parsed.runId !== 'string') return null;
-    const place = { environment: parsed.environment, runId: parsed.runId, runDir: parsed.runDir, logPath: parsed.logPath };
+    if (!isEnvironmentKind(parsed.environment) || typeof parsed.runDir !== 'string' || typeof parsed.logPath !== 'string' || typeof parsed.runId !== 'string') return null;
+    const place = {
+      environment: parsed.environment,
+      ...(typeof parsed.environmentId === 'string' ? { environmentId: parsed.environmentId } : {}),
+      runId: parsed.runId,
+      runDir: parsed.runDir,
+      logPath: parsed.logPath,
+    };
     if (typeof parsed.pid === 'number' && typeof parsed.startTime === 'string') return { ...place, pid: parsed.pid, startTime: parsed.startTime };
     return this.options.environment.find(place);
   }
@@ -196,7 +207,7 @@ export class JobCommandRunner {
     const { environment, commits, clock } = this.options;
     const jobId = entry.state.id;
     try {
-      live.place = environment.prepare(`${jobId}-${live.run}`);
+      live.place = environment.prepare(`${jobId}-${live.run}`, entry.spec.environmentId);
     } catch (error) {
       this.failToStart(entry, live, error);
       return;

@@ -15,16 +15,24 @@ export type JobRequest =
 
 /**
  * Step 1 of job/create (JobEngine.create): checks the request and says what
- * the job will be. Refuses with invalid params, changing nothing, a folder
- * that is not absolute or does not exist.
+ * the job will be. Refuses, changing nothing, an environment that does not
+ * exist and a folder that is not absolute or does not exist (a remote
+ * folder is checked where it is, when the run starts).
  */
-export function validateJobRequest(params: JobCreateParams): JobRequest {
-  requireFolder(params.cwd);
+export function validateJobRequest(params: JobCreateParams, checkEnvironment?: (environmentId: string) => void): JobRequest {
   const maxAttempts = params.maxAttempts ?? machine.DEFAULT_JOB_MAX_ATTEMPTS;
   if (params.kind === 'agent') {
+    requireFolder(params.cwd);
     return { kind: 'agent', name: params.name || params.objective.slice(0, DERIVED_NAME_LENGTH), maxAttempts, spec: agentSpecOf(params), objective: params.objective };
   }
-  return { kind: 'command', name: params.name || params.command.slice(0, DERIVED_NAME_LENGTH), maxAttempts, spec: commandSpecOf(params) };
+  const spec = commandSpecOf(params);
+  if (spec.environmentId === undefined) requireFolder(params.cwd);
+  else {
+    if (checkEnvironment) checkEnvironment(spec.environmentId);
+    else throw RpcError.because('environment.unknown', `no environment ${spec.environmentId}: this host runs jobs on this machine only`, { environmentId: spec.environmentId });
+    if (!path.posix.isAbsolute(spec.cwd)) throw RpcError.invalidParams(`invalid params for job/create: cwd: must be an absolute path on ${spec.environmentId}, got ${spec.cwd}`);
+  }
+  return { kind: 'command', name: params.name || params.command.slice(0, DERIVED_NAME_LENGTH), maxAttempts, spec };
 }
 
 /** A bad folder is an error now, not three failed runs later. */

@@ -40,6 +40,8 @@ export interface JobEngineOptions {
   readonly approvals?: JobApprovals;
   /** What `agent` jobs drive; without it they are refused as not supported. */
   readonly agents?: AgentJobParts;
+  /** Throws the typed error for an environment id that does not exist (environment/list); without it only `local` exists. */
+  readonly checkEnvironment?: (environmentId: string) => void;
 }
 
 /** A job started for a schedule's slot: the id its claim named, the schedule, its notification policy. */
@@ -56,6 +58,10 @@ export interface JobShutdownOptions {
 
 const STOPPED_AT_QUIT = 'cancelled: stopped when Wheelhouse quit';
 const ENDED_AT_QUIT = 'ended when Wheelhouse quit: it ran inside Wheelhouse (a command the agent started), so it could not keep running';
+
+/** Queued, running, paused, or failed with a retry to come. */
+const stillGoing = (entry: JobEntry) =>
+  entry.state.status === 'queued' || entry.state.status === 'running' || entry.state.status === 'paused' || (entry.state.status === 'failed' && entry.state.retry.nextRetryAt !== null);
 
 const notFound = (jobId: string) => RpcError.because('job.notFound', `job not found: ${jobId}`, { jobId });
 const refuse = (entry: JobEntry, action: string, why: string) =>
@@ -192,7 +198,7 @@ export class JobEngine {
     if (params.kind === 'agent' && !this.agents) {
       throw RpcError.because('job.kindUnsupported', 'agent jobs are not supported by this host: only kind "command" can run', { kind: 'agent' });
     }
-    const request = validateJobRequest(params);
+    const request = validateJobRequest(params, this.options.checkEnvironment);
     // 2. Decide: the exec policy says whether a command runs as asked, in a sandbox, after the person's approval, or not at all.
     const admission = request.kind === 'command' && this.options.approvals ? await this.options.approvals.admit(request.spec, requester) : null;
     // 3. Persist: an agent job's thread and goal, then the job row, written before anyone hears of it.
@@ -285,6 +291,13 @@ export class JobEngine {
     this.liveRuns += 1;
     this.runner.adopt(entry, child);
     return (await this.commit(entry)).job;
+  }
+
+  /** Jobs not finished yet that run in `environmentId` (an environment in use cannot be removed). */
+  usingEnvironment(environmentId: string): { jobId: string; name: string; status: string }[] {
+    return [...this.entries.values()]
+      .filter((entry) => entry.kind === 'command' && entry.spec.environmentId === environmentId && stillGoing(entry))
+      .map((entry) => ({ jobId: entry.state.id, name: entry.state.name, status: entry.state.status }));
   }
 
   list(params: HandlerParamsOf<'job/list'>): ResultOf<'job/list'> {

@@ -18,6 +18,8 @@ export interface CommandSpec {
   readonly approval?: JobApprovalNeed;
   /** A lost run may be run again from the start (job/create `rerunIfLost`). */
   readonly rerunIfLost?: boolean;
+  /** Where it runs (environment/list); absent: this machine. */
+  readonly environmentId?: string;
 }
 
 /** Why a job waits for approval, kept with the job so it can ask again after a restart. */
@@ -40,6 +42,7 @@ export function commandSpecOf(params: JobCreateCommandParams): CommandSpec {
     ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}),
     ...(params.progressFromOutput ? { progressFromOutput: true } : {}),
     ...(params.rerunIfLost ? { rerunIfLost: true } : {}),
+    ...(params.environmentId && params.environmentId !== 'local' ? { environmentId: params.environmentId } : {}),
   };
 }
 
@@ -254,6 +257,7 @@ export function jobOfEntry(entry: JobEntry, now: number): Job {
     updatedAt: state.updatedAt,
     command: entry.agent ? null : entry.spec.command,
     cwd: entry.spec.cwd,
+    environmentId: entry.agent ? 'local' : (entry.spec.environmentId ?? 'local'),
     runs: entry.runs,
     activeMs: activeMsAt(entry, now),
     etaMs: entry.etaMs,
@@ -283,6 +287,7 @@ export function jobOf(row: JobRow): Job {
     updatedAt: row.updatedAtMs,
     command: row.command,
     cwd: row.cwd,
+    environmentId: row.kind === 'command' ? environmentIdOf(row.spec) : 'local',
     runs: row.runs,
     activeMs: row.activeMs,
     etaMs: row.etaMs,
@@ -293,6 +298,14 @@ export function jobOf(row: JobRow): Job {
 /** The first run, the automatic retries and one per manual retry (never fewer than the runs there were). */
 function maxRunsOf(runs: number, maxAttempts: number, manualRetries: number): number {
   return Math.max(runs, 1 + maxAttempts + manualRetries);
+}
+
+function environmentIdOf(spec: string): string {
+  try {
+    return (JSON.parse(spec) as CommandSpec).environmentId ?? 'local';
+  } catch {
+    return 'local';
+  }
 }
 
 function rerunIfLostOf(spec: string): boolean {

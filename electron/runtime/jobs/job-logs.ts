@@ -106,7 +106,14 @@ export class JobLogs {
   /** Every run of a job, oldest first. */
   runs(jobId: string): ResultOf<'job/runs'> {
     return {
-      runs: this.store.runs(jobId).map((run) => ({ run: run.run, startedAt: run.startedAtMs, endedAt: run.endedAtMs, outcome: run.outcome, bytes: sizeOf(run.logPath) ?? 0 })),
+      runs: this.store.runs(jobId).map((run) => ({
+        run: run.run,
+        startedAt: run.startedAtMs,
+        endedAt: run.endedAtMs,
+        outcome: run.outcome,
+        bytes: sizeOf(run.logPath) ?? 0,
+        slurmJobId: slurmJobIdOf(run.handle),
+      })),
     };
   }
 
@@ -159,5 +166,16 @@ export class JobLogs {
       this.indexes.delete(run.logPath);
       throw logError(entry, 'job.logUnreadable', `cannot read run ${run.run}'s log: ${(error as Error).message}`, { attempt: run.run });
     }
+  }
+}
+
+/** A Slurm run's job id: its handle's `pid` (slurm-detached.ts records the job id there). */
+function slurmJobIdOf(handle: string | null): number | null {
+  if (handle === null) return null;
+  try {
+    const parsed = JSON.parse(handle) as { environment?: unknown; pid?: unknown };
+    return parsed.environment === 'slurm' && typeof parsed.pid === 'number' ? parsed.pid : null;
+  } catch {
+    return null;
   }
 }

@@ -133,5 +133,6 @@ export class LogPacedDelivery {
 
 /** The same text a live client gets for this event (EventLog.announce). */
 function textOf(envelope: RuntimeEventEnvelope): string {
-  return `{"method":${JSON.stringify(envelope.event)},"params":${JSON.stringify(envelope.payload ?? null)},"seq":${envelope.seq}}`;
+  const emittedAtMs = Date.parse(envelope.timestamp);
+  return `{"method":${JSON.stringify(envelope.event)},"params":${JSON.stringify(envelope.payload ?? null)},"seq":${envelope.seq},"emittedAtMs":${emittedAtMs}}`;
 }

@@ -120,7 +120,14 @@ export class OutgoingSender {
   private nextId = 1;
   private nextConnection = 1;
 
-  constructor(private readonly pacing: PacingOptions = DEFAULT_PACING) {}
+  /**
+   * `now` stamps the notifications sent here (not logged ones) with Codex's `emittedAtMs`;
+   * `pacing` is when and how a slow client is served from the log.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly pacing: PacingOptions = DEFAULT_PACING,
+  ) {}
 
   /** A connection id no other connection of any carrier has (`<carrier>-<n>`). */
   newConnectionId(carrier: string): string {
@@ -164,7 +171,7 @@ export class OutgoingSender {
    * connections it reached.
    */
   broadcast<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>): number {
-    const text = JSON.stringify({ method, params });
+    const text = JSON.stringify({ method, params, emittedAtMs: this.now() });
     let reached = 0;
     for (const connection of this.connections.values()) {
       if (!connection.isOpen) continue;
@@ -178,7 +185,7 @@ export class OutgoingSender {
   notifyConnection<N extends NotificationMethod>(connectionId: string, method: N, params: NotificationParamsOf<N>): boolean {
     const connection = this.open(connectionId);
     if (!connection) return false;
-    connection.sendNotification(method, JSON.stringify({ method, params }));
+    connection.sendNotification(method, JSON.stringify({ method, params, emittedAtMs: this.now() }));
     return connection.isOpen;
   }
 

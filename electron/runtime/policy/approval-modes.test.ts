@@ -44,12 +44,15 @@ const MODES: readonly [string, AskForApproval, SandboxMode, boolean, string][] =
   ['git push', 'untrusted', 'workspace-write', false, 'needs_approval'],
   ['git push', 'on-request', 'danger-full-access', false, 'needs_approval'],
   ['git push', 'on-failure', 'workspace-write', false, 'needs_approval'],
-  ['git push', 'never', 'workspace-write', false, 'forbidden'],
+  // Under never nothing is asked: what is not forbidden runs in the thread's sandbox.
+  ['git push', 'never', 'workspace-write', false, 'skip'],
   ['git push', granular(false, true), 'workspace-write', false, 'forbidden'],
   ['git push', granular(true, false), 'workspace-write', false, 'needs_approval'],
-  // Scripts that do not parse are asked about like a prompt rule.
+  // Scripts that do not parse are asked about like a prompt rule (and run unasked under never).
   ['cat <(ls)', 'on-request', 'danger-full-access', false, 'needs_approval'],
-  ['cat <(ls)', 'never', 'danger-full-access', false, 'forbidden'],
+  ['cat <(ls)', 'never', 'danger-full-access', false, 'skip'],
+  ['for i in 1 2; do echo $i; done', 'never', 'danger-full-access', false, 'skip'],
+  ['git push', 'never', 'workspace-write', true, 'forbidden'],
   // Forbidden stays forbidden in every mode.
   ['rm -rf /', 'never', 'danger-full-access', false, 'forbidden'],
   ['rm -rf /', 'on-request', 'danger-full-access', false, 'forbidden'],
@@ -69,10 +72,10 @@ describe('approval modes × sandbox modes', () => {
     expect(requirementType('make all && ls', 'untrusted', 'read-only')).toMatchObject({ type: 'skip', bypassSandbox: false });
   });
 
-  it('explains why a prompt was refused under never', () => {
+  it('runs what would have been asked under never inside the sandbox, and says so', () => {
     const requirement = requirementType('git push', 'never', 'workspace-write');
-    expect(requirement).toMatchObject({ type: 'forbidden' });
-    expect((requirement as { reason: string }).reason).toMatch(/"never"/);
+    expect(requirement).toMatchObject({ type: 'skip', bypassSandbox: false });
+    expect((requirement as { reason: string }).reason).toMatch(/"never", so it runs in the workspace-write sandbox without asking/);
   });
 
   it('asks before retrying a sandbox denial without the sandbox, except where asking is refused', () => {

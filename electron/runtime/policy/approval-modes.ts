@@ -13,7 +13,8 @@ import type {
  * mode and sandbox mode (the table is in docs/exec-policy.md):
  *  - any `forbidden` verdict → forbidden;
  *  - any `prompt` (a rule, a dangerous command, a script that does not parse) →
- *    needs approval, or forbidden where the mode may not ask (`never`, granular `rules: false`);
+ *    needs approval; under `never` (never ask) it runs in the sandbox unasked, as Codex
+ *    runs it; forbidden where granular `rules: false` refuses such prompts;
  *  - any `unmatched` command → the mode decides (untrusted asks; on-request runs it in the
  *    sandbox unless escalation is requested; on-failure and never run it in the sandbox);
  *  - all allowed → skip, outside the sandbox only when the person's own rules allowed every command.
@@ -27,6 +28,10 @@ export function decideRequirement(verdicts: readonly CommandVerdict[], request: 
   if (decisive?.decision === 'forbidden') return decide({ type: 'forbidden', reason: decisive.reason });
 
   if (decisive?.decision === 'prompt') {
+    // "never" means never ask, not "refuse what would have been asked": only a forbidding rule stops a command.
+    if (mode === 'never' && !request.requireEscalated) {
+      return decide({ type: 'skip', bypassSandbox: false, reason: `${decisive.reason}; the approval policy is "never", so it runs ${sandboxWords(request.sandboxMode)} without asking` });
+    }
     const refusal = promptRefusal(mode, 'rules');
     if (refusal) return decide({ type: 'forbidden', reason: `${decisive.reason}; ${refusal}` });
     return decide(needsApproval(decisive.reason, verdicts, request, null));
@@ -38,12 +43,11 @@ export function decideRequirement(verdicts: readonly CommandVerdict[], request: 
     if (mode === 'untrusted') return decide(needsApproval(decisive.reason, verdicts, request, amendment));
     const escalation = escalationRequirement(request, decisive.reason, verdicts, amendment);
     if (escalation) return decide(escalation);
-    const where = request.sandboxMode === 'danger-full-access' ? 'without a sandbox (danger-full-access)' : `in the ${request.sandboxMode} sandbox`;
-    return decide({ type: 'skip', bypassSandbox: false, reason: `${decisive.reason}; runs ${where}` });
+    return decide({ type: 'skip', bypassSandbox: false, reason: `${decisive.reason}; runs ${sandboxWords(request.sandboxMode)}` });
   }
 
   // Everything is allowed by a rule or known to be read-only.
-  const escalation = escalationRequirement(request, 'the command asks to run outside the sandbox', verdicts, null);
+  const escalation = escalationRequirement(request, request.asksForAdditions ? 'the command asks for more than the sandbox allows' : 'the command asks to run outside the sandbox', verdicts, null);
   const allowedByPeople = verdicts.length > 0 && verdicts.every((verdict) => verdict.matchedRule && !verdict.matchedRule.source.startsWith('builtin:'));
   if (escalation && !allowedByPeople && !verdicts.every(isBuiltinReadOnly)) return decide(escalation);
   const ruleSources = [...new Set(verdicts.filter((verdict) => !isBuiltinReadOnly(verdict)).map((verdict) => verdict.matchedRule?.source ?? ''))];
@@ -53,6 +57,10 @@ export function decideRequirement(verdicts: readonly CommandVerdict[], request: 
       ? 'every command only reads'
       : `allowed by ${ruleSources.join(', ')}; the rest only reads`;
   return decide({ type: 'skip', bypassSandbox: allowedByPeople, reason });
+}
+
+function sandboxWords(mode: SandboxMode): string {
+  return mode === 'danger-full-access' ? 'without a sandbox (danger-full-access)' : `in the ${mode} sandbox`;
 }
 
 function isBuiltinReadOnly(verdict: CommandVerdict): boolean {
@@ -78,8 +86,9 @@ function escalationRequirement(
 ): ExecApprovalRequirement | null {
   if (!request.requireEscalated || request.sandboxMode === 'danger-full-access') return null;
   const refusal = promptRefusal(request.approvalPolicy, 'sandbox');
-  if (refusal) return { type: 'forbidden', reason: `${reason}; running outside the sandbox needs approval and ${refusal.replace(/^approval is needed but /, '')}` };
-  return needsApproval(`${reason}; it asks to run outside the sandbox`, verdicts, request, amendment);
+  const asked = request.asksForAdditions ? 'more permissions than the sandbox gives' : 'running outside the sandbox';
+  if (refusal) return { type: 'forbidden', reason: `${reason}; ${asked} needs approval and ${refusal.replace(/^approval is needed but /, '')}` };
+  return needsApproval(`${reason}; it asks for ${asked}`, verdicts, request, amendment);
 }
 
 function needsApproval(

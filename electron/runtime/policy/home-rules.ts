@@ -16,6 +16,28 @@ export function userRulesFile(home: string): string {
   return path.join(rulesDirectory(home), 'default.rules');
 }
 
+/**
+ * A project's own rules: `<home>/rules/projects/<folder, URI-encoded>.rules`. Kept in the
+ * home, not in the repository, so an agent working in the project cannot write its own rules.
+ */
+export function projectRulesDirectory(home: string): string {
+  return path.join(rulesDirectory(home), 'projects');
+}
+
+export function projectRulesFile(home: string, project: string): string {
+  return path.join(projectRulesDirectory(home), `${encodeURIComponent(path.resolve(project))}.rules`);
+}
+
+/** The project folder a rules file is for, or null for a file of every thread. */
+export function projectOfRulesFile(home: string, file: string): string | null {
+  if (path.dirname(file) !== projectRulesDirectory(home)) return null;
+  try {
+    return decodeURIComponent(path.basename(file, '.rules'));
+  } catch {
+    return null;
+  }
+}
+
 export interface LoadedRules {
   readonly rules: readonly PrefixRule[];
   readonly errors: readonly RuleFileError[];
@@ -29,12 +51,14 @@ export interface RuleFileState {
   readonly errors: readonly RuleFileError[];
   /** The file has errors now and the rules of its last good version are kept instead. */
   readonly keptPrevious: boolean;
+  /** The project folder its rules apply to; null: every thread. */
+  readonly project: string | null;
 }
 
 /** Reads every `*.rules` file (sorted by name). Unreadable files and bad rules are reported, never thrown. */
 export async function loadRuleFiles(home: string): Promise<LoadedRules> {
   const read = await readRuleFiles(home);
-  return { rules: read.files.flatMap((file) => file.rules), errors: [...read.folderErrors, ...read.files.flatMap((file) => file.errors)] };
+  return { rules: read.files.filter((file) => file.project === null).flatMap((file) => file.rules), errors: [...read.folderErrors, ...read.files.flatMap((file) => file.errors)] };
 }
 
 interface ReadRuleFiles {
@@ -43,7 +67,12 @@ interface ReadRuleFiles {
 }
 
 async function readRuleFiles(home: string): Promise<ReadRuleFiles> {
-  const directory = rulesDirectory(home);
+  const shared = await readRulesFolder(home, rulesDirectory(home));
+  const projects = await readRulesFolder(home, projectRulesDirectory(home));
+  return { files: [...shared.files, ...projects.files], folderErrors: [...shared.folderErrors, ...projects.folderErrors] };
+}
+
+async function readRulesFolder(home: string, directory: string): Promise<ReadRuleFiles> {
   let names: string[];
   try {
     names = (await fs.readdir(directory)).filter((name) => name.endsWith('.rules')).sort();
@@ -60,11 +89,11 @@ async function readRuleFiles(home: string): Promise<ReadRuleFiles> {
     } catch (error) {
       // Deleted between listing and reading: simply gone.
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      files.push({ file, rules: [], errors: [{ file, line: 0, message: `cannot read: ${(error as Error).message}` }], keptPrevious: false });
+      files.push({ file, rules: [], errors: [{ file, line: 0, message: `cannot read: ${(error as Error).message}` }], keptPrevious: false, project: projectOfRulesFile(home, file) });
       continue;
     }
     const parsed = parseRuleFile(text, file);
-    files.push({ file, rules: parsed.rules, errors: parsed.errors, keptPrevious: false });
+    files.push({ file, rules: parsed.rules, errors: parsed.errors, keptPrevious: false, project: projectOfRulesFile(home, file) });
   }
   return { files, folderErrors: [] };
 }
@@ -91,7 +120,7 @@ export class ExecPolicyEngine {
   private writes: Promise<void> = Promise.resolve();
   private reloading: Promise<void> | null = null;
   private reloadAgain = false;
-  private watcher: FSWatcher | null = null;
+  private watchers: FSWatcher[] = [];
   private debounce: ReturnType<typeof setTimeout> | null = null;
   /** Whether the folder should be watched (between watch() and stopWatching()). */
   private watchWanted = false;
@@ -155,7 +184,7 @@ export class ExecPolicyEngine {
     for (const file of this.lastGood.keys()) if (!files.some((state) => state.file === file)) this.lastGood.delete(file);
     this.files = files;
     this.folderErrors = read.folderErrors;
-    this.ruleList = files.flatMap((state) => state.rules);
+    this.ruleList = files.filter((state) => state.project === null).flatMap((state) => state.rules);
   }
 
   /** Calls `listener` after every reload (file change on disk, edit, amendment). */
@@ -179,27 +208,32 @@ export class ExecPolicyEngine {
    * and tried again every `watchRetryMs` until it holds.
    */
   async watch(): Promise<void> {
-    if (this.watcher) return;
+    if (this.watchers.length > 0) return;
     this.watchWanted = true;
-    const directory = rulesDirectory(this.home);
+    const reloadSoon = () => {
+      if (this.debounce) clearTimeout(this.debounce);
+      this.debounce = setTimeout(() => {
+        this.debounce = null;
+        void this.reload();
+      }, RELOAD_DEBOUNCE_MS);
+    };
     try {
-      await fs.mkdir(directory, { recursive: true, mode: 0o700 });
-      if (!this.watchWanted || this.watcher) return;
-      this.watcher = watchFolder(directory, () => {
-        if (this.debounce) clearTimeout(this.debounce);
-        this.debounce = setTimeout(() => {
-          this.debounce = null;
-          void this.reload();
-        }, RELOAD_DEBOUNCE_MS);
-      });
+      // The projects' folder sits inside the rules folder: both made owner-only.
+      await fs.mkdir(projectRulesDirectory(this.home), { recursive: true, mode: 0o700 });
+      if (!this.watchWanted || this.watchers.length > 0) return;
+      for (const directory of [rulesDirectory(this.home), projectRulesDirectory(this.home)]) {
+        const watcher = watchFolder(directory, reloadSoon);
+        this.watchers.push(watcher);
+        watcher.on('error', (error) => {
+          this.closeWatcher();
+          this.watchFailed(error);
+        });
+      }
     } catch (error) {
+      this.closeWatcher();
       this.watchFailed(error);
       return;
     }
-    this.watcher.on('error', (error) => {
-      this.closeWatcher();
-      this.watchFailed(error);
-    });
     this.watchFailure = null;
     // Anything written between the first read and the watch starting (also while it was down).
     await this.reload();
@@ -213,8 +247,8 @@ export class ExecPolicyEngine {
   }
 
   private closeWatcher(): void {
-    this.watcher?.close();
-    this.watcher = null;
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers = [];
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = null;
   }
@@ -232,8 +266,11 @@ export class ExecPolicyEngine {
     this.watchRetry.unref?.();
   }
 
+  /** The home's rules, and the project's own when the request names one. */
   evaluate(request: ExecPolicyRequest): ExecPolicyDecision {
-    return evaluateExecPolicy(this.ruleList, request);
+    const project = request.project ? path.resolve(request.project) : null;
+    const projectRules = project ? this.files.filter((state) => state.project === project).flatMap((state) => state.rules) : [];
+    return evaluateExecPolicy(projectRules.length > 0 ? [...this.ruleList, ...projectRules] : this.ruleList, request);
   }
 
   /**

@@ -107,6 +107,10 @@ export interface ExecPolicyRequest {
   readonly networkAccess?: boolean;
   /** The model asked to run outside the sandbox (Codex's `sandbox_permissions: require_escalated`). */
   readonly requireEscalated?: boolean;
+  /** With `requireEscalated`: the model asked for added folders or network in the sandbox (`with_additional_permissions`), not for no sandbox. */
+  readonly asksForAdditions?: boolean;
+  /** The project folder the command runs for: its own rules apply beside the home's. */
+  readonly project?: string | null;
 }
 
 export interface RuleFileError {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { RpcError } from '../../../shared/protocol/errors.js';
 import type { ExecPolicyRuleChange, ExecPolicyRuleInput } from '../../../shared/protocol/methods/exec-policy.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import { rulesDirectory, userRulesFile } from './home-rules.js';
+import { projectRulesDirectory, projectRulesFile, rulesDirectory, userRulesFile } from './home-rules.js';
 import { parseRuleFile } from './rules-file.js';
 
 /**
@@ -15,12 +15,12 @@ import { parseRuleFile } from './rules-file.js';
  */
 export async function applyRuleChange(home: string, change: ExecPolicyRuleChange): Promise<void> {
   if (change.type === 'add') {
-    const file = userRulesFile(home);
+    const file = change.project ? projectRulesFile(home, change.project) : userRulesFile(home);
     const existing = await readIfExists(file);
     const separator = existing.length > 0 && !existing.endsWith('\n') ? '\n' : '';
     const text = formatRule(change.rule);
     checkRuleText(text, change.rule);
-    await fs.mkdir(rulesDirectory(home), { recursive: true, mode: 0o700 });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileAtomic(file, `${existing}${separator}${text}\n`, 0o600);
     return;
   }
@@ -75,11 +75,12 @@ function checkRuleText(text: string, rule: ExecPolicyRuleInput): void {
   }
 }
 
-/** A rules file the editor may change: a `*.rules` file directly in the rules folder. */
+/** A rules file the editor may change: a `*.rules` file directly in the rules folder or its projects' folder. */
 function ruleFileOf(home: string, file: string): string {
   const directory = rulesDirectory(home);
   const resolved = path.resolve(directory, file);
-  if (path.dirname(resolved) !== directory || !resolved.endsWith('.rules')) {
+  const folder = path.dirname(resolved);
+  if ((folder !== directory && folder !== projectRulesDirectory(home)) || !resolved.endsWith('.rules')) {
     throw RpcError.because('rules.notRulesFile', `not a rules file of this home: ${file} (rules files are ${directory}/*.rules)`, { file });
   }
   return resolved;

@@ -55,6 +55,7 @@ export class PolicyService {
               pattern: rule.pattern.map((token) => (typeof token === 'string' ? token : [...token])),
               decision: rule.decision,
               justification: rule.justification,
+              project: file.project,
         })),
       ),
       problems: problemsOf(engine),
@@ -69,9 +70,9 @@ export class PolicyService {
     return this.list();
   }
 
-  async check(command: string, settings: { approvalPolicy: AskForApproval; sandbox: SandboxMode }): Promise<ExecPolicyCheckResult> {
+  async check(command: string, settings: { approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }): Promise<ExecPolicyCheckResult> {
     const engine = await this.engine();
-    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox });
+    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
     const { requirement } = decision;
     return {
       decision: requirement.type === 'skip' ? 'allow' : requirement.type === 'needs_approval' ? 'prompt' : 'forbidden',

@@ -1,7 +1,9 @@
 import {
   QUEUE_LIST_DEFAULT_LIMIT,
   QUEUE_LIST_MAX_LIMIT,
+  parseParams,
   RpcError,
+  TurnStartParams,
   type HandlerParamsOf,
   type ResultOf,
   type Turn,
@@ -65,8 +67,8 @@ export class TurnQueue {
     return params.turnStartParams ? { queuedSubmission: queued, queuedTurn: queued } : { queuedSubmission: queued };
   }
 
+  /** Seed 003: a thread that does not exist has nothing queued (an empty page, not an error). */
   list(params: HandlerParamsOf<'thread/queue/list'>): ResultOf<'thread/queue/list'> {
-    this.deps.threads.require(params.threadId);
     const cursor = params.cursor ?? null;
     if (cursor !== null && !/^\d+$/.test(cursor)) throw RpcError.invalidRequest(`invalid cursor: ${cursor}`);
     const start = cursor === null ? 0 : Number(cursor);
@@ -189,7 +191,7 @@ export class TurnQueue {
     try {
       // The started turn and the end of its claim land together: a crash leaves the claim (recovered as failed) or the started turn, never both.
       turn = this.deps.events.commit(store, () => {
-        const started = turns.start(claimed.turnStartParams).turn;
+        const started = turns.start(startParamsOf(claimed)).turn;
         if (store.queue.setDispatchTurnId(claimed.id, started.id, this.deps.now())) store.queue.removeDispatching(claimed.threadId, started.id);
         return started;
       });
@@ -240,4 +242,9 @@ function startedError(id: string): RpcError {
 
 function nonEmpty(metadata: Record<string, string> | null | undefined): Record<string, string> | null {
   return metadata && Object.keys(metadata).length > 0 ? metadata : null;
+}
+
+/** A queued row's params checked as turn/start checks them (empty input fails here, seed 003). */
+function startParamsOf(row: QueuedTurnRecord): HandlerParamsOf<'turn/start'> {
+  return parseParams(TurnStartParams, 'turn/start', row.turnStartParams);
 }

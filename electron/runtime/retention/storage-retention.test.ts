@@ -42,7 +42,7 @@ describe('storage retention', () => {
     const project = temp.make('wheelhouse-retention-project-');
     fs.writeFileSync(path.join(home, 'config.toml'), `${mockModelConfig(mock)}\n[wheelhouse.retention]\nmax_age_days = 7\n`);
     const clock = new ManualClock(Date.now());
-    const runtime = createTestRuntime({ home, now: () => clock.now(), jobClock: clock });
+    const runtime = createTestRuntime({ home, now: () => clock.now(), upkeepClock: clock });
     runtimes.push(runtime);
     const call = runtime.dispatcher.call.bind(runtime.dispatcher);
 

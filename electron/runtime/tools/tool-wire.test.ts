@@ -103,13 +103,39 @@ const INTENTIONAL_ADDITIONS: Record<string, Record<string, Record<string, unknow
   job_output: { jobId: { minLength: 1, maxLength: 200 }, offset: { minimum: 0, maximum: 9007199254740991 }, limit: { minimum: 1, maximum: 1048576 } },
 };
 
+const PATHS = { type: 'array', maxItems: 32, items: { type: 'string', minLength: 1, maxLength: 4096 } };
+
+/**
+ * Arguments added after the capture, whole as the model is told them:
+ * exec_command's escalation (issue 18), as Codex's exec_command takes it.
+ */
+const PROPERTIES_ADDED_SINCE: Record<string, Record<string, Record<string, unknown>>> = {
+  exec_command: {
+    sandbox_permissions: {
+      type: 'string',
+      enum: ['use_default', 'require_escalated', 'with_additional_permissions'],
+      description: expect.stringContaining('outside the sandbox (require_escalated'),
+    },
+    additional_permissions: {
+      type: 'object',
+      properties: {
+        file_system: { type: 'object', properties: { read: PATHS, write: PATHS }, additionalProperties: false },
+        network: { type: 'object', properties: { enabled: { type: 'boolean' } }, additionalProperties: false },
+      },
+      additionalProperties: false,
+      description: expect.stringContaining('with_additional_permissions'),
+    },
+    prefix_rule: { type: 'array', minItems: 1, maxItems: 64, items: { type: 'string', minLength: 1, maxLength: 4096 }, description: expect.stringContaining('command prefix') },
+  },
+};
+
 interface WireTool {
   readonly type: 'function';
   readonly function: { readonly name: string; readonly description: string; readonly parameters: { properties: Record<string, Record<string, unknown>> } };
 }
 
 describe('the tools the model sees', () => {
-  it('are what it saw before the tool table, byte for byte, apart from the listed schema limits', async () => {
+  it('are what it saw before the tool table, byte for byte, apart from the listed schema limits and arguments added since', async () => {
     const before = JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as WireTool[];
     const now = (await toolsSentToTheModel()) as WireTool[];
     expect(now.map((tool) => tool.function.name)).toEqual(before.map((tool) => tool.function.name));
@@ -121,9 +147,13 @@ describe('the tools the model sees', () => {
         continue;
       }
       expect(tool.function.description).toBe(old.function.description);
-      const properties = tool.function.parameters.properties;
+      const { properties } = tool.function.parameters;
+      const addedSince = PROPERTIES_ADDED_SINCE[tool.function.name] ?? {};
+      for (const [name, schema] of Object.entries(addedSince)) expect(properties[name], `${tool.function.name}.${name}`).toEqual(schema);
       const withoutAdditions = Object.fromEntries(
-        Object.entries(properties).map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema).filter(([key]) => !(key in (added[name] ?? {}))))]),
+        Object.entries(properties)
+          .filter(([name]) => !(name in addedSince))
+          .map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema).filter(([key]) => !(key in (added[name] ?? {}))))]),
       );
       expect({ ...tool.function.parameters, properties: withoutAdditions }, tool.function.name).toEqual(old.function.parameters);
       for (const [name, keywords] of Object.entries(added)) expect(properties[name], `${tool.function.name}.${name}`).toMatchObject(keywords);

@@ -6,7 +6,7 @@ import { applyPatchTool } from '../patch/patch-tool-spec.js';
 import type { PatchRunner } from '../patch/patch-runner.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { ClientTools } from '../tools/client-tools.js';
-import { ToolTable } from '../tools/tool-table.js';
+import { ToolTable, type ToolEntry } from '../tools/tool-table.js';
 import type { ActiveTurn } from '../active-turn.js';
 import { goalTools } from './goal-tools.js';
 import { mcpTools, type McpCallDeps } from './mcp-tool-call.js';
@@ -18,6 +18,14 @@ export interface AgentToolSources {
   readonly goals: GoalManager;
   readonly mcp: McpCallDeps;
   readonly clientTools: ClientTools;
+  /** Checkpoints around the calls that may change files (projects/turn-changes.ts); absent, none are kept. */
+  readonly changes?: FileChangeCheckpoints;
+}
+
+/** Keeps a turn's files before its first change and after each (undo, `turn/diff/updated`). */
+export interface FileChangeCheckpoints {
+  beforeChange(turn: ActiveTurn): Promise<void>;
+  afterChange(turn: ActiveTurn): Promise<void>;
 }
 
 /**
@@ -31,9 +39,29 @@ export function agentToolTable(sources: AgentToolSources): ToolTable<ActiveTurn>
   return new ToolTable<ActiveTurn>()
     .register(...builtinTools())
     .registerSource(mcpTools(sources.mcp))
-    .register(...commandTools(sources.commands))
-    .register(applyPatchTool(sources.patches))
+    .register(...commandTools(sources.commands).map((entry) => checkpointed(entry, sources.changes)))
+    .register(checkpointed(applyPatchTool(sources.patches), sources.changes))
     .register(...jobTools(sources.jobs))
     .register(...goalTools(sources.goals))
     .registerSource(sources.clientTools);
+}
+
+/**
+ * A row whose calls may write files (a patch, a command, input to a running command): the
+ * checkpoint comes before it runs, the turn's diff after it answered. Only calls that run
+ * get one: a call refused by its schema or a hook changes nothing.
+ */
+function checkpointed(entry: ToolEntry<ActiveTurn>, changes: FileChangeCheckpoints | undefined): ToolEntry<ActiveTurn> {
+  if (!changes) return entry;
+  return {
+    ...entry,
+    run: async (args, invocation) => {
+      await changes.beforeChange(invocation.turn);
+      try {
+        return await entry.run(args, invocation);
+      } finally {
+        await changes.afterChange(invocation.turn);
+      }
+    },
+  };
 }

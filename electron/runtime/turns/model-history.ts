@@ -66,14 +66,16 @@ export function buildModelHistory(items: readonly ConversationItem[]): ModelMess
       }
       case 'commandExecution': {
         const s = current();
+        const content = item.modelOutput ?? 'The command did not finish (the turn was stopped).';
+        // A run again without the sandbox is a second item of the same call: its answer (which tells the whole story) replaces the first.
+        const earlier = s.results.findIndex((result) => result.role === 'tool' && result.toolCallId === item.callId);
+        if (earlier >= 0) {
+          s.results[earlier] = { role: 'tool', toolCallId: item.callId, name: 'exec_command', content };
+          break;
+        }
         const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
         s.calls.push({ id: item.callId, name: 'exec_command', arguments: args });
-        s.results.push({
-          role: 'tool',
-          toolCallId: item.callId,
-          name: 'exec_command',
-          content: item.modelOutput ?? 'The command did not finish (the turn was stopped).',
-        });
+        s.results.push({ role: 'tool', toolCallId: item.callId, name: 'exec_command', content });
         break;
       }
       case 'fileChange': {

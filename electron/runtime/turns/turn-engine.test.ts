@@ -24,7 +24,7 @@ class ScriptedModel implements ModelClient {
   }
 }
 
-const usage = (total: number) => ({ totalTokens: total, inputTokens: total - 10, cachedInputTokens: 5, outputTokens: 10, reasoningOutputTokens: 0 });
+const usage = (total: number) => ({ totalTokens: total, inputTokens: total - 10, cachedInputTokens: 5, cacheWriteInputTokens: 0, outputTokens: 10, reasoningOutputTokens: 0 });
 
 function reply(...events: ModelStreamEvent[]) {
   return async function* () {

@@ -281,8 +281,9 @@ export class TurnEngine {
       this.deps.threads.setActiveTurn(turn.threadId, null);
       const items = turn.store.items.list(turn.threadId).filter((i): i is ThreadItem => i.turnId === turn.id && i.type !== 'forkMarker');
       const wireTurn: Turn = toWireTurn(record, items);
-      this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
+      // As Codex: the thread is idle again before its turn is announced complete.
       this.deps.events.publish('thread/status/changed', { threadId: turn.threadId, status: this.deps.threads.statusOf(turn.threadId) }, scope);
+      this.deps.events.publish('turn/completed', { threadId: turn.threadId, turn: wireTurn }, scope);
     });
     this.usageCache.set(turn.threadId, threadUsage);
     this.deps.onTurnEnded?.(turn.threadId, turn.id);

@@ -1,4 +1,4 @@
-import type { TurnFailure } from '../../../shared/protocol/index.js';
+import type { TokenUsageBreakdown, TurnFailure } from '../../../shared/protocol/index.js';
 import { ModelError, type ModelToolCall } from '../../model/types.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';
@@ -64,6 +64,20 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
         signal,
       });
       let budgetExhausted = false;
+      let requestUsage: TokenUsageBreakdown | null = null;
+      // As Codex: a request's usage is announced once its items are complete and its tool calls ran.
+      const announceUsage = () => {
+        if (!requestUsage) return;
+        deps.events.publish(
+          'thread/tokenUsage/updated',
+          {
+            threadId: turn.threadId,
+            turnId: turn.id,
+            tokenUsage: { total: addUsage(deps.threadUsage(turn.threadId), turn.usage), last: requestUsage, modelContextWindow: binding.contextWindow },
+          },
+          { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral },
+        );
+      };
       for await (const event of stream) {
         switch (event.type) {
           case 'textDelta':
@@ -77,19 +91,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
             break;
           case 'usage':
             turn.usage = addUsage(turn.usage, event.usage);
-            deps.events.publish(
-              'thread/tokenUsage/updated',
-              {
-                threadId: turn.threadId,
-                turnId: turn.id,
-                tokenUsage: {
-                  total: addUsage(deps.threadUsage(turn.threadId), turn.usage),
-                  last: event.usage,
-                  modelContextWindow: binding.contextWindow,
-                },
-              },
-              { threadId: turn.threadId, turnId: turn.id, ephemeral: turn.ephemeral },
-            );
+            requestUsage = requestUsage ? addUsage(requestUsage, event.usage) : event.usage;
             budgetExhausted = deps.goals.addTokens(turn.threadId, turn.id, event.usage.totalTokens) || budgetExhausted;
             break;
           case 'retrying':
@@ -111,6 +113,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
       reply.completeAll();
       reply = null;
       if (budgetExhausted) {
+        announceUsage();
         return {
           status: 'interrupted',
           error: {
@@ -125,6 +128,7 @@ export async function runTurn(turn: ActiveTurn, deps: TurnRunnerDeps): Promise<T
         if (signal.aborted) return { status: 'interrupted', error: null };
         await dispatchToolCall(turn, call, tools, deps);
       }
+      announceUsage();
       if (calls.length === 0 && turn.pendingInput.length === 0) return { status: 'completed' };
     }
     return {

@@ -6,6 +6,13 @@ export function findBridge(target: Window): WheelhouseBridge | undefined {
   return (target as unknown as Partial<Record<typeof BRIDGE_GLOBAL, WheelhouseBridge>>)[BRIDGE_GLOBAL];
 }
 
+/** Where a file dropped onto the window is on disk: only the desktop app can say; null in a browser. */
+export function droppedPath(target: Window, file: File): string | null {
+  const bridge = findBridge(target);
+  if (!bridge || typeof bridge.pathForFile !== 'function') return null;
+  return bridge.pathForFile(file) || null;
+}
+
 /**
  * Adapts the bridge to a transport. IPC never drops while the window lives,
  * so close only detaches this transport's listeners.

@@ -74,6 +74,10 @@ export function agentParams(form: AgentJobForm) {
 export interface JobTemplateForm {
   readonly kind: 'command' | 'agent';
   readonly cwd: string;
+  /** Where a command runs (Settings → Machines): `local`, or a machine's id; an agent works here. */
+  readonly environmentId: string;
+  /** The folder on that machine (a full path there), when it is not this computer. */
+  readonly remoteCwd: string;
   readonly command: string;
   readonly retries: string;
   readonly timeoutMinutes: string;
@@ -83,7 +87,7 @@ export interface JobTemplateForm {
 }
 
 export function newJobTemplateForm(cwd: string): JobTemplateForm {
-  return { kind: 'command', cwd, command: '', retries: '3', timeoutMinutes: '', progressFromOutput: true, rerunIfLost: false, agent: EMPTY_AGENT_FORM };
+  return { kind: 'command', cwd, environmentId: 'local', remoteCwd: '', command: '', retries: '3', timeoutMinutes: '', progressFromOutput: true, rerunIfLost: false, agent: EMPTY_AGENT_FORM };
 }
 
 /** The form of a saved job template (editing a schedule). */
@@ -91,7 +95,8 @@ export function jobTemplateFormOf(params: JobCreateParams): JobTemplateForm {
   const retries = String(params.maxAttempts ?? 3);
   if (params.kind === 'agent') return { ...newJobTemplateForm(params.cwd), kind: 'agent', retries, agent: agentFormOf(params) };
   return {
-    ...newJobTemplateForm(params.cwd),
+    ...newJobTemplateForm(params.environmentId && params.environmentId !== 'local' ? '' : params.cwd),
+    ...(params.environmentId && params.environmentId !== 'local' ? { environmentId: params.environmentId, remoteCwd: params.cwd } : {}),
     command: params.command,
     retries,
     timeoutMinutes: params.timeoutMs === undefined ? '' : String(Math.round(params.timeoutMs / 60_000)),
@@ -100,11 +105,20 @@ export function jobTemplateFormOf(params: JobCreateParams): JobTemplateForm {
   };
 }
 
+/** A command that runs on another machine (an agent always works on this computer for now). */
+export const runsElsewhere = (form: JobTemplateForm): boolean => form.kind === 'command' && form.environmentId !== 'local';
+
 export function jobTemplateErrors(form: JobTemplateForm) {
   const timeout = form.timeoutMinutes.trim() === '' ? undefined : wholeNumber(form.timeoutMinutes, 1, 43_200);
   const agent = agentFormErrors(form.agent);
   return {
-    cwd: form.cwd.trim() === '' ? `Choose the folder the ${form.kind === 'agent' ? 'agent works' : 'command runs'} in.` : null,
+    cwd: runsElsewhere(form)
+      ? form.remoteCwd.trim().startsWith('/')
+        ? null
+        : 'Type the full path of a folder on that machine, starting with /.'
+      : form.cwd.trim() === ''
+        ? `Choose the folder the ${form.kind === 'agent' ? 'agent works' : 'command runs'} in.`
+        : null,
     command: form.kind === 'command' && form.command.trim() === '' ? 'Type the command to run.' : null,
     retries: wholeNumber(form.retries, 0, 100) === null ? 'A whole number from 0 to 100.' : null,
     timeout: form.kind === 'command' && timeout === null ? 'Whole minutes (1 or more), or leave it empty for no limit.' : null,
@@ -117,7 +131,7 @@ export function jobTemplateErrors(form: JobTemplateForm) {
  * what the form does not show (a command's environment) stays as it was.
  */
 export function jobTemplateParams(form: JobTemplateForm, name: string, kept: JobCreateParams | null = null): JobCreateParams {
-  const shared = { cwd: form.cwd.trim(), maxAttempts: wholeNumber(form.retries, 0, 100) ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
+  const shared = { cwd: runsElsewhere(form) ? form.remoteCwd.trim() : form.cwd.trim(), maxAttempts: wholeNumber(form.retries, 0, 100) ?? 3, ...(name.trim() ? { name: name.trim() } : {}) };
   if (form.kind === 'agent') return { kind: 'agent', ...shared, ...agentParams(form.agent) };
   const timeout = form.timeoutMinutes.trim() === '' ? null : wholeNumber(form.timeoutMinutes, 1, 43_200);
   return {
@@ -125,6 +139,7 @@ export function jobTemplateParams(form: JobTemplateForm, name: string, kept: Job
     ...(kept?.kind === 'command' && kept.env ? { env: kept.env } : {}),
     ...shared,
     command: form.command.trim(),
+    ...(runsElsewhere(form) ? { environmentId: form.environmentId } : {}),
     progressFromOutput: form.progressFromOutput,
     rerunIfLost: form.rerunIfLost,
     ...(timeout !== null ? { timeoutMs: timeout * 60_000 } : {}),

@@ -87,11 +87,15 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
       return said('That run of the schedule has started already.');
     case 'job.notFound':
       return said('That job no longer exists. It may have been deleted in another window.');
+    case 'environment.unknown':
+      return said('That machine is no longer in Settings → Machines. Pick another one or add it again.');
     case 'queue.notFound':
     case 'queue.alreadyStarting':
       return said('That queued message has already started or was removed. Nothing was changed.');
     case 'queue.orderChanged':
       return said('The queue changed in another window. Try the move again.');
+    case 'environment.inUse':
+    case 'environment.notForThreads':
     case 'policy.forbidden':
     case 'hook.blocked':
     case 'desktop.loginItemUnsupported':
@@ -123,6 +127,18 @@ function describeReason(reason: ErrorReason, { path, goal }: Details): Described
     case 'process.logFailed':
     case 'process.shuttingDown':
     case 'process.unknownSession':
+    case 'project.notFound':
+    case 'changes.turnRunning':
+    case 'changes.unavailable':
+    case 'changes.changedSince':
+    case 'git.notARepository':
+    case 'git.failed':
+    case 'worktree.none':
+    case 'worktree.turnRunning':
+    case 'worktree.notARepository':
+    case 'worktree.noCommit':
+    case 'worktree.baseNotCheckedOut':
+    case 'worktree.checkoutBusy':
       // The message names the rule, the file, the line or the command: shown as sent.
       return null;
     default: {

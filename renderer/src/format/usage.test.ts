@@ -5,6 +5,7 @@ const usage = (total: number, input: number, cached: number) => ({
   totalTokens: total,
   inputTokens: input,
   cachedInputTokens: cached,
+  cacheWriteInputTokens: 0,
   outputTokens: total - input,
   reasoningOutputTokens: 0,
 });

@@ -20,8 +20,11 @@ export interface ThreadsState {
   /** The thread whose name is being edited inline, if any. */
   readonly renamingId: string | null;
   readonly creating: boolean;
-  /** Starts a thread in `cwd` (default: the open thread's folder, else the last project folder) and opens it. */
-  newThread(cwd?: string): Promise<void>;
+  /**
+   * Starts a thread in `cwd` (default: the open thread's folder, else the last project folder) and opens it;
+   * `worktree`: in a separate copy of that repository. Resolves whether it started.
+   */
+  newThread(cwd?: string, options?: { readonly worktree?: boolean }): Promise<boolean>;
   /** Copies a thread into a new one (thread/fork) and opens the copy. */
   fork(threadId: string): Promise<void>;
   /** The folder new threads start in when none is open (chosen in first run or Settings). */
@@ -89,18 +92,23 @@ export function createThreadsStore(
         set({ projectFolder: path });
       },
 
-      newThread: async (cwd) => {
-        if (get().creating) return;
+      newThread: async (cwd, options = {}) => {
+        if (get().creating) return false;
         set({ creating: true });
         const { selectedId, threads, projectFolder } = get();
         const folder = cwd ?? (selectedId ? threads[selectedId]?.cwd : undefined) ?? projectFolder;
         try {
-          const { thread } = await client.request('thread/start', folder ? { cwd: folder } : {});
+          const { thread } = await client.request('thread/start', {
+            ...(folder ? { cwd: folder } : {}),
+            ...(options.worktree ? { worktree: true } : {}),
+          });
           if (cwd) get().setProjectFolder(cwd);
           applyEvent({ kind: 'started', thread });
           get().select(thread.id);
+          return true;
         } catch (error) {
           showRequestError(error);
+          return false;
         } finally {
           set({ creating: false });
         }

@@ -4,6 +4,35 @@ import { defineMethod, defineNotification, perThread } from '../define.js';
 import { McpServerElicitationRequestParams, McpServerElicitationRequestResponse } from './mcp-elicitation.js';
 import { FileChangeApprovalDecision } from '../file-change.js';
 
+/**
+ * Wheelhouse: where an approved command runs, so the person knows what they
+ * allow: in the thread's sandbox, in it with exactly the added folders (and
+ * network), or outside any sandbox.
+ */
+export const CommandRunsIn = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('sandbox'), mode: z.enum(['read-only', 'workspace-write']), writableRoots: z.array(z.string()), networkAccess: z.boolean() }),
+  z.object({
+    type: z.literal('sandboxWithAdditions'),
+    mode: z.enum(['read-only', 'workspace-write']),
+    writableRoots: z.array(z.string()),
+    /** The folders (and network) the model asked for on top of the thread's sandbox. */
+    addedWritableRoots: z.array(z.string()),
+    addedReadableRoots: z.array(z.string()),
+    networkAccess: z.boolean(),
+  }),
+  z.object({ type: z.literal('noSandbox') }),
+]);
+export type CommandRunsIn = z.infer<typeof CommandRunsIn>;
+
+/** Codex `AdditionalPermissionProfile`: what a command asks for beyond the sandbox. */
+export const AdditionalPermissionProfile = z.object({
+  fileSystem: z
+    .object({ read: z.array(z.string()).nullable(), write: z.array(z.string()).nullable(), entries: z.null(), globScanMaxDepth: z.null() })
+    .nullable(),
+  network: z.object({ enabled: z.boolean().nullable() }).nullable(),
+});
+export type AdditionalPermissionProfile = z.infer<typeof AdditionalPermissionProfile>;
+
 /** Codex `CommandExecutionRequestApprovalParams` (every field sent; null where Wheelhouse has no value). */
 export const CommandExecutionRequestApprovalParams = z.object({
   threadId: z.string(),
@@ -19,11 +48,15 @@ export const CommandExecutionRequestApprovalParams = z.object({
   proposedExecpolicyAmendment: z.array(z.string()).nullable().optional(),
   proposedNetworkPolicyAmendments: z.array(NetworkPolicyAmendment).nullable().optional(),
   availableDecisions: z.array(CommandExecutionApprovalDecision).nullable().optional(),
-  additionalPermissions: z.unknown().optional(),
+  additionalPermissions: AdditionalPermissionProfile.nullable().optional(),
   networkApprovalContext: z.unknown().optional(),
   environmentId: z.string().nullable().optional(),
   /** Wheelhouse: the exec-policy rule (or default) that asked for this approval. */
   decidedBy: PolicyDecidedBy.nullable().optional(),
+  /** Wheelhouse: where the command runs if approved. */
+  runsIn: CommandRunsIn.nullable().optional(),
+  /** Wheelhouse: this asks to run a command again without the sandbox, after the sandbox stopped it. */
+  retryOfSandboxDenial: z.boolean().optional(),
 });
 export type CommandExecutionRequestApprovalParams = z.infer<typeof CommandExecutionRequestApprovalParams>;
 

@@ -98,14 +98,20 @@ const configNulls = nullFields(
 /** The Codex config keys Wheelhouse does not use, sent as null. */
 export const CONFIG_CODEX_NULLS = configNulls.values;
 
-/** Codex's `Config`: the effective settings under their config.toml names. */
-export const CodexConfig = z.object({
-  model: z.string().nullable(),
-  model_provider: z.string().nullable(),
-  approval_policy: CodexAskForApproval.nullable(),
-  sandbox_mode: SandboxMode.nullable(),
-  ...configNulls.shape,
-});
+/**
+ * Codex's `Config`: the effective settings under their config.toml names.
+ * Like Codex's, open: every other key of the file (and Codex's default for
+ * each key it leaves unset) rides along untyped.
+ */
+export const CodexConfig = z
+  .object({
+    model: z.string().nullable(),
+    model_provider: z.string().nullable(),
+    approval_policy: CodexAskForApproval.nullable(),
+    sandbox_mode: SandboxMode.nullable(),
+    ...configNulls.shape,
+  })
+  .loose();
 export type CodexConfig = z.infer<typeof CodexConfig>;
 
 /** Which events Wheelhouse tells the person about (a desktop notification, or a note in the window). */
@@ -136,7 +142,7 @@ export const NOTIFICATION_PREFERENCE_KEYS: Readonly<Record<NotificationKind, str
  */
 export const ConfigReadResult = z.object({
   config: CodexConfig,
-  /** Codex: where each key's value came from; Wheelhouse reports none. */
+  /** Codex: where each value config.toml sets came from (Wheelhouse has one layer, the user's file), by dotted key path. */
   origins: z.record(z.string(), z.unknown()),
   layers: z.null(),
   filePath: z.string(),

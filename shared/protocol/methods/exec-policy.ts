@@ -20,6 +20,8 @@ export const ExecPolicyRule = z.object({
   pattern: z.array(PolicyPatternToken),
   decision: ExecPolicyRuleDecision,
   justification: z.string().nullable(),
+  /** Wheelhouse: the project folder this rule applies to (its commands only); null for every thread. */
+  project: z.string().nullable(),
 });
 export type ExecPolicyRule = z.infer<typeof ExecPolicyRule>;
 
@@ -79,7 +81,12 @@ export type ExecPolicyRuleInput = z.infer<typeof ExecPolicyRuleInput>;
 const RuleAt = z.object({ file: z.string().min(1).max(4096), line: z.number().int().min(1) });
 
 export const ExecPolicyRuleChange = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('add'), rule: ExecPolicyRuleInput }),
+  z.object({
+    type: z.literal('add'),
+    rule: ExecPolicyRuleInput,
+    /** Wheelhouse: add it for this project folder only (kept in the home, `rules/projects/`); default: for every thread. */
+    project: z.string().min(1).max(1024).nullable().optional(),
+  }),
   z.object({ type: z.literal('update'), at: RuleAt, rule: ExecPolicyRuleInput }),
   z.object({ type: z.literal('delete'), at: RuleAt }),
 ]);
@@ -118,7 +125,7 @@ export const execPolicyMethods = {
   'execPolicy/check': defineMethod(
     z.object({
       command: z.string().min(1, 'type a command to check').max(100_000),
-      /** Judge with this thread's approval policy and sandbox; else the defaults new threads get. */
+      /** Judge with this thread's approval policy and sandbox (and its project's rules); else the defaults new threads get. */
       threadId: z.string().nullable().optional(),
     }),
     ExecPolicyCheckResult,

@@ -98,6 +98,8 @@ export const Job = z.object({
   /** The shell command of a `command` job. */
   command: z.string().nullable(),
   cwd: z.string(),
+  /** Where it runs (environment/list): `local`, or a machine's id. Absent from older servers: local. */
+  environmentId: z.string().optional(),
   /** Runs started so far (numbered from 1; `job/log` and `job/output/delta` use this number). */
   runs: z.number().int().min(0),
   /** Time spent running (not paused) in the current or last run, as of `updatedAt`. */
@@ -147,6 +149,8 @@ export const JobCreateCommandParams = z.object({
    * and waits for the person. Uses up an automatic retry; none left, no re-run.
    */
   rerunIfLost: z.boolean().optional(),
+  /** Where it runs (environment/list); default `local`. For a remote one, `cwd` is a folder there. */
+  environmentId: z.string().min(1).max(64).optional(),
 });
 
 export const JobCreateAgentParams = z.object({
@@ -165,6 +169,8 @@ export const JobCreateAgentParams = z.object({
   maxAttempts: z.number().int().min(0).max(100).optional(),
   /** Turns it may take before it stops without reaching the goal (default 50). */
   maxTurns: z.number().int().min(1).max(1000).optional(),
+  /** Wheelhouse: work in a separate copy (a git worktree on a new branch `wheelhouse/job-<name>`) of the repository at `cwd`; the job's `cwd` is the copy. */
+  worktree: z.boolean().optional(),
 });
 export type JobCreateAgentParams = z.output<typeof JobCreateAgentParams>;
 
@@ -250,6 +256,8 @@ export const JobRun = z.object({
   outcome: z.string().nullable(),
   /** Bytes of its log. */
   bytes: z.number().int(),
+  /** The Slurm job id of a run submitted to a Slurm cluster (`squeue`, `sacct`, `scancel` know it by this); null elsewhere. Absent from older servers. */
+  slurmJobId: z.number().int().nullable().optional(),
 });
 export type JobRun = z.infer<typeof JobRun>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, defineNotification, perThread } from '../define.js';
 import { Turn, TurnError, UserInput } from '../thread.js';
-import { TurnStartParams } from './turn.js';
+import { TurnInputItems, TurnStartParams } from './turn.js';
 
 /**
  * Queued turns (seed 003: Codex's development-branch `thread/queue/*`), plus
@@ -14,6 +14,15 @@ import { TurnStartParams } from './turn.js';
 const ThreadId = z.string().min(1).max(200);
 const QueuedTurnId = z.string().min(1).max(200);
 const TurnInput = TurnStartParams.shape.input;
+
+/**
+ * A queued turn's `turn/start` params, kept whole as the client sent them
+ * (seed 003): every field, Codex's or not, is stored and echoed back. They are
+ * checked as `turn/start`'s when the turn starts; input that cannot start a
+ * turn (empty) is accepted here and fails then, leaving the row failed.
+ */
+export const QueuedTurnStartParams = TurnStartParams.extend({ input: TurnInputItems }).loose();
+export type QueuedTurnStartParams = z.output<typeof QueuedTurnStartParams>;
 const ClientMetadata = z.record(z.string(), z.string());
 
 /** Default and largest page of thread/queue/list (seed 003). */
@@ -33,7 +42,7 @@ export type QueuedTurnStatus = z.infer<typeof QueuedTurnStatus>;
  */
 export const QueuedTurn = z.object({
   id: z.string(),
-  turnStartParams: TurnStartParams,
+  turnStartParams: QueuedTurnStartParams,
   status: QueuedTurnStatus,
   clientUserMessageId: z.string(),
   input: z.array(UserInput),
@@ -46,7 +55,7 @@ export const ThreadQueueAddParams = z
   .object({
     threadId: ThreadId,
     // Null means "not given" for every optional field (Codex clients send null).
-    turnStartParams: TurnStartParams.nullable().optional(),
+    turnStartParams: QueuedTurnStartParams.nullable().optional(),
     input: TurnInput.nullable().optional(),
     clientUserMessageId: z.string().min(1).max(200).nullable().optional(),
     responsesapiClientMetadata: ClientMetadata.nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TurnEnvironmentParams } from './environment.js';
 import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ApprovalsReviewer, CodexAskForApproval, nullFields, SandboxPolicy } from '../codex.js';
 import { DynamicToolSpec } from './dynamic-tools.js';
@@ -15,6 +16,8 @@ const ThreadId = z.string().min(1).max(200);
 const Path = z.string().min(1).max(4096);
 
 export const ThreadStartParams = z.object({
+  /** Codex: the thread's sticky environments (Wheelhouse: `local` only for now; remote ones take jobs). */
+  environments: z.array(TurnEnvironmentParams).max(16).nullable().optional(),
   model: z.string().max(200).nullable().optional(),
   modelProvider: z.string().max(200).nullable().optional(),
   cwd: Path.nullable().optional(),
@@ -24,6 +27,8 @@ export const ThreadStartParams = z.object({
   ephemeral: z.boolean().nullable().optional(),
   /** Client-side tools for this thread's turns, answered through `item/tool/call`; kept with the thread. */
   dynamicTools: z.array(DynamicToolSpec).max(128).nullable().optional(),
+  /** Wheelhouse: work in a separate copy (a git worktree on a new branch `wheelhouse/<name>`) of the repository at `cwd`; the thread's `cwd` is the copy. */
+  worktree: z.boolean().nullable().optional(),
 });
 
 /** A page size as Codex sends it (any uint32); Wheelhouse serves at most `max` per page. */
@@ -52,10 +57,30 @@ export const ThreadStartResult = z.object({
   approvalPolicy: CodexAskForApproval,
   approvalsReviewer: ApprovalsReviewer,
   sandbox: SandboxPolicy,
+  /** Codex: the folders the thread's tools work in (the thread's `cwd`). */
+  runtimeWorkspaceRoots: z.array(z.string()),
+  /** Codex: the instruction files (AGENTS.md) read into the thread's instructions; Wheelhouse reads none yet. */
+  instructionSources: z.array(z.string()),
+  /** Codex: plugins turned off for the thread; Wheelhouse has no plugins. */
+  disabledPluginIds: z.array(z.string()),
+  /** Codex: when the agent hands work to other agents: only when asked (agent jobs start when a person or the model asks). */
+  multiAgentMode: z.enum(['explicitRequestOnly', 'proactive']),
   ...startNulls.shape,
 });
 /** The Codex start/resume/fork result fields Wheelhouse has no value for. */
 export const THREAD_START_CODEX_NULLS = startNulls.values;
+
+/**
+ * Codex `ThreadReadState`: the first unread turn, and a revision that guards
+ * read marks. Wheelhouse does not track what a person has read yet, so every
+ * thread reads as read (`firstUnread: null`); the revision is the thread's
+ * last change (`updatedAt` in ms), so it moves whenever the thread does.
+ */
+export const ThreadReadState = z.object({
+  firstUnread: z.null(),
+  revision: z.string(),
+});
+export type ThreadReadState = z.infer<typeof ThreadReadState>;
 
 export const ThreadListParams = z.object({
   /** Include archived threads (Codex: `archived`); archived-only when `archived` is true. */
@@ -69,7 +94,8 @@ export const ThreadListResult = z.object({
   data: z.array(Thread),
   nextCursor: z.string().nullable(),
   backwardsCursor: z.null(),
-  readStates: z.null(),
+  /** Codex: each listed thread's read state, by thread id. */
+  readStates: z.record(z.string(), ThreadReadState),
 });
 
 export const ThreadReadParams = z.object({
@@ -87,7 +113,7 @@ const EventSeqField = z.number().int().nonnegative();
 
 export const ThreadReadResult = z.object({
   thread: Thread,
-  readState: z.null(),
+  readState: ThreadReadState,
   /** Wheelhouse: every item of the thread once, in order (fork markers included). */
   items: z.array(ConversationItem),
   checkpoint: Checkpoint.nullable(),
@@ -139,8 +165,8 @@ export const ThreadRollbackParams = z.object({
 });
 
 /**
- * Resume and fork answer like start, plus the thread's turns (summaries:
- * status, error, usage) and every item once in the flat `items` list.
+ * Resume and fork answer like start, plus the thread's turns with their
+ * items (as Codex) and every item once more in Wheelhouse's flat `items` list.
  */
 export const ThreadLoadResult = ThreadStartResult.extend({
   ...nullFields('collaborationMode', 'initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,

@@ -1,18 +1,24 @@
 import { z } from 'zod';
+import { TurnEnvironmentParams } from './environment.js';
 import { defineMethod, defineNotification, perThread } from '../define.js';
 import { ThreadItem, ThreadStatus, ThreadTokenUsage, Turn, UserInput } from '../thread.js';
 
 /** Largest total text of one turn's input (characters). */
 export const MAX_TURN_INPUT_CHARS = 256 * 1024;
 
-const TurnInput = z
+/** Input items as a client sends them, within the size limit (a queued turn's may still be empty). */
+export const TurnInputItems = z
   .array(UserInput)
-  .min(1, 'turn input must not be empty')
-  .refine((items) => items.some((i) => i.text.trim().length > 0), 'turn input must not be empty')
   .refine(
     (items) => items.reduce((n, i) => n + i.text.length, 0) <= MAX_TURN_INPUT_CHARS,
     `turn input exceeds ${MAX_TURN_INPUT_CHARS} characters`,
   );
+
+/** The input of a turn that starts now: something to say. */
+const TurnInput = TurnInputItems.refine(
+  (items) => items.some((i) => i.text.trim().length > 0),
+  'turn input must not be empty',
+);
 
 export const TurnStartParams = z.object({
   threadId: z.string().min(1),
@@ -20,6 +26,8 @@ export const TurnStartParams = z.object({
   /** Override the model for this turn and the ones after it. */
   model: z.string().min(1).max(200).nullable().optional(),
   cwd: z.string().min(1).max(4096).nullable().optional(),
+  /** Codex: environments for this turn and the ones after it (Wheelhouse: `local` only for now; remote ones take jobs). */
+  environments: z.array(TurnEnvironmentParams).max(16).nullable().optional(),
 });
 
 export const TurnSteerParams = z.object({
@@ -81,6 +89,10 @@ export const turnNotifications = {
   'thread/status/changed': defineNotification(
     z.object({ threadId: z.string(), status: ThreadStatus }),
     'A thread became active, idle or unloaded.',
+  ),
+  'turn/diff/updated': defineNotification(
+    z.object({ threadId: z.string(), turnId: z.string(), diff: z.string() }),
+    "The turn's unified diff so far (every file it changed), after each change.",
   ),
   'turn/retrying': defineNotification(
     z.object({ ...ItemScope, attempt: z.number().int(), delayMs: z.number(), reason: z.string() }),

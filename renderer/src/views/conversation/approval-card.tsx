@@ -9,6 +9,7 @@ import type { CommandApproval, OtherRequest } from '../../stores/approvals-store
 import { DecidedByLine } from './decided-by-line.js';
 import { AnswerFailure } from '../approvals/answer-failure.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';
+import { RunsInLine } from './runs-in-line.js';
 
 /** Keys that answer a focused approval card. */
 const SHORTCUTS: Readonly<Record<string, 'accept' | 'thread' | 'rule' | 'decline' | 'cancel'>> = {
@@ -43,9 +44,17 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
             : choice;
     if (decision) answer(approval.requestId, decision);
   };
+  const retry = params.retryOfSandboxDenial === true;
   return (
-    <ApprovalCardFrame label="Approve this command?" title="Run this command?" testId="approval-card" shortcuts={SHORTCUTS} onChoose={choose}>
-      <DecidedByLine decidedBy={params.decidedBy} waiting policyReason={reason.policy} />
+    <ApprovalCardFrame
+      label={retry ? 'Run again without the sandbox?' : 'Approve this command?'}
+      title={retry ? 'The sandbox stopped this command. Run it again without the sandbox?' : 'Run this command?'}
+      testId="approval-card"
+      shortcuts={SHORTCUTS}
+      onChoose={choose}
+    >
+      {!retry && <DecidedByLine decidedBy={params.decidedBy} waiting policyReason={reason.policy} />}
+      <RunsInLine runsIn={params.runsIn} />
       {reason.agent && (
         <p className="approval-reason" data-testid="approval-agent-says">
           The agent says: <InlineCode text={reason.agent} />
@@ -53,7 +62,7 @@ export function ApprovalCard({ approval }: { readonly approval: CommandApproval 
       )}
       <div className="approval-actions">
         <button type="button" className="button button-primary" data-testid="approval-accept" onClick={() => choose('accept')}>
-          Approve <kbd>A</kbd>
+          {retry ? 'Run again without the sandbox' : 'Approve'} <kbd>A</kbd>
         </button>
         {offers('acceptForSession') && (
           <button

@@ -1,6 +1,7 @@
-import { ArchiveRestore, Ellipsis, Folder, GitBranch, SquareTerminal } from 'lucide-react';
+import { ArchiveRestore, Ellipsis, FileDiff, Folder, GitBranch, SquareTerminal } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useTerminalStore, useThreadsStore } from '../../services.js';
+import { useProjectsStore, useTerminalStore, useThreadsStore } from '../../services.js';
+import { WorktreeMenu } from '../projects/worktree-menu.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { PopoverMenu } from '../common/popover-menu.js';
 import { useThreadActions } from '../threads/use-thread-actions.js';
@@ -15,6 +16,11 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
   const title = threadTitle(thread);
   const terminalOpen = useTerminalStore((s) => s.open[thread.id] === true);
   const toggleTerminal = useTerminalStore((s) => s.toggle);
+  const project = useProjectsStore((s) => s.projectOfThread[thread.id] ?? thread.cwd);
+  const showProject = useProjectsStore((s) => s.showProject);
+  const changesOpen = useProjectsStore((s) => s.changes?.threadId === thread.id);
+  const toggleChanges = useProjectsStore((s) => s.toggleChanges);
+  const inCopy = branch?.startsWith('wheelhouse/') ?? false;
 
   return (
     <header className="conversation-header">
@@ -23,13 +29,20 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
           {title}
         </h1>
         <div className="conversation-meta">
-          <span className="conversation-meta-item" title={thread.cwd}>
+          <button
+            type="button"
+            className="conversation-meta-item conversation-project"
+            title={inCopy ? `Works in a separate copy of ${project}: ${thread.cwd}` : `Open the project ${project}`}
+            onClick={() => showProject(project)}
+            data-testid="conversation-project"
+          >
             <Folder size={13} strokeWidth={1.9} aria-hidden="true" />
             <span className="conversation-cwd" data-testid="conversation-cwd">
               {thread.cwd}
             </span>
-          </span>
-          {branch && (
+          </button>
+          {branch && inCopy && <WorktreeMenu threadId={thread.id} branch={branch} />}
+          {branch && !inCopy && (
             <span className="conversation-meta-item conversation-branch" title={`Git branch ${branch}`}>
               <GitBranch size={13} strokeWidth={1.9} aria-hidden="true" />
               <span>{branch}</span>
@@ -50,6 +63,17 @@ export function ConversationHeader({ thread }: { readonly thread: Thread }) {
         ) : (
           <GoalButton threadId={thread.id} disabled={false} />
         )}
+        <button
+          type="button"
+          className="icon-button conversation-changes-button"
+          aria-label="Changes"
+          aria-pressed={changesOpen}
+          title={changesOpen ? 'Hide the changes' : 'Files this thread changed, with undo'}
+          data-testid="changes-toggle"
+          onClick={() => toggleChanges(thread.id)}
+        >
+          <FileDiff size={16} strokeWidth={1.9} aria-hidden="true" />
+        </button>
         <button
           type="button"
           className="icon-button conversation-terminal-button"

@@ -12,6 +12,8 @@ import { ConversationHeader } from './conversation-header.js';
 import { GoalBanner } from './goal-editor.js';
 import { MessageList } from './message-list.js';
 import { TerminalPanel } from '../terminal/terminal-panel.js';
+import { ChangesPanel } from '../projects/changes-panel.js';
+import { openNewThread } from '../../services.js';
 import { useLive } from '../connection/use-live.js';
 import './conversation.css';
 import './messages.css';
@@ -24,7 +26,6 @@ import './commands.css';
 export function ConversationPane() {
   const thread = useThreadsStore(selectSelectedThread);
   const selectedId = useThreadsStore((s) => s.selectedId);
-  const newThread = useThreadsStore((s) => s.newThread);
   const creating = useThreadsStore((s) => s.creating);
   const connected = useConnectionStore((s) => s.status === 'connected');
   const live = useLive();
@@ -45,7 +46,7 @@ export function ConversationPane() {
           <p className="welcome-text">
             Pick a thread on the left, or start a new one to work with an agent on a project.
           </p>
-          <button type="button" className="button button-primary" onClick={() => void newThread()} disabled={creating || !live}>
+          <button type="button" className="button button-primary" onClick={openNewThread} disabled={creating || !live}>
             <SquarePen size={15} strokeWidth={2} aria-hidden="true" />
             New thread
           </button>
@@ -62,12 +63,16 @@ export function ConversationPane() {
       aria-label="Conversation"
     >
       <ConversationHeader thread={thread} />
-      <ConversationBody thread={thread} />
-      <GoalBanner threadId={thread.id} />
-      <OtherRequests threadId={thread.id} />
-      <SessionGrants threadId={thread.id} />
-      <Composer thread={thread} />
-      <TerminalPanel thread={thread} />
+      {/* Below the header: the Changes panel covers this part only, so the header's buttons stay in reach. */}
+      <div className="conversation-stage">
+        <ConversationBody thread={thread} />
+        <GoalBanner threadId={thread.id} />
+        <OtherRequests threadId={thread.id} />
+        <SessionGrants threadId={thread.id} />
+        <Composer thread={thread} />
+        <TerminalPanel thread={thread} />
+        <ChangesPanel threadId={thread.id} />
+      </div>
     </section>
   );
 }

@@ -4,7 +4,8 @@ import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js'
 import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
 import { currentDetail, formatDuration, jobDurationMs, jobStatusLine } from '../../format/job-format.js';
 import { threadTitle } from '../../format/thread-labels.js';
-import { useApprovalsStore, useJobsStore, useSchedulesStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore, useMachinesStore, useSchedulesStore, useThreadsStore } from '../../services.js';
+import { machineName } from '../../stores/machines-store.js';
 import { ApprovalCard } from '../conversation/approval-card.js';
 import { allowedActions } from '../../stores/jobs-store.js';
 import { AgentJobFacts, AgentJobWork } from './agent-job-panel.js';
@@ -57,6 +58,8 @@ export function JobPage({ job }: { readonly job: Job }) {
     hide();
   };
   // A job waiting for the person carries its own id as the request's item.
+  const where = useMachinesStore((s) => machineName(s.list, job.environmentId));
+  const slurmJobId = useJobsStore((s) => s.details[job.id]?.runs.at(-1)?.slurmJobId ?? null);
   const approval = useApprovalsStore((s) => s.pending.find((request) => request.kind === 'command' && request.params.itemId === job.id));
 
   return (
@@ -108,6 +111,16 @@ export function JobPage({ job }: { readonly job: Job }) {
               <dt>Command</dt>
               <dd>
                 <CommandText command={job.command ?? ''} />
+              </dd>
+            </>
+          )}
+          <dt>Runs on</dt>
+          <dd data-testid="job-runs-on">{where}</dd>
+          {slurmJobId !== null && (
+            <>
+              <dt>Slurm job</dt>
+              <dd className="job-mono" data-testid="job-slurm-id">
+                {slurmJobId}
               </dd>
             </>
           )}

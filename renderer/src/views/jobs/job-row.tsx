@@ -2,7 +2,9 @@ import { memo } from 'react';
 import type { Job } from '../../../../shared/protocol/index.js';
 import { budgetLabel, isWaitingForApproval, jobStatusLabel, jobSubject } from '../../format/agent-job-format.js';
 import { attemptLabel, formatDuration, jobDurationMs, retryCountdown } from '../../format/job-format.js';
+import { useMachinesStore } from '../../services.js';
 import { allowedActions } from '../../stores/jobs-store.js';
+import { machineName } from '../../stores/machines-store.js';
 import { JOB_ACTIONS, runJobAction } from './job-actions.js';
 import { JobProgress } from './job-progress.js';
 import { useSecond } from './use-second.js';
@@ -11,7 +13,7 @@ import { useSecond } from './use-second.js';
 const ROW_ACTIONS = JOB_ACTIONS.filter(({ action }) => action !== 'delete');
 
 /**
- * One line of the dashboard: name and command (an agent's goal and budget used), status (or "waiting for approval"),
+ * One line of the dashboard: name, where it runs (another machine) and command (an agent's goal and budget used), status (or "waiting for approval"),
  * progress with ETA, which attempt with the retry countdown, duration, and pause / resume / cancel / retry.
  * The name opens the job (a click anywhere else on the row does too).
  */
@@ -20,6 +22,8 @@ export const JobRow = memo(function JobRow({ job, onOpen }: { readonly job: Job;
   const countdown = retryCountdown(job, now);
   const waiting = isWaitingForApproval(job);
   const allowed = allowedActions(job);
+  const remote = job.environmentId !== undefined && job.environmentId !== 'local';
+  const where = useMachinesStore((s) => (remote ? machineName(s.list, job.environmentId) : null));
   return (
     <div className="job-row" data-testid="job-row" data-job-id={job.id} data-status={job.status} onClick={() => onOpen(job.id)}>
       <button type="button" className="job-row-name" data-testid="job-row-open" onClick={(event) => {
@@ -28,6 +32,11 @@ export const JobRow = memo(function JobRow({ job, onOpen }: { readonly job: Job;
       }}>
         <span className="job-row-title">{job.name}</span>
         <span className={job.agent ? 'job-row-goal' : 'job-row-command'}>
+          {where !== null && (
+            <span className="job-row-where" data-testid="job-row-where">
+              on {where} ·{' '}
+            </span>
+          )}
           {jobSubject(job)}
           {job.agent ? <span className="job-row-budget"> · {budgetLabel(job.agent)}</span> : null}
         </span>

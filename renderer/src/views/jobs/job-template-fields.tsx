@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
-import { agentFormErrors, jobTemplateErrors, type JobTemplateForm } from '../../format/job-form.js';
+import { useEffect, type ReactNode } from 'react';
+import { agentFormErrors, jobTemplateErrors, runsElsewhere, type JobTemplateForm } from '../../format/job-form.js';
+import { useMachinesStore } from '../../services.js';
 import { FolderField } from '../setup/folder-field.js';
 import { AgentJobFields } from './agent-job-fields.js';
 
@@ -17,6 +18,13 @@ export function JobTemplateFields({
   readonly onChange: (change: Partial<JobTemplateForm>) => void;
 }) {
   const errors = jobTemplateErrors(form);
+  const machines = useMachinesStore((s) => s.list);
+  const loadMachines = useMachinesStore((s) => s.load);
+  useEffect(() => {
+    void loadMachines();
+  }, [loadMachines]);
+  const machine = runsElsewhere(form) ? (machines?.find((candidate) => candidate.environmentId === form.environmentId) ?? null) : null;
+  const machineLabel = machine?.name ?? form.environmentId;
   const shown = (error: string | null | undefined) => (tried ? (error ?? null) : null);
   const retriesField = (label: string) => (
     <label className="field">
@@ -35,10 +43,51 @@ export function JobTemplateFields({
         ))}
       </div>
       {name}
-      <div className="field">
-        <span className="field-label">Folder</span>
-        <FolderField value={form.cwd} error={shown(errors.cwd)} onChange={(cwd) => onChange({ cwd })} onCommit={() => undefined} />
-      </div>
+      {form.kind === 'command' && machines && machines.length > 1 && (
+        <label className="field">
+          <span className="field-label">Run on</span>
+          <select
+            className="field-input"
+            data-testid="job-run-on"
+            value={form.environmentId}
+            onChange={(e) => onChange({ environmentId: e.target.value, remoteCwd: machines.find((candidate) => candidate.environmentId === e.target.value)?.path ?? '' })}
+          >
+            {machines.map((candidate) => (
+              <option key={candidate.environmentId} value={candidate.environmentId}>
+                {candidate.name}
+                {candidate.kind === 'slurm' ? ' (Slurm cluster)' : candidate.status === 'disconnected' ? ' (not connected)' : ''}
+              </option>
+            ))}
+          </select>
+          {machine && (
+            <span className="field-hint">
+              {machine.kind === 'slurm'
+                ? 'Submitted to the cluster as a batch job; it waits there until the cluster has room.'
+                : 'Runs there in your login shell, and keeps running if Wheelhouse closes or the connection drops.'}
+            </span>
+          )}
+        </label>
+      )}
+      {runsElsewhere(form) ? (
+        <label className="field">
+          <span className="field-label">Folder on {machineLabel}</span>
+          <input
+            className="field-input field-mono"
+            data-testid="job-remote-cwd"
+            placeholder="/home/you/project"
+            spellCheck={false}
+            value={form.remoteCwd}
+            aria-invalid={shown(errors.cwd) !== null}
+            onChange={(e) => onChange({ remoteCwd: e.target.value })}
+          />
+          {shown(errors.cwd) && <span className="field-error">{errors.cwd}</span>}
+        </label>
+      ) : (
+        <div className="field">
+          <span className="field-label">Folder</span>
+          <FolderField value={form.cwd} error={shown(errors.cwd)} onChange={(cwd) => onChange({ cwd })} onCommit={() => undefined} />
+        </div>
+      )}
       {form.kind === 'agent' ? (
         <AgentJobFields form={form.agent} errors={tried ? agentFormErrors(form.agent) : null} onChange={(change) => onChange({ agent: { ...form.agent, ...change } })} retries={retriesField('Retries if a turn fails')} />
       ) : (

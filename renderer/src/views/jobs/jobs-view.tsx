@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Schedule } from '../../../../shared/protocol/index.js';
-import { useJobsStore, useSchedulesStore } from '../../services.js';
+import { useJobsStore, useMachinesStore, useSchedulesStore } from '../../services.js';
 import { ScheduleDialog } from '../schedules/schedule-dialog.js';
 import { SchedulesPage } from '../schedules/schedules-page.js';
 import { JobPage } from './job-page.js';
@@ -22,9 +22,14 @@ export function JobsView() {
   const hideSchedules = useSchedulesStore((s) => s.hide);
   const [creating, setCreating] = useState<'job' | 'schedule' | null>(null);
   const [editing, setEditing] = useState<Schedule | null>(null);
+  const loadMachines = useMachinesStore((s) => s.load);
   useEffect(() => {
     if (!loaded) void load();
   }, [loaded, load]);
+  // Rows and pages name the machine a job runs on.
+  useEffect(() => {
+    void loadMachines();
+  }, [loadMachines]);
   const onJobPage = selectedJobId !== null && job !== undefined && !schedulesOpen;
   return (
     <div className="jobs-view" data-testid="jobs-view">

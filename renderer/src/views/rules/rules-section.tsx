@@ -48,8 +48,25 @@ export function RulesSection({ headingId, number }: { readonly headingId: string
   );
 }
 
-function RulesBody({ list }: { readonly list: ExecPolicyRulesListResult }) {
+/** The rules for every thread (`project` null) or one project's own, with a form that adds one there. */
+export function RuleList({ list, project }: { readonly list: ExecPolicyRulesListResult; readonly project: string | null }) {
   const write = useRulesStore((s) => s.write);
+  const brokenFiles = new Set(list.problems.filter((problem) => problem.keptPreviousRules).map((problem) => problem.file));
+  const rules = list.rules.filter((rule) => rule.project === project);
+  return (
+    <>
+      <ul className="rules-list" data-testid="rules-list" aria-label={project === null ? 'Your rules' : 'Rules for this project'}>
+        {rules.length === 0 && <li className="rules-empty">{project === null ? 'No rules of your own yet.' : 'No rules for this project yet.'}</li>}
+        {rules.map((rule) => (
+          <RuleRow key={rule.source} rule={rule} editable={!brokenFiles.has(rule.file)} />
+        ))}
+      </ul>
+      <RuleForm submitLabel="Add rule" onSubmit={(rule) => write(project === null ? { type: 'add', rule } : { type: 'add', rule, project })} />
+    </>
+  );
+}
+
+function RulesBody({ list }: { readonly list: ExecPolicyRulesListResult }) {
   const brokenFiles = new Set(list.problems.filter((problem) => problem.keptPreviousRules).map((problem) => problem.file));
   return (
     <>
@@ -80,13 +97,7 @@ function RulesBody({ list }: { readonly list: ExecPolicyRulesListResult }) {
           </div>
         </div>
       )}
-      <ul className="rules-list" data-testid="rules-list" aria-label="Your rules">
-        {list.rules.length === 0 && <li className="rules-empty">No rules of your own yet.</li>}
-        {list.rules.map((rule) => (
-          <RuleRow key={rule.source} rule={rule} editable={!brokenFiles.has(rule.file)} />
-        ))}
-      </ul>
-      <RuleForm submitLabel="Add rule" onSubmit={(rule) => write({ type: 'add', rule })} />
+      <RuleList list={list} project={null} />
       <details className="rules-builtins" data-testid="rules-builtins">
         <summary>Built-in defaults ({list.builtins.length}, always on; your rules override all but “forbid”)</summary>
         <ul className="rules-list">
@@ -132,7 +143,7 @@ function RuleRow({ rule, editable }: { readonly rule: ExecPolicyRule; readonly e
       {rule.justification && <span className="rule-text">{rule.justification}</span>}
 
       <span className="rule-source" title={rule.file}>
-        {fileName(rule.file)}:{rule.line}
+        {rule.project !== null ? 'this project' : fileName(rule.file)}:{rule.line}
       </span>
       {editable && (
         <span className="rule-actions">

@@ -11,6 +11,7 @@ import { McpServerList } from '../connections/mcp-server-list.js';
 import { ProviderSection } from './provider-section.js';
 import { TestRow } from './provider-test.js';
 import { RulesSection } from '../rules/rules-section.js';
+import { MachinesSection } from '../machines/machines-section.js';
 import { NotificationsSection } from '../notifications/notifications-section.js';
 import { StorageSection } from '../storage/storage-section.js';
 import { DesktopAppSection } from '../desktop/desktop-app-section.js';
@@ -321,9 +322,10 @@ function SetupCard({ config, firstRun }: { readonly config: ConfigReadResult; re
           </section>
         )}
         {!firstRun && <RulesSection headingId="step-rules" number={4} />}
-        {!firstRun && <NotificationsSection number={5} />}
-        {!firstRun && <StorageSection number={6} />}
-        {!firstRun && <DesktopAppSection number={7} />}
+        {!firstRun && <MachinesSection number={5} />}
+        {!firstRun && <NotificationsSection number={6} />}
+        {!firstRun && <StorageSection number={7} />}
+        {!firstRun && <DesktopAppSection number={8} />}
       </div>
 
       <footer className="setup-foot">

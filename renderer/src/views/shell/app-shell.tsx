@@ -1,4 +1,4 @@
-import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useSetupStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useProjectsStore, useSetupStore } from '../../services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';
@@ -9,6 +9,11 @@ import { lazyView } from '../common/lazy-view.js';
 import { ConversationPane } from '../conversation/conversation-pane.js';
 import { ToastViewport } from '../toasts/toast-viewport.js';
 import { Sidebar } from '../threads/sidebar.js';
+import { NewThreadDialog } from '../projects/new-thread-dialog.js';
+import { ProjectPanel } from '../projects/project-panel.js';
+import { droppedPath } from '../../client/bridge-transport.js';
+import { useToastStore } from '../../stores/toast-store.js';
+import { useState, type DragEvent } from 'react';
 import '../common/common.css';
 import './app-shell.css';
 
@@ -20,12 +25,39 @@ export function AppShell() {
   const setupOpen = useSetupStore((s) => s.mode !== 'hidden');
   const confirmOpen = useConfirmStore((s) => s.request !== null);
   const elicitationOpen = useElicitationStore((s) => s.pending.length > 0);
-  const modal = setupOpen || confirmOpen || elicitationOpen;
+  const projectDialogOpen = useProjectsStore((s) => s.picker !== null || s.openProject !== null);
+  const openPicker = useProjectsStore((s) => s.openPicker);
+  const openDropped = useProjectsStore((s) => s.openDropped);
+  const modal = setupOpen || confirmOpen || elicitationOpen || projectDialogOpen;
+  const [dropping, setDropping] = useState(false);
+  // A folder dragged onto the window opens as a project (New thread asks with it chosen).
+  const carriesFiles = (e: DragEvent) => !modal && e.dataTransfer.types.includes('Files');
   // While Wheelhouse is away, what shows is only what was last known: the banner says so, badges and spinners stop claiming it.
   const live = useLive();
   if (accessProblem !== null) return <AccessGate />;
   return (
-    <div className="app-shell" data-live={live}>
+    <div
+      className="app-shell"
+      data-live={live}
+      onDragOver={(e) => {
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setDropping(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) setDropping(false);
+      }}
+      onDrop={(e) => {
+        setDropping(false);
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        const file = e.dataTransfer.files[0];
+        const folder = file ? droppedPath(window, file) : null;
+        if (folder) void openDropped(folder);
+        else useToastStore.getState().show('notice', 'A dropped folder opens as a project in the desktop app. Here, use New thread → Choose a folder….');
+      }}
+    >
       <div className="app-shell-background" inert={modal}>
         <ConnectionBanner />
         <Sidebar />
@@ -34,9 +66,16 @@ export function AppShell() {
         </main>
       </div>
       <SetupLayer />
+      <NewThreadDialog />
+      <ProjectPanel onNewThread={(folder) => openPicker(folder)} />
       <ConfirmDialog />
       <ElicitationDialog />
       <ToastViewport />
+      {dropping && (
+        <div className="app-drop-target" data-testid="drop-target" aria-hidden="true">
+          <p>Drop a folder to open it as a project</p>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { ListChecks, Plug, Settings, ShieldQuestion, ShipWheel, SquarePen } from 'lucide-react';
-import { useApprovalsStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { openNewThread, useApprovalsStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { useLive } from '../connection/use-live.js';
 import { ThreadList } from './thread-list.js';
@@ -10,7 +10,6 @@ export function Sidebar() {
   const creating = useThreadsStore((s) => s.creating);
   // Connected to a runtime that runs (the desktop app's may have failed to start).
   const connected = useLive();
-  const newThread = useThreadsStore((s) => s.newThread);
   const openSettings = useSetupStore((s) => s.openSettings);
   const connectionsOpen = useMcpStore((s) => s.open);
   const setConnectionsOpen = useMcpStore((s) => s.setOpen);
@@ -38,7 +37,7 @@ export function Sidebar() {
           type="button"
           className="sidebar-new-thread"
           data-testid="new-thread"
-          onClick={() => void newThread()}
+          onClick={openNewThread}
           disabled={creating || !connected}
           title={connected ? undefined : 'Not connected to the runtime'}
         >

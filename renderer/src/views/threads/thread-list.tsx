@@ -1,7 +1,8 @@
-import { Archive, MessagesSquare } from 'lucide-react';
+import { Archive, Folder, MessagesSquare } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useThreadsStore } from '../../services.js';
+import type { Thread } from '../../../../shared/protocol/thread.js';
+import { useProjectsStore, useThreadsStore } from '../../services.js';
 import { selectActiveThreads, selectArchivedThreads } from '../../stores/thread-selectors.js';
 import { ThreadRow } from './thread-row.js';
 
@@ -13,6 +14,8 @@ export function ThreadList() {
   const showArchived = useThreadsStore((s) => s.showArchived);
   const setShowArchived = useThreadsStore((s) => s.setShowArchived);
   const refresh = useThreadsStore((s) => s.refresh);
+  const projectOfThread = useProjectsStore((s) => s.projectOfThread);
+  const groups = byProject(active, projectOfThread);
 
   return (
     <nav className="thread-list" data-testid="thread-list" aria-label="Thread list" onKeyDown={moveFocus}>
@@ -32,11 +35,19 @@ export function ThreadList() {
       </div>
 
       {active.length > 0 ? (
-        <ul className="thread-rows">
-          {active.map((thread) => (
-            <ThreadRow key={thread.id} thread={thread} />
-          ))}
-        </ul>
+        groups.map((group) => (
+          <section key={group.folder} className="thread-project" aria-label={`Project ${group.name}`} data-testid="thread-project" data-path={group.folder}>
+            <h3 className="thread-project-title" title={group.folder}>
+              <Folder size={12} strokeWidth={2} aria-hidden="true" />
+              <span>{group.name}</span>
+            </h3>
+            <ul className="thread-rows">
+              {group.threads.map((thread) => (
+                <ThreadRow key={thread.id} thread={thread} />
+              ))}
+            </ul>
+          </section>
+        ))
       ) : load === 'loading' ? (
         <ul className="thread-rows" aria-busy="true" aria-label="Loading threads">
           {[0, 1, 2].map((n) => (
@@ -77,6 +88,18 @@ export function ThreadList() {
       )}
     </nav>
   );
+}
+
+/** Threads by project folder (a separate copy counts as its project), in the order their newest thread comes. */
+function byProject(threads: readonly Thread[], projectOfThread: Readonly<Record<string, string>>) {
+  const groups = new Map<string, Thread[]>();
+  for (const thread of threads) {
+    const folder = projectOfThread[thread.id] ?? thread.cwd;
+    const group = groups.get(folder);
+    if (group) group.push(thread);
+    else groups.set(folder, [thread]);
+  }
+  return [...groups.entries()].map(([folder, grouped]) => ({ folder, name: folder.split('/').filter(Boolean).pop() ?? folder, threads: grouped }));
 }
 
 /** Arrow keys walk the rows, like a native list. */

@@ -1,0 +1,264 @@
+import os from 'node:os';
+import { ExecError } from '../exec-error.js';
+import type {
+  DetachedAttachment,
+  DetachedEnvironment,
+  DetachedExit,
+  DetachedRunEvent,
+  DetachedRunHandle,
+  DetachedRunPlace,
+  DetachedRunSpec,
+  DetachedRunState,
+} from '../detached/detached-run.js';
+import { parseExit } from '../detached/local-detached.js';
+import { shellQuote } from '../detached/run-scripts.js';
+import { MirroredRuns } from './mirrored-runs.js';
+import { REMOTE_SANDBOX_REFUSAL, remoteArgv, remoteDirWord } from './remote-command.js';
+import { RemoteFollower, type RemoteLook } from './remote-follower.js';
+import { expectSuccess, type RemoteShell } from './remote-shell.js';
+
+/**
+ * Runs as Slurm batch jobs: a command job is written as a batch script in a
+ * run folder the login host and the nodes share (the home, by default) and
+ * submitted with `sbatch`; the Slurm job id is its identity, kept before the
+ * run is announced. Its state comes from Slurm (`scontrol show job`, else
+ * `sacct`), its output is followed from the `--output` file and copied to
+ * this machine, cancel is `scancel`, pause and resume `scontrol
+ * suspend|resume`. The same code drives a cluster over SSH (the shell is an
+ * SshConnection to the login host) and one whose node this machine is (a
+ * LocalShell). Submitting is idempotent: a run folder that names a job, or a
+ * job of the run's name still known to Slurm, is found, never submitted again.
+ */
+
+export interface SlurmResources {
+  readonly partition?: string;
+  readonly account?: string;
+  /** Slurm's `--time`: minutes, or `[days-]hours:minutes:seconds`. */
+  readonly timeLimit?: string;
+  readonly cpus?: number;
+  /** Slurm's `--mem`: `4G`, `500M`. */
+  readonly memory?: string;
+  readonly gpus?: number;
+}
+
+export interface SlurmDetachedOptions extends SlurmResources {
+  readonly environmentId: string;
+  readonly shell: RemoteShell;
+  readonly mirrorDir: string;
+  /** Folder of runs where the cluster sees it: absolute, or relative to the home (default `.wheelhouse/runs`). */
+  readonly remoteRunsDir?: string;
+  /** Variables the Slurm commands need (e.g. `SLURM_CONF`), set before each call. */
+  readonly schedulerEnv?: Readonly<Record<string, string>>;
+  readonly pollMs?: number;
+}
+
+const REMOTE_RUNS = '.wheelhouse/runs';
+const LOOK_BYTES = 1024 * 1024;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Slurm's job states, ours beside them. */
+const WAITING = new Set(['PENDING', 'CONFIGURING', 'REQUEUED', 'REQUEUE_HOLD', 'REQUEUE_FED', 'RESV_DEL_HOLD', 'SPECIAL_EXIT']);
+const RUNNING = new Set(['RUNNING', 'COMPLETING', 'SUSPENDED', 'STAGE_OUT', 'SIGNALING', 'RESIZING', 'STOPPED']);
+const ENDED_WORDS: Readonly<Record<string, string>> = {
+  TIMEOUT: 'stopped by Slurm at its time limit',
+  OUT_OF_MEMORY: 'ran out of memory (Slurm ended it at its memory limit)',
+  CANCELLED: 'cancelled on the cluster (scancel)',
+  PREEMPTED: 'preempted by Slurm for another job',
+  DEADLINE: 'stopped by Slurm at its deadline',
+};
+const signalNames = new Map<number, string>(Object.entries(os.constants.signals).map(([name, number]) => [number, name]));
+const LOST_STATES = new Set(['NODE_FAIL', 'BOOT_FAIL', 'REVOKED']);
+
+/** Words for a Slurm job's state; what our state is. */
+export function slurmStateOf(jobState: string, exitCode: string, reason: string, exitFile: string | null): DetachedRunState {
+  const state = jobState.split(/\s/)[0]!.replace(/\+$/, '');
+  if (WAITING.has(state)) return { state: 'running', detail: `waiting for the cluster${reason && reason !== 'None' ? ` (${reason})` : ''}` };
+  if (RUNNING.has(state)) return { state: 'running', ...(state === 'SUSPENDED' ? { detail: 'suspended on the cluster' } : {}) };
+  if (LOST_STATES.has(state)) return { state: 'lost' };
+  const [code, signal] = exitCode.split(':').map(Number);
+  const recorded = exitFile ? parseExit(exitFile) : null;
+  const exit: DetachedExit = {
+    exitCode: recorded?.exitCode ?? (Number.isFinite(code) ? code! : null),
+    signal: recorded?.signal ?? (signal ? (signalNames.get(signal) ?? null) : null),
+    ...(ENDED_WORDS[state] ? { detail: ENDED_WORDS[state] } : {}),
+  };
+  if (state === 'COMPLETED' || state === 'FAILED' || ENDED_WORDS[state]) return { state: 'ended', exit };
+  return { state: 'lost' };
+}
+
+export class SlurmDetachedEnvironment implements DetachedEnvironment {
+  readonly kind = 'slurm' as const;
+  readonly unsupported = null;
+  private readonly runs: MirroredRuns;
+
+  constructor(private readonly options: SlurmDetachedOptions) {
+    this.runs = new MirroredRuns(options.mirrorDir);
+    for (const name of Object.keys(options.schedulerEnv ?? {})) {
+      if (!ENV_NAME.test(name)) throw new ExecError('invalid-spec', `not a variable name: ${JSON.stringify(name)}`);
+    }
+  }
+
+  prepare(runId: string): DetachedRunPlace {
+    this.runs.checkRunId(runId);
+    const logPath = this.runs.prepareMirror(runId);
+    return { environment: 'slurm', environmentId: this.options.environmentId, runId, runDir: `${this.options.remoteRunsDir ?? REMOTE_RUNS}/${runId}`, logPath };
+  }
+
+  async startDetached(place: DetachedRunPlace, spec: DetachedRunSpec): Promise<DetachedRunHandle> {
+    if (spec.sandbox && spec.sandbox.mode !== 'danger-full-access') {
+      throw new ExecError('sandbox-unavailable', REMOTE_SANDBOX_REFUSAL);
+    }
+    const name = `wheelhouse-${place.runId}`;
+    const batch = [
+      '#!/bin/sh',
+      '# Wheelhouse batch run: runs the command, records its status.',
+      `dir=${remoteDirWord(place.runDir, shellQuote)}`,
+      remoteArgv(spec).map(shellQuote).join(' '),
+      'code=$?',
+      `printf 'exit %s\\n' "$code" > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"`,
+      'exit $code',
+      '',
+    ].join('\n');
+    const flags = [
+      '--parsable',
+      `--job-name=${shellQuote(name)}`,
+      '--output="$dir/output.log"',
+      '--open-mode=append',
+      `--chdir=${shellQuote(spec.cwd)}`,
+      ...this.resourceFlags(),
+    ];
+    const script = [
+      this.prelude(),
+      `dir=${remoteDirWord(place.runDir, shellQuote)}`,
+      // Submitted before (Wheelhouse died before recording it): that job, never a second one.
+      'if [ -s "$dir/jobid" ]; then echo "found $(cat "$dir/jobid")"; exit 0; fi',
+      `known=$(squeue -h -n ${shellQuote(name)} -o %i 2>/dev/null | head -n 1)`,
+      'if [ -n "$known" ]; then echo "$known" > "$dir/jobid"; echo "found $known"; exit 0; fi',
+      `command -v sbatch >/dev/null 2>&1 || { echo 'sbatch is not on the PATH of this host: is it a Slurm login node?' >&2; exit 92; }`,
+      'mkdir -p "$dir" && chmod 700 "$dir" || exit 90',
+      'umask 077',
+      ': > "$dir/output.log"',
+      `printf '%s' ${shellQuote(batch)} > "$dir/batch.sh"`,
+      `id=$(sbatch ${flags.join(' ')} "$dir/batch.sh") || exit 93`,
+      'id=${id%%;*}',
+      'echo "$id" > "$dir/jobid"',
+      'echo "started $id"',
+    ].join('\n');
+    const result = expectSuccess(await this.options.shell.exec(script), 'submitting the job to Slurm (sbatch)');
+    const match = /^(?:found|started) (\d+)/m.exec(result.stdout.toString('utf8'));
+    if (!match) throw new ExecError('spawn-failed', `sbatch did not give a job id: ${result.stdout.toString('utf8').trim()}`);
+    return { ...place, pid: Number(match[1]), startTime: 'slurm' };
+  }
+
+  /** Unknown without a round trip: `startDetached` finds a job that was submitted instead. */
+  find(): DetachedRunHandle | null {
+    return null;
+  }
+
+  isAlive(handle: DetachedRunHandle): boolean {
+    return this.runs.isAlive(handle);
+  }
+
+  state(handle: DetachedRunHandle): DetachedRunState {
+    return this.runs.state(handle);
+  }
+
+  attach(handle: DetachedRunHandle, fromOffset: number, listener: (event: DetachedRunEvent) => void): DetachedAttachment {
+    return new RemoteFollower({
+      mirrorPath: handle.logPath,
+      fromOffset,
+      look: (offset) => this.look(handle, offset),
+      pollMs: this.options.pollMs ?? 1000,
+      listener,
+      onState: (state) => this.runs.seen(handle.runId, state),
+    });
+  }
+
+  signal(handle: DetachedRunHandle, signal: NodeJS.Signals): void {
+    const name = signal.replace(/^SIG/, '');
+    const command =
+      name === 'STOP' ? `scontrol suspend ${handle.pid}` : name === 'CONT' ? `scontrol resume ${handle.pid}` : `scancel --full --signal=${name} ${handle.pid}`;
+    void this.options.shell.exec(`${this.prelude()}\n${command}`).catch(() => undefined);
+  }
+
+  /** `scancel` (SIGTERM, then Slurm's own SIGKILL after its KillWait); resolves once Slurm no longer runs it. */
+  async terminate(handle: DetachedRunHandle, graceMs: number): Promise<void> {
+    const tenths = Math.max(50, Math.ceil(graceMs / 100) + 600);
+    const script = [
+      this.prelude(),
+      `id=${handle.pid}`,
+      // A suspended job must run to be ended.
+      'scontrol resume $id >/dev/null 2>&1',
+      'scancel $id || exit 93',
+      `i=0; while [ -n "$(squeue -h -j $id -o %T 2>/dev/null)" ] && [ $i -lt ${tenths} ]; do sleep 0.1; i=$((i+1)); done`,
+    ].join('\n');
+    expectSuccess(await this.options.shell.exec(script), 'cancelling the Slurm job (scancel)');
+  }
+
+  readLog(place: DetachedRunPlace, offset: number, length: number): Buffer {
+    return this.runs.readLog(place, offset, length);
+  }
+
+  logSize(place: DetachedRunPlace): number {
+    return this.runs.logSize(place);
+  }
+
+  appendNote(place: DetachedRunPlace, text: string): void {
+    this.runs.appendNote(place, text);
+  }
+
+  remove(place: DetachedRunPlace): void {
+    this.runs.removeMirror(place);
+    void this.options.shell.exec(`rm -rf -- ${remoteDirWord(place.runDir, shellQuote)}`).catch(() => undefined);
+  }
+
+  /** Slurm's word on the job first (`scontrol`, else `sacct`), then its output from `offset`. */
+  private async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
+    const script = [
+      this.prelude(),
+      `dir=${remoteDirWord(handle.runDir, shellQuote)}`,
+      `id=${handle.pid}`,
+      `s=$(scontrol show job -o $id 2>/dev/null | tr ' ' '\\n' | grep -E '^(JobState|ExitCode|Reason)=' | tr '\\n' ' ')`,
+      `[ -n "$s" ] || s=$(sacct -n -P -X -j $id -o State,ExitCode 2>/dev/null | head -n 1 | sed 's/^\\([^|]*\\)|\\(.*\\)$/JobState=\\1 ExitCode=\\2/')`,
+      `printf 'state %s\\n' "$s" >&2`,
+      `[ -f "$dir/exit" ] && printf 'exit %s\\n' "$(cat "$dir/exit")" >&2`,
+      `tail -c +${offset + 1} "$dir/output.log" 2>/dev/null | head -c ${LOOK_BYTES}`,
+      'exit 0',
+    ].join('\n');
+    const result = await this.options.shell.exec(script);
+    if (result.code !== 0) throw new ExecError('spawn-failed', `asking Slurm about job ${handle.pid} failed: ${result.stderr.trim()}`);
+    const stateLine = /^state (.*)$/m.exec(result.stderr)?.[1] ?? '';
+    const exitFile = /^exit (exit \d+.*)$/m.exec(result.stderr)?.[1] ?? null;
+    const field = (name: string) => new RegExp(`${name}=(\\S+)`).exec(stateLine)?.[1] ?? '';
+    const jobState = field('JobState');
+    const state: DetachedRunState = jobState
+      ? slurmStateOf(jobState, field('ExitCode'), field('Reason'), exitFile)
+      : // Slurm has forgotten it (past MinJobAge, no accounting): what the batch script recorded, else lost.
+        exitFile
+        ? { state: 'ended', exit: parseExit(exitFile) }
+        : { state: 'lost' };
+    return { state, data: result.stdout, more: result.stdout.length >= LOOK_BYTES };
+  }
+
+  private resourceFlags(): string[] {
+    const { partition, account, timeLimit, cpus, memory, gpus } = this.options;
+    return [
+      ...(partition ? [`--partition=${shellQuote(partition)}`] : []),
+      ...(account ? [`--account=${shellQuote(account)}`] : []),
+      ...(timeLimit ? [`--time=${shellQuote(timeLimit)}`] : []),
+      ...(cpus ? [`--cpus-per-task=${Math.floor(cpus)}`] : []),
+      ...(memory ? [`--mem=${shellQuote(memory)}`] : []),
+      ...(gpus ? [`--gpus=${Math.floor(gpus)}`] : []),
+    ];
+  }
+
+  private prelude(): string {
+    return Object.entries(this.options.schedulerEnv ?? {})
+      .map(([name, value]) => `${name}=${shellQuote(value)}; export ${name}`)
+      .join('\n');
+  }
+
+
+
+
+}
