@@ -99,6 +99,9 @@ describe('command rules and the sandbox', () => {
     // The person's own answer, not the words meant for the model.
     expect(await other.getByTestId('decided-by-text').textContent()).toBe('You declined');
     expect(await other.innerText()).not.toContain('Do not retry');
+    // The declined turn ends with the model's reply; the next message starts a turn of its own (sent earlier, it would join this one).
+    await page.getByTestId('agent-message').filter({ hasText: 'Not made.' }).waitFor();
+    await page.getByTestId('stop-button').waitFor({ state: 'detached' });
 
     // A command naming a host while the sandbox has no network: the card offers to run it with network.
     if (sandboxed) {

@@ -54,7 +54,7 @@ describe('ChatCompletionsClient', () => {
     expect(textOf(events)).toBe('Hello, world.');
     expect(events.at(-2)).toEqual({
       type: 'usage',
-      usage: { inputTokens: 120, cachedInputTokens: 64, outputTokens: 30, reasoningOutputTokens: 12, totalTokens: 150 },
+      usage: { inputTokens: 120, cachedInputTokens: 64, cacheWriteInputTokens: 0, outputTokens: 30, reasoningOutputTokens: 12, totalTokens: 150 },
     });
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
 
@@ -85,7 +85,7 @@ describe('ChatCompletionsClient', () => {
 
     expect(events.find((e) => e.type === 'usage')).toEqual({
       type: 'usage',
-      usage: { inputTokens: 2_000, cachedInputTokens: 1_536, outputTokens: 40, reasoningOutputTokens: 8, totalTokens: 2_040 },
+      usage: { inputTokens: 2_000, cachedInputTokens: 1_536, cacheWriteInputTokens: 0, outputTokens: 40, reasoningOutputTokens: 8, totalTokens: 2_040 },
     });
   });
 
@@ -110,7 +110,7 @@ describe('ChatCompletionsClient', () => {
     expect(events.filter((e) => e.type !== 'textDelta')).toEqual([
       { type: 'toolCall', call: { id: 'call_a', name: 'read_file', arguments: '{"path":"src/index.ts"}' } },
       { type: 'toolCall', call: { id: 'call_b', name: 'run_command', arguments: '{"command":"npm test -- --run"}' } },
-      { type: 'usage', usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 0, totalTokens: 30 } },
+      { type: 'usage', usage: { inputTokens: 10, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 0, totalTokens: 30 } },
       { type: 'done', finishReason: 'tool_calls' },
     ]);
   });

@@ -39,7 +39,7 @@ describe('ResponsesClient', () => {
     expect(textOf(events)).toBe('Hi there!');
     expect(events.at(-2)).toEqual({
       type: 'usage',
-      usage: { inputTokens: 900, cachedInputTokens: 768, outputTokens: 50, reasoningOutputTokens: 32, totalTokens: 950 },
+      usage: { inputTokens: 900, cachedInputTokens: 768, cacheWriteInputTokens: 0, outputTokens: 50, reasoningOutputTokens: 32, totalTokens: 950 },
     });
     expect(events.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
 
@@ -86,7 +86,7 @@ describe('ResponsesClient', () => {
     expect(events).toEqual([
       { type: 'toolCall', call: { id: 'call_x', name: 'read_file', arguments: '{"path":"a.ts"}' } },
       { type: 'toolCall', call: { id: 'call_y', name: 'read_file', arguments: '{"path":"b.ts"}' } },
-      { type: 'usage', usage: { inputTokens: 5, cachedInputTokens: 0, outputTokens: 6, reasoningOutputTokens: 0, totalTokens: 11 } },
+      { type: 'usage', usage: { inputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 6, reasoningOutputTokens: 0, totalTokens: 11 } },
       { type: 'done', finishReason: 'tool_calls' },
     ]);
     expect(mock.requests[0]?.body?.tools).toEqual([

@@ -60,7 +60,7 @@ describe('exec-policy rules', () => {
       change: { type: 'add', rule: { pattern: ['touch', 'made.txt'], decision: 'allow', justification: 'scratch file' } },
     });
     expect(listed.rules).toEqual([
-      { source: `${defaultFile}:1`, file: defaultFile, line: 1, pattern: ['touch', 'made.txt'], decision: 'allow', justification: 'scratch file' },
+      { source: `${defaultFile}:1`, file: defaultFile, line: 1, pattern: ['touch', 'made.txt'], decision: 'allow', justification: 'scratch file', project: null },
     ]);
     expect(listed.builtins.map((rule) => rule.source)).toContain('builtin:rm-root');
     expect(fs.statSync(defaultFile).mode & 0o777).toBe(0o600);

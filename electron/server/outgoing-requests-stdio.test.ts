@@ -73,6 +73,7 @@ describe('server requests with the runtime in process: one sender', () => {
   it('the event log holds approval.requested once, with no carrier mounted at all', async () => {
     const { runtime, project } = startRuntime();
     const waiting = approvalsOf(runtime);
+    const requestsBefore = mock.requests.length;
     mock.enqueue(execCall('touch logged.txt'), textReply('Done.'));
     const { thread } = await runtime.dispatcher.call('thread/start', { cwd: project }, ctx);
     const { turn } = await runtime.dispatcher.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'make it' }] }, ctx);
@@ -94,6 +95,8 @@ describe('server requests with the runtime in process: one sender', () => {
       what: 'the approved command to run',
       wakeOn: (wake) => runtime.events.subscribe(wake),
     });
+    // The turn's last model call takes the reply queued for it, which would otherwise answer the next test's turn (one mock for the file).
+    await mock.waitForRequests(requestsBefore + 2);
   });
 
   it('replays a waiting approval to a stdio client that connects again; its answer runs the command', async () => {

@@ -30,7 +30,9 @@ describe('stdio backpressure', () => {
     const size = JSON.stringify(await server.peer.inbox.response('size')).length;
     stdout.pause();
     const count = Math.ceil((8 * 1024 * 1024) / size);
-    for (let id = 0; id < count; id++) stdin.write(`${JSON.stringify({ id, method: 'config/read', params: {} })}\n`);
+    // Long ids keep the requests themselves well past what the pipe holds, however large an answer is.
+    const idOf = (n: number) => `request-${n}-${'x'.repeat(200)}`; // ids stay within the protocol's 256 characters
+    for (let n = 0; n < count; n++) stdin.write(`${JSON.stringify({ id: idOf(n), method: 'config/read', params: {} })}\n`);
 
     // The host stops reading (its event loop no longer watches its stdin) while our requests still wait in our own stdin buffer.
     await waitUntil(() => stdin.writableLength > 0 && !readsFd(server.process.child.pid!, 0), {
@@ -39,7 +41,7 @@ describe('stdio backpressure', () => {
     expect(server.process.child.exitCode).toBeNull();
 
     stdout.resume();
-    for (let id = 0; id < count; id++) expect(await server.peer.inbox.response(id, 60_000)).toHaveProperty('result');
+    for (let n = 0; n < count; n++) expect(await server.peer.inbox.response(idOf(n), 60_000)).toHaveProperty('result');
     expect(server.peer.inbox.garbage).toEqual([]);
     server.endInput();
     expect(await server.exited).toEqual({ code: 0, signal: null });
