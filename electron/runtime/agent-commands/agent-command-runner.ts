@@ -133,7 +133,7 @@ export class AgentCommandRunner {
     const engine = await this.deps.policy();
     const settings = await this.deps.settingsOf(turn.threadId);
     const asked = 'args' in mode ? (mode.args.sandbox_permissions ?? 'use_default') : 'use_default';
-    const decision = engine.evaluate({
+    const decision = await engine.evaluate({
       command,
       approvalPolicy: settings.approvalPolicy,
       sandboxMode: settings.sandbox,
