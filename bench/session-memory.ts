@@ -28,22 +28,36 @@ export interface SessionMemory {
   readonly codexPeakRssMb: number | string;
   /** Wheelhouse ÷ Codex (the issue's goal: at most 0.6). */
   readonly ratio: number | null;
+  /** Medians of the split of each run's largest sample (the peak's make-up). */
+  readonly wheelhouseAtLargestSample: { anonymousMb: number; fileMb: number };
+  readonly codexAtLargestSample: { anonymousMb: number; fileMb: number } | null;
 }
 
-function highWaterMb(pid: number | undefined): number {
-  if (pid === undefined) return 0;
+/** The kernel's memory figures of a process, in MB (all 0 once it has exited). */
+function memoryOf(pid: number | undefined): { highWater: number; rss: number; anonymous: number; file: number } {
+  const none = { highWater: 0, rss: 0, anonymous: 0, file: 0 };
+  if (pid === undefined) return none;
   try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+    return { highWater: field('VmHWM'), rss: field('VmRSS'), anonymous: field('RssAnon'), file: field('RssFile') };
   } catch {
-    return 0; // exited
+    return none; // exited
   }
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+interface Peak {
+  /** VmHWM: the most resident memory the process ever had. */
+  readonly peak: number;
+  /** The largest sample's split: memory of the process's own (heap, stacks) and pages of mapped files (binary, addons, SQLite's mmap). */
+  readonly anonymous: number;
+  readonly file: number;
+}
+
 /** Runs the session once against the server `spawn` starts; returns its peak RSS in MB. */
-async function peakOver(spawn: (cwd: string, env: NodeJS.ProcessEnv, home: string) => TrackedChild, codexHome: boolean): Promise<number> {
+async function peakOver(spawn: (cwd: string, env: NodeJS.ProcessEnv, home: string) => TrackedChild, codexHome: boolean): Promise<Peak> {
   const session = CODEX_SESSIONS.find((candidate) => candidate.name === 'conformance');
   if (!session) throw new Error('the conformance session is gone from test-support/codex-diff/sessions.ts');
   // Outside the OS temp folder: Codex refuses to set up its sandbox helper there.
@@ -53,6 +67,7 @@ async function peakOver(spawn: (cwd: string, env: NodeJS.ProcessEnv, home: strin
   const folders = makeSessionFolders(root);
   const mock = await startMockModelServer({ apiKey: MOCK_KEY });
   let peak = 0;
+  let largest = memoryOf(undefined);
   let sampler: ReturnType<typeof setInterval> | undefined;
   try {
     writeSessionHome(folders.home, session.home, mock.url);
@@ -63,7 +78,11 @@ async function peakOver(spawn: (cwd: string, env: NodeJS.ProcessEnv, home: strin
       normalizer: new TraceNormalizer(runFolders(root, folders), os.hostname()),
       connect: () => {
         const server = spawn(folders.cwd, env, folders.home);
-        sampler = setInterval(() => (peak = Math.max(peak, highWaterMb(server.child.pid))), 20);
+        sampler = setInterval(() => {
+          const now = memoryOf(server.child.pid);
+          peak = Math.max(peak, now.highWater);
+          if (now.rss > largest.rss) largest = now;
+        }, 20);
         return Promise.resolve(stdioConnection(server));
       },
     });
@@ -72,13 +91,14 @@ async function peakOver(spawn: (cwd: string, env: NodeJS.ProcessEnv, home: strin
     await mock.close();
     fs.rmSync(root, { recursive: true, force: true });
   }
-  return Math.round(peak * 10) / 10;
+  const tenth = (mb: number) => Math.round(mb * 10) / 10;
+  return { peak: tenth(peak), anonymous: tenth(largest.anonymous), file: tenth(largest.file) };
 }
 
 export async function sessionMemory(options: { runs: number }): Promise<SessionMemory> {
   const codexBin = process.env['CODEX_BIN'];
-  const wheelhouse: number[] = [];
-  const codex: number[] = [];
+  const wheelhouse: Peak[] = [];
+  const codex: Peak[] = [];
   // Alternating, so both meet the same load.
   for (let run = 0; run < options.runs; run++) {
     wheelhouse.push(
@@ -89,14 +109,17 @@ export async function sessionMemory(options: { runs: number }): Promise<SessionM
     );
     if (codexBin) codex.push(await peakOver((cwd, env) => spawnTracked(codexBin, ['app-server'], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env }), true));
   }
-  const ours = median(wheelhouse);
-  const theirs = codex.length > 0 ? median(codex) : null;
+  const ours = median(wheelhouse.map((run) => run.peak));
+  const theirs = codex.length > 0 ? median(codex.map((run) => run.peak)) : null;
+  const split = (runs: readonly Peak[]) => ({ anonymousMb: median(runs.map((run) => run.anonymous)), fileMb: median(runs.map((run) => run.file)) });
   return {
     session: 'conformance (initialize, thread/start, a turn with a command, 14 requests after it)',
     runs: options.runs,
     wheelhousePeakRssMb: ours,
     codexPeakRssMb: theirs ?? 'not measured (set CODEX_BIN to the native codex binary)',
     ratio: theirs ? Math.round((ours / theirs) * 100) / 100 : null,
+    wheelhouseAtLargestSample: split(wheelhouse),
+    codexAtLargestSample: codex.length > 0 ? split(codex) : null,
   };
 }
 
