@@ -68,6 +68,11 @@ export interface SoakMemory {
   readonly anonymousGrowthPercent: number;
   /** The same for the live JS heap: growth here is held objects, not the allocator keeping pages. */
   readonly heapGrowthPercent: number;
+  /** RSS after each eighth of the turns, then of the jobs: a plateau is a bounded cache filling, a slope a leak. */
+  readonly rssSeriesMb: readonly number[];
+  /** Growth over the second half of the turns, and of the jobs, alone (in % of the RSS at its start). */
+  readonly turnsSecondHalfGrowthPercent: number;
+  readonly jobsSecondHalfGrowthPercent: number;
 }
 
 export async function soakMemory(options: { turns: number; jobs: number; temp: TempDirs }): Promise<SoakMemory> {
@@ -117,9 +122,16 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
     await turns(30);
     await jobs(10);
     const warm = settled();
-    await turns(options.turns);
+    const series: number[] = [];
+    const inEighths = async (count: number, run: (part: number) => Promise<void>) => {
+      for (let eighth = 0; eighth < 8; eighth++) {
+        await run(Math.floor((count * (eighth + 1)) / 8) - Math.floor((count * eighth) / 8));
+        series.push(settled().rssMb);
+      }
+    };
+    await inEighths(options.turns, turns);
     const afterTurns = settled();
-    await jobs(options.jobs);
+    await inEighths(options.jobs, jobs);
     const afterJobs = settled();
     const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
     return {
@@ -132,6 +144,9 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
       growthPercent: growth(warm.rssMb, afterJobs.rssMb),
       anonymousGrowthPercent: growth(warm.rssMb - warm.fileMb, afterJobs.rssMb - afterJobs.fileMb),
       heapGrowthPercent: growth(warm.heapMb, afterJobs.heapMb),
+      rssSeriesMb: series,
+      turnsSecondHalfGrowthPercent: growth(series[3]!, series[7]!),
+      jobsSecondHalfGrowthPercent: growth(series[11]!, series[15]!),
     };
   } finally {
     await runtime.shutdown();
