@@ -10,8 +10,6 @@ import { recoverAfterRestart } from './restart-recovery.js';
 
 /** How often retention keeps the home within its budgets. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-/** How long after start the first upkeep waits (long enough for initialize and a client's first requests). */
-const STARTUP_UPKEEP_DELAY_MS = 1_000;
 
 /**
  * One runtime on one home: its services (composed by compose-runtime.ts),
@@ -60,13 +58,9 @@ export class Runtime implements CarrierRuntime {
     this.started = true;
     const { events, supervisor, queue, mcp } = this.services;
     process.on('exit', this.killChildrenOnExit);
-    // Upkeep waits until the first requests are answered: spawning the login shell and retention's
-    // first pass (on a new home it turns on incremental vacuum) took half the runtime's start.
-    this.pruneTimer = this.clock.setTimeout(() => {
-      // Warm the login-shell environment (a shell start, up to 10 s); a command before this asks for it itself.
-      void supervisor.loginEnvironment().catch((error: unknown) => this.options.logError?.('login environment', error));
-      this.pruneNow();
-    }, STARTUP_UPKEEP_DELAY_MS);
+    // Warm the login-shell environment (a shell start, up to 10 s) without holding up initialize.
+    void supervisor.loginEnvironment().catch((error: unknown) => this.options.logError?.('login environment', error));
+    this.pruneNow();
     // Queued turns go on by themselves, whoever connects.
     queue.drainAll();
     // Servers start in the background: nothing (initialize, threads, turns) waits for them.
