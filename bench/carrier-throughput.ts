@@ -35,6 +35,11 @@ import { TempDirs } from '../test-support/temp-dir.js';
 import { connectWs, type WsPeer } from '../test-support/ws-peer.js';
 import { expectedDigest, FIXTURE, LINES, rawDrain, type RunResult } from './pty-throughput.js';
 
+/**
+ * Extra node flags for the servers under test, space-separated: e.g.
+ * `CARRIER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles them.
+ */
+const SERVER_NODE_ARGS = (process.env['CARRIER_BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 const SLOW_CLIENT_CHUNK = 512 * 1024;
 const SLOW_CLIENT_PAUSE_MS = 100;
 
@@ -96,7 +101,7 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
   fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const serve = await startServe({ home });
+  const serve = await startServe({ home, nodeArgs: SERVER_NODE_ARGS });
   try {
     const fast = await connectWs(serve.wsUrl);
     const readers = [attachReader(fast, false)];
@@ -177,7 +182,7 @@ function dirBytes(dir: string): number {
 async function execOverStdio(temp: TempDirs) {
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
-  const server = spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], {
+  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, cliBin, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WHEELHOUSE_HOME: home },

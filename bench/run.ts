@@ -15,6 +15,8 @@ import { markdownStreamingBench } from './markdown.js';
 import { resumeTimes } from './resume.js';
 import { sseFanout, sseReplay } from './sse-fanout.js';
 import { sseSlowReader } from './sse-slow-reader.js';
+import { sessionMemory } from './session-memory.js';
+import { soakMemory } from './soak-memory.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
@@ -80,6 +82,9 @@ async function main(): Promise<void> {
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
     const slowReader = await sseSlowReader({ temp });
+    // Beside Codex's app-server on the same session when CODEX_BIN is set.
+    const peakMemory = await sessionMemory({ runs: 3 });
+    const soak = await soakMemory({ turns: 300, jobs: 100, temp });
     const groupCommit = await eventLogGroupCommit({ dir: () => temp.make('wheelhouse-bench-') });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
@@ -143,6 +148,8 @@ async function main(): Promise<void> {
       sseReplay: replay,
       // A client reading at 10 KB/s during a 100 MB flood, beside one reading at full speed: paced from the log, memory flat.
       sseSlowReader: slowReader,
+      sessionPeakMemory: peakMemory,
+      soakMemory: soak,
       // Durable before announced: the event log's group commit beside the log before it (broadcast first, 25 ms batches), same run.
       eventLogGroupCommit: groupCommit,
       markdownStreamingUpdate: await markdownStreamingBench(),

@@ -154,6 +154,7 @@ export class EventLog {
       createdAtMs: this.now(),
       // Serialised once: the same JSON goes to the log and to every client.
       payloadJson: JSON.stringify(params ?? null),
+      ...(scope.unlogged ? { unlogged: true } : {}),
       ...(scope.output ? { output: { ref: scope.output, storedPayloadJson: JSON.stringify({ ...(params as object), delta: undefined }) } } : {}),
     };
     this.outbox.push({ method, params, logged });

@@ -20,6 +20,12 @@ export interface ConnectionSink {
    * that backlog empties, so command output can wait for a slow client.
    */
   unsentBytes?(): number;
+  /**
+   * Ends the carrier because its client fell behind further than the event
+   * log reaches; the client reconnects, replays and is told `reset`. A carrier
+   * with it is served from the log when its client reads slowly.
+   */
+  endBehindPrunedLog?(reason: string): void;
 }
 
 /**
@@ -36,6 +42,8 @@ export class RpcConnection implements ClientConnection {
   private initializing: Promise<unknown> | null = null;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
+  /** Set when the carrier can end the connection for a pruned position (then it is paced from the log). */
+  readonly endBehindPrunedLog?: (reason: string) => void;
   /** Called once the handshake succeeded (the host registers it with the sender, which replays what waits for an answer). */
   onInitialized: (() => void) | null = null;
   /** Where the client's answers to server requests go (the OutgoingSender). */
@@ -48,6 +56,10 @@ export class RpcConnection implements ClientConnection {
     private readonly dispatcher: Dispatcher<RequestContext>,
   ) {
     this.session = { connectionId: id, carrier, clientInfo: null, optOut: new Set() };
+    const end = sink.endBehindPrunedLog;
+    if (end) this.endBehindPrunedLog = (reason) => {
+      if (!this.closed) end(reason);
+    };
   }
 
   get connectionId(): string {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandItem, execCall, textReply } from '../../test-support/agent-commands.js';
 import { repoRoot } from '../../test-support/paths.js';
 import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
@@ -22,7 +23,7 @@ function loadedPackages(traceFile: string): string[] {
 }
 
 describe('what `wheelhouse app-server` loads', () => {
-  it('answers initialize and thread requests without the model SDK, keychain or ws; the first turn loads them', async () => {
+  it('answers initialize and thread requests without the model SDK, keychain or ws; the first turn loads the SDK, the first command that is not plain the shell parser', async () => {
     const { home } = stdio.makeHome('wheelhouse-startup-');
     const traceFile = path.join(home, 'modules.log');
     const server = stdio.start(home, {
@@ -41,6 +42,19 @@ describe('what `wheelhouse app-server` loads', () => {
     // Test processes keep keys in the home's private file (WHEELHOUSE_KEY_STORAGE=file, so no test touches the
     // person's keychain): the keychain addon is never loaded at all.
     expect(loadedPackages(traceFile)).toEqual(['openai', 'better-sqlite3']);
+
+    // The shell parser (mvdan-sh, ~22 MB) waits for the first command that is not plain.
+    const loadsShellParser = () => fs.readFileSync(traceFile, 'utf8').includes('/chunks/mvdan-sh-');
+    stdio.mock.enqueue(execCall('ls -la && pwd', {}, 'call_plain'), textReply('Listed.'));
+    await server.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'list' }] });
+    expect((await commandItem(server.peer, 'item/completed')).status).toBe('completed');
+    await server.peer.inbox.notification('turn/completed');
+    expect(loadsShellParser()).toBe(false);
+    stdio.mock.enqueue(execCall('echo *', {}, 'call_glob'), textReply('Globbed.'));
+    await server.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'glob' }] });
+    expect((await commandItem(server.peer, 'item/completed')).status).toBe('completed');
+    await server.peer.inbox.notification('turn/completed');
+    expect(loadsShellParser()).toBe(true);
     server.endInput();
     expect((await server.exited).code).toBe(0);
   });

@@ -21,7 +21,11 @@ export interface WebServerOptions {
   readonly token?: string;
   /** Folder of the built renderer; without it only the WebSocket is served. */
   readonly staticRoot?: string;
-  /** A client whose unsent backlog grows past this is disconnected, not buffered forever. */
+  /**
+   * A client whose unsent backlog grows past this is disconnected, not buffered
+   * forever. Runtime events never get it there (a slow client is served from the
+   * log past 1 MB behind); output that is in no log (a terminal's, a job's live deltas) can.
+   */
   readonly maxBufferedBytes?: number;
   readonly heartbeatMs?: number;
   /** Server-Sent Events limits of the HTTP API (tests shorten them). */
@@ -48,6 +52,9 @@ export const SERVER_STOPPED_REASON = 'Wheelhouse stopped. Start it again and thi
 
 /** How long open WebSockets get to answer the close frame before they are cut. */
 const CLOSE_GRACE_MS = 500;
+
+/** Close code for a client whose unread events were pruned from the log (an application code: 4000–4999). */
+export const BEHIND_PRUNED_LOG_CLOSE_CODE = 4010;
 
 /** Path of the protocol WebSocket. */
 export const RPC_PATH = '/rpc';
@@ -174,6 +181,8 @@ function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
       ws.send(text);
     },
     unsentBytes: () => ws.bufferedAmount,
+    // What it had not read was pruned from the log: it reconnects, replays and is told `reset`.
+    endBehindPrunedLog: (reason) => ws.close(BEHIND_PRUNED_LOG_CLOSE_CODE, reason.slice(0, 123)),
   });
   // Output waiting for this client (a flooding command) goes on once the socket has drained.
   (ws as unknown as { _socket?: Socket })._socket?.on('drain', () => connection.drained());

@@ -31,6 +31,8 @@ export interface PendingEvent {
   readonly payloadJson: string;
   /** Set when the delta's text is stored once, in its process log, rather than in the row. */
   readonly output?: StoredOutput;
+  /** Announced to clients but never written (job output, whose record is the job's log): no replay holds it. */
+  readonly unlogged?: true;
 }
 
 /** A page of the log; `unreadableSeq` is the first event whose output could not be read back (the page stops before it). */

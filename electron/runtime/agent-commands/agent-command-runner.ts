@@ -148,7 +148,7 @@ export class AgentCommandRunner {
     const asked = 'args' in mode ? (mode.args.sandbox_permissions ?? 'use_default') : 'use_default';
     // The sandbox is this computer's: on another machine a command runs with the account's rights there, so it is
     // decided (here, before anything is sent) as a command that leaves the sandbox.
-    const decision = engine.evaluate({
+    const decision = await engine.evaluate({
       command,
       approvalPolicy: settings.approvalPolicy,
       sandboxMode: settings.sandbox,

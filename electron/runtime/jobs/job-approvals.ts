@@ -48,7 +48,7 @@ export class JobApprovals {
   async admit(spec: CommandSpec, requester: JobRequester): Promise<JobAdmission> {
     const engine = await this.deps.policy();
     if (requester.kind === 'person') {
-      const decision = engine.evaluate({ command: spec.command, approvalPolicy: 'on-request', sandboxMode: 'danger-full-access' });
+      const decision = await engine.evaluate({ command: spec.command, approvalPolicy: 'on-request', sandboxMode: 'danger-full-access' });
       const ruled = decision.commands.filter((verdict) => verdict.matchedRule !== null);
       const forbidden = ruled.find((verdict) => verdict.decision === 'forbidden');
       if (forbidden) throw forbiddenError(forbidden);
@@ -60,7 +60,7 @@ export class JobApprovals {
       };
     }
     const settings = await this.deps.settingsOf(requester.threadId);
-    const decision = engine.evaluate({ command: spec.command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
+    const decision = await engine.evaluate({ command: spec.command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
     const requirement = decision.requirement;
     if (requirement.type === 'forbidden') {
       const verdict = decision.commands.find((v) => v.decision === 'forbidden');

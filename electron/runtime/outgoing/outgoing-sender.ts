@@ -11,6 +11,7 @@ import {
   type ServerRequestResultOf,
 } from '../../../shared/protocol/index.js';
 import type { ClientBacklogSource } from '../terminal/client-pacing.js';
+import { DEFAULT_PACING, LogPacedDelivery, type EventSource, type PacingOptions } from './log-paced-delivery.js';
 
 /**
  * One client connection as a carrier registers it (after `initialize`): how
@@ -30,6 +31,12 @@ export interface ClientConnection {
   readonly unsentBytes: number;
   /** Calls back once the carrier drained its backlog, or the connection closed. */
   onceDrained(callback: () => void): void;
+  /**
+   * Ends a connection that fell behind further than the log reaches (it
+   * reconnects and is told `reset`). A carrier that has it is paced from the
+   * log when its client reads slowly (LogPacedDelivery); one without gets every event live.
+   */
+  endBehindPrunedLog?(reason: string): void;
 }
 
 /** A server request as it goes out: the JSON-RPC `{id, method, params}`. */
@@ -107,11 +114,20 @@ export class OutgoingSender {
   private readonly pending = new Map<string, PendingRequest>();
   private readonly endings = new Map<string, string>();
   private readonly closedListeners = new Set<(connectionId: string) => void>();
+  /** Each connection's cursor on the log, once the sender follows one. */
+  private readonly deliveries = new Map<string, LogPacedDelivery>();
+  private events: EventSource | null = null;
   private nextId = 1;
   private nextConnection = 1;
 
-  /** `now` stamps the notifications sent here (not logged ones) with Codex's `emittedAtMs`. */
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `now` stamps the notifications sent here (not logged ones) with Codex's `emittedAtMs`;
+   * `pacing` is when and how a slow client is served from the log.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly pacing: PacingOptions = DEFAULT_PACING,
+  ) {}
 
   /** A connection id no other connection of any carrier has (`<carrier>-<n>`). */
   newConnectionId(carrier: string): string {
@@ -121,6 +137,7 @@ export class OutgoingSender {
   /** Registers an initialised connection and replays to it every waiting request it can answer. Returns its removal. */
   attach(connection: ClientConnection): () => void {
     this.connections.set(connection.connectionId, connection);
+    if (this.events) this.deliveries.set(connection.connectionId, new LogPacedDelivery(connection, this.events, this.pacing));
     for (const pending of this.pending.values()) this.offer(pending, connection);
     return () => this.detach(connection);
   }
@@ -131,10 +148,19 @@ export class OutgoingSender {
     return () => this.closedListeners.delete(listener);
   }
 
-  /** Fans out every notification the event log announces (runtime events), serialised once. Returns the unsubscribe. */
-  follow(events: { subscribe(listener: (notification: AnyNotification, text: string) => void): () => void }): () => void {
-    return events.subscribe((notification, text) => {
-      for (const connection of this.connections.values()) connection.sendNotification(notification.method, text);
+  /**
+   * Fans out every notification the event log announces (runtime events),
+   * serialised once; a client that reads slowly is served from the log at
+   * its pace (LogPacedDelivery). Follow before connections attach. Returns the unsubscribe.
+   */
+  follow(events: EventSource): () => void {
+    this.events = events;
+    return events.subscribe((notification, text, logged) => {
+      for (const connection of this.connections.values()) {
+        const delivery = this.deliveries.get(connection.connectionId);
+        if (delivery) delivery.deliver(notification, text, logged);
+        else connection.sendNotification(notification.method, text);
+      }
       this.withdrawEnded(notification);
     });
   }
@@ -312,6 +338,8 @@ export class OutgoingSender {
   private detach(connection: ClientConnection): void {
     if (this.connections.get(connection.connectionId) !== connection) return;
     this.connections.delete(connection.connectionId);
+    this.deliveries.get(connection.connectionId)?.end();
+    this.deliveries.delete(connection.connectionId);
     this.hungUp(connection.connectionId);
   }
 

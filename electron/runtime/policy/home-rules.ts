@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../files/atomic-write.js';
 import { evaluateExecPolicy } from './judge-command.js';
 import type { ExecPolicyDecision, ExecPolicyRequest, PrefixRule, RuleFileError } from './policy-vocabulary.js';
 import { formatAllowRule, parseRuleFile } from './rules-file.js';
-import { loadShellParser } from './shell-parse.js';
+import { loadShellParser, ShellParserNotLoaded } from './shell-parse.js';
 
 /** Rule files live in `<home>/rules/*.rules`; accepted amendments go to `default.rules`, as in Codex. */
 export function rulesDirectory(home: string): string {
@@ -122,7 +122,6 @@ export class ExecPolicyEngine {
   private constructor(readonly home: string) {}
 
   static async open(home: string): Promise<ExecPolicyEngine> {
-    await loadShellParser();
     const engine = new ExecPolicyEngine(home);
     await engine.reload();
     return engine;
@@ -255,8 +254,23 @@ export class ExecPolicyEngine {
     this.watchRetry.unref?.();
   }
 
-  /** The home's rules, and the project's own when the request names one. */
-  evaluate(request: ExecPolicyRequest): ExecPolicyDecision {
+  /**
+   * The home's rules, and the project's own when the request names one.
+   * Plain scripts are judged at once; the first one that needs the shell
+   * parser loads it (the rules are read again after the wait, so an edit
+   * made meanwhile counts).
+   */
+  async evaluate(request: ExecPolicyRequest): Promise<ExecPolicyDecision> {
+    try {
+      return this.evaluateLoaded(request);
+    } catch (error) {
+      if (!(error instanceof ShellParserNotLoaded)) throw error;
+      await loadShellParser();
+      return this.evaluateLoaded(request);
+    }
+  }
+
+  private evaluateLoaded(request: ExecPolicyRequest): ExecPolicyDecision {
     const project = request.project ? path.resolve(request.project) : null;
     const projectRules = project ? this.files.filter((state) => state.project === project).flatMap((state) => state.rules) : [];
     return evaluateExecPolicy(projectRules.length > 0 ? [...this.ruleList, ...projectRules] : this.ruleList, request);

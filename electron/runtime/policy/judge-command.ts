@@ -17,7 +17,7 @@ import { parseShellScript, type ShellWord, type SimpleCommand } from './shell-pa
  * Judges a shell script or argv against prefix rules and the built-in
  * defaults, command by command; the most restrictive verdict wins and the
  * approval mode and sandbox turn it into seed 000's requirement.
- * Pure and synchronous: the shell parser must be loaded first (`loadShellParser`).
+ * Pure and synchronous: a script that is not plain throws `ShellParserNotLoaded` until `loadShellParser` has run.
  */
 export function evaluateExecPolicy(rules: readonly PrefixRule[], request: ExecPolicyRequest): ExecPolicyDecision {
   const verdicts = typeof request.command === 'string'

@@ -66,7 +66,7 @@ describe('rule files', () => {
     const engine = await ExecPolicyEngine.open(home);
     expect(engine.rules.map((rule) => rule.pattern)).toEqual([['cargo', 'build']]);
     expect(engine.loadErrors).toEqual([{ file: path.join(home, 'rules', 'broken.rules'), line: 3, column: 23, message: 'pattern must be a non-empty list' }]);
-    const decision = engine.evaluate({ command: 'cargo build --release', approvalPolicy: 'untrusted', sandboxMode: 'read-only' });
+    const decision = await engine.evaluate({ command: 'cargo build --release', approvalPolicy: 'untrusted', sandboxMode: 'read-only' });
     expect(decision.requirement).toMatchObject({ type: 'skip', bypassSandbox: true });
     expect(decision.matchedRule?.source).toBe(`${path.join(home, 'rules', 'team.rules')}:1`);
   });
@@ -83,13 +83,13 @@ describe('accept with the proposed rule', () => {
     const home = makeHome();
     const engine = await ExecPolicyEngine.open(home);
     const request = { command: 'make test', approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' } as const;
-    const before = engine.evaluate(request).requirement;
+    const before = (await engine.evaluate(request)).requirement;
     expect(before).toMatchObject({ type: 'needs_approval', proposedExecpolicyAmendment: ['make', 'test'] });
 
     await engine.acceptAmendment((before as unknown as { proposedExecpolicyAmendment: string[] }).proposedExecpolicyAmendment);
-    expect(engine.evaluate(request).requirement).toMatchObject({ type: 'skip', bypassSandbox: true });
-    expect(engine.evaluate({ ...request, command: 'make test -j4' }).requirement.type).toBe('skip');
-    expect(engine.evaluate({ ...request, command: 'make install' }).requirement.type).toBe('needs_approval');
+    expect((await engine.evaluate(request)).requirement).toMatchObject({ type: 'skip', bypassSandbox: true });
+    expect((await engine.evaluate({ ...request, command: 'make test -j4' })).requirement.type).toBe('skip');
+    expect((await engine.evaluate({ ...request, command: 'make install' })).requirement.type).toBe('needs_approval');
 
     const file = userRulesFile(home);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);

@@ -72,7 +72,7 @@ export class PolicyService {
 
   async check(command: string, settings: { approvalPolicy: AskForApproval; sandbox: SandboxMode; project?: string | null }): Promise<ExecPolicyCheckResult> {
     const engine = await this.engine();
-    const decision = engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
+    const decision = await engine.evaluate({ command, approvalPolicy: settings.approvalPolicy, sandboxMode: settings.sandbox, project: settings.project ?? null });
     const { requirement } = decision;
     return {
       decision: requirement.type === 'skip' ? 'allow' : requirement.type === 'needs_approval' ? 'prompt' : 'forbidden',

@@ -1,5 +1,6 @@
 import type Sh from 'mvdan-sh';
 import { goString, isGoNode, goList, goTypeName, type GoNode } from './gopherjs-values.js';
+import { parsePlainScript } from './plain-script.js';
 
 /**
  * Turns a shell script into the simple commands it would run, with a real
@@ -49,11 +50,29 @@ let shellModule: ShellModule | null = null;
 /** One parser, reused: parsing is synchronous and never re-entered while a tree is read. */
 let parser: Sh.Parser | null = null;
 
-/** Loads the parser (about 1.5 MB of JavaScript) once; policies call this before evaluating. */
+/**
+ * Thrown by `parseShellScript` for a script that needs the full parser before
+ * it is loaded: the caller loads it (`loadShellParser`) and asks again.
+ */
+export class ShellParserNotLoaded extends Error {
+  constructor() {
+    super('the shell parser is not loaded; call loadShellParser() first');
+  }
+}
+
+/**
+ * Loads the parser (1.5 MB of JavaScript, about 22 MB of memory) once, on the
+ * first script that is not plain (see plain-script.ts).
+ */
 export async function loadShellParser(): Promise<void> {
   if (shellModule) return;
   const imported = (await import('mvdan-sh')) as unknown as { default?: ShellModule } & ShellModule;
   shellModule = imported.default ?? imported;
+}
+
+/** Whether the full parser has been loaded (a session of plain commands never loads it). */
+export function isShellParserLoaded(): boolean {
+  return shellModule !== null;
 }
 
 // Operator token numbers of mvdan-sh 0.10.1 (pinned in package.json); the tests parse
@@ -67,7 +86,14 @@ const BINARY_OPERATORS: Record<number, string> = { 10: '&&', 11: '||', 12: '|', 
 class Unsupported extends Error {}
 
 export function parseShellScript(script: string): ParsedScript {
-  if (!shellModule) throw new Error('the shell parser is not loaded; call loadShellParser() first');
+  const plain = parsePlainScript(script);
+  if (plain) return { ok: true, commands: plain };
+  return parseWithShellParser(script);
+}
+
+/** The script's commands as mvdan-sh finds them (also what plain-script.ts is tested against). */
+export function parseWithShellParser(script: string): ParsedScript {
+  if (!shellModule) throw new ShellParserNotLoaded();
   const syntax = shellModule.syntax;
   let file: Sh.File;
   try {

@@ -143,12 +143,28 @@ export interface ToolDefinition<S extends z.ZodObject, Turn> {
  */
 export function defineTool<S extends z.ZodObject, Turn = unknown>(definition: ToolDefinition<S, Turn>): ToolEntry<Turn> {
   return {
-    spec: { name: definition.name, description: definition.description, parameters: jsonSchemaOf(definition.args) },
+    spec: specOf(definition),
     args: zodArguments(definition.args.strict(), definition.prepare ? { prepare: definition.prepare } : {}),
     // `args` is what this row's own schema parsed.
     run: async (args, invocation) => definition.run(args as z.output<S>, invocation),
     ...(definition.refuse ? { refuse: definition.refuse } : {}),
     ...(definition.offeredTo ? { offeredTo: definition.offeredTo } : {}),
+  };
+}
+
+/**
+ * The tool's spec; its JSON Schema is worked out when first read (the first
+ * turn), not when the runtime starts: converting every tool's schema took a
+ * noticeable part of start-up.
+ */
+function specOf(definition: { readonly name: string; readonly description: string; readonly args: z.ZodObject }): ModelToolSpec {
+  let parameters: Record<string, unknown> | undefined;
+  return {
+    name: definition.name,
+    description: definition.description,
+    get parameters() {
+      return (parameters ??= jsonSchemaOf(definition.args));
+    },
   };
 }
 

@@ -1,0 +1,169 @@
+/**
+ * Memory over a long session: RSS (after a full GC) once warmed up, then
+ * after many turns (a new thread every 10, so per-thread state shows) and
+ * many jobs that run a real command through the supervisor. Growth past
+ * warm-up is what a process open for weeks would keep adding. In-process
+ * runtime with a model that streams 20 deltas per reply; the baseline is
+ * the same process's RSS before the runtime was created.
+ *
+ *   node --import tsx bench/soak-memory.ts [--turns 300] [--jobs 100]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
+import type { RequestContext } from '../electron/runtime/context.js';
+import { createTestRuntime } from '../test-support/test-runtime.js';
+import { TempDirs } from '../test-support/temp-dir.js';
+
+const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
+
+class ReplyModel implements ModelClient {
+  stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    return (async function* (): AsyncGenerator<ModelStreamEvent> {
+      for (let i = 0; i < 20; i++) yield { type: 'textDelta', delta: `token${i} ` };
+      yield { type: 'usage', usage: { totalTokens: 30, inputTokens: 10, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 20, reasoningOutputTokens: 0 } };
+      yield { type: 'done', finishReason: 'stop' };
+    })();
+  }
+
+  async listModels() {
+    return [];
+  }
+}
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
+
+interface Settled {
+  readonly rssMb: number;
+  /** Of the RSS, pages of files mapped in (SQLite's mmap of the database): clean, the kernel drops them under pressure. */
+  readonly fileMb: number;
+  readonly heapMb: number;
+}
+
+/** RSS and live JS heap in MB after two full collections (what is still held, not garbage waiting). */
+function settled(): Settled {
+  gc();
+  gc();
+  const usage = process.memoryUsage();
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  const fileKb = Number(/RssFile:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return { rssMb: mb(usage.rss), fileMb: mb(fileKb * 1024), heapMb: mb(usage.heapUsed) };
+}
+
+export interface SoakMemory {
+  readonly baseline: Settled;
+  readonly warm: Settled;
+  readonly afterTurns: Settled;
+  readonly afterJobs: Settled;
+  readonly turns: number;
+  readonly jobs: number;
+  /** Growth from warm-up to the end, in % of the warm figure (the issue's bound: 10). */
+  readonly growthPercent: number;
+  /** The same without file-backed pages: memory the process itself holds. */
+  readonly anonymousGrowthPercent: number;
+  /** The same for the live JS heap: growth here is held objects, not the allocator keeping pages. */
+  readonly heapGrowthPercent: number;
+  /** RSS after each eighth of the turns, then of the jobs: a plateau is a bounded cache filling, a slope a leak. */
+  readonly rssSeriesMb: readonly number[];
+  /** Growth over the second half of the turns, and of the jobs, alone (in % of the RSS at its start). */
+  readonly turnsSecondHalfGrowthPercent: number;
+  readonly jobsSecondHalfGrowthPercent: number;
+}
+
+export async function soakMemory(options: { turns: number; jobs: number; temp: TempDirs }): Promise<SoakMemory> {
+  const baseline = settled();
+  const home = options.temp.make('wheelhouse-soak-');
+  const runtime = createTestRuntime({
+    home,
+    defaults: { cwd: home },
+    bindModel: async () => ({ client: new ReplyModel(), model: 'bench', contextWindow: null }),
+  });
+  const call = runtime.dispatcher.call.bind(runtime.dispatcher);
+  const turn = async (threadId: string, i: number) => {
+    const completed = new Promise<void>((resolve) => {
+      const off = runtime.events.subscribe((n) => {
+        if (n.method === 'turn/completed' && n.params.threadId === threadId) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await call('turn/start', { threadId, input: [{ type: 'text', text: `message ${i}` }] }, ctx);
+    await completed;
+  };
+  const turns = async (count: number) => {
+    let threadId = '';
+    for (let i = 0; i < count; i++) {
+      if (i % 10 === 0) threadId = (await call('thread/start', {}, ctx)).thread.id;
+      await turn(threadId, i);
+    }
+  };
+  const jobs = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      const finished = new Promise<void>((resolve) => {
+        const off = runtime.events.subscribe((n) => {
+          if (n.method === 'job/updated' && n.params.job.name === `soak ${i}` && ['completed', 'failed', 'cancelled'].includes(n.params.job.status)) {
+            off();
+            resolve();
+          }
+        });
+      });
+      await call('job/create', { kind: 'command', name: `soak ${i}`, command: `echo soak ${i}`, cwd: home }, ctx);
+      await finished;
+    }
+  };
+  try {
+    // Warm-up: every path once (model, turns, threads, jobs, the supervisor).
+    await turns(30);
+    await jobs(10);
+    const warm = settled();
+    const series: number[] = [];
+    const inEighths = async (count: number, run: (part: number) => Promise<void>) => {
+      for (let eighth = 0; eighth < 8; eighth++) {
+        await run(Math.floor((count * (eighth + 1)) / 8) - Math.floor((count * eighth) / 8));
+        series.push(settled().rssMb);
+      }
+    };
+    await inEighths(options.turns, turns);
+    const afterTurns = settled();
+    await inEighths(options.jobs, jobs);
+    const afterJobs = settled();
+    const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
+    return {
+      baseline,
+      warm,
+      afterTurns,
+      afterJobs,
+      turns: options.turns,
+      jobs: options.jobs,
+      growthPercent: growth(warm.rssMb, afterJobs.rssMb),
+      anonymousGrowthPercent: growth(warm.rssMb - warm.fileMb, afterJobs.rssMb - afterJobs.fileMb),
+      heapGrowthPercent: growth(warm.heapMb, afterJobs.heapMb),
+      rssSeriesMb: series,
+      turnsSecondHalfGrowthPercent: growth(series[3]!, series[7]!),
+      jobsSecondHalfGrowthPercent: growth(series[11]!, series[15]!),
+    };
+  } finally {
+    await runtime.shutdown();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name: string, fallback: number) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? Number(process.argv[at + 1]) : fallback;
+  };
+  const temp = new TempDirs();
+  const load = os.loadavg()[0]!.toFixed(2);
+  try {
+    const result = await soakMemory({ turns: arg('--turns', 300), jobs: arg('--jobs', 100), temp });
+    process.stdout.write(`${JSON.stringify({ loadAverage: load, loadAverageAtEnd: os.loadavg()[0]!.toFixed(2), ...result }, null, 2)}\n`);
+  } finally {
+    temp.cleanup();
+  }
+}
