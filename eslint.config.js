@@ -172,14 +172,13 @@ const LAYERS = {
   'renderer/src/client': { imports: ['renderer/src/format', 'shared', 'shared/protocol'] },
   'renderer/src/terminal': { imports: ['renderer/src/client', 'shared/protocol'] },
   'renderer/src/stores': { imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/terminal', 'shared', 'shared/protocol'] },
+  // The one place the window's client and stores are made; views take them from here.
+  'renderer/src/services': { imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/stores', 'shared', 'shared/protocol'] },
   'renderer/src/views': {
-    imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/stores', 'shared', 'shared/policy', 'shared/protocol', /* ↺ */ 'renderer/src'],
+    imports: ['renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/services', 'renderer/src/stores', 'shared', 'shared/policy', 'shared/protocol'],
   },
   'renderer/src': {
-    imports: [
-      'renderer/src/client', 'renderer/src/format', 'renderer/src/markdown', 'renderer/src/stores', 'renderer/src/styles', 'shared', 'shared/protocol',
-      /* ↺ */ 'renderer/src/views',
-    ],
+    imports: ['renderer/src/markdown', 'renderer/src/services', 'renderer/src/styles', 'renderer/src/views', 'shared', 'shared/protocol'],
   },
 };
 

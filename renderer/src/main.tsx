@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { config as configureZod } from 'zod';
 import { loadedMarkdown, loadMarkdown } from './markdown/lazy-markdown.js';
-import { client } from './services.js';
+import { client } from './services/services.js';
 import './styles/theme.css';
 import './styles/base.css';
 import { ViewLoadError } from './views/common/lazy-view.js';

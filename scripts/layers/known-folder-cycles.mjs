@@ -4,9 +4,4 @@
 // exactly (a cycle that shrank or went away must be written down as such).
 
 /** @type {readonly (readonly string[])[]} */
-export const KNOWN_FOLDER_CYCLES = [
-  // The window's root (renderer/src: services.ts builds the stores, main.tsx mounts the views)
-  // and its views, which take their stores from services.ts. Passing the stores in (a context
-  // provider) would end it.
-  ['renderer/src', 'renderer/src/views'],
-];
+export const KNOWN_FOLDER_CYCLES = [];

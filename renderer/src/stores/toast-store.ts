@@ -79,14 +79,14 @@ export const useToastStore = create<ToastState>()((set, get) => {
   };
 });
 
-/** What the action of a described error does, registered once by the window (services.ts). */
+/** What the action of a described error does, registered once by the window (services/services.ts). */
 let errorActions: Partial<Record<NonNullable<ErrorAction>, ToastAction>> = {};
 
 export function setErrorActions(actions: Partial<Record<NonNullable<ErrorAction>, ToastAction>>): void {
   errorActions = actions;
 }
 
-/** Errors the window already explains elsewhere (the connection banner), registered by services.ts. */
+/** Errors the window already explains elsewhere (the connection banner), registered by services/services.ts. */
 let explainedElsewhere: (error: unknown) => boolean = () => false;
 
 export function setExplainedElsewhere(test: (error: unknown) => boolean): void {

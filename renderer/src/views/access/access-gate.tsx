@@ -1,5 +1,5 @@
 import { KeyRound } from 'lucide-react';
-import { useConnectionStore } from '../../services.js';
+import { useConnectionStore } from '../../services/services.js';
 import './access-gate.css';
 
 /**

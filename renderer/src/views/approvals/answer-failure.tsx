@@ -1,4 +1,4 @@
-import { useApprovalsStore } from '../../services.js';
+import { useApprovalsStore } from '../../services/services.js';
 
 /** Why the last answer to a request did not go through; it still waits, so answering again is the one thing to do. */
 export function AnswerFailure({ requestId }: { readonly requestId: string }) {

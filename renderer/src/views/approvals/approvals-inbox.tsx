@@ -2,7 +2,7 @@ import { ShieldCheck, X } from 'lucide-react';
 import { useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
 import { folderName, threadTitle } from '../../format/thread-labels.js';
-import { useApprovalsStore, useConnectionStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useThreadsStore } from '../../services/services.js';
 import { allGrants, mcpToolName, requestSummaryText, type PendingRequest } from '../../stores/approval-requests.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { RequestDecisions, RequestDetails } from './request-views.js';

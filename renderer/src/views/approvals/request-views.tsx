@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useApprovalsStore } from '../../services.js';
+import { useApprovalsStore } from '../../services/services.js';
 import { InlineCode } from '../common/inline-code.js';
 import { AnswerFailure } from './answer-failure.js';
 import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useElicitationStore } from '../../services.js';
+import { useElicitationStore } from '../../services/services.js';
 import type { PendingElicitation } from '../../stores/elicitation-store.js';
 import { elicitationContent, elicitationFields, initialValues, type ElicitationField, type ElicitationValues } from './elicitation-form.js';
 import { useFocusTrap } from './use-focus-trap.js';

@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, useEffect, useReducer, useRef, type ComponentType, type ReactNode } from 'react';
-import { useConnectionStore } from '../../services.js';
+import { useConnectionStore } from '../../services/services.js';
 
 /** How many times a failed chunk is fetched again on its own once the runtime is reachable. */
 const AUTOMATIC_RETRIES = 2;

@@ -1,5 +1,5 @@
 import { CircleAlert, LoaderCircle, RefreshCw, RotateCcw } from 'lucide-react';
-import { useConnectionStore, useDesktopStore } from '../../services.js';
+import { useConnectionStore, useDesktopStore } from '../../services/services.js';
 import { connectionBanner } from '../../stores/connection-banner.js';
 import './connection-banner.css';
 

@@ -1,6 +1,6 @@
 import { RefreshCw } from 'lucide-react';
 import type { ConnectionStatus } from '../../client/wheelhouse-client.js';
-import { useConnectionStore, useDesktopStore } from '../../services.js';
+import { useConnectionStore, useDesktopStore } from '../../services/services.js';
 import './connection-indicator.css';
 
 const LABELS: Record<ConnectionStatus, string> = {

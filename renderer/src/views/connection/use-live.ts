@@ -1,4 +1,4 @@
-import { useConnectionStore, useDesktopStore } from '../../services.js';
+import { useConnectionStore, useDesktopStore } from '../../services/services.js';
 import { isLive } from '../../stores/connection-banner.js';
 
 /** Whether the window shows live state (see isLive): badges and counts may claim it only then. */

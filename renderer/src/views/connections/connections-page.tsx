@@ -1,5 +1,5 @@
 import { Plug, X } from 'lucide-react';
-import { useMcpStore } from '../../services.js';
+import { useMcpStore } from '../../services/services.js';
 import { McpServerList } from './mcp-server-list.js';
 import './connections.css';
 

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, CircleSlash, LoaderCircle, Plus, RotateCw, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import type { McpServerStatus } from '../../../../shared/protocol/methods/mcp.js';
-import { useMcpStore } from '../../services.js';
+import { useMcpStore } from '../../services/services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import type { McpApprovalMode, McpServerDraft } from '../../stores/mcp-store.js';
 import './connections.css';

@@ -2,7 +2,7 @@ import { ShieldQuestion } from 'lucide-react';
 import { useId } from 'react';
 import type { CommandExecutionApprovalDecision } from '../../../../shared/protocol/command-execution.js';
 import { threadTitle } from '../../format/thread-labels.js';
-import { useApprovalsStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useThreadsStore } from '../../services/services.js';
 import { InlineCode } from '../common/inline-code.js';
 import { commandReasonParts, sessionScopeText } from '../../stores/approval-requests.js';
 import type { CommandApproval, OtherRequest } from '../../stores/approvals-store.js';

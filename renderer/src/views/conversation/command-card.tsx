@@ -1,6 +1,6 @@
 import { Check, ChevronRight, CircleSlash, LoaderCircle, ShieldQuestion, SquareTerminal, X } from 'lucide-react';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useApprovalsStore, useMachinesStore } from '../../services.js';
+import { useApprovalsStore, useMachinesStore } from '../../services/services.js';
 import { machineName } from '../../stores/machines-store.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { stripAnsi } from '../../format/ansi.js';

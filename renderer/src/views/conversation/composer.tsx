@@ -1,7 +1,7 @@
 import { ArrowUp, CircleAlert, Square, X } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore, useSetupStore } from '../../services.js';
+import { useConnectionStore, useConversationStore, useGoalStore, useQueueStore, useSetupStore } from '../../services/services.js';
 import { useDraftStore } from '../../stores/draft-store.js';
 import { ModelPicker } from './model-picker.js';
 import { QueuePanel } from './queue-panel.js';

@@ -1,6 +1,6 @@
 import { ArchiveRestore, Ellipsis, FileDiff, Folder, GitBranch, SquareTerminal } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useProjectsStore, useTerminalStore, useThreadsStore } from '../../services.js';
+import { useProjectsStore, useTerminalStore, useThreadsStore } from '../../services/services.js';
 import { WorktreeMenu } from '../projects/worktree-menu.js';
 import { threadTitle } from '../../format/thread-labels.js';
 import { PopoverMenu } from '../common/popover-menu.js';

@@ -1,7 +1,7 @@
 import { CircleAlert, ShipWheel, SquarePen } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useConversationStore, useThreadsStore } from '../../services/services.js';
 import { ApprovalCard, OtherRequestCard } from './approval-card.js';
 import { McpApprovalCard } from './mcp-approval-card.js';
 import { SessionGrants } from './session-grants.js';
@@ -13,7 +13,7 @@ import { GoalBanner } from './goal-editor.js';
 import { MessageList } from './message-list.js';
 import { TerminalPanel } from '../terminal/terminal-panel.js';
 import { ChangesPanel } from '../projects/changes-panel.js';
-import { openNewThread } from '../../services.js';
+import { openNewThread } from '../../services/services.js';
 import { useLive } from '../connection/use-live.js';
 import './conversation.css';
 import './messages.css';

@@ -1,5 +1,5 @@
 import type { FileChangeApprovalDecision } from '../../../../shared/protocol/file-change.js';
-import { useApprovalsStore } from '../../services.js';
+import { useApprovalsStore } from '../../services/services.js';
 import type { FileChangeApproval } from '../../stores/approvals-store.js';
 import { patchReasonParts } from '../../stores/approval-requests.js';
 import { AnswerFailure } from '../approvals/answer-failure.js';

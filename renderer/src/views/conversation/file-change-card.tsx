@@ -2,7 +2,7 @@ import { ArrowRight, Check, ChevronRight, CircleSlash, FileDiff, LoaderCircle, S
 import { useState } from 'react';
 import type { FileUpdateChange } from '../../../../shared/protocol/file-change.js';
 import { diffLines, diffStat, displayPath, patchTargets, patchText } from '../../format/file-diff.js';
-import { useApprovalsStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useThreadsStore } from '../../services/services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { FileChangeApprovalCard } from './file-change-approval.js';
 import { DecidedByLine } from './decided-by-line.js';

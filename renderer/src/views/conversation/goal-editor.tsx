@@ -1,7 +1,7 @@
 import { Pause, Play, Target, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ThreadGoal } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useGoalStore } from '../../services.js';
+import { useConnectionStore, useGoalStore } from '../../services/services.js';
 import { goalProgress, goalStatusLabel, goalUsage, parseBudget } from '../../format/goal.js';
 import { formatCount } from '../../format/usage.js';
 import { Popover } from '../common/popover.js';

@@ -2,7 +2,7 @@ import { Laptop, Server } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentSummary } from '../../../../shared/protocol/methods/environment.js';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useMachinesStore, useThreadsStore } from '../../services.js';
+import { useConnectionStore, useMachinesStore, useThreadsStore } from '../../services/services.js';
 import { machineName } from '../../stores/machines-store.js';
 import { Popover } from '../common/popover.js';
 import './machine-chip.css';

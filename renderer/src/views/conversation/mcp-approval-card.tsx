@@ -1,6 +1,6 @@
 import { MCP_TOOL_APPROVAL_META } from '../../../../shared/protocol/methods/approvals.js';
 import { formatArguments } from '../../format/tool-calls.js';
-import { useApprovalsStore } from '../../services.js';
+import { useApprovalsStore } from '../../services/services.js';
 import type { McpToolApproval } from '../../stores/approvals-store.js';
 import { AnswerFailure } from '../approvals/answer-failure.js';
 import { ApprovalCardFrame } from './approval-card-frame.js';

@@ -1,6 +1,6 @@
 import { Check, ChevronRight, Link2, LoaderCircle, Plug, ShieldQuestion, X } from 'lucide-react';
 import { useState } from 'react';
-import { useApprovalsStore } from '../../services.js';
+import { useApprovalsStore } from '../../services/services.js';
 import { McpApprovalCard } from './mcp-approval-card.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { formatArguments } from '../../format/tool-calls.js';

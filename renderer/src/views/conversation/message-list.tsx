@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown } from 'lucide-react';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useConversationStore } from '../../services.js';
+import { useConversationStore } from '../../services/services.js';
 import type { ConversationRow } from '../../stores/conversation-model.js';
 import { ItemRow } from './message-rows.js';
 import { TurnEnd } from './turn-end.js';

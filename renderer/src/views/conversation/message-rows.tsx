@@ -1,7 +1,7 @@
 import { Bot, Brain, ChevronRight, GitFork } from 'lucide-react';
 import { memo, useState } from 'react';
 import { agentJobInstruction } from '../../../../shared/agent-job-prompts.js';
-import { useThreadsStore } from '../../services.js';
+import { useThreadsStore } from '../../services/services.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { foldLongText } from '../../format/long-text.js';
 import { threadTitle } from '../../format/thread-labels.js';

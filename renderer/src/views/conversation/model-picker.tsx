@@ -1,7 +1,7 @@
 import { Check, ChevronDown, Cpu } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConversationStore, useModelsStore, useSetupStore } from '../../services.js';
+import { useConversationStore, useModelsStore, useSetupStore } from '../../services/services.js';
 import { formatCompact } from '../../format/usage.js';
 import { Popover } from '../common/popover.js';
 

@@ -1,7 +1,7 @@
 import { CircleAlert, GripVertical, Pencil, X } from 'lucide-react';
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { QueuedTurn } from '../../../../shared/protocol/methods/queue.js';
-import { useConnectionStore, useQueueStore } from '../../services.js';
+import { useConnectionStore, useQueueStore } from '../../services/services.js';
 import { queuedText } from '../../stores/queue-store.js';
 import './queue.css';
 

@@ -2,7 +2,7 @@ import { Shield, ShieldAlert, ShieldOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSandboxState } from '../../../../shared/protocol/methods/thread-sandbox.js';
 import type { AskForApproval, SandboxMode } from '../../../../shared/protocol/thread.js';
-import { useConnectionStore, useSandboxStore } from '../../services.js';
+import { useConnectionStore, useSandboxStore } from '../../services/services.js';
 import { Popover } from '../common/popover.js';
 import { accessSentence } from '../../format/thread-access.js';
 import './sandbox.css';

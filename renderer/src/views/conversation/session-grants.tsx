@@ -1,6 +1,6 @@
 import { ShieldCheck, X } from 'lucide-react';
 import { useEffect } from 'react';
-import { useApprovalsStore, useConnectionStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore } from '../../services/services.js';
 
 /** What "Approve for this thread" allowed here: commands that run (and file changes that apply) without asking, each revocable. */
 export function SessionGrants({ threadId }: { readonly threadId: string }) {

@@ -4,7 +4,7 @@ import type { ConversationItem } from '../../stores/conversation-model.js';
 import type { Job } from '../../../../shared/protocol/index.js';
 import { formatArguments, labelToolCall } from '../../format/tool-calls.js';
 import { formatDuration } from '../../format/usage.js';
-import { useApprovalsStore, useJobsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore } from '../../services/services.js';
 
 type ToolCall = Extract<ConversationItem, { type: 'dynamicToolCall' }>;
 

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleStop, KeyRound, LoaderCircle, Play, RotateCcw, Settings, Target } from 'lucide-react';
 import { useState } from 'react';
 import { FAILURE_ACTIONS, type TurnError } from '../../../../shared/protocol/thread.js';
-import { useConversationStore, useSetupStore } from '../../services.js';
+import { useConversationStore, useSetupStore } from '../../services/services.js';
 import type { TurnSummary } from '../../stores/conversation-model.js';
 import { canContinue, newestTurnId } from '../../stores/conversation-store.js';
 import { formatDuration, formatUsage } from '../../format/usage.js';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useDesktopStore } from '../../services.js';
+import { useDesktopStore } from '../../services/services.js';
 import '../notifications/notifications.css';
 
 /**

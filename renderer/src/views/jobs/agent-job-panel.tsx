@@ -2,7 +2,7 @@ import { Check, CircleDashed, MessageSquare, ShieldAlert, X } from 'lucide-react
 import { useEffect, useState } from 'react';
 import type { Job, JobAgent } from '../../../../shared/protocol/index.js';
 import { timeLabel, tokensLabel } from '../../format/agent-job-format.js';
-import { client, useJobsStore, useThreadsStore } from '../../services.js';
+import { client, useJobsStore, useThreadsStore } from '../../services/services.js';
 import { JobThreadWatcher, type JobThreadState } from '../../stores/agent-job-activity-store.js';
 import type { ActivityStep } from '../../format/agent-job-activity.js';
 import { MarkdownView } from '../conversation/markdown-view.js';

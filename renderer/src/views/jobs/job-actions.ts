@@ -1,6 +1,6 @@
 import { Pause, Play, RotateCcw, Square, Trash2 } from 'lucide-react';
 import type { Job } from '../../../../shared/protocol/index.js';
-import { useJobsStore } from '../../services.js';
+import { useJobsStore } from '../../services/services.js';
 import { useConfirmStore, type ConfirmRequest } from '../../stores/confirm-store.js';
 import type { JobAction } from '../../stores/jobs-store.js';
 

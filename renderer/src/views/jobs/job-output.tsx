@@ -4,7 +4,7 @@ import { useStore } from 'zustand';
 import type { Job, JobRun } from '../../../../shared/protocol/index.js';
 import { showRequestError } from '../../stores/toast-store.js';
 import { JobLogSource } from '../../stores/job-log-store.js';
-import { client, useJobsStore } from '../../services.js';
+import { client, useJobsStore } from '../../services/services.js';
 import { JobLogView, type JobLogViewHandle } from './job-log-view.js';
 import { JobTasks, taskPrefix } from './job-tasks.js';
 import './job-log.css';

@@ -4,7 +4,7 @@ import type { Job, JobHistoryEntry } from '../../../../shared/protocol/index.js'
 import { isWaitingForApproval, jobStatusLabel } from '../../format/agent-job-format.js';
 import { currentDetail, formatDuration, jobDurationMs, jobStatusLine } from '../../format/job-format.js';
 import { threadTitle } from '../../format/thread-labels.js';
-import { useApprovalsStore, useJobsStore, useMachinesStore, useSchedulesStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useJobsStore, useMachinesStore, useSchedulesStore, useThreadsStore } from '../../services/services.js';
 import { machineName } from '../../stores/machines-store.js';
 import { ApprovalCard } from '../conversation/approval-card.js';
 import { allowedActions } from '../../stores/jobs-store.js';

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { Job } from '../../../../shared/protocol/index.js';
 import { budgetLabel, isWaitingForApproval, jobStatusLabel, jobSubject } from '../../format/agent-job-format.js';
 import { attemptLabel, formatDuration, jobDurationMs, retryCountdown } from '../../format/job-format.js';
-import { useMachinesStore } from '../../services.js';
+import { useMachinesStore } from '../../services/services.js';
 import { allowedActions } from '../../stores/jobs-store.js';
 import { machineName } from '../../stores/machines-store.js';
 import { JOB_ACTIONS, runJobAction } from './job-actions.js';

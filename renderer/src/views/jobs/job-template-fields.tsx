@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { agentFormErrors, jobTemplateErrors, runsElsewhere, type JobTemplateForm } from '../../format/job-form.js';
-import { useMachinesStore } from '../../services.js';
+import { useMachinesStore } from '../../services/services.js';
 import { FolderField } from '../setup/folder-field.js';
 import { AgentJobFields } from './agent-job-fields.js';
 

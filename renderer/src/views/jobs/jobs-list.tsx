@@ -3,7 +3,7 @@ import { Plus, Search } from 'lucide-react';
 import { useMemo, useRef } from 'react';
 import { JOB_STATUSES } from '../../../../shared/protocol/index.js';
 import { STATUS_LABELS } from '../../format/job-format.js';
-import { useJobsStore } from '../../services.js';
+import { useJobsStore } from '../../services/services.js';
 import { matchesJob, type JobFilter } from '../../stores/jobs-store.js';
 import { JobRow } from './job-row.js';
 

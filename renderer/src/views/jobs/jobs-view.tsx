@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Schedule } from '../../../../shared/protocol/index.js';
-import { useJobsStore, useMachinesStore, useSchedulesStore } from '../../services.js';
+import { useJobsStore, useMachinesStore, useSchedulesStore } from '../../services/services.js';
 import { ScheduleDialog } from '../schedules/schedule-dialog.js';
 import { SchedulesPage } from '../schedules/schedules-page.js';
 import { JobPage } from './job-page.js';

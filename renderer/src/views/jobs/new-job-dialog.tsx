@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useJobsStore, useProjectsStore, useThreadsStore } from '../../services.js';
+import { useJobsStore, useProjectsStore, useThreadsStore } from '../../services/services.js';
 import { SeparateCopyChoice } from '../projects/separate-copy-choice.js';
 import { askNotificationPermission } from '../../stores/web-notifications.js';
 import { jobTemplateErrors, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../../format/job-form.js';

@@ -1,7 +1,7 @@
 import { CircleAlert, KeyRound, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { EnvironmentSummary, EnvironmentTestResult } from '../../../../shared/protocol/methods/environment.js';
-import { useMachinesStore } from '../../services.js';
+import { useMachinesStore } from '../../services/services.js';
 import type { RemoveRefusal } from '../../stores/machines-store.js';
 import { MachineForm } from './machine-form.js';
 import './machines.css';

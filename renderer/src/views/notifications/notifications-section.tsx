@@ -1,7 +1,7 @@
 import { BellOff, BellRing } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationKind } from '../../../../shared/protocol/index.js';
-import { host, useNotificationSettingsStore, useSetupStore } from '../../services.js';
+import { host, useNotificationSettingsStore, useSetupStore } from '../../services/services.js';
 import './notifications.css';
 
 const KINDS: readonly { readonly kind: NotificationKind; readonly label: string; readonly hint: string }[] = [

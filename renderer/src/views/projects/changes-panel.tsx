@@ -4,7 +4,7 @@ import type { ChangedFile } from '../../../../shared/protocol/methods/projects.j
 import { gitDiffHunks, gitDiffLines, languageOfPath, splitRows } from '../../format/changed-file-diff.js';
 import type { DiffLine } from '../../format/file-diff.js';
 import { highlightCode, highlightGeneration, loadLanguage, onLanguageLoaded } from '../../markdown/code-highlighter.js';
-import { useProjectsStore, useThreadsStore } from '../../services.js';
+import { useProjectsStore, useThreadsStore } from '../../services/services.js';
 import { FindingNote, findingsByLine, ReviewButton, useLatestReview } from '../review/review-findings.js';
 import type { ReviewFinding } from '../../../../shared/protocol/review.js';
 import './projects.css';

@@ -1,6 +1,6 @@
 import { Folder, FolderOpen, SquarePen } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useProjectsStore, useThreadsStore } from '../../services.js';
+import { useProjectsStore, useThreadsStore } from '../../services/services.js';
 import { FolderBrowser } from '../setup/folder-browser.js';
 import { ModalDialog } from '../common/modal-dialog.js';
 import { SeparateCopyChoice } from './separate-copy-choice.js';

@@ -1,7 +1,7 @@
 import { Folder, GitBranch, SquarePen, X } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import type { ProjectSettings } from '../../../../shared/protocol/methods/projects.js';
-import { useProjectsStore, useRulesStore } from '../../services.js';
+import { useProjectsStore, useRulesStore } from '../../services/services.js';
 import { RuleList } from '../rules/rules-section.js';
 import './projects.css';
 import { ModalDialog } from '../common/modal-dialog.js';

@@ -1,6 +1,6 @@
 import { Archive, GitBranch, GitMerge, Trash2 } from 'lucide-react';
 import { useEffect } from 'react';
-import { useProjectsStore } from '../../services.js';
+import { useProjectsStore } from '../../services/services.js';
 import { PopoverMenu } from '../common/popover-menu.js';
 
 /**

@@ -1,6 +1,6 @@
 import { SearchCheck } from 'lucide-react';
 import type { ConversationItem } from '../../stores/conversation-model.js';
-import { useConversationStore, useProjectsStore } from '../../services.js';
+import { useConversationStore, useProjectsStore } from '../../services/services.js';
 import { MarkdownView } from '../conversation/markdown-view.js';
 import { FindingNote } from './review-findings.js';
 import './review.css';

@@ -1,7 +1,7 @@
 import { SearchCheck } from 'lucide-react';
 import type { ReviewFinding, ReviewOutput } from '../../../../shared/protocol/review.js';
 import type { ConversationData } from '../../stores/conversation-model.js';
-import { useConversationStore, useProjectsStore } from '../../services.js';
+import { useConversationStore, useProjectsStore } from '../../services/services.js';
 import { MarkdownView } from '../conversation/markdown-view.js';
 import './review.css';
 

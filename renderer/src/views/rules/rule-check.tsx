@@ -1,7 +1,7 @@
 import { CircleAlert, LoaderCircle, SearchCheck } from 'lucide-react';
 import { Fragment, useId, useState } from 'react';
 import type { ExecPolicyCheckResult } from '../../../../shared/protocol/methods/exec-policy.js';
-import { useRulesStore } from '../../services.js';
+import { useRulesStore } from '../../services/services.js';
 import { DecisionBadge } from './decision-badge.js';
 import { decisionWords } from '../../format/decided-by.js';
 import { accessSentence } from '../../format/thread-access.js';

@@ -3,7 +3,7 @@ import { broadRuleWarning } from '../../../../shared/policy/rule-breadth.js';
 import { useEffect, useState } from 'react';
 import type { ExecPolicyRule, ExecPolicyRulesListResult } from '../../../../shared/protocol/methods/exec-policy.js';
 import { formatPattern } from '../../format/rule-pattern.js';
-import { useRulesStore, useThreadsStore } from '../../services.js';
+import { useRulesStore, useThreadsStore } from '../../services/services.js';
 import { DecisionBadge } from './decision-badge.js';
 import { RuleCheck } from './rule-check.js';
 import { RuleForm } from './rule-form.js';

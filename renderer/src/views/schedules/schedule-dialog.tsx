@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { timeZoneProblem, type Schedule } from '../../../../shared/protocol/index.js';
 import { machineTimeZone } from '../../../../shared/schedule-timing.js';
 import { choiceOfCron, cronOf, describeChoice, dstNote, NTHS, previewRuns, WEEKDAYS, type BuilderChoice, type BuilderKind } from '../../format/schedule-builder.js';
-import { useSchedulesStore, useThreadsStore } from '../../services.js';
+import { useSchedulesStore, useThreadsStore } from '../../services/services.js';
 import { jobTemplateErrors, jobTemplateFormOf, jobTemplateParams, newJobTemplateForm, type JobTemplateForm } from '../../format/job-form.js';
 import { JobDialogFrame } from '../jobs/job-dialog-frame.js';
 import { JobTemplateFields } from '../jobs/job-template-fields.js';

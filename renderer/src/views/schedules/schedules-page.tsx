@@ -1,7 +1,7 @@
 import { Pause, Pencil, Play, Plus, Trash2, Zap } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Schedule } from '../../../../shared/protocol/index.js';
-import { useJobsStore, useSchedulesStore } from '../../services.js';
+import { useJobsStore, useSchedulesStore } from '../../services/services.js';
 import { ScheduleStrip } from './schedule-strip.js';
 
 const OVERLAP_WORDS: Record<Schedule['overlap'], string> = {

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, CircleMinus, Import, LoaderCircle, TriangleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { ConfigImportCodeWhaleResult, ConfigReadResult } from '../../../../shared/protocol/methods/config.js';
-import { useSetupStore } from '../../services.js';
+import { useSetupStore } from '../../services/services.js';
 
 const DEFAULT_PATH = '~/.codewhale/config.toml';
 

@@ -1,7 +1,7 @@
 import { ArrowUp, ChevronRight, Folder, FolderOpen, House, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { WorkspaceDirectoryListResult } from '../../../../shared/protocol/methods/workspace.js';
-import { useSetupStore } from '../../services.js';
+import { useSetupStore } from '../../services/services.js';
 
 /**
  * Picks a folder on the runtime's machine (works in the browser host too):

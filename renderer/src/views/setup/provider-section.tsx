@@ -1,7 +1,7 @@
 import { KeyRound, ShieldAlert } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { keyStorageWords } from '../../format/key-storage.js';
-import { useSetupStore } from '../../services.js';
+import { useSetupStore } from '../../services/services.js';
 import type { ConfigReadResult, ProviderSummary } from '../../../../shared/protocol/methods/config.js';
 import { formForProvider, LOCAL_DEFAULT_URLS, PROVIDER_KINDS, providerIdFor, type ProviderForm, type ProviderKind } from '../../stores/setup-plan.js';
 

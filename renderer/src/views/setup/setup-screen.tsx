@@ -1,7 +1,7 @@
 import { Check, CircleAlert, LoaderCircle, ShipWheel, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ConfigReadResult } from '../../../../shared/protocol/methods/config.js';
-import { useSetupStore, useThreadsStore } from '../../services.js';
+import { useSetupStore, useThreadsStore } from '../../services/services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { formFromConfig, formProblems, isFormSaved, type ProviderForm } from '../../stores/setup-plan.js';
 import { CodeWhaleImportPanel, CodeWhaleImportToggle } from './codewhale-import.js';

@@ -1,4 +1,4 @@
-import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useProjectsStore, useSetupStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useElicitationStore, useJobsStore, useMcpStore, useProjectsStore, useSetupStore } from '../../services/services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { AccessGate } from '../access/access-gate.js';
 import { ConfirmDialog } from '../common/confirm-dialog.js';

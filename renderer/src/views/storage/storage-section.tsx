@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { DEFAULT_RETENTION, type RetentionBudgets, type StorageUsage } from '../../../../shared/protocol/index.js';
-import { client } from '../../services.js';
+import { client } from '../../services/services.js';
 import { showRequestError } from '../../stores/toast-store.js';
 import '../notifications/notifications.css';
 import './storage.css';

@@ -1,7 +1,7 @@
 import { RotateCcw, X } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useTerminalStore } from '../../services.js';
+import { useTerminalStore } from '../../services/services.js';
 import { TERMINAL_HEIGHT } from '../../stores/terminal-store.js';
 import './terminal.css';
 

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { MAX_THREAD_NAME_LENGTH, type Thread } from '../../../../shared/protocol/thread.js';
-import { useThreadsStore } from '../../services.js';
+import { useThreadsStore } from '../../services/services.js';
 import { threadTitle } from '../../format/thread-labels.js';
 
 /** Inline editor for a thread name: Enter saves, Escape cancels, a blank name is refused with a message. */

@@ -1,5 +1,5 @@
 import { ListChecks, Plug, Settings, ShieldQuestion, ShipWheel, SquarePen } from 'lucide-react';
-import { openNewThread, useApprovalsStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services.js';
+import { openNewThread, useApprovalsStore, useJobsStore, useMcpStore, useSetupStore, useThreadsStore } from '../../services/services.js';
 import { ConnectionIndicator } from '../connection/connection-indicator.js';
 import { useLive } from '../connection/use-live.js';
 import { ThreadList } from './thread-list.js';

@@ -2,7 +2,7 @@ import { Archive, Folder, MessagesSquare } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useProjectsStore, useThreadsStore } from '../../services.js';
+import { useProjectsStore, useThreadsStore } from '../../services/services.js';
 import { selectActiveThreads, selectArchivedThreads } from '../../stores/thread-selectors.js';
 import { ThreadRow } from './thread-row.js';
 

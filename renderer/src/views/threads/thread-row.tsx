@@ -1,7 +1,7 @@
 import { Folder, GitFork } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useApprovalsStore, useConnectionStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services.js';
+import { useApprovalsStore, useConnectionStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services/services.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.js';
 import { RenameField } from './rename-field.js';

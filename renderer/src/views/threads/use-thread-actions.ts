@@ -1,6 +1,6 @@
 import { Archive, ArchiveRestore, GitFork, Pencil, Play, Undo2 } from 'lucide-react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useConversationStore, useThreadsStore } from '../../services.js';
+import { useConversationStore, useThreadsStore } from '../../services/services.js';
 import { useConfirmStore } from '../../stores/confirm-store.js';
 import { canContinue } from '../../stores/conversation-store.js';
 import type { MenuEntry } from '../common/popover-menu.js';
