@@ -9,7 +9,7 @@ import { sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.
 import { axeProblems } from './axe.js';
 import type { WheelhouseApp } from './harness.js';
 import { useLaunchedApp } from './launched-app.js';
-import { snap } from './screenshots.js';
+import { shootBothSchemes, snap } from './screenshots.js';
 
 const unavailable = sshdUnavailable();
 /** Run folders the job made on the "host" (this machine, under the SSH user's home). */
@@ -31,8 +31,8 @@ function cleanRemoteRuns(jobIds: string[]): void {
 /**
  * A person with no terminal adds a computer over SSH in Settings → Machines
  * (Debian's sshd on 127.0.0.1), is shown its host key and trusts it once,
- * runs a job there from the dashboard, sees where it runs, and cannot remove
- * the machine while the job uses it.
+ * runs a job there from the dashboard, sees where it runs, cannot remove or
+ * edit the machine while the job uses it, then renames it (its saved key kept).
  */
 describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd', () => {
   let sshd: TestSshd;
@@ -52,7 +52,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
   afterEach(() => cleanRemoteRuns(jobIds));
   useLaunchedApp({}, (parts) => ({ app } = parts));
 
-  it('adds an SSH machine, trusts its host key once, runs a job there and refuses to remove it while the job runs', async () => {
+  it('adds an SSH machine, trusts its host key once, runs a job there, refuses to remove or edit it while the job runs, then edits it', async () => {
     const { page } = app;
     await page.getByTestId('open-settings').click();
     const section = page.getByTestId('machines-section');
@@ -126,13 +126,54 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await refused.waitFor();
     expect(await refused.innerText()).toContain('Job “Remote wait” (running)');
     await snap(page, 'machines-7-remove-refused', section);
+
+    // Editing it is refused too, naming the job, and nothing changes.
+    await row.getByTestId('machine-edit').click();
+    const editForm = row.getByTestId('machine-form');
+    expect(await editForm.getByTestId('machine-name').inputValue()).toBe('Build box');
+    expect(await editForm.getByTestId('machine-port').inputValue()).toBe(String(sshd.port));
+    await editForm.getByTestId('machine-name').fill('Build server');
+    await editForm.getByTestId('machine-add').click();
+    const editRefused = editForm.getByTestId('machine-edit-refused');
+    await editRefused.waitFor();
+    expect(await editRefused.innerText()).toContain('Build box is in use, so nothing was changed');
+    expect(await editRefused.innerText()).toContain('Job “Remote wait” (running)');
+    expect(await row.locator('.machine-name').textContent()).toBe('Build box');
+    await shootBothSchemes(page, 'machines', 'edit-refused', row);
+    expect(await axeProblems(page)).toEqual([]);
+    await editForm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByTestId('machine-form').count()).toBe(0);
     await page.getByTestId('setup-done').click();
 
-    // Once the job is cancelled, the machine goes.
+    // Once the job is cancelled, the machine can be renamed: its saved key is kept (sshd takes only that key) and it is tested again.
     await page.getByTestId('open-jobs').click();
     await jobRow.getByTestId('job-row-cancel').click();
     await page.getByTestId('confirm-action').click();
     await expect.poll(() => jobRow.getAttribute('data-status'), { timeout: 30_000 }).toBe('cancelled');
+    await page.getByTestId('open-settings').click();
+    await row.getByTestId('machine-edit').click();
+    // From the keyboard: the name is focused, typed over, and Enter saves.
+    await expect.poll(() => editForm.getByTestId('machine-name').evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await editForm.getByTestId('machine-privateKey').inputValue()).toBe('');
+    expect(await editForm.getByTestId('machine-key-hint').textContent()).toContain('leave empty to keep the saved key');
+    await editForm.getByTestId('machine-name').fill('Build server');
+    await shootBothSchemes(page, 'machines', 'edit-form', row);
+    expect(await axeProblems(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.locator('.machine-name').textContent()).toBe('Build server');
+    await row.getByTestId('machine-test-ok').waitFor({ timeout: 30_000 });
+    expect(await row.getByTestId('machine-host-key').count()).toBe(0);
+    expect(await row.getByTestId('machine-form').count()).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(app.home, 'environments.json'), 'utf8'))).toMatchObject({ environments: [{ environmentId: 'build-box', name: 'Build server', hasPrivateKey: true }] });
+    await page.getByTestId('setup-done').click();
+
+    // The job shows where it ran by the machine's new name.
+    await page.getByTestId('open-jobs').click();
+    await jobRow.getByTestId('job-row-open').click();
+    await expect.poll(() => jobPage.getByTestId('job-runs-on').textContent()).toBe('Build server');
+    await page.getByTestId('job-back').click();
+
+    // With no job there, the machine goes.
     await page.getByTestId('open-settings').click();
     await row.getByTestId('machine-remove').click();
     await expect.poll(() => section.getByTestId('machine-row').count()).toBe(1);

@@ -3,13 +3,13 @@ import { RpcError } from '../../../shared/protocol/index.js';
 import type { EnvironmentAddParams, EnvironmentSummary, EnvironmentTestResult } from '../../../shared/protocol/methods/environment.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 
-export type MachineOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
-
-/** What removing a machine was refused for: the jobs (and threads) that still use it. */
-export interface RemoveRefusal {
+/** Why adding, changing or removing a machine did not happen: the runtime's words, and the jobs that still use it (`environment.inUse`). */
+export interface MachineRefusal {
   readonly message: string;
   readonly jobs: readonly { readonly jobId: string; readonly name: string; readonly status: string }[];
 }
+
+export type MachineOutcome = { readonly ok: true } | { readonly ok: false; readonly refusal: MachineRefusal };
 
 export interface MachinesState {
   /** Every machine jobs can run on, this computer first; null until loaded. */
@@ -19,10 +19,11 @@ export interface MachinesState {
   readonly tests: Readonly<Record<string, EnvironmentTestResult>>;
   readonly testing: ReadonlySet<string>;
   load(): Promise<void>;
+  /** Adds a machine, or replaces the one with the same id (an edit; refused while a job runs there). */
   add(params: EnvironmentAddParams): Promise<MachineOutcome>;
   /** Connects and runs `uname -a` and `id`; `trustHostKey`: the fingerprint the person was shown and accepts. */
   test(environmentId: string, trustHostKey?: string): Promise<void>;
-  remove(environmentId: string): Promise<{ ok: true } | { ok: false; refusal: RemoveRefusal }>;
+  remove(environmentId: string): Promise<MachineOutcome>;
 }
 
 /**
@@ -49,7 +50,7 @@ export function createMachinesStore(client: WheelhouseClient): UseBoundStore<Sto
         await get().load();
         return { ok: true };
       } catch (error) {
-        return { ok: false, message: messageOf(error) };
+        return { ok: false, refusal: refusalOf(error) };
       }
     },
     test: async (environmentId, trustHostKey) => {
@@ -74,8 +75,7 @@ export function createMachinesStore(client: WheelhouseClient): UseBoundStore<Sto
         await get().load();
         return { ok: true };
       } catch (error) {
-        const data = error instanceof RpcError && error.reason === 'environment.inUse' ? (error.data as { jobs?: RemoveRefusal['jobs'] }) : null;
-        return { ok: false, refusal: { message: messageOf(error), jobs: data?.jobs ?? [] } };
+        return { ok: false, refusal: refusalOf(error) };
       }
     },
   }));
@@ -85,6 +85,11 @@ export function createMachinesStore(client: WheelhouseClient): UseBoundStore<Sto
     store.setState({ list: list.map((machine) => (machine.environmentId === change.environmentId ? { ...machine, status: change.status, error: change.error } : machine)) });
   });
   return store;
+}
+
+function refusalOf(error: unknown): MachineRefusal {
+  const data = error instanceof RpcError && error.reason === 'environment.inUse' ? (error.data as { jobs?: MachineRefusal['jobs'] }) : null;
+  return { message: messageOf(error), jobs: data?.jobs ?? [] };
 }
 
 /** The runtime's own words, without the method prefix. */

@@ -1,5 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { CircleAlert } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { EnvironmentAddParams, EnvironmentSummary, SlurmResourcesParams } from '../../../../shared/protocol/methods/environment.js';
+import type { MachineRefusal } from '../../stores/machines-store.js';
 
 type Kind = 'ssh' | 'slurm';
 /** Where a Slurm cluster's `sbatch` runs: through a login host over SSH, or here (this computer is a node). */
@@ -21,6 +23,26 @@ interface Fields {
 }
 
 const EMPTY: Fields = { name: '', user: '', host: '', port: '22', folder: '', privateKey: '', partition: '', account: '', timeLimit: '', cpus: '', memory: '', gpus: '' };
+
+/** The fields of a machine being edited, as it was added (the key is never shown: the runtime keeps it). */
+function fieldsOf(machine: EnvironmentSummary): Fields {
+  const slurm = machine.slurm ?? {};
+  const text = (value: string | number | undefined | null) => (value === undefined || value === null ? '' : String(value));
+  return {
+    name: machine.name,
+    user: text(machine.user),
+    host: text(machine.host),
+    port: text(machine.port ?? 22),
+    folder: text(machine.path),
+    privateKey: '',
+    partition: text(slurm.partition),
+    account: text(slurm.account),
+    timeLimit: text(slurm.timeLimit),
+    cpus: text(slurm.cpus),
+    memory: text(slurm.memory),
+    gpus: text(slurm.gpus),
+  };
+}
 
 /** The checks the runtime makes too, said before sending so the person sees them by the field. */
 function errorsOf(kind: Kind, place: SlurmPlace, f: Fields): Partial<Record<keyof Fields, string>> {
@@ -50,8 +72,11 @@ function newId(base: string, taken: readonly string[]): string {
   return id;
 }
 
-/** The environment/add request the fields describe (the address as `ssh://`, `slurm+ssh://` or `slurm:///`). */
-function paramsOf(kind: Kind, place: SlurmPlace, f: Fields, taken: readonly string[]): EnvironmentAddParams {
+/**
+ * The environment/add request the fields describe (the address as `ssh://`, `slurm+ssh://` or `slurm:///`):
+ * a new id, or the edited machine's own (the runtime then replaces it, keeping its saved key when none is sent).
+ */
+function paramsOf(kind: Kind, place: SlurmPlace, f: Fields, taken: readonly string[], editing: EnvironmentSummary | null): EnvironmentAddParams {
   const folder = f.folder.trim().replace(/\/+$/, '');
   const path = folder.split('/').map(encodeURIComponent).join('/');
   const host = f.host.trim();
@@ -66,45 +91,62 @@ function paramsOf(kind: Kind, place: SlurmPlace, f: Fields, taken: readonly stri
     ...(f.gpus.trim() ? { gpus: Number(f.gpus) } : {}),
   };
   const name = f.name.trim() || (kind === 'slurm' && place === 'here' ? 'Slurm on this computer' : `${f.user.trim()}@${host}`);
+  // A pinned host key still names the same host only if the address it was pinned for is unchanged.
+  const sameHost = editing !== null && editing.host === host && editing.port === Number(f.port);
   return {
-    environmentId: newId(f.name.trim() || (kind === 'slurm' && place === 'here' ? 'slurm' : host), taken),
+    environmentId: editing?.environmentId ?? newId(f.name.trim() || (kind === 'slurm' && place === 'here' ? 'slurm' : host), taken),
     execServerUrl,
     name,
+    ...(sameHost && editing.hostKeyFingerprint ? { hostKeyFingerprint: editing.hostKeyFingerprint } : {}),
     ...(f.privateKey.trim() && (kind === 'ssh' || place === 'login') ? { privateKey: `${f.privateKey.trim()}\n` } : {}),
     ...(kind === 'slurm' ? { slurm } : {}),
   };
 }
 
 /**
- * "Add a machine" in Settings → Machines: plain fields for an SSH host or a
- * Slurm cluster (through its login host, or this computer as a node). The
- * address is built here; the runtime checks it again and says what is wrong.
+ * "Add a machine" in Settings → Machines, and "Edit" of one (`editing`, the
+ * same fields filled in): plain fields for an SSH host or a Slurm cluster
+ * (through its login host, or this computer as a node). The address is built
+ * here; the runtime checks it again and says what is wrong, or which jobs
+ * still run on the machine being changed.
  */
 export function MachineForm({
   machines,
+  editing = null,
   onAdd,
   onCancel,
 }: {
   readonly machines: readonly EnvironmentSummary[];
-  readonly onAdd: (params: EnvironmentAddParams) => Promise<string | null>;
+  readonly editing?: EnvironmentSummary | null;
+  /** Sends the request; null when it was done, else why not. */
+  readonly onAdd: (params: EnvironmentAddParams) => Promise<MachineRefusal | null>;
   readonly onCancel: () => void;
 }) {
-  const [kind, setKind] = useState<Kind>('ssh');
-  const [place, setPlace] = useState<SlurmPlace>('login');
-  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [kind, setKind] = useState<Kind>(editing?.kind === 'slurm' ? 'slurm' : 'ssh');
+  const [place, setPlace] = useState<SlurmPlace>(editing?.kind === 'slurm' && editing.host === null ? 'here' : 'login');
+  const [fields, setFields] = useState<Fields>(() => (editing ? fieldsOf(editing) : EMPTY));
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<MachineRefusal | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const errors = errorsOf(kind, place, fields);
   const shown = (key: keyof Fields) => (tried ? (errors[key] ?? null) : null);
   const overSsh = kind === 'ssh' || place === 'login';
+  const keptKey = editing?.hasPrivateKey === true;
+  const machineName = editing?.name ?? '';
+  const editingId = editing?.environmentId ?? null;
+
+  // An edit opened from the keyboard goes on from the first field, not from the page's top.
+  useEffect(() => {
+    if (editingId !== null) formRef.current?.querySelector<HTMLInputElement>('[data-testid="machine-name"]')?.focus();
+  }, [editingId]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
     if (Object.keys(errors).length > 0) return;
     setBusy(true);
-    const problem = await onAdd(paramsOf(kind, place, fields, machines.map((machine) => machine.environmentId)));
+    const problem = await onAdd(paramsOf(kind, place, fields, machines.map((machine) => machine.environmentId), editing));
     setBusy(false);
     setFailure(problem);
   };
@@ -129,7 +171,16 @@ export function MachineForm({
   );
 
   return (
-    <form className="machine-form" data-testid="machine-form" aria-label="Add a machine" onSubmit={(event) => void submit(event)}>
+    <form
+      ref={formRef}
+      className="machine-form"
+      data-testid="machine-form"
+      aria-label={editing ? `Edit ${machineName}` : 'Add a machine'}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel();
+      }}
+      onSubmit={(event) => void submit(event)}
+    >
       <div className="segmented" role="radiogroup" aria-label="Kind of machine">
         {(['ssh', 'slurm'] as const).map((value) => (
           <button key={value} type="button" role="radio" aria-checked={kind === value} className="segment" data-testid={`machine-kind-${value}`} onClick={() => setKind(value)}>
@@ -158,7 +209,7 @@ export function MachineForm({
       {overSsh && (
         <label className="field">
           <span className="field-label">
-            Private key <span className="field-optional">optional</span>
+            {keptKey ? 'New private key' : 'Private key'} <span className="field-optional">optional</span>
           </span>
           <textarea
             className="field-input field-mono machine-key"
@@ -169,7 +220,11 @@ export function MachineForm({
             value={fields.privateKey}
             onChange={(event) => setFields((current) => ({ ...current, privateKey: event.target.value }))}
           />
-          <span className="field-hint">Kept in this computer’s keychain, never in Wheelhouse’s files. Empty: your SSH agent’s keys are used.</span>
+          <span className="field-hint" data-testid="machine-key-hint">
+            {keptKey
+              ? 'A key is saved for this machine: leave empty to keep the saved key. To use your SSH agent’s keys instead, remove the machine and add it again.'
+              : 'Kept in this computer’s keychain, never in Wheelhouse’s files. Empty: your SSH agent’s keys are used.'}
+          </span>
         </label>
       )}
       {kind === 'slurm' && (
@@ -187,9 +242,24 @@ export function MachineForm({
           </div>
         </fieldset>
       )}
-      {failure && (
+      {failure && failure.jobs.length > 0 && (
+        <div className="callout callout-warning" role="alert" data-testid="machine-edit-refused">
+          <CircleAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
+          <div>
+            <p>{machineName} is in use, so nothing was changed. Cancel these or let them finish, then save again:</p>
+            <ul className="machine-users">
+              {failure.jobs.map((job) => (
+                <li key={job.jobId}>
+                  Job “{job.name}” ({job.status})
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+      {failure && failure.jobs.length === 0 && (
         <p className="field-error" role="alert" data-testid="machine-add-error">
-          {failure}
+          {failure.message}
         </p>
       )}
       <div className="machine-form-actions">
@@ -197,7 +267,7 @@ export function MachineForm({
           Cancel
         </button>
         <button type="submit" className="button button-primary" data-testid="machine-add" disabled={busy}>
-          Add and test
+          {editing ? 'Save and test' : 'Add and test'}
         </button>
       </div>
     </form>

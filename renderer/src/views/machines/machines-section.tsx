@@ -1,8 +1,8 @@
-import { CircleAlert, KeyRound, Plus, Trash2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { CircleAlert, KeyRound, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import type { EnvironmentSummary, EnvironmentTestResult } from '../../../../shared/protocol/methods/environment.js';
 import { useMachinesStore } from '../../services/services.js';
-import type { RemoveRefusal } from '../../stores/machines-store.js';
+import type { MachineRefusal } from '../../stores/machines-store.js';
 import { MachineForm } from './machine-form.js';
 import './machines.css';
 
@@ -37,7 +37,8 @@ function addressOf(machine: EnvironmentSummary): string {
 /**
  * Settings → Machines: the computers and Slurm clusters jobs can run on,
  * with whether each is connected; add one with plain fields, test it (the
- * first time, its host key is shown to trust once), remove one no job needs.
+ * first time, its host key is shown to trust once), edit one (tested again
+ * after), remove one no job needs.
  */
 export function MachinesSection({ number }: { readonly number: number }) {
   const list = useMachinesStore((s) => s.list);
@@ -80,7 +81,7 @@ export function MachinesSection({ number }: { readonly number: number }) {
           onCancel={() => setAdding(false)}
           onAdd={async (params) => {
             const outcome = await add(params);
-            if (!outcome.ok) return outcome.message;
+            if (!outcome.ok) return outcome.refusal;
             setAdding(false);
             // The first test asks about the host key at once, while the person is here.
             void test(params.environmentId);
@@ -99,10 +100,19 @@ export function MachinesSection({ number }: { readonly number: number }) {
 function MachineRow({ machine }: { readonly machine: EnvironmentSummary }) {
   const test = useMachinesStore((s) => s.test);
   const remove = useMachinesStore((s) => s.remove);
+  const add = useMachinesStore((s) => s.add);
+  const list = useMachinesStore((s) => s.list);
   const result = useMachinesStore((s) => s.tests[machine.environmentId]);
   const testing = useMachinesStore((s) => s.testing.has(machine.environmentId));
-  const [refusal, setRefusal] = useState<RemoveRefusal | null>(null);
+  const [refusal, setRefusal] = useState<MachineRefusal | null>(null);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const local = machine.kind === 'local';
+  const stopEditing = () => {
+    setEditing(false);
+    // Back where the person was, for the keyboard.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
   return (
     <li className="machine-row" data-testid="machine-row" data-environment-id={machine.environmentId} data-status={machine.status}>
       <div className="machine-row-head">
@@ -117,6 +127,21 @@ function MachineRow({ machine }: { readonly machine: EnvironmentSummary }) {
           <span className="machine-actions">
             <button type="button" className="button button-secondary button-small" data-testid="machine-test" disabled={testing} onClick={() => void test(machine.environmentId)}>
               Test
+            </button>
+            <button
+              ref={editButton}
+              type="button"
+              className="icon-button"
+              aria-label={`Edit ${machine.name}`}
+              aria-expanded={editing}
+              title="Edit"
+              data-testid="machine-edit"
+              onClick={() => {
+                setRefusal(null);
+                setEditing((open) => !open);
+              }}
+            >
+              <Pencil size={14} aria-hidden="true" />
             </button>
             <button
               type="button"
@@ -135,6 +160,21 @@ function MachineRow({ machine }: { readonly machine: EnvironmentSummary }) {
         )}
       </div>
       {local ? <p className="machine-note">Jobs run here unless you choose another machine for them.</p> : <p className="machine-address">{addressOf(machine)}</p>}
+      {editing && list && (
+        <MachineForm
+          machines={list}
+          editing={machine}
+          onCancel={stopEditing}
+          onAdd={async (params) => {
+            const outcome = await add(params);
+            if (!outcome.ok) return outcome.refusal;
+            stopEditing();
+            // A changed address or key is only known to work once it has connected again.
+            void test(machine.environmentId);
+            return null;
+          }}
+        />
+      )}
       {!local && machine.status === 'disconnected' && machine.error && !result && <p className="machine-error">{machine.error}</p>}
       {result && !testing && <TestResult machine={machine} result={result} />}
       {refusal && (
