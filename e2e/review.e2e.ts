@@ -58,6 +58,7 @@ describe('review of changes', () => {
     };
     mock.enqueue(reply(JSON.stringify({ findings: [finding], overall_correctness: 'patch is incorrect', overall_explanation: 'The new loop drops the first price.', overall_confidence_score: 0.85 })));
     await changes.getByTestId('changes-review').click();
+    await page.getByRole('menu', { name: 'Review' }).getByTestId('review-current').click();
 
     // In the thread: what was reviewed, then the verdict and the finding with its place.
     await page.getByTestId('review-started').filter({ hasText: 'Review of current changes' }).waitFor();
@@ -89,5 +90,81 @@ describe('review of changes', () => {
       await page.screenshot({ path: path.join(shots, 'review-split-dark.png') });
       await page.emulateMedia({ colorScheme: 'light' });
     }
+  }, 180_000);
+
+  it('reviews the branch against a base branch; a branch that is not there is refused next to its field and starts no turn', async () => {
+    const { page } = app;
+    const shots = process.env.WHEELHOUSE_E2E_SCREENSHOTS;
+    if (shots) mkdirSync(shots, { recursive: true });
+    const commit = (message: string) => git(folder, '-c', 'user.name=Person', '-c', 'user.email=person@example.com', 'commit', '-q', '-am', message);
+    await writeFile(path.join(folder, 'total.ts'), ['export function total(prices: number[]): number {', '  let sum = 0;', '  for (const price of prices) sum += price;', '  return sum;', '}', ''].join('\n'));
+    git(folder, 'init', '-q', '-b', 'main');
+    git(folder, 'add', '.');
+    commit('first');
+    git(folder, 'checkout', '-q', '-b', 'index-loop');
+    await writeFile(path.join(folder, 'total.ts'), ['export function total(prices: number[]): number {', '  let sum = 0;', '  for (let i = 1; i < prices.length; i++) sum += prices[i];', '  return sum;', '}', ''].join('\n'));
+    commit('Use an index loop');
+    await createThread(page, { folder });
+    mock.enqueue(reply('Hello.'));
+    await sendMessage(page, 'Hi');
+    await page.getByTestId('agent-message').filter({ hasText: 'Hello.' }).waitFor();
+
+    await page.getByTestId('changes-toggle').click();
+    const changes = page.getByTestId('changes-panel');
+    await changes.getByTestId('changes-review').click();
+    const menu = page.getByRole('menu', { name: 'Review' });
+    await menu.waitFor();
+    // Nothing uncommitted: "Current changes" is off; focus is on the first choice that is not.
+    expect(await menu.getByTestId('review-current').isDisabled()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('review-branch');
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+    if (shots) {
+      await page.screenshot({ path: path.join(shots, 'review-menu.png') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: path.join(shots, 'review-menu-dark.png') });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+
+    // By keyboard: Enter opens the branch form, its field focused and prefilled with main.
+    await page.keyboard.press('Enter');
+    const form = page.getByTestId('review-target-form');
+    const branch = form.getByTestId('review-branch-name');
+    await branch.waitFor();
+    expect(await branch.inputValue()).toBe('main');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('review-branch-name');
+
+    const requestsBefore = mock.requests.length;
+    await branch.fill('nope');
+    await branch.press('Enter');
+    await form.getByTestId('review-target-refusal').filter({ hasText: 'There is no branch named “nope”' }).waitFor();
+    expect(await branch.getAttribute('aria-invalid')).toBe('true');
+    expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+    if (shots) {
+      await page.screenshot({ path: path.join(shots, 'review-branch-refused.png') });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: path.join(shots, 'review-branch-refused-dark.png') });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    expect(await page.getByTestId('review-started').count()).toBe(0);
+
+    const finding = {
+      title: '[P1] The loop skips the first price',
+      body: 'Starting at `i = 1` leaves `prices[0]` out of the sum.',
+      confidence_score: 0.9,
+      priority: 1,
+      code_location: { absolute_file_path: path.join(folder, 'total.ts'), line_range: { start: 3, end: 3 } },
+    };
+    mock.enqueue(reply(JSON.stringify({ findings: [finding], overall_correctness: 'patch is incorrect', overall_explanation: 'The branch drops the first price.', overall_confidence_score: 0.8 })));
+    await branch.fill('main');
+    expect(await form.getByTestId('review-target-refusal').count()).toBe(0);
+    await branch.press('Enter');
+    await form.waitFor({ state: 'detached' });
+    await page.getByTestId('review-started').filter({ hasText: "Review of changes against 'main'" }).waitFor();
+    const result = page.getByTestId('review-result');
+    await result.filter({ hasText: 'Review: 1 finding' }).filter({ hasText: 'Needs changes' }).waitFor();
+    expect(await result.getByTestId('review-finding').locator('.review-finding-place').innerText()).toBe('total.ts:3');
+    // The refused branch asked the model nothing: the one request since is the review of main, with the branch's commit in it.
+    expect(mock.requests.length).toBe(requestsBefore + 1);
+    expect(mock.requests.at(-1)?.rawBody).toContain('for (let i = 1; i < prices.length; i++)');
   }, 180_000);
 });
