@@ -13,6 +13,14 @@ import { patchCall, patchOf } from '../test-support/agent-patches.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
+/** Checks the page with axe in the dark scheme (runAxe lets the colour transitions end first), screenshots it when asked, and goes back to light. */
+async function inDarkScheme(page: WheelhouseApp['page'], shot: string | undefined): Promise<void> {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
+  if (shot) await page.screenshot({ path: shot });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** Review changes from the Changes panel: a review turn whose findings show on the diff at their lines and in the thread. */
 describe('review of changes', () => {
   let mock: MockModelServer;
@@ -118,12 +126,8 @@ describe('review of changes', () => {
     expect(await menu.getByTestId('review-current').isDisabled()).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('review-branch');
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
-    if (shots) {
-      await page.screenshot({ path: path.join(shots, 'review-menu.png') });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.screenshot({ path: path.join(shots, 'review-menu-dark.png') });
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
+    if (shots) await page.screenshot({ path: path.join(shots, 'review-menu.png') });
+    await inDarkScheme(page, shots && path.join(shots, 'review-menu-dark.png'));
 
     // By keyboard: Enter opens the branch form, its field focused and prefilled with main.
     await page.keyboard.press('Enter');
@@ -139,12 +143,8 @@ describe('review of changes', () => {
     await form.getByTestId('review-target-refusal').filter({ hasText: 'There is no branch named “nope”' }).waitFor();
     expect(await branch.getAttribute('aria-invalid')).toBe('true');
     expect(blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`)).toEqual([]);
-    if (shots) {
-      await page.screenshot({ path: path.join(shots, 'review-branch-refused.png') });
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.screenshot({ path: path.join(shots, 'review-branch-refused-dark.png') });
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
+    if (shots) await page.screenshot({ path: path.join(shots, 'review-branch-refused.png') });
+    await inDarkScheme(page, shots && path.join(shots, 'review-branch-refused-dark.png'));
     expect(await page.getByTestId('review-started').count()).toBe(0);
 
     const finding = {
