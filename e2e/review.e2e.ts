@@ -169,5 +169,17 @@ describe('review of changes', () => {
     expect(reviews[0]?.rawBody).toContain("against the base branch 'main'");
     expect(reviews[0]?.rawBody).toContain('for (let i = 1; i < prices.length; i++)');
     expect(mock.requests.slice(requestsBefore).some((request) => request.rawBody.includes("'nope'"))).toBe(false);
+
+    // A commit the repository lacks is refused the same way; Escape closes the form and focus goes back to Review.
+    await changes.getByTestId('changes-review').click();
+    await page.getByRole('menu', { name: 'Review' }).getByTestId('review-commit').click();
+    const sha = form.getByTestId('review-commit-sha');
+    await sha.fill('deadbeef');
+    await sha.press('Enter');
+    await form.getByTestId('review-target-refusal').filter({ hasText: 'There is no commit “deadbeef”' }).waitFor();
+    await sha.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('changes-review');
+    expect(await page.getByTestId('review-started').count()).toBe(1);
   }, 180_000);
 });
