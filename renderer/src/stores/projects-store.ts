@@ -1,6 +1,7 @@
 import { RpcError } from '../../../shared/protocol/errors.js';
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { Project, ProjectSettings, RepositoryState, ThreadChangesReadResult, Worktree } from '../../../shared/protocol/methods/projects.js';
+import type { ReviewTarget } from '../../../shared/protocol/methods/review.js';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { showRequestError, useToastStore } from './toast-store.js';
 import { useConfirmStore } from './confirm-store.js';
@@ -12,6 +13,9 @@ export interface ProjectDetails {
   readonly repository: RepositoryState | null;
   readonly settings: ProjectSettings;
 }
+
+/** Whether a review started; when the runtime refused the target, why (for the field that named it). */
+export type ReviewStartOutcome = { readonly started: true } | { readonly started: false; readonly refusal: string | null };
 
 /** The Changes panel of one thread. */
 export interface ThreadChanges {
@@ -51,8 +55,12 @@ export interface ProjectsState {
   revertHunk(threadId: string, target: { readonly turnId: string | null; readonly path: string; readonly hunk: string }): Promise<void>;
   /** Commits the thread folder's changes (all, or `paths`); resolves whether it did. */
   commit(threadId: string, message: string): Promise<boolean>;
-  /** Starts a review turn of the thread folder's uncommitted changes (review/start); its findings arrive in the conversation. */
-  review(threadId: string): Promise<void>;
+  /**
+   * Starts a review turn of one target in the thread's folder (review/start); its findings arrive in
+   * the conversation. A branch or commit that is not there comes back as `refusal`, in plain words,
+   * for the field that named it; other failures are toasted.
+   */
+  review(threadId: string, target: ReviewTarget): Promise<ReviewStartOutcome>;
   readWorktree(threadId: string): Promise<void>;
   merge(threadId: string): Promise<void>;
   keep(threadId: string): Promise<void>;
@@ -192,11 +200,19 @@ export function createProjectsStore(client: WheelhouseClient): UseBoundStore<Sto
       }
     },
 
-    review: async (threadId) => {
+    review: async (threadId, target) => {
       try {
-        await client.request('review/start', { threadId, target: { type: 'uncommittedChanges' } });
+        await client.request('review/start', { threadId, target });
+        return { started: true };
       } catch (error) {
+        if (error instanceof RpcError && error.reason === 'review.unknownBranch' && target.type === 'baseBranch') {
+          return { started: false, refusal: `There is no branch named “${target.branch}” in this repository. Check the name, or fetch it first.` };
+        }
+        if (error instanceof RpcError && error.reason === 'review.unknownCommit' && target.type === 'commit') {
+          return { started: false, refusal: `There is no commit “${target.sha}” in this repository. Paste a sha from git log.` };
+        }
         showRequestError(error);
+        return { started: false, refusal: null };
       }
     },
 

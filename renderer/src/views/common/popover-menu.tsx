@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { usePopoverPosition } from './use-popover-position.js';
 
 /** One entry of a popover menu. */
@@ -21,6 +21,11 @@ export interface PopoverMenuProps {
   readonly children: ReactNode;
   readonly triggerClassName: string;
   readonly triggerTestId: string;
+  /** The trigger itself, for a caller that anchors a follow-up popover to it or moves focus back to it. */
+  readonly triggerRef?: RefObject<HTMLButtonElement | null>;
+  readonly triggerDisabled?: boolean;
+  /** Why the trigger is disabled, or what it offers. */
+  readonly triggerTitle?: string;
 }
 
 /**
@@ -28,9 +33,10 @@ export interface PopoverMenuProps {
  * as in a native menu, and a click outside, a resize or scrolling whatever
  * holds the trigger closes it (other scrolling, e.g. a streaming reply, does not).
  */
-export function PopoverMenu({ label, entries, children, triggerClassName, triggerTestId }: PopoverMenuProps) {
+export function PopoverMenu({ label, entries, children, triggerClassName, triggerTestId, triggerRef, triggerDisabled, triggerTitle }: PopoverMenuProps) {
   const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
+  const ownTrigger = useRef<HTMLButtonElement>(null);
+  const trigger = triggerRef ?? ownTrigger;
   const menu = useRef<HTMLDivElement>(null);
   const menuId = useId();
   const position = usePopoverPosition(open, trigger, menu);
@@ -103,6 +109,8 @@ export function PopoverMenu({ label, entries, children, triggerClassName, trigge
         className={triggerClassName}
         data-testid={triggerTestId}
         data-open={open || undefined}
+        disabled={triggerDisabled}
+        title={triggerTitle}
         aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}

@@ -5,7 +5,8 @@ import { gitDiffHunks, gitDiffLines, languageOfPath, splitRows } from '../../for
 import type { DiffLine } from '../../format/file-diff.js';
 import { highlightCode, highlightGeneration, loadLanguage, onLanguageLoaded } from '../../markdown/code-highlighter.js';
 import { useProjectsStore, useThreadsStore } from '../../services/services.js';
-import { FindingNote, findingsByLine, ReviewButton, useLatestReview } from '../review/review-findings.js';
+import { FindingNote, findingsByLine, useLatestReview } from '../review/review-findings.js';
+import { ReviewMenu } from '../review/review-menu.js';
 import type { ReviewFinding } from '../../../../shared/protocol/review.js';
 import './projects.css';
 
@@ -88,7 +89,7 @@ export function ChangesPanel({ threadId }: { readonly threadId: string }) {
           <Undo2 size={14} strokeWidth={1.9} aria-hidden="true" />
           {changes.sinceTurnId ? "Undo this turn's changes" : 'Undo all changes'}
         </button>
-        {inRepository && <ReviewButton threadId={threadId} disabled={files.length === 0} />}
+        {inRepository && <ReviewMenu threadId={threadId} hasChanges={files.length > 0} />}
       </div>
       {result?.unavailable ? (
         <p className="changes-empty">{result.unavailable}</p>

@@ -1,7 +1,6 @@
-import { SearchCheck } from 'lucide-react';
 import type { ReviewFinding, ReviewOutput } from '../../../../shared/protocol/review.js';
 import type { ConversationData } from '../../stores/conversation-model.js';
-import { useConversationStore, useProjectsStore } from '../../services/services.js';
+import { useConversationStore } from '../../services/services.js';
 import { MarkdownView } from '../conversation/markdown-view.js';
 import './review.css';
 
@@ -29,25 +28,6 @@ export function findingsByLine(findings: readonly ReviewFinding[], path: string)
     byLine.set(line, [...(byLine.get(line) ?? []), finding]);
   }
   return byLine;
-}
-
-/** "Review changes": a review turn of the folder's uncommitted changes; its findings come back onto the diff. */
-export function ReviewButton({ threadId, disabled }: { readonly threadId: string; readonly disabled: boolean }) {
-  const review = useProjectsStore((s) => s.review);
-  const running = useConversationStore((s) => s.threadId === threadId && s.activeTurnId !== null);
-  return (
-    <button
-      type="button"
-      className="button button-secondary"
-      data-testid="changes-review"
-      disabled={disabled || running}
-      title={running ? 'The agent is working; review when it has finished.' : 'Ask the agent to review the uncommitted changes'}
-      onClick={() => void review(threadId)}
-    >
-      <SearchCheck size={14} strokeWidth={1.9} aria-hidden="true" />
-      Review changes
-    </button>
-  );
 }
 
 /** One finding: its priority, title and why; drawn under the line it points at, or in the thread's review card. */
