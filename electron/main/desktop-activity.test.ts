@@ -87,7 +87,7 @@ describe("the desktop shell's view of the runtime's activity", () => {
     expect(notices).toMatchObject([{ kind: 'approvalNeeded', body: 'npm test', approval: { requestId: 'approval-item-1', canApprove: true } }]);
 
     kit.runtime.approvals.answer('approval-item-1', 'accept');
-    await expect(outcome).resolves.toEqual({ kind: 'decided', decision: 'accept' });
+    await expect(outcome).resolves.toMatchObject({ kind: 'decided', decision: 'accept' });
     await waitUntil(() => activity.counts.waitingApprovals === 0, { what: 'the answered approval to leave the count' });
     expect(withdrawn).toEqual([notices[0]!.tag]);
   });

@@ -173,11 +173,13 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
       expect(turn.status).toBe('failed');
       expect(turn.error).toMatchObject({ kind: c.kind });
       expect(turn.error!.message).toMatch(c.message);
-      // As Codex: the failure is announced on its own (not to be retried), right before the turn ends with it.
+      // As Codex: the failure shows on the thread, is announced on its own (not to be retried), leaves
+      // the thread unread, and then the turn ends with it.
       const methods = a.seen.map((n) => n.method);
       const error = a.seen.find((n) => n.method === 'error');
       expect(error?.params).toEqual({ threadId: thread.id, turnId: turn.id, error: turn.error, willRetry: false });
-      expect(methods.indexOf('error')).toBe(methods.indexOf('turn/completed') - 1);
+      const at = methods.indexOf('error');
+      expect(methods.slice(at - 1, at + 3)).toEqual(['thread/status/changed', 'error', 'thread/readState/changed', 'turn/completed']);
       if (c.name === 'stream cut mid-reply') {
         expect(turn.error?.codexErrorInfo).toBe('other');
         const { items } = await a.call('thread/read', { threadId: thread.id });
