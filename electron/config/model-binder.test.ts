@@ -71,7 +71,7 @@ describe('binding a thread to a model', () => {
     const port = (server.address() as AddressInfo).port;
     const bind = binderFor(`[model_providers.ollama]\nbase_url = "http://127.0.0.1:${port}/v1"\n`);
     const binding = await bind({ modelProvider: 'ollama', model: null });
-    expect([binding.model, binding.contextWindow]).toEqual(['gemma3', null]);
+    expect([binding.model, binding.contextWindow]).toEqual(['gemma3', 258_400]);
   });
 
   it('says it could not connect, with the address, when a local provider is down (not "choose a model")', async () => {

@@ -31,6 +31,15 @@ export const REASONING_EFFORT_DESCRIPTIONS: Readonly<Record<ReasoningEffort, str
   high: 'Greater reasoning depth for complex problems',
 };
 
+/**
+ * The context window reported for a model outside this table, as Codex 0.169 reports it: its
+ * fallback model metadata for an unknown slug (`model_info_from_slug` in codex-rs) gives a window
+ * of 272,000 tokens of which 95% count as usable (`effective_context_window_percent`), so Codex's
+ * `thread/tokenUsage/updated` says `modelContextWindow: 258400`. Sending the same lets a client's
+ * context meter behave as it does under Codex instead of disappearing.
+ */
+export const UNKNOWN_MODEL_CONTEXT_WINDOW = (272_000 * 95) / 100;
+
 const GPT5_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 const O_SERIES_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
 

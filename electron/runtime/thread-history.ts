@@ -179,7 +179,9 @@ export class ThreadHistory {
 
   private loadResult(threadId: string): ResultOf<'thread/resume'> {
     const { thread, items, eventSeq } = this.deps.threads.read({ threadId, includeTurns: true });
-    return { ...this.deps.threads.startResult(thread), ...THREAD_LOAD_CODEX_NULLS, items, eventSeq };
+    const started = this.deps.threads.startResult(thread);
+    const collaborationMode = { mode: 'default' as const, settings: { model: started.model, reasoning_effort: started.reasoningEffort, developer_instructions: null } };
+    return { ...started, ...THREAD_LOAD_CODEX_NULLS, collaborationMode, items, eventSeq };
   }
 }
 

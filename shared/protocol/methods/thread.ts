@@ -187,15 +187,30 @@ export const ThreadRollbackParams = z.object({
  * Resume and fork answer like start, plus the thread's turns with their
  * items (as Codex) and every item once more in Wheelhouse's flat `items` list.
  */
+/**
+ * Codex's collaboration mode: `plan` or `default`, with the settings it runs with. Wheelhouse has
+ * no plan mode, so every thread is in Codex's default mode (the model's own effort, no mode
+ * instructions), and resume says so as Codex does for a thread in that mode.
+ */
+export const CollaborationMode = z.object({
+  mode: z.enum(['plan', 'default']),
+  settings: z.object({
+    model: z.string(),
+    reasoning_effort: z.string().nullable().optional(),
+    developer_instructions: z.string().nullable().optional(),
+  }),
+});
+export type CollaborationMode = z.infer<typeof CollaborationMode>;
+
 export const ThreadLoadResult = ThreadStartResult.extend({
-  ...nullFields('collaborationMode', 'initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,
+  ...nullFields('initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,
+  collaborationMode: CollaborationMode.nullable(),
   items: z.array(ConversationItem),
   eventSeq: EventSeqField,
 });
 /** The Codex resume result fields Wheelhouse has no value for. */
 export const THREAD_LOAD_CODEX_NULLS = {
   ...THREAD_START_CODEX_NULLS,
-  collaborationMode: null,
   initialTurnsPage: null,
   itemsBackwardsCursor: null,
   turnsBackwardsCursor: null,
