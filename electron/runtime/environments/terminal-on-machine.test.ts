@@ -142,6 +142,6 @@ describe("a thread's terminal on an SSH machine", () => {
     const t = await machineThread(sshd);
     const answer = await t.call('command/exec', { command: ['true'], threadId: 'no-such-thread' });
     expect(answer).toMatchObject({ error: { code: expect.any(Number) } });
-    expect((answer as { error: { code: number } }).error.code).not.toBe(ErrorCode.InternalError);
+    expect((answer as { error: { code: number } }).error.code).not.toBe(ErrorCode.Internal);
   });
 });
