@@ -205,7 +205,16 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     now,
     waitingChanged: (threadId, waiting, scope) => threads.approvalWaiting(threadId, waiting, scope),
   });
-  const commandExec = new CommandExecService({ supervisor, clients: outgoing, defaultCwd: cwd });
+  const commandExec = new CommandExecService({
+    supervisor,
+    clients: outgoing,
+    defaultCwd: cwd,
+    // A terminal of a thread on an SSH machine opens there (`environments` is built below; asked only per command).
+    machineOf: async (threadId) => {
+      const machine = (await settingsOf(threadId)).machine ?? null;
+      return machine ? { processes: environments.processes(machine.environmentId), cwd: machine.cwd } : null;
+    },
+  });
   // The shell parser is large: loaded with the first command or rules request, not at start-up.
   const policy = new PolicyService({
     home,

@@ -13,6 +13,7 @@ import {
   type ExecErrorCode,
   type ProcessEvent,
   type ProcessSupervisor,
+  type RemoteProcessHost,
   type SupervisedProcess,
   type Subscription,
 } from '../../exec/index.js';
@@ -36,7 +37,22 @@ export interface CommandExecServiceOptions {
   readonly clients: ConnectionNotifier;
   /** Working folder when the request names none. */
   readonly defaultCwd: string;
+  /**
+   * Where a thread's commands run when it works on another machine (its
+   * processes there and its folder there), null for this computer; throws a
+   * typed error for an unknown thread. Absent: everything runs here.
+   */
+  readonly machineOf?: (threadId: string) => Promise<ThreadMachine | null>;
 }
+
+/** A thread's machine as the terminal needs it (the parts come from electron/exec/remote). */
+export interface ThreadMachine {
+  readonly processes: RemoteProcessHost;
+  readonly cwd: string;
+}
+
+/** The interactive login shell there: the account's own, as the local terminal starts the person's. */
+const REMOTE_LOGIN_SHELL = 'exec "${SHELL:-/bin/sh}" -l';
 
 /** Per-stream capture cap when the request sets none (Codex applies a server default too). */
 export const DEFAULT_OUTPUT_BYTES_CAP = 1024 * 1024;
@@ -106,8 +122,7 @@ export class CommandExecService {
     }
     const cap = params.disableOutputCap ? Number.POSITIVE_INFINITY : (params.outputBytesCap ?? DEFAULT_OUTPUT_BYTES_CAP);
     const timeoutMs = params.disableTimeout ? undefined : (params.timeoutMs ?? (streaming ? undefined : DEFAULT_BUFFERED_TIMEOUT_MS));
-    const cwd = params.cwd ?? this.options.defaultCwd;
-    if (!path.isAbsolute(cwd)) throw RpcError.invalidParams(`cwd must be an absolute path, got ${cwd}`);
+    if (params.cwd != null && !path.isAbsolute(params.cwd)) throw RpcError.invalidParams(`cwd must be an absolute path, got ${params.cwd}`);
     const clientAcks = streaming && (params.outputAck ?? false);
     let markStarted: (running: Running | null) => void = () => undefined;
     const sessionKey = processId === null ? null : key(connectionId, processId);
@@ -120,7 +135,10 @@ export class CommandExecService {
     if (sessionKey) this.sessions.set(sessionKey, session);
     else this.anonymous.add(session);
     try {
-      return await this.run(params, { connectionId, processId, tty, streaming, cap, timeoutMs, cwd }, markStarted);
+      // Looked up once the session is registered: the client's first keystrokes may already be on their way.
+      const machine = params.threadId && this.options.machineOf ? await this.options.machineOf(params.threadId) : null;
+      const cwd = params.cwd ?? machine?.cwd ?? this.options.defaultCwd;
+      return await this.run(params, { connectionId, processId, tty, streaming, cap, timeoutMs, cwd, machine }, markStarted);
     } finally {
       markStarted(null);
       if (sessionKey && this.sessions.get(sessionKey) === session) this.sessions.delete(sessionKey);
@@ -130,15 +148,27 @@ export class CommandExecService {
 
   private async run(
     params: HandlerParamsOf<'command/exec'>,
-    how: { connectionId: string; processId: string | null; tty: boolean; streaming: boolean; cap: number; timeoutMs: number | undefined; cwd: string },
+    how: {
+      connectionId: string;
+      processId: string | null;
+      tty: boolean;
+      streaming: boolean;
+      cap: number;
+      timeoutMs: number | undefined;
+      cwd: string;
+      machine: ThreadMachine | null;
+    },
     markStarted: (running: Running) => void,
   ): Promise<CommandExecResult> {
-    const { connectionId, processId, tty, streaming, cap, timeoutMs, cwd } = how;
+    const { connectionId, processId, tty, streaming, cap, timeoutMs, cwd, machine } = how;
     const clientAcks = streaming && (params.outputAck ?? false);
-    const command = params.loginShell ? terminalShellArgv((await this.options.supervisor.loginEnvironment()).shell) : params.command;
+    let command: string | readonly string[] = params.command;
+    if (params.loginShell) command = machine ? REMOTE_LOGIN_SHELL : terminalShellArgv((await this.options.supervisor.loginEnvironment()).shell);
+    // The person's own typing: unsandboxed and unasked here and there alike (a spec asking for a sandbox there is refused anyway).
+    const spawn = machine ? machine.processes.spawn.bind(machine.processes) : this.options.supervisor.spawn.bind(this.options.supervisor);
     let child: SupervisedProcess;
     try {
-      child = await this.options.supervisor.spawn({
+      child = await spawn({
         command,
         cwd,
         ...(params.env ? { env: params.env } : {}),

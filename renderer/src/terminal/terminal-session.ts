@@ -7,6 +7,9 @@ type FollowUp = 'command/exec/write' | 'command/exec/resize' | 'command/exec/ack
 export type TerminalEnd = { readonly kind: 'exited'; readonly exitCode: number } | { readonly kind: 'failed'; readonly message: string };
 
 export interface TerminalSessionOptions {
+  /** The thread whose terminal this is: on a thread working on another machine, the runtime opens it there. */
+  readonly threadId: string;
+  /** Its folder (there, for a thread on another machine). */
   readonly cwd: string;
   readonly cols: number;
   readonly rows: number;
@@ -43,6 +46,7 @@ export class TerminalSession {
         loginShell: true,
         tty: true,
         processId: this.processId,
+        threadId: options.threadId,
         cwd: options.cwd,
         size: { cols: options.cols, rows: options.rows },
         disableOutputCap: true,

@@ -128,6 +128,7 @@ export class ThreadTerminals {
     // Listeners belong to this shell only; a restart wires new ones.
     const wiring: { dispose(): void }[] = [];
     const session = new TerminalSession(this.client, {
+      threadId,
       cwd: terminal.cwd,
       cols: term.cols,
       rows: term.rows,

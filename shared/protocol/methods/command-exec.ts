@@ -52,6 +52,13 @@ export const CommandExecParams = z.object({
    * know which shell that is. Requires tty.
    */
   loginShell: z.boolean().nullable().optional(),
+  /**
+   * Wheelhouse extension (Codex's `command/exec` has no environment field):
+   * the thread the command belongs to. When that thread works on another
+   * machine (its `environments`), the command runs there, in `cwd` there or
+   * else the thread's folder there; otherwise on this computer as without it.
+   */
+  threadId: z.string().nullable().optional(),
 });
 export type CommandExecParams = z.infer<typeof CommandExecParams>;
 

@@ -1,7 +1,8 @@
 import { RotateCcw, X } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useTerminalStore } from '../../services/services.js';
+import { useMachinesStore, useTerminalStore } from '../../services/services.js';
+import { machineName } from '../../stores/machines-store.js';
 import { TERMINAL_HEIGHT } from '../../stores/terminal-store.js';
 import './terminal.css';
 
@@ -19,8 +20,13 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
   const terminals = useTerminalStore((s) => s.terminals);
   const close = useTerminalStore((s) => s.close);
   const restart = useTerminalStore((s) => s.restart);
+  const machines = useMachinesStore((s) => s.list);
   const panel = useRef<HTMLElement>(null);
   const screen = useRef<HTMLDivElement>(null);
+  // A thread on an SSH machine has its terminal there (the runtime opens it from the thread's id), in its folder there.
+  const where = thread.environments[0];
+  const remote = where !== undefined && where.environmentId !== 'local' ? where : null;
+  const cwd = remote?.cwd ?? thread.cwd;
 
   useEffect(() => {
     const container = screen.current;
@@ -28,13 +34,13 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
     let detach: (() => void) | null = null;
     let unmounted = false;
     void terminals().then((loaded) => {
-      if (!unmounted) detach = loaded.attach(thread.id, thread.cwd, container);
+      if (!unmounted) detach = loaded.attach(thread.id, cwd, container);
     });
     return () => {
       unmounted = true;
       detach?.();
     };
-  }, [open, terminals, thread.id, thread.cwd]);
+  }, [open, terminals, thread.id, cwd]);
 
   if (!open) return null;
   return (
@@ -42,8 +48,13 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
       <ResizeBar panel={panel} />
       <header className="terminal-bar">
         <span className="terminal-title">Terminal</span>
-        <span className="terminal-cwd" title={thread.cwd}>
-          {thread.cwd}
+        {remote && (
+          <span className="terminal-machine" data-testid="terminal-machine">
+            on {machineName(machines, remote.environmentId)}
+          </span>
+        )}
+        <span className="terminal-cwd" title={cwd}>
+          {cwd}
         </span>
         {ended && (
           <span className="terminal-ended" role="status" data-testid="terminal-ended">

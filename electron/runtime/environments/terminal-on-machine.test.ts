@@ -1,0 +1,147 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { ErrorCode } from '../../../shared/protocol/index.js';
+import { mockModelConfig } from '../../../test-support/agent-commands.js';
+import { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { MessageInbox } from '../../../test-support/message-inbox.js';
+import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { TempDirs } from '../../../test-support/temp-dir.js';
+import { waitUntil } from '../../../test-support/waiting.js';
+import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
+import { RpcHost } from '../../server/rpc-host.js';
+
+/**
+ * The terminal panel of a thread on an SSH machine (`command/exec` with a pty
+ * and the thread's id) opens there, against Debian's real sshd on 127.0.0.1:
+ * "there" is this machine's process table, reached only over SSH.
+ */
+const fileTemp = new TempDirs();
+const temp = new TempDirs();
+const unavailable = sshdUnavailable();
+let sshd: TestSshd | undefined;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  if (!unavailable) sshd = await startSshd(fileTemp.make('wheelhouse-sshd-'));
+});
+afterAll(async () => {
+  await sshd?.stop();
+  fileTemp.cleanup();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });
+  temp.cleanup();
+});
+
+/** A runtime with the test sshd as machine `box`, a thread working there, and one client connection to it. */
+async function machineThread(server: TestSshd) {
+  const mock: MockModelServer = await startMockModelServer();
+  const home = temp.make('wheelhouse-terminal-machine-');
+  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
+  const k = new JobTestKit(home, { secretStore: () => new PrivateFileSecretStore(path.join(home, 'api-keys.json')) });
+  const host = new RpcHost(k.runtime);
+  cleanups.push(async () => {
+    await k.runtime.shutdown();
+    await mock.close();
+  });
+  cleanups.push(() => host.close());
+  const remoteFolder = temp.make('wheelhouse-remote-folder-');
+  await k.call('environment/add', {
+    environmentId: 'box',
+    execServerUrl: `ssh://${server.user}@127.0.0.1:${server.port}${remoteFolder}`,
+    privateKey: server.privateKey,
+    hostKeyFingerprint: server.hostKeyFingerprint(),
+    name: 'Build box',
+  });
+  const { thread } = await k.call('thread/start', { environments: [{ environmentId: 'box', cwd: remoteFolder }] });
+
+  const inbox = new MessageInbox();
+  const connection = host.connect('in-process', { send: (text) => inbox.push(text) });
+  let id = 0;
+  const call = async (method: string, params: unknown) => {
+    id += 1;
+    const sent = id;
+    await connection.receive(JSON.stringify({ id: sent, method, params }));
+    return inbox.response(sent);
+  };
+  await call('initialize', { clientInfo: { name: 'terminal-test', version: '0' } });
+  return { k, thread, remoteFolder, call, inbox, connection, nextId: () => (id += 1) };
+}
+
+/** Opens the terminal panel's shell for `threadId` as the renderer does; returns how to type into it and read it. */
+function openTerminal(t: Awaited<ReturnType<typeof machineThread>>, threadId: string) {
+  const execId = t.nextId();
+  void t.connection.receive(
+    JSON.stringify({
+      id: execId,
+      method: 'command/exec',
+      params: { command: ['sh'], loginShell: true, tty: true, processId: 'term', threadId, size: { cols: 100, rows: 30 }, disableTimeout: true, disableOutputCap: true },
+    }),
+  );
+  let output = '';
+  const printed = (text: string) =>
+    t.inbox.take(
+      (received) => {
+        if (received.kind !== 'notification' || received.message.method !== 'command/exec/outputDelta') return false;
+        output += Buffer.from((received.message.params as { deltaBase64: string }).deltaBase64, 'base64').toString('utf8');
+        return output.includes(text);
+      },
+      `the terminal to print ${text}`,
+    );
+  const type = async (text: string) =>
+    expect(await t.call('command/exec/write', { processId: 'term', deltaBase64: Buffer.from(text).toString('base64') })).toMatchObject({ result: {} });
+  return { printed, type, exited: () => t.inbox.response(execId) };
+}
+
+/** Processes on this machine running exactly `sleep <n>`. */
+function sleepers(seconds: number): string[] {
+  return execFileSync('ps', ['-A', '-o', 'args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line === `sleep ${seconds}`);
+}
+
+describe("a thread's terminal on an SSH machine", () => {
+  test('opens there, in the thread\'s folder, takes input and follows resizes', async (ctx) => {
+    if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
+    const t = await machineThread(sshd);
+    const terminal = openTerminal(t, t.thread.id);
+    // The arithmetic is the shell's, so the marker is output, not the echo of what was typed.
+    await terminal.type('printf "at-%s %s\\n" "$((40+2))" "$(pwd)"; printf "via-%s\\n" "${SSH_CONNECTION%% *}"\n');
+    await terminal.printed(`at-42 ${t.remoteFolder}`);
+    await terminal.printed('via-127.0.0.1');
+
+    await terminal.type('echo "size-$(stty size | tr " " x)"\n');
+    await terminal.printed('size-30x100');
+    expect(await t.call('command/exec/resize', { processId: 'term', size: { cols: 132, rows: 41 } })).toMatchObject({ result: {} });
+    await terminal.type('echo "size-$(stty size | tr " " x)"\n');
+    await terminal.printed('size-41x132');
+
+    await terminal.type('exit 7\n');
+    expect(await terminal.exited()).toMatchObject({ result: { exitCode: 7 } });
+  });
+
+  test('terminate ends the whole tree there', async (ctx) => {
+    if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
+    const t = await machineThread(sshd);
+    const terminal = openTerminal(t, t.thread.id);
+    await terminal.type('sleep 7391 & sleep 7392 & echo "started-$((1+1))"\n');
+    await terminal.printed('started-2');
+    await waitUntil(() => sleepers(7391).length === 1 && sleepers(7392).length === 1, { what: 'the sleepers to run there' });
+    expect(await t.call('command/exec/terminate', { processId: 'term' })).toMatchObject({ result: {} });
+    await terminal.exited();
+    await waitUntil(() => sleepers(7391).length === 0 && sleepers(7392).length === 0, { what: 'the remote tree to end' });
+  });
+
+  test('an unknown thread is a typed error and starts nothing', async (ctx) => {
+    if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
+    const t = await machineThread(sshd);
+    const answer = await t.call('command/exec', { command: ['true'], threadId: 'no-such-thread' });
+    expect(answer).toMatchObject({ error: { code: expect.any(Number) } });
+    expect((answer as { error: { code: number } }).error.code).not.toBe(ErrorCode.Internal);
+  });
+});
