@@ -1,31 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockModelServer } from '../test-support/mock-model/index.js';
 import { sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.js';
-import { blocking, runAxe } from './axe.js';
+import { execCall, textReply } from '../test-support/agent-commands.js';
+import { axeProblems } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
 import { sendMessage } from './page-actions.js';
-
-/** WHEELHOUSE_E2E_SCREENSHOTS=<folder> keeps a picture of each step, for looking at the UI. */
-async function snap(page: Page, name: string, part?: Locator): Promise<void> {
-  const folder = process.env['WHEELHOUSE_E2E_SCREENSHOTS'];
-  if (!folder) return;
-  const file = path.join(folder, `thread-machine-${name}.png`);
-  await (part ? part.screenshot({ path: file }) : page.screenshot({ path: file }));
-}
-
-const axeProblems = async (page: Page) => blocking(await runAxe(page)).map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
-
-function execCall(id: string, cmd: string) {
-  return [
-    { type: 'toolCalls' as const, calls: [{ id, name: 'exec_command', arguments: JSON.stringify({ cmd }) }] },
-    { type: 'finish' as const, reason: 'tool_calls' as const },
-  ];
-}
+import { snap } from './screenshots.js';
 
 /**
  * A person moves a thread's work onto a computer over SSH (Debian's sshd on
@@ -79,19 +63,19 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     await editor.getByTestId('machine-apply').click();
     await editor.getByTestId('machine-error').filter({ hasText: 'must be a full path there' }).waitFor();
     await editor.getByTestId('machine-folder').fill(remoteFolder);
-    await snap(page, '1-pick-machine');
+    await snap(page, 'thread-machine-1-pick-machine');
     expect(await axeProblems(page)).toEqual([]);
     await editor.getByTestId('machine-apply').click();
     await editor.waitFor({ state: 'detached' });
     await expect.poll(() => chip.textContent()).toBe(`Build box: ${remoteFolder}`);
 
     // The next command asks first (this computer's sandbox does not reach there), then runs there.
-    mock.enqueue(execCall('call_remote', 'echo "in $(pwd) over ${SSH_CONNECTION%% *}"'), [{ type: 'text', text: 'It ran there.' }, { type: 'finish' }]);
+    mock.enqueue(execCall('echo "in $(pwd) over ${SSH_CONNECTION%% *}"', {}, 'call_remote'), textReply('It ran there.'));
     await sendMessage(page, 'Where are you?');
     const card = page.getByTestId('command-card').filter({ hasText: 'SSH_CONNECTION' });
     await card.getByTestId('approval-card').waitFor();
     expect(await card.getByTestId('command-where').textContent()).toBe('on Build box');
-    await snap(page, '2-asks', card);
+    await snap(page, 'thread-machine-2-asks', card);
     expect(await axeProblems(page)).toEqual([]);
     await card.getByTestId('approval-accept').click();
     await page.getByTestId('agent-message').filter({ hasText: 'It ran there.' }).waitFor();
@@ -99,7 +83,23 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     await card.getByTestId('command-text').click();
     await card.getByTestId('command-output').filter({ hasText: `in ${remoteFolder} over 127.0.0.1` }).waitFor();
     await expect.poll(() => chip.getAttribute('data-state')).toBe('connected');
-    await snap(page, '3-ran-there');
+    await snap(page, 'thread-machine-3-ran-there');
+
+    // The thread's terminal opens there too, in the folder there, and says so.
+    await page.getByTestId('terminal-toggle').click();
+    const panel = page.getByTestId('terminal-panel');
+    await panel.waitFor();
+    expect(await panel.getByTestId('terminal-machine').textContent()).toBe('on Build box');
+    await panel.locator('.xterm').click();
+    // The arithmetic makes the output differ from the echoed keystrokes.
+    await page.keyboard.type('echo "there$((6*7))"; pwd; echo "${SSH_CONNECTION%% *}"\n');
+    const rows = panel.locator('.xterm-rows');
+    await rows.filter({ hasText: 'there42' }).waitFor();
+    await expect.poll(() => rows.textContent()).toContain(remoteFolder);
+    await expect.poll(() => rows.textContent()).toContain('127.0.0.1');
+    await snap(page, 'thread-machine-4-terminal-there');
+    expect(await axeProblems(page)).toEqual([]);
+    await page.getByTestId('terminal-close').click();
     expect(app.errors).toEqual([]);
   });
 });

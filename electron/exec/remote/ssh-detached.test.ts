@@ -1,28 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { expectNoRunsLeft, follow } from '../../../test-support/detached-runs.js';
-import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { useTestSshd } from '../../../test-support/sshd-fixture.js';
+import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { SshConnection, SshConnectError } from './ssh-connection.js';
 import { SshDetachedEnvironment } from './ssh-detached.js';
 
 /** SSH environments against Debian's real OpenSSH server on 127.0.0.1 (this machine is the "host"). */
-const fileTemp = new TempDirs();
 const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
 let remoteRuns = '';
 const connections: SshConnection[] = [];
 
-beforeAll(async () => {
-  if (!unavailable) sshd = await startSshd(fileTemp.make('wheelhouse-sshd-'));
-});
-afterAll(async () => {
-  await sshd?.stop();
-  fileTemp.cleanup();
-});
+useTestSshd((started) => (sshd = started));
 afterEach(async () => {
   for (const connection of connections.splice(0)) connection.close();
   if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });

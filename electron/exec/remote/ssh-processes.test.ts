@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import { useTestSshd } from '../../../test-support/sshd-fixture.js';
+import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { ProcessSupervisor } from '../supervisor.js';
@@ -10,20 +11,13 @@ import { SshConnection } from './ssh-connection.js';
 import { SshProcesses } from './ssh-processes.js';
 
 /** A thread's commands on an SSH host: Debian's OpenSSH on 127.0.0.1, so "there" is this machine's process table. */
-const fileTemp = new TempDirs();
 const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
 const connections: SshConnection[] = [];
 const supervisors: ProcessSupervisor[] = [];
 
-beforeAll(async () => {
-  if (!unavailable) sshd = await startSshd(fileTemp.make('wheelhouse-sshd-'));
-});
-afterAll(async () => {
-  await sshd?.stop();
-  fileTemp.cleanup();
-});
+useTestSshd((started) => (sshd = started));
 afterEach(async () => {
   for (const supervisor of supervisors.splice(0)) await supervisor.dispose();
   for (const connection of connections.splice(0)) connection.close();

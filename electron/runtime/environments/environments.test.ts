@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { RpcError } from '../../../shared/protocol/index.js';
 import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
 import { JobTestKit, stitchOutput } from '../../../test-support/job-test-kit.js';
-import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { useTestSshd } from '../../../test-support/sshd-fixture.js';
+import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
 
 /** environment/* and jobs on an SSH host, through the runtime, against a real sshd on 127.0.0.1. */
-const fileTemp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
 const kits: JobTestKit[] = [];
@@ -20,13 +20,7 @@ const homes: string[] = [];
 const remoteRuns = path.join(os.homedir(), '.wheelhouse', 'runs');
 const jobIds: string[] = [];
 
-beforeAll(async () => {
-  if (!unavailable) sshd = await startSshd(fileTemp.make('wheelhouse-sshd-'));
-});
-afterAll(async () => {
-  await sshd?.stop();
-  fileTemp.cleanup();
-});
+useTestSshd((started) => (sshd = started));
 afterEach(async () => {
   for (const kit of kits.splice(0)) await kit.runtime.shutdown();
   if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../../shared/protocol/index.js';
 import { mockModelConfig } from '../../../test-support/agent-commands.js';
 import { JobTestKit } from '../../../test-support/job-test-kit.js';
 import { MessageInbox } from '../../../test-support/message-inbox.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { useTestSshd } from '../../../test-support/sshd-fixture.js';
+import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
@@ -18,19 +19,12 @@ import { RpcHost } from '../../server/rpc-host.js';
  * and the thread's id) opens there, against Debian's real sshd on 127.0.0.1:
  * "there" is this machine's process table, reached only over SSH.
  */
-const fileTemp = new TempDirs();
 const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];
 
-beforeAll(async () => {
-  if (!unavailable) sshd = await startSshd(fileTemp.make('wheelhouse-sshd-'));
-});
-afterAll(async () => {
-  await sshd?.stop();
-  fileTemp.cleanup();
-});
+useTestSshd((started) => (sshd = started));
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });

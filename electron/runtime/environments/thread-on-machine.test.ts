@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { RpcError, type AnyNotification, type ThreadItem } from '../../../shared/protocol/index.js';
 import { execCall, mockModelConfig, textReply } from '../../../test-support/agent-commands.js';
 import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
 import { JobTestKit } from '../../../test-support/job-test-kit.js';
 import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { useTestSshd } from '../../../test-support/sshd-fixture.js';
+import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
@@ -17,20 +18,13 @@ import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.
  * the mock model calling exec_command and Debian's real sshd on 127.0.0.1
  * (so "there" is this machine's process table, reached only over SSH).
  */
-const fileTemp = new TempDirs();
 const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
 let mock: MockModelServer;
 const kits: JobTestKit[] = [];
 
-beforeAll(async () => {
-  if (!unavailable) sshd = await startSshd(fileTemp.make('wheelhouse-sshd-'));
-});
-afterAll(async () => {
-  await sshd?.stop();
-  fileTemp.cleanup();
-});
+useTestSshd((started) => (sshd = started));
 afterEach(async () => {
   for (const kit of kits.splice(0)) await kit.runtime.shutdown();
   await mock?.close();
