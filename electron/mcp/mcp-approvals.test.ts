@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnyNotification, McpServerElicitationRequestResponse, PendingApproval, ThreadItem } from '../../shared/protocol/index.js';
-import { killAllChildren } from '../../test-support/child-process.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
 import { everythingServerScript, filesystemServerScript, stdioServerToml } from '../../test-support/mcp-servers.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { textInput as text, useMockAgentKit } from '../../test-support/mock-agent-kit.js';
 import type { Runtime } from '../host/runtime.js';
 
 /**
@@ -16,26 +14,7 @@ import type { Runtime } from '../host/runtime.js';
  * the model and the turn goes on, trusted tools run unasked, "always" lands in
  * config.toml, and a restart ends a waiting approval clearly.
  */
-const text = (t: string) => [{ type: 'text' as const, text: t }];
-
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await killAllChildren();
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-files-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const kit = useMockAgentKit({ killChildren: true });
 
 type Answer = (response: McpServerElicitationRequestResponse) => void;
 
@@ -44,7 +23,7 @@ function approvalInbox(runtime: Runtime) {
   const arrived: Array<{ pending: PendingApproval; answer: Answer }> = [];
   const waiters: Array<() => void> = [];
   const connectionId = 'test-inbox';
-  cleanups.push(
+  kit.onCleanup(
     runtime.outgoing.attach({
       connectionId,
       isOpen: true,
@@ -77,13 +56,13 @@ const mcpItemOf = (n: AnyNotification): Extract<ThreadItem, { type: 'mcpToolCall
 
 describe('MCP tool calls and approvals', () => {
   it('waits for the person on an untrusted tool: approve runs it; decline tells the model and the turn goes on', async () => {
-    const files = tempDir();
-    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('files', filesystemServerScript, [files]));
+    const files = kit.tempDir('wh-mcp-files-');
+    const a = mcpRuntimeApp(kit, stdioServerToml('files', filesystemServerScript, [files]));
     const inbox = approvalInbox(a.runtime);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     const approved = path.join(files, 'approved.txt');
-    mock.enqueue([writeCall('w1', approved, 'yes'), { type: 'finish' }], [{ type: 'text', text: 'Written.' }, { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w1', approved, 'yes'), { type: 'finish' }], [{ type: 'text', text: 'Written.' }, { type: 'finish' }]);
     let mark = a.seen.length;
     await a.call('turn/start', { threadId: thread.id, input: text('write it') });
 
@@ -119,9 +98,9 @@ describe('MCP tool calls and approvals', () => {
 
     // Decline: the call does not run, the model reads why, and the turn finishes.
     const declined = path.join(files, 'declined.txt');
-    mock.enqueue([writeCall('w2', declined, 'no'), { type: 'finish' }], [{ type: 'text', text: 'Understood.' }, { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w2', declined, 'no'), { type: 'finish' }], [{ type: 'text', text: 'Understood.' }, { type: 'finish' }]);
     mark = a.seen.length;
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     await a.call('turn/start', { threadId: thread.id, input: text('write another') });
     (await inbox.next(1)).answer({ action: 'decline' });
     const turn = await a.turnDone(mark);
@@ -129,11 +108,11 @@ describe('MCP tool calls and approvals', () => {
     expect(fs.existsSync(declined)).toBe(false);
     const item = mcpItemOf(await a.waitFor((n) => mcpItemOf(n) !== null, mark));
     expect(item).toMatchObject({ tool: 'write_file', status: 'failed', error: { message: 'user rejected MCP tool call' } });
-    expect(JSON.stringify(mock.requests[before + 1]?.body)).toContain('user rejected MCP tool call');
+    expect(JSON.stringify(kit.mock.requests[before + 1]?.body)).toContain('user rejected MCP tool call');
     expect((await a.call('approval/list', {})).data).toEqual([]);
 
     // "Allow for this thread" through approval/answer (the inbox's and the HTTP API's way): the next call in the thread is not asked.
-    mock.enqueue(
+    kit.mock.enqueue(
       [writeCall('w3', path.join(files, 'session-1.txt'), 's1'), { type: 'finish' }],
       [writeCall('w4', path.join(files, 'session-2.txt'), 's2'), { type: 'finish' }],
       [{ type: 'text', text: 'Both written.' }, { type: 'finish' }],
@@ -147,19 +126,18 @@ describe('MCP tool calls and approvals', () => {
   });
 
   it('runs trusted and read-only tools unasked, and "always allow" writes the trust to config.toml', async () => {
-    const files = tempDir();
-    const trustedFiles = tempDir();
+    const files = kit.tempDir('wh-mcp-files-');
+    const trustedFiles = kit.tempDir('wh-mcp-files-');
     fs.writeFileSync(path.join(files, 'notes.txt'), 'remember the milk');
     const a = mcpRuntimeApp(
-      mock,
-      cleanups,
+      kit,
       stdioServerToml('files', filesystemServerScript, [files]) +
         stdioServerToml('trusted', filesystemServerScript, [trustedFiles], 'default_tools_approval_mode = "approve"'),
     );
     const inbox = approvalInbox(a.runtime);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue(
+    kit.mock.enqueue(
       [
         {
           type: 'toolCalls',
@@ -181,7 +159,7 @@ describe('MCP tool calls and approvals', () => {
     expect(reads).toMatchObject([{ status: 'completed', readOnlyHint: true }]);
 
     // "Allow and don't ask me again": runs, is written to config.toml, and the next call is not asked.
-    mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
     mark = a.seen.length;
     await a.call('turn/start', { threadId: thread.id, input: text('write one') });
     (await inbox.next(0)).answer({ action: 'accept', _meta: { persist: 'always' } });
@@ -192,7 +170,7 @@ describe('MCP tool calls and approvals', () => {
     expect(a.seen.some((n) => n.method === 'config/changed' && n.params.keyPaths.includes('mcp_servers.files.tools'))).toBe(true);
 
     const { thread: other } = await a.call('thread/start', {});
-    mock.enqueue([writeCall('w2', path.join(files, 'two.txt'), '2'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w2', path.join(files, 'two.txt'), '2'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
     mark = a.seen.length;
     await a.call('turn/start', { threadId: other.id, input: text('write two') });
     expect((await a.turnDone(mark)).status).toBe('completed');
@@ -201,12 +179,12 @@ describe('MCP tool calls and approvals', () => {
   });
 
   it('"always" answered through approval/answer (as the desktop answers) writes the trust to config.toml', async () => {
-    const files = tempDir();
-    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('files', filesystemServerScript, [files]));
+    const files = kit.tempDir('wh-mcp-files-');
+    const a = mcpRuntimeApp(kit, stdioServerToml('files', filesystemServerScript, [files]));
     const inbox = approvalInbox(a.runtime);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
     const mark = a.seen.length;
     await a.call('turn/start', { threadId: thread.id, input: text('write one') });
     const { pending } = await inbox.next(0);
@@ -219,8 +197,8 @@ describe('MCP tool calls and approvals', () => {
   });
 
   it('lets a PermissionRequest hook decline an MCP call before the person is asked', async () => {
-    const files = tempDir();
-    const hooks = tempDir();
+    const files = kit.tempDir('wh-mcp-files-');
+    const hooks = kit.tempDir('wh-mcp-hooks-');
     const script = path.join(hooks, 'no-writes.sh');
     fs.writeFileSync(
       script,
@@ -228,11 +206,11 @@ describe('MCP tool calls and approvals', () => {
       { mode: 0o755 },
     );
     const hookToml = `[[hooks.PermissionRequest]]\nmatcher = "^mcp__files__"\n[[hooks.PermissionRequest.hooks]]\nname = "no-writes"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n\n`;
-    const a = mcpRuntimeApp(mock, cleanups, hookToml + stdioServerToml('files', filesystemServerScript, [files]));
+    const a = mcpRuntimeApp(kit, hookToml + stdioServerToml('files', filesystemServerScript, [files]));
     const inbox = approvalInbox(a.runtime);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue([writeCall('w1', path.join(files, 'hooked.txt'), 'x'), { type: 'finish' }], [{ type: 'text', text: 'Blocked.' }, { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w1', path.join(files, 'hooked.txt'), 'x'), { type: 'finish' }], [{ type: 'text', text: 'Blocked.' }, { type: 'finish' }]);
     const mark = a.seen.length;
     await a.call('turn/start', { threadId: thread.id, input: text('write it') });
     expect((await a.turnDone(mark)).status).toBe('completed');
@@ -248,20 +226,19 @@ describe('MCP tool calls and approvals', () => {
   });
 
   it('ends a waiting MCP approval clearly when Wheelhouse restarts', async () => {
-    const files = tempDir();
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-'));
-    cleanups.push(() => fs.rmSync(home, { recursive: true, force: true }));
+    const files = kit.tempDir('wh-mcp-files-');
+    const home = kit.tempDir('wh-mcp-');
     fs.writeFileSync(path.join(home, 'config.toml'), stdioServerToml('files', filesystemServerScript, [files]));
-    const a = mcpRuntimeApp(mock, cleanups, '', { home });
+    const a = mcpRuntimeApp(kit, '', { home });
     const inbox = approvalInbox(a.runtime);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue([writeCall('w1', path.join(files, 'never.txt'), 'x'), { type: 'finish' }]);
+    kit.mock.enqueue([writeCall('w1', path.join(files, 'never.txt'), 'x'), { type: 'finish' }]);
     await a.call('turn/start', { threadId: thread.id, input: text('write it') });
     const { pending } = await inbox.next(0);
     a.runtime.close();
 
-    const b = mcpRuntimeApp(mock, cleanups, '', { home });
+    const b = mcpRuntimeApp(kit, '', { home });
     expect((await b.call('approval/list', {})).data).toEqual([]);
     expect(b.runtime.services.durable.approvals.get(pending.requestId)).toMatchObject({ state: 'ended' });
     const { thread: read } = await b.call('thread/read', { threadId: thread.id, includeTurns: true });
@@ -272,15 +249,14 @@ describe('MCP tool calls and approvals', () => {
   });
 
   it('starts stdio servers under the runtime supervisor, from the login-shell environment', async () => {
-    const marker = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-login-path-'));
-    cleanups.push(() => fs.rmSync(marker, { recursive: true, force: true }));
+    const marker = kit.tempDir('wh-login-path-');
     const loginEnvironment = async () => ({
       env: { ...(process.env as Record<string, string>), PATH: `${marker}:${process.env.PATH ?? ''}`, WHEELHOUSE_LOGIN_ONLY: 'from-login-shell' },
       shell: '/bin/sh',
       source: 'login-shell' as const,
       note: null,
     });
-    const a = mcpRuntimeApp(mock, cleanups, stdioServerToml('everything', everythingServerScript), { runtime: { loginEnvironment } });
+    const a = mcpRuntimeApp(kit, stdioServerToml('everything', everythingServerScript), { runtime: { loginEnvironment } });
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     const result = await a.call('mcpServer/tool/call', { server: 'everything', tool: 'get-env', threadId: thread.id, arguments: {} });

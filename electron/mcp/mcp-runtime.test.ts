@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { killAllChildren, spawnTracked } from '../../test-support/child-process.js';
+import { describe, expect, it } from 'vitest';
+import { spawnTracked } from '../../test-support/child-process.js';
 import { everythingServerScript, filesystemServerScript, isAlive, stdioServerToml } from '../../test-support/mcp-servers.js';
 import type { Runtime } from '../host/runtime.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
+import { textInput as text, useMockAgentKit } from '../../test-support/mock-agent-kit.js';
 import { waitUntil } from '../../test-support/waiting.js';
 
 /**
@@ -15,20 +14,7 @@ import { waitUntil } from '../../test-support/waiting.js';
  * npm (server-everything, server-filesystem) and a mock model: what a
  * client sees in notifications, status lists and the conversation.
  */
-const text = (t: string) => [{ type: 'text' as const, text: t }];
-
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await killAllChildren();
-});
+const kit = useMockAgentKit({ killChildren: true });
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,15 +27,14 @@ function freePort(): Promise<number> {
   });
 }
 
-const app = (configToml: string) => mcpRuntimeApp(mock, cleanups, configToml);
+const app = (configToml: string) => mcpRuntimeApp(kit, configToml);
 
 const pidsOf = (runtime: Runtime) =>
   runtime.services.mcp.servers().flatMap((slot) => (slot.connection?.pid ? [slot.connection.pid] : []));
 
 describe('MCP servers in the runtime', () => {
   it('starts every server in parallel; a bad command fails clearly while the others come up; initialize does not wait', async () => {
-    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-files-'));
-    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    const files = kit.tempDir('wh-mcp-files-');
     const a = app(
       stdioServerToml('everything', everythingServerScript) +
         stdioServerToml('files', filesystemServerScript, [files]) +
@@ -79,8 +64,7 @@ describe('MCP servers in the runtime', () => {
   });
 
   it('offers allowed tools to the model under stable names, byte-identical across requests, and runs a call as an mcpToolCall item', async () => {
-    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-files-'));
-    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    const files = kit.tempDir('wh-mcp-files-');
     fs.writeFileSync(path.join(files, 'notes.txt'), 'remember the milk');
     const a = app(
       stdioServerToml('everything', everythingServerScript, [], 'disabled_tools = ["get-sum"]') +
@@ -88,7 +72,7 @@ describe('MCP servers in the runtime', () => {
     );
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue(
+    kit.mock.enqueue(
       [
         {
           type: 'toolCalls',
@@ -102,13 +86,13 @@ describe('MCP servers in the runtime', () => {
       ],
       [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const mark = a.seen.length;
     await a.call('turn/start', { threadId: thread.id, input: text('use the tools') });
     const turn = await a.turnDone(mark);
     expect(turn.status).toBe('completed');
 
-    const [first, second] = mock.requests.slice(before).map((r) => r.body as { tools: { function: { name: string } }[]; messages: unknown[] });
+    const [first, second] = kit.mock.requests.slice(before).map((r) => r.body as { tools: { function: { name: string } }[]; messages: unknown[] });
     const names = first!.tools.map((t) => t.function.name);
     expect(names).toContain('mcp__everything__echo');
     expect(names).toContain('mcp__files__read_text_file');
@@ -135,7 +119,7 @@ describe('MCP servers in the runtime', () => {
     const a = app(stdioServerToml('everything', everythingServerScript));
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: '{"duration":60,"steps":60}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'It broke.' }, { type: 'finish' }],
     );
@@ -160,7 +144,7 @@ describe('MCP servers in the runtime', () => {
     const a = app(stdioServerToml('everything', everythingServerScript));
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
-    mock.enqueue([
+    kit.mock.enqueue([
       { type: 'toolCalls', calls: [{ id: 'c1', name: 'mcp__everything__trigger-long-running-operation', arguments: '{"duration":120,"steps":120}' }] },
       { type: 'finish' },
     ]);
@@ -274,7 +258,7 @@ describe('MCP servers in the runtime', () => {
     });
     await waitUntil(() => server.stderr().includes('listening on port'), { what: 'the HTTP server to listen' });
     process.env.WHEELHOUSE_TEST_MCP_TOKEN = 'test-token';
-    cleanups.push(() => {
+    kit.onCleanup(() => {
       delete process.env.WHEELHOUSE_TEST_MCP_TOKEN;
     });
     const a = app(

@@ -1,36 +1,18 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyNotification, ClientMethod, HookRunNotification, ParamsOf, Turn } from '../../../shared/protocol/index.js';
-import { createModelClient } from '../../model/create-model-client.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
+import { describe, expect, it } from 'vitest';
+import type { HookRunNotification } from '../../../shared/protocol/index.js';
 import { CodexSchema } from '../../../test-support/codex-schema.js';
-import { createTestRuntime, settledCaller } from '../../../test-support/test-runtime.js';
-import { waitUntil } from '../../../test-support/waiting.js';
 import { everythingServerScript, stdioServerToml } from '../../../test-support/mcp-servers.js';
-import type { RequestContext } from '../context.js';
+import { textInput as text, useMockAgentKit } from '../../../test-support/mock-agent-kit.js';
+import { waitUntil } from '../../../test-support/waiting.js';
 
 /**
  * Hooks as a user configures them: real shell scripts named in config.toml,
  * run through the process supervisor at session start, around tool calls and
  * at turn start and end. Every hook message is checked against Codex's schema.
  */
-const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
-const text = (t: string) => [{ type: 'text' as const, text: t }];
-
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const kit = useMockAgentKit();
 
 interface HookSpec {
   readonly event: 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PermissionRequest' | 'Stop';
@@ -43,7 +25,7 @@ interface HookSpec {
 
 /** A runtime whose config.toml names these hooks, each a real script in a temp folder. */
 function hooked(hooks: readonly HookSpec[], extraToml = '') {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-hooks-'));
+  const home = kit.tempDir('wh-hooks-');
   const out = path.join(home, 'out');
   fs.mkdirSync(out);
   const toml = hooks
@@ -61,32 +43,11 @@ function hooked(hooks: readonly HookSpec[], extraToml = '') {
     })
     .join('\n\n');
   fs.writeFileSync(path.join(home, 'config.toml'), `${toml}\n${extraToml}`);
-  const boundModels: Array<string | null> = [];
-  const provider = mockProvider(mock, 'chat');
-  const runtime = createTestRuntime({
-    home,
-    validateResults: true,
-    defaults: { cwd: home },
-    bindModel: async ({ model }) => {
-      boundModels.push(model);
-      return { client: createModelClient(provider), model: model ?? 'deepseek-chat', contextWindow: 128_000 };
-    },
-  });
-  cleanups.push(async () => {
-    await runtime.shutdown();
-    fs.rmSync(home, { recursive: true, force: true });
-  });
-  const seen: AnyNotification[] = [];
-  runtime.events.subscribe((n) => seen.push(n));
-  const call = settledCaller(runtime, ctx);
-  const waitFor = <T>(find: () => T | undefined, what = 'a matching notification') =>
-    waitUntil(find, { what, wakeOn: (wake) => runtime.events.subscribe(wake) });
+  const agent = kit.agent({ home, settledCalls: true });
   const hookRuns = (method: 'hook/started' | 'hook/completed') =>
-    seen.filter((n) => n.method === method).map((n) => n.params as HookRunNotification);
-  const completedRun = (eventName: string) => waitFor(() => hookRuns('hook/completed').find((n) => n.run.eventName === eventName));
-  const turnCompleted = () =>
-    waitFor(() => seen.find((n) => n.method === 'turn/completed')).then((n) => (n.params as { turn: Turn }).turn);
-  return { runtime, home, out, seen, call, waitFor, hookRuns, completedRun, turnCompleted, boundModels };
+    agent.seen.filter((n) => n.method === method).map((n) => n.params as HookRunNotification);
+  const completedRun = (eventName: string) => agent.until(`the ${eventName} hook run`, () => hookRuns('hook/completed').find((n) => n.run.eventName === eventName));
+  return { ...agent, out, hookRuns, completedRun };
 }
 
 let codex: CodexSchema | undefined;
@@ -129,13 +90,12 @@ describe('session start hooks', () => {
       { event: 'SessionStart', name: 'pick-model', script: `cat > "$OUT/session.json"\necho '{"model":"mock-hooked","metadata":{"ticket":"WH-1"}}'` },
       { event: 'UserPromptSubmit', name: 'prompt-log', script: `cat > "$OUT/prompt.json"` },
     ]);
-    mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
+    kit.mock.enqueue([{ type: 'text', text: 'Hello.' }, { type: 'finish' }]);
     const started = await h.call('thread/start', { model: 'asked-for' });
     expect(started.model).toBe('mock-hooked');
     const session = JSON.parse(fs.readFileSync(path.join(h.out, 'session.json'), 'utf8')) as Record<string, unknown>;
     expect(session).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', model: 'asked-for', cwd: h.home });
-    await h.call('turn/start', { threadId: started.thread.id, input: text('hi there') });
-    expect((await h.turnCompleted()).status).toBe('completed');
+    expect((await h.runTurn(started.thread.id, 'hi there')).turn.status).toBe('completed');
     expect(h.boundModels).toEqual(['mock-hooked']);
     const prompt = JSON.parse(fs.readFileSync(path.join(h.out, 'prompt.json'), 'utf8')) as Record<string, unknown>;
     expect(prompt).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'hi there', thread_id: started.thread.id, metadata: { ticket: 'WH-1' } });
@@ -174,7 +134,7 @@ describe('hooks that go wrong are reported and change nothing', () => {
       { event: 'PreToolUse', name: 'sleepy', timeoutSec: 1, script: `echo $$ > "$OUT/pid"\nsleep 60` },
     ]);
     fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
     );
@@ -183,7 +143,7 @@ describe('hooks that go wrong are reported and change nothing', () => {
     const run = (await h.completedRun('preToolUse')).run;
     expect(run.status).toBe('failed');
     expect(run.statusMessage).toBe("hook 'sleepy' timed out after 1 s and was stopped");
-    expect((await h.turnCompleted()).status).toBe('completed');
+    expect((await h.completed()).status).toBe('completed');
     const pid = Number(fs.readFileSync(path.join(h.out, 'pid'), 'utf8'));
     expect(() => process.kill(pid, 0)).toThrow();
     const { items } = await h.call('thread/read', { threadId: thread.id });
@@ -198,7 +158,7 @@ describe('interrupts and approvals', () => {
       { event: 'PreToolUse', name: 'slow-check', timeoutSec: 120, script: `echo $$ > "$OUT/pid"\nsleep 60` },
       { event: 'Stop', name: 'ended', script: `cat > "$OUT/stop.json"` },
     ]);
-    mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{"path":"."}' }] }, { type: 'finish' }]);
+    kit.mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'list_directory', arguments: '{"path":"."}' }] }, { type: 'finish' }]);
     const { thread } = await h.call('thread/start', {});
     const { turn } = await h.call('turn/start', { threadId: thread.id, input: text('look around') });
     await new Promise<void>((resolve) => {
@@ -207,7 +167,7 @@ describe('interrupts and approvals', () => {
       const timer = setInterval(() => check() && (clearInterval(timer), resolve()), 20);
     });
     await h.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
-    expect((await h.turnCompleted()).status).toBe('interrupted');
+    expect((await h.completed()).status).toBe('interrupted');
     const run = (await h.completedRun('preToolUse')).run;
     expect(run.status).toBe('stopped');
     expect(run.statusMessage).toBe("hook 'slow-check' was stopped: the turn was interrupted");
@@ -255,15 +215,14 @@ describe('interrupts and approvals', () => {
         script: `input=$(cat)\necho "$input" >> "$OUT/permission.jsonl"\ncase "$input" in *'"phase":"requested"'*) echo '{"decision":"block","reason":"no new files today"}';; esac`,
       },
     ]);
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'exec_command', arguments: '{"cmd":"touch made.txt"}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'Understood.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const { thread } = await h.call('thread/start', { approvalPolicy: 'untrusted' });
-    await h.call('turn/start', { threadId: thread.id, input: text('make a file') });
-    expect((await h.turnCompleted()).status).toBe('completed');
-    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-touch' at PermissionRequest: no new files today");
+    expect((await h.runTurn(thread.id, 'make a file')).turn.status).toBe('completed');
+    expect(JSON.stringify(kit.mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-touch' at PermissionRequest: no new files today");
     expect(fs.existsSync(path.join(h.home, 'made.txt'))).toBe(false);
     expect((await h.call('approval/list', {})).data).toEqual([]);
     const { items } = await h.call('thread/read', { threadId: thread.id });
@@ -278,7 +237,7 @@ describe('interrupts and approvals', () => {
     const h = hooked([
       { event: 'PermissionRequest', name: 'audit', matcher: '^exec_command$', script: `cat >> "$OUT/permission.jsonl"\necho >> "$OUT/permission.jsonl"` },
     ]);
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'exec_command', arguments: '{"cmd":"touch approved.txt"}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'Made it.' }, { type: 'finish' }],
     );
@@ -295,7 +254,7 @@ describe('interrupts and approvals', () => {
     const requested = h.hookRuns('hook/completed').filter((n) => n.run.eventName === 'permissionRequest');
     expect(requested.map((n) => [n.turnId, n.run.status])).toEqual([[turn.id, 'completed']]);
     await h.call('approval/answer', { requestId: waiting[0]!.requestId, decision: 'acceptForSession' });
-    expect((await h.turnCompleted()).status).toBe('completed');
+    expect((await h.completed()).status).toBe('completed');
     expect(fs.existsSync(path.join(h.home, 'approved.txt'))).toBe(true);
     const lines = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l['hook_event_name'], l['phase'], l['tool_name'], l['command'], l['decision'] ?? null, l['thread_id']])).toEqual([
@@ -305,11 +264,11 @@ describe('interrupts and approvals', () => {
     expect(lines[0]!['request_id']).toBe(lines[1]!['request_id']);
 
     // A request whose turn stops first is heard as ended: nothing waits unseen, for hooks either.
-    mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_2', name: 'exec_command', arguments: '{"cmd":"touch never.txt"}' }] }, { type: 'finish' }]);
+    kit.mock.enqueue([{ type: 'toolCalls', calls: [{ id: 'call_2', name: 'exec_command', arguments: '{"cmd":"touch never.txt"}' }] }, { type: 'finish' }]);
     const second = (await h.call('turn/start', { threadId: thread.id, input: text('another file') })).turn;
     await waitUntil(async () => (await h.call('approval/list', {})).data.length > 0, { what: 'the second approval request' });
     await h.call('turn/interrupt', { threadId: thread.id, turnId: second.id });
-    await h.waitFor(() => h.hookRuns('hook/completed').filter((n) => n.turnId === second.id && n.run.status === 'completed').at(1));
+    await h.until("the second turn's second hook run", () => h.hookRuns('hook/completed').filter((n) => n.turnId === second.id && n.run.status === 'completed').at(1));
     const after = fs.readFileSync(path.join(h.out, 'permission.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(after.slice(2).map((l) => [l['phase'], l['command'], l['decision'] ?? null])).toEqual([
       ['requested', 'touch never.txt', null],
@@ -327,15 +286,14 @@ describe('tool and turn hooks', () => {
       { event: 'PostToolUse', name: 'after', script: `cat > "$OUT/post.json"` },
     ]);
     fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'I may not read it.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const { thread } = await h.call('thread/start', {});
-    await h.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
-    expect((await h.turnCompleted()).status).toBe('completed');
-    const secondRequest = JSON.stringify(mock.requests[before + 1]!.body);
+    expect((await h.runTurn(thread.id, 'read notes.txt')).turn.status).toBe('completed');
+    const secondRequest = JSON.stringify(kit.mock.requests[before + 1]!.body);
     expect(secondRequest).toContain("blocked by hook 'guard' at PreToolUse: secrets live here");
     expect(secondRequest).not.toContain('heron');
     const pre = JSON.parse(fs.readFileSync(path.join(h.out, 'pre.json'), 'utf8')) as Record<string, unknown>;
@@ -362,7 +320,7 @@ describe('tool and turn hooks', () => {
     ]);
     fs.writeFileSync(path.join(h.home, 'secret.txt'), 'the word is heron');
     fs.writeFileSync(path.join(h.home, 'public.txt'), 'the word is wren');
-    mock.enqueue(
+    kit.mock.enqueue(
       [
         {
           type: 'toolCalls',
@@ -375,11 +333,10 @@ describe('tool and turn hooks', () => {
       ],
       [{ type: 'text', text: 'Wren.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const { thread } = await h.call('thread/start', {});
-    await h.call('turn/start', { threadId: thread.id, input: text('read secret.txt') });
-    expect((await h.turnCompleted()).status).toBe('completed');
-    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    expect((await h.runTurn(thread.id, 'read secret.txt')).turn.status).toBe('completed');
+    const results = JSON.stringify(kit.mock.requests[before + 1]!.body);
     expect(results).toContain('the word is wren');
     expect(results).not.toContain('heron');
     expect(results).toContain('Invalid arguments for list_directory as a PreToolUse hook changed them: path: ');
@@ -398,13 +355,12 @@ describe('tool and turn hooks', () => {
       { event: 'Stop', name: 'ended', script: `cat > "$OUT/stop.json"\necho '{"decision":"block","reason":"keep going"}'` },
     ]);
     fs.writeFileSync(path.join(h.home, 'notes.txt'), 'the word is heron');
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'Heron.' }, { type: 'finish' }],
     );
     const { thread } = await h.call('thread/start', {});
-    await h.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
-    expect((await h.turnCompleted()).status).toBe('completed');
+    expect((await h.runTurn(thread.id, 'read notes.txt')).turn.status).toBe('completed');
     const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_response: { success: boolean; output: string } };
     expect(post.tool_response.success).toBe(true);
     expect(post.tool_response.output).toContain('heron');
@@ -419,13 +375,12 @@ describe('tool and turn hooks', () => {
 describe('command hooks', () => {
   it('PostToolUse hooks run for exec_command: a real script hears the command and what the model was told', async () => {
     const h = hooked([{ event: 'PostToolUse', name: 'audit', matcher: '^exec_command$', script: `cat > "$OUT/post.json"` }]);
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_cmd', name: 'exec_command', arguments: JSON.stringify({ cmd: 'echo kestrel' }) }] }, { type: 'finish' }],
       [{ type: 'text', text: 'It printed kestrel.' }, { type: 'finish' }],
     );
     const { thread } = await h.call('thread/start', { sandbox: 'danger-full-access' });
-    await h.call('turn/start', { threadId: thread.id, input: text('say kestrel') });
-    expect((await h.turnCompleted()).status).toBe('completed');
+    expect((await h.runTurn(thread.id, 'say kestrel')).turn.status).toBe('completed');
     const run = (await h.completedRun('postToolUse')).run;
     expect(run.status).toBe('completed');
     const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as Record<string, unknown>;
@@ -438,13 +393,12 @@ describe('command hooks', () => {
 
   it('a command the exec policy forbids still reaches PostToolUse, as a failed result saying why', async () => {
     const h = hooked([{ event: 'PostToolUse', name: 'audit', script: `cat > "$OUT/post.json"` }]);
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_rm', name: 'exec_command', arguments: JSON.stringify({ cmd: 'rm -rf /' }) }] }, { type: 'finish' }],
       [{ type: 'text', text: 'Refused.' }, { type: 'finish' }],
     );
     const { thread } = await h.call('thread/start', { sandbox: 'danger-full-access' });
-    await h.call('turn/start', { threadId: thread.id, input: text('wipe it') });
-    expect((await h.turnCompleted()).status).toBe('completed');
+    expect((await h.runTurn(thread.id, 'wipe it')).turn.status).toBe('completed');
     await h.completedRun('postToolUse');
     const post = JSON.parse(fs.readFileSync(path.join(h.out, 'post.json'), 'utf8')) as { tool_response: { success: boolean; output: string } };
     expect(post.tool_response).toMatchObject({ success: false });
@@ -469,7 +423,7 @@ describe('MCP tool calls', () => {
         }
       });
     });
-    mock.enqueue(
+    kit.mock.enqueue(
       [
         {
           type: 'toolCalls',
@@ -482,11 +436,10 @@ describe('MCP tool calls', () => {
       ],
       [{ type: 'text', text: 'Done.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const { thread } = await h.call('thread/start', {});
-    await h.call('turn/start', { threadId: thread.id, input: text('use the tools') });
-    expect((await h.turnCompleted()).status).toBe('completed');
-    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-echo' at PreToolUse: echo is off");
+    expect((await h.runTurn(thread.id, 'use the tools')).turn.status).toBe('completed');
+    expect(JSON.stringify(kit.mock.requests[before + 1]!.body)).toContain("blocked by hook 'no-echo' at PreToolUse: echo is off");
     const { items } = await h.call('thread/read', { threadId: thread.id });
     const calls = items.flatMap((i) => (i.type === 'mcpToolCall' ? [i] : []));
     expect(calls.map((c) => [c.tool, c.status])).toEqual([
@@ -530,11 +483,11 @@ describe('every tool call, one wrapping', () => {
       ],
       stdioServerToml('everything', everythingServerScript),
     );
-    await h.waitFor(() => h.seen.find((n) => n.method === 'mcpServer/startupStatus/completed'), 'the MCP server');
+    await h.waitFor((n) => n.method === 'mcpServer/startupStatus/completed', 0, 'the MCP server');
     const asked: string[] = [];
     // The client that starts the thread answers its tool calls, as a carrier's connection would.
     const outgoing = h.runtime.outgoing;
-    cleanups.push(
+    kit.onCleanup(
       outgoing.attach({
         connectionId: 't',
         isOpen: true,
@@ -556,9 +509,8 @@ describe('every tool call, one wrapping', () => {
       fs.readFileSync(path.join(h.out, file), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
     const { thread } = await h.call('thread/start', { dynamicTools: [clientTool] });
 
-    mock.enqueue(bothTools('open'), [{ type: 'text', text: 'Room 12, sum 42.' }, { type: 'finish' }]);
-    await h.call('turn/start', { threadId: thread.id, input: text('where is Ada') });
-    expect((await h.turnCompleted()).status).toBe('completed');
+    kit.mock.enqueue(bothTools('open'), [{ type: 'text', text: 'Room 12, sum 42.' }, { type: 'finish' }]);
+    expect((await h.runTurn(thread.id, 'where is Ada')).turn.status).toBe('completed');
     expect(lines('pre.jsonl').map((l) => [l['tool_name'], l['tool_use_id'], l['tool_input']])).toEqual([
       ['mcp__everything__get-sum', 'mcp_open', { a: 20, b: 22 }],
       ['desk__room_of', 'client_open', { guest: 'Ada' }],
@@ -570,12 +522,12 @@ describe('every tool call, one wrapping', () => {
     expect(asked).toEqual(['client_open']);
 
     fs.writeFileSync(path.join(h.out, 'closed'), '');
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const seenBefore = h.seen.length;
-    mock.enqueue(bothTools('closed'), [{ type: 'text', text: 'The desk is closed.' }, { type: 'finish' }]);
+    kit.mock.enqueue(bothTools('closed'), [{ type: 'text', text: 'The desk is closed.' }, { type: 'finish' }]);
     await h.call('turn/start', { threadId: thread.id, input: text('and now') });
-    await h.waitFor(() => h.seen.slice(seenBefore).find((n) => n.method === 'turn/completed'), 'the second turn');
-    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    await h.turnDone(seenBefore);
+    const results = JSON.stringify(kit.mock.requests[before + 1]!.body);
     expect(results.split("blocked by hook 'gate' at PreToolUse: the desk is closed").length - 1).toBe(2);
     expect(asked).toEqual(['client_open']);
     expect(lines('post.jsonl')).toHaveLength(2);
@@ -593,7 +545,7 @@ describe('every tool call, one wrapping', () => {
       { event: 'PreToolUse', name: 'gate', script: `cat > "$OUT/pre.json"` },
       { event: 'PostToolUse', name: 'audit', script: `cat > "$OUT/post.json"` },
     ]);
-    mock.enqueue(
+    kit.mock.enqueue(
       [
         {
           type: 'toolCalls',
@@ -606,11 +558,10 @@ describe('every tool call, one wrapping', () => {
       ],
       [{ type: 'text', text: 'Let me fix that.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
+    const before = kit.mock.requests.length;
     const { thread } = await h.call('thread/start', {});
-    await h.call('turn/start', { threadId: thread.id, input: text('look around') });
-    expect((await h.turnCompleted()).status).toBe('completed');
-    const results = JSON.stringify(mock.requests[before + 1]!.body);
+    expect((await h.runTurn(thread.id, 'look around')).turn.status).toBe('completed');
+    const results = JSON.stringify(kit.mock.requests[before + 1]!.body);
     expect(results).toContain('Invalid arguments for read_file: path: ');
     expect(results).toContain('Invalid arguments for exec_command: (arguments): Unrecognized key');
     expect(fs.existsSync(path.join(h.out, 'pre.json'))).toBe(false);

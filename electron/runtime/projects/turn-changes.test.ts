@@ -1,40 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHANGED_SINCE, RpcError } from '../../../shared/protocol/index.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { execCall, textReply, toolCallReply } from '../../../test-support/agent-commands.js';
 import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
-import { mockAgentRuntime } from '../../../test-support/mock-agent-runtime.js';
+import { textInput as say, useMockAgentKit } from '../../../test-support/mock-agent-kit.js';
 
 /**
  * Undo and the changes view through a real runtime: the mock model edits files with
  * apply_patch and with commands, in a real git repository and in a plain folder.
  */
-const say = (text: string) => [{ type: 'text' as const, text }];
-
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDir(prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const kit = useMockAgentKit();
 
 function gitProject(): string {
-  const project = tempDir('wh-project-');
+  const project = kit.tempDir('wh-project-');
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: project });
   fs.writeFileSync(path.join(project, 'greeting.txt'), 'one\ntwo\nthree\n');
   execFileSync('git', ['add', '.'], { cwd: project });
@@ -43,14 +23,12 @@ function gitProject(): string {
 }
 
 function plainProject(): string {
-  const project = tempDir('wh-plain-');
+  const project = kit.tempDir('wh-plain-');
   fs.writeFileSync(path.join(project, 'greeting.txt'), 'one\ntwo\nthree\n');
   return project;
 }
 
-function agent() {
-  return mockAgentRuntime(mock, tempDir('wh-home-'), (cleanup) => cleanups.push(cleanup));
-}
+const agent = () => kit.agent();
 
 const EDIT_GREETING = patchOf('*** Update File: greeting.txt', '@@', ' one', '-two', '+TWO', ' three', '*** Add File: notes/new.txt', '+fresh');
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
@@ -63,7 +41,7 @@ describe.each([
     const a = agent();
     const project = makeProject();
     const { thread } = await a.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
-    mock.enqueue(patchCall(EDIT_GREETING), execCall('printf made > by-command.txt'), textReply('Edited.'));
+    kit.mock.enqueue(patchCall(EDIT_GREETING), execCall('printf made > by-command.txt'), textReply('Edited.'));
     const { turn } = await a.call('turn/start', { threadId: thread.id, input: say('edit') });
     await a.completed(1);
     expect(read(project, 'greeting.txt')).toBe('one\nTWO\nthree\n');
@@ -98,7 +76,7 @@ describe.each([
     const lines = Array.from({ length: 20 }, (_, i) => `l${i + 1}`);
     fs.writeFileSync(path.join(project, 'long.txt'), `${lines.join('\n')}\n`);
     const { thread } = await a.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
-    mock.enqueue(patchCall(patchOf('*** Update File: long.txt', '@@', ' l1', '-l2', '+L2', ' l3', '@@', ' l17', '-l18', '+L18', ' l19')), textReply('Edited.'));
+    kit.mock.enqueue(patchCall(patchOf('*** Update File: long.txt', '@@', ' l1', '-l2', '+L2', ' l3', '@@', ' l17', '-l18', '+L18', ' l19')), textReply('Edited.'));
     await a.call('turn/start', { threadId: thread.id, input: say('edit') });
     await a.completed(1);
 
@@ -128,7 +106,7 @@ describe.each([
     const a = agent();
     const project = makeProject();
     const { thread } = await a.call('thread/start', { cwd: project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
-    mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'));
+    kit.mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'));
     const { turn } = await a.call('turn/start', { threadId: thread.id, input: say('edit') });
     await a.completed(1);
     fs.writeFileSync(path.join(project, 'greeting.txt'), 'the person wrote this\n');
@@ -152,7 +130,7 @@ describe('a thread in its own copy', () => {
     const copy = started.thread.cwd;
     expect(copy.startsWith(path.join(a.home, 'worktrees'))).toBe(true);
     expect(started.thread.gitInfo?.branch).toMatch(/^wheelhouse\/thread-/);
-    mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'));
+    kit.mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'));
     await a.call('turn/start', { threadId: started.thread.id, input: say('edit') });
     await a.completed(1);
     expect(read(copy, 'greeting.txt')).toBe('one\nTWO\nthree\n');
@@ -179,7 +157,7 @@ describe('a thread in its own copy', () => {
   it('runs an agent job in its own copy on wheelhouse/job-<objective>, never in the checkout', async () => {
     const a = agent();
     const project = gitProject();
-    mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'), toolCallReply('update_goal', { status: 'complete' }, 'g1'), textReply('Done.'));
+    kit.mock.enqueue(patchCall(EDIT_GREETING), textReply('Edited.'), toolCallReply('update_goal', { status: 'complete' }, 'g1'), textReply('Done.'));
     const { job } = await a.call('job/create', { kind: 'agent', cwd: project, objective: 'Shout two', worktree: true, approvalPolicy: 'never', sandbox: 'danger-full-access' });
     expect(job.cwd.startsWith(path.join(a.home, 'worktrees'))).toBe(true);
     const { worktree } = await a.call('thread/worktree/read', { threadId: job.threadId! });

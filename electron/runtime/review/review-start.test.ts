@@ -1,39 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcError, type ParamsOf, type ThreadItem, type Turn } from '../../../shared/protocol/index.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { textReply } from '../../../test-support/agent-commands.js';
-import { mockAgentRuntime } from '../../../test-support/mock-agent-runtime.js';
+import { useMockAgentKit } from '../../../test-support/mock-agent-kit.js';
 
 /** Codex's review/start through a real runtime: real git repositories, the mock model's scripted review. */
 const GIT_ID = ['-c', 'user.name=P', '-c', 'user.email=p@p'];
 
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function tempDir(prefix: string): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const kit = useMockAgentKit();
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', [...GIT_ID, ...args], { cwd, encoding: 'utf8' }).trim();
 
 /** main: greeting.txt; branch `feature` (checked out) adds a commit changing it; the working tree adds an untracked file. */
 function repository(): string {
-  const project = tempDir('wh-review-');
+  const project = kit.tempDir('wh-review-');
   git(project, 'init', '-q', '-b', 'main');
   fs.writeFileSync(path.join(project, 'greeting.txt'), 'one\ntwo\nthree\n');
   git(project, 'add', '.');
@@ -45,14 +27,11 @@ function repository(): string {
   return project;
 }
 
-function agent() {
-  const a = mockAgentRuntime(mock, tempDir('wh-home-'), (cleanup) => cleanups.push(cleanup));
-  return { ...a, completed: a.turnCompleted };
-}
+const agent = () => kit.agent();
 
 /** The last request the mock model received: its system instructions and the user message. */
 function lastModelRequest(): { system: string; user: string; tools: unknown } {
-  const body = mock.requests.at(-1)!.body as { messages: { role: string; content: string }[]; tools?: unknown };
+  const body = kit.mock.requests.at(-1)!.body as { messages: { role: string; content: string }[]; tools?: unknown };
   return { system: body.messages.find((m) => m.role === 'system')!.content, user: body.messages.filter((m) => m.role === 'user').at(-1)!.content, tools: body.tools };
 }
 
@@ -78,7 +57,7 @@ describe('review/start', () => {
       overall_explanation: 'One line is dead.',
       overall_confidence_score: 0.7,
     };
-    mock.enqueue(textReply(JSON.stringify(answer)));
+    kit.mock.enqueue(textReply(JSON.stringify(answer)));
     const started = await a.call('review/start', { threadId: thread.id, target: { type: 'uncommittedChanges' } });
     expect(started.reviewThreadId).toBe(thread.id);
     expect(started.turn.items.map((i) => [i.type, 'review' in i ? i.review : null])).toEqual([['enteredReviewMode', 'current changes']]);
@@ -114,10 +93,10 @@ describe('review/start', () => {
     expect(item.review).toContain(`[P1] Four is never read — ${path.join(project, 'greeting.txt')}:4-4`);
     // The model's JSON is not shown as a reply, and the next turn's model sees the findings.
     expect(turn.items.some((i) => i.type === 'agentMessage')).toBe(false);
-    mock.enqueue(textReply('Fixing.'));
+    kit.mock.enqueue(textReply('Fixing.'));
     const next = await a.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'fix it', text_elements: [] }] });
     await a.completed(next.turn.id);
-    const body = mock.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
+    const body = kit.mock.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
     expect(body.messages.some((m) => m.role === 'user' && m.content.includes('[P1] Four is never read'))).toBe(true);
   });
 
@@ -126,7 +105,7 @@ describe('review/start', () => {
     const project = repository();
     const { thread } = await a.call('thread/start', { cwd: project });
 
-    mock.enqueue(textReply('{"findings":[],"overall_correctness":"patch is correct","overall_explanation":"Fine.","overall_confidence_score":0.9}'));
+    kit.mock.enqueue(textReply('{"findings":[],"overall_correctness":"patch is correct","overall_explanation":"Fine.","overall_confidence_score":0.9}'));
     const branch = await a.call('review/start', { threadId: thread.id, target: { type: 'baseBranch', branch: 'main' } });
     expect(branch.turn.items[0]).toMatchObject({ type: 'enteredReviewMode', review: "changes against 'main'" });
     const branchTurn = await a.completed(branch.turn.id);
@@ -138,7 +117,7 @@ describe('review/start', () => {
     expect(exited(branchTurn).review).toBe('Fine.');
 
     const sha = git(project, 'rev-parse', 'HEAD');
-    mock.enqueue(textReply('Looks fine to me, nothing to flag.'));
+    kit.mock.enqueue(textReply('Looks fine to me, nothing to flag.'));
     const commit = await a.call('review/start', { threadId: thread.id, target: { type: 'commit', sha: sha.slice(0, 10) } });
     expect(commit.turn.items[0]).toMatchObject({ type: 'enteredReviewMode', review: `commit ${sha.slice(0, 7)}: Shout two` });
     const commitTurn = await a.completed(commit.turn.id);
@@ -148,7 +127,7 @@ describe('review/start', () => {
     // An answer that is not the JSON asked for: Codex keeps the text as the explanation, no findings.
     expect(exited(commitTurn).output).toEqual({ findings: [], overallCorrectness: '', overallExplanation: 'Looks fine to me, nothing to flag.', overallConfidenceScore: null });
 
-    mock.enqueue(textReply('Here it is: {"findings":[{"title":"[P2] Check","body":"b","confidence_score":2,"priority":7,"code_location":{"absolute_file_path":"greeting.txt","line_range":{"start":2,"end":1}}}],"overall_correctness":"patch is incorrect","overall_explanation":"x"}'));
+    kit.mock.enqueue(textReply('Here it is: {"findings":[{"title":"[P2] Check","body":"b","confidence_score":2,"priority":7,"code_location":{"absolute_file_path":"greeting.txt","line_range":{"start":2,"end":1}}}],"overall_correctness":"patch is incorrect","overall_explanation":"x"}'));
     const custom = await a.call('review/start', { threadId: thread.id, target: { type: 'custom', instructions: 'Look at the greeting only' } });
     expect(custom.turn.items[0]).toMatchObject({ type: 'enteredReviewMode', review: 'Look at the greeting only' });
     const customTurn = await a.completed(custom.turn.id);
@@ -161,11 +140,11 @@ describe('review/start', () => {
 
   it('refuses, changing nothing, a plain folder, an unknown commit and an unknown branch', async () => {
     const a = agent();
-    const plain = tempDir('wh-plain-');
+    const plain = kit.tempDir('wh-plain-');
     const project = repository();
     const inPlain = (await a.call('thread/start', { cwd: plain })).thread;
     const inRepo = (await a.call('thread/start', { cwd: project })).thread;
-    const requestsBefore = mock.requests.length;
+    const requestsBefore = kit.mock.requests.length;
     const refusal = async (p: ParamsOf<'review/start'>) => {
       const error = await a.call('review/start', p).then(
         () => null,
@@ -179,7 +158,7 @@ describe('review/start', () => {
     expect((await refusal({ threadId: inRepo.id, target: { type: 'commit', sha: '--output=/tmp/x' } })).data).toMatchObject({ reason: 'review.unknownCommit' });
     expect((await refusal({ threadId: inRepo.id, target: { type: 'baseBranch', branch: 'nope' } })).data).toMatchObject({ reason: 'review.unknownBranch', branch: 'nope' });
     expect((await refusal({ threadId: inRepo.id, target: { type: 'detached' } as never })).code).toBe(-32602);
-    expect(mock.requests.length).toBe(requestsBefore);
+    expect(kit.mock.requests.length).toBe(requestsBefore);
     const read = await a.call('thread/read', { threadId: inRepo.id, includeTurns: true });
     expect(read.thread.turns).toEqual([]);
   });

@@ -1,80 +1,27 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyNotification, ClientMethod, ParamsOf, Turn } from '../../../shared/protocol/index.js';
-import { createModelClient } from '../../model/create-model-client.js';
+import { describe, expect, it } from 'vitest';
 import type { ResolvedProvider, WireApi } from '../../model/types.js';
-import { createGate, startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
-import { mockProvider } from '../../../test-support/mock-model/model-test-kit.js';
-import type { RequestContext } from '../context.js';
-import { createTestRuntime } from '../../../test-support/test-runtime.js';
+import { createGate } from '../../../test-support/mock-model/index.js';
+import { textInput as text, useMockAgentKit } from '../../../test-support/mock-agent-kit.js';
 
 /**
  * The agent end to end through the real model clients and a local mock
  * provider that streams both wires: what a user sees in the conversation.
  */
-const ctx: RequestContext = { session: { connectionId: 't', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
-const text = (t: string) => [{ type: 'text' as const, text: t }];
-
-let mock: MockModelServer;
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-});
-
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-function agent(wire: WireApi, overrides: Partial<ResolvedProvider> = {}) {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-agent-'));
-  const provider = mockProvider(mock, wire, overrides);
-  const runtime = createTestRuntime({
-    home,
-    validateResults: true,
-    defaults: { cwd: home },
-    bindModel: async () => ({ client: createModelClient(provider), model: 'deepseek-chat', contextWindow: 128_000 }),
-  });
-  cleanups.push(async () => {
-    await runtime.shutdown();
-    fs.rmSync(home, { recursive: true, force: true });
-  });
-  const seen: AnyNotification[] = [];
-  runtime.events.subscribe((n) => seen.push(n));
-  const call = <M extends ClientMethod>(m: M, p: ParamsOf<M>) => runtime.dispatcher.call(m, p, ctx);
-  const completed = (count = 1) =>
-    new Promise<Turn>((resolve) => {
-      const check = () => {
-        const done = seen.filter((n) => n.method === 'turn/completed');
-        if (done.length >= count) {
-          resolve((done[count - 1]!.params as { turn: Turn }).turn);
-          return true;
-        }
-        return false;
-      };
-      if (check()) return;
-      const off = runtime.events.subscribe(() => {
-        if (check()) off();
-      });
-    });
-  return { runtime, home, seen, call, completed };
-}
+const kit = useMockAgentKit();
+const agent = (wire: WireApi, provider: Partial<ResolvedProvider> = {}) => kit.agent({ wire, provider, homePrefix: 'wh-agent-' });
 
 describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) => {
   it('streams reasoning and text and carries multi-turn history', async () => {
     const a = agent(wire);
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'reasoning', text: 'Thinking it over.' }, { type: 'text', text: 'First answer.' }, { type: 'finish', usage: { inputTokens: 50, outputTokens: 10, cachedInputTokens: 32 } }],
       [{ type: 'text', text: 'Second answer.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
-    const { thread } = await a.call('thread/start', {});
-    await a.call('turn/start', { threadId: thread.id, input: text('one') });
-    const first = await a.completed(1);
+    const before = kit.mock.requests.length;
+    const thread = await a.startThread();
+    const { turn: first } = await a.runTurn(thread.id, 'one');
     expect(first.status).toBe('completed');
     expect(first.usage?.cachedInputTokens).toBe(32);
     // As Codex: a Responses reasoning summary streams as summary parts; Chat's reasoning_content is raw reasoning.
@@ -93,9 +40,8 @@ describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) =
     }
     const completedReasoning = a.seen.find((n) => n.method === 'item/completed' && n.params.item.type === 'reasoning');
     expect(completedReasoning?.method === 'item/completed' && completedReasoning.params.item).toEqual(reasoning);
-    await a.call('turn/start', { threadId: thread.id, input: text('two') });
-    await a.completed(2);
-    const body = JSON.stringify(mock.requests[before + 1]!.body);
+    await a.runTurn(thread.id, 'two');
+    const body = JSON.stringify(kit.mock.requests[before + 1]!.body);
     expect(body).toContain('one');
     expect(body).toContain('First answer.');
     expect(body).toContain('two');
@@ -106,15 +52,14 @@ describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) =
   it('runs a tool-call loop against the project folder', async () => {
     const a = agent(wire);
     fs.writeFileSync(path.join(a.home, 'notes.txt'), 'the secret word is heron');
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'toolCalls', calls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"notes.txt"}' }] }, { type: 'finish' }],
       [{ type: 'text', text: 'The word is heron.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
-    const { thread } = await a.call('thread/start', { cwd: a.home });
-    await a.call('turn/start', { threadId: thread.id, input: text('read notes.txt') });
-    expect((await a.completed()).status).toBe('completed');
-    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain('heron');
+    const before = kit.mock.requests.length;
+    const thread = await a.startThread({ cwd: a.home });
+    expect((await a.runTurn(thread.id, 'read notes.txt')).turn.status).toBe('completed');
+    expect(JSON.stringify(kit.mock.requests[before + 1]!.body)).toContain('heron');
     const { items } = await a.call('thread/read', { threadId: thread.id });
     expect(items.find((i: { type: string }) => i.type === 'dynamicToolCall')).toMatchObject({ tool: 'read_file', status: 'completed', success: true });
   });
@@ -122,34 +67,32 @@ describe.each(['chat', 'responses'] as const)('agent over the %s wire', (wire) =
   it('steers the running turn: the steer text reaches the next model request', async () => {
     const a = agent(wire);
     const gate = createGate();
-    mock.enqueue(
+    kit.mock.enqueue(
       [{ type: 'text', text: 'Working on it' }, { type: 'waitFor', release: gate.promise }, { type: 'text', text: '...' }, { type: 'finish' }],
       [{ type: 'text', text: 'Switched to Python.' }, { type: 'finish' }],
     );
-    const before = mock.requests.length;
-    const { thread } = await a.call('thread/start', {});
+    const before = kit.mock.requests.length;
+    const thread = await a.startThread();
     const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('write it in Go') });
-    await mock.waitForRequests(before + 1);
+    await kit.mock.waitForRequests(before + 1);
     await a.call('turn/steer', { threadId: thread.id, expectedTurnId: turn.id, input: text('actually use Python') });
     gate.release();
     expect((await a.completed()).status).toBe('completed');
-    expect(mock.requests.length).toBe(before + 2);
-    expect(JSON.stringify(mock.requests[before + 1]!.body)).toContain('actually use Python');
+    expect(kit.mock.requests.length).toBe(before + 2);
+    expect(JSON.stringify(kit.mock.requests[before + 1]!.body)).toContain('actually use Python');
   });
 
   it('interrupts mid-stream: the model connection closes, partial text is kept, the turn ends interrupted', async () => {
     const a = agent(wire);
     const gate = createGate();
-    mock.enqueue([{ type: 'text', text: 'Partial reply' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
-    const before = mock.requests.length;
-    const { thread } = await a.call('thread/start', {});
+    kit.mock.enqueue([{ type: 'text', text: 'Partial reply' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }]);
+    const before = kit.mock.requests.length;
+    const thread = await a.startThread();
     const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('long task') });
-    await new Promise<void>((resolve) => {
-      const off = a.runtime.events.subscribe((n) => n.method === 'item/agentMessage/delta' && (off(), resolve()));
-    });
+    await a.waitFor((n) => n.method === 'item/agentMessage/delta', 0, 'the first text of the reply');
     await a.call('turn/interrupt', { threadId: thread.id, turnId: turn.id });
     expect((await a.completed()).status).toBe('interrupted');
-    expect(await mock.requests[before]!.outcome).toBe('clientClosed');
+    expect(await kit.mock.requests[before]!.outcome).toBe('clientClosed');
     const { items } = await a.call('thread/read', { threadId: thread.id });
     expect(items.find((i) => i.type === 'agentMessage')).toMatchObject({ text: 'Partial reply' });
     gate.release();
@@ -166,10 +109,9 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
   for (const c of cases) {
     it(`${c.name} -> ${c.kind}`, async () => {
       const a = agent('chat');
-      mock.enqueue(c.script);
-      const { thread } = await a.call('thread/start', {});
-      await a.call('turn/start', { threadId: thread.id, input: text('hello') });
-      const turn = await a.completed();
+      kit.mock.enqueue(c.script);
+      const thread = await a.startThread();
+      const { turn } = await a.runTurn(thread.id, 'hello');
       expect(turn.status).toBe('failed');
       expect(turn.error).toMatchObject({ kind: c.kind });
       expect(turn.error!.message).toMatch(c.message);
@@ -190,27 +132,25 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
 
   it('idle stream -> timeout', async () => {
     const a = agent('chat', { streamIdleTimeoutMs: 300 });
-    mock.enqueue([{ type: 'text', text: 'hm' }, { type: 'stall' }]);
-    const { thread } = await a.call('thread/start', {});
-    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
-    expect((await a.completed()).error).toMatchObject({ kind: 'timeout' });
+    kit.mock.enqueue([{ type: 'text', text: 'hm' }, { type: 'stall' }]);
+    const thread = await a.startThread();
+    expect((await a.runTurn(thread.id, 'hello')).turn.error).toMatchObject({ kind: 'timeout' });
   });
 
   it('rate limit is retried with backoff, then the reply arrives', async () => {
     const a = agent('chat', { requestMaxRetries: 2 });
-    mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0' }], [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
-    const { thread } = await a.call('thread/start', {});
-    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
-    expect((await a.completed()).status).toBe('completed');
+    kit.mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0' }], [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    const thread = await a.startThread();
+    expect((await a.runTurn(thread.id, 'hello')).turn.status).toBe('completed');
     expect(a.seen.some((n) => n.method === 'turn/retrying')).toBe(true);
   });
 
   it("a stream that drops before any output reconnects, announced as Codex's error with willRetry", async () => {
     const a = agent('responses', { streamMaxRetries: 2 });
-    mock.enqueue([{ type: 'cut' }], [{ type: 'text', text: 'Back again.' }, { type: 'finish' }]);
-    const { thread } = await a.call('thread/start', {});
-    const { turn } = await a.call('turn/start', { threadId: thread.id, input: text('hello') });
-    expect((await a.completed()).status).toBe('completed');
+    kit.mock.enqueue([{ type: 'cut' }], [{ type: 'text', text: 'Back again.' }, { type: 'finish' }]);
+    const thread = await a.startThread();
+    const { turn } = await a.runTurn(thread.id, 'hello');
+    expect(turn.status).toBe('completed');
     const errors = a.seen.flatMap((n) => (n.method === 'error' ? [n.params] : []));
     expect(errors).toEqual([
       {
@@ -228,19 +168,17 @@ describe('failures a user meets, each a clear message and never a hung turn', ()
 
   it('a request retried after an HTTP failure is not a stream reconnect: no error notification', async () => {
     const a = agent('chat', { requestMaxRetries: 1 });
-    mock.enqueue([{ type: 'httpError', status: 503, retryAfter: '0' }], [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
-    const { thread } = await a.call('thread/start', {});
-    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
-    expect((await a.completed()).status).toBe('completed');
+    kit.mock.enqueue([{ type: 'httpError', status: 503, retryAfter: '0' }], [{ type: 'text', text: 'Made it.' }, { type: 'finish' }]);
+    const thread = await a.startThread();
+    expect((await a.runTurn(thread.id, 'hello')).turn.status).toBe('completed');
     expect(a.seen.map((n) => n.method)).toContain('turn/retrying');
     expect(a.seen.map((n) => n.method)).not.toContain('error');
   });
 
   it('rate limit that never clears -> rateLimited', async () => {
     const a = agent('chat', { requestMaxRetries: 1 });
-    mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0' }], [{ type: 'httpError', status: 429, retryAfter: '0' }]);
-    const { thread } = await a.call('thread/start', {});
-    await a.call('turn/start', { threadId: thread.id, input: text('hello') });
-    expect((await a.completed()).error).toMatchObject({ kind: 'rateLimited' });
+    kit.mock.enqueue([{ type: 'httpError', status: 429, retryAfter: '0' }], [{ type: 'httpError', status: 429, retryAfter: '0' }]);
+    const thread = await a.startThread();
+    expect((await a.runTurn(thread.id, 'hello')).turn.error).toMatchObject({ kind: 'rateLimited' });
   });
 });
