@@ -5,6 +5,7 @@ import type { Thread } from '../../../../shared/protocol/thread.js';
 import { useConnectionStore, useMachinesStore, useThreadsStore } from '../../services/services.js';
 import { machineName } from '../../stores/machines-store.js';
 import { Popover } from '../common/popover.js';
+import './header-chip.css';
 import './machine-chip.css';
 
 /** Where the thread's commands run, in the conversation header: this computer or a machine over SSH, with its connection. */
@@ -31,7 +32,7 @@ export function MachineChip({ thread }: { readonly thread: Thread }) {
       <button
         ref={trigger}
         type="button"
-        className="machine-chip"
+        className="header-chip machine-chip"
         data-testid="machine-chip"
         data-state={state}
         aria-expanded={open}

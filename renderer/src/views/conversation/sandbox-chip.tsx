@@ -5,6 +5,7 @@ import type { AskForApproval, SandboxMode } from '../../../../shared/protocol/th
 import { useConnectionStore, useSandboxStore } from '../../services/services.js';
 import { Popover } from '../common/popover.js';
 import { accessSentence } from '../../format/thread-access.js';
+import './header-chip.css';
 import './sandbox.css';
 
 const MODES: readonly { value: SandboxMode; label: string; hint: string }[] = [
@@ -37,7 +38,7 @@ export function SandboxChip({ threadId }: { readonly threadId: string }) {
       <button
         ref={trigger}
         type="button"
-        className="sandbox-chip"
+        className="header-chip sandbox-chip"
         data-testid="sandbox-chip"
         data-sandboxed={state.sandboxAvailable && state.sandbox !== 'danger-full-access'}
         aria-expanded={open}
