@@ -17,7 +17,7 @@ import type { JobRunRow, JobStore } from '../../store/job-store.js';
 import type { EventLog } from '../event-log.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommits } from './job-commits.js';
-import { activeMsAt, newLiveRun, type CommandSpec, type JobEntry, type LiveRun } from './job-entry.js';
+import { activeMsAt, markRunning, newLiveRun, type CommandSpec, type JobEntry, type LiveRun } from './job-entry.js';
 import * as machine from './job-state.js';
 import { RunOutput } from './run-output.js';
 
@@ -294,17 +294,9 @@ export class JobCommandRunner {
     this.attachProcess(entry, live, child);
   }
 
-  /** The run is running: a fresh detail, progress and clock; its time limit starts. */
+  /** The run is running (markRunning); its time limit starts. */
   private begin(entry: JobEntry, live: LiveRun): void {
-    const now = this.options.clock.now();
-    entry.activeMs = 0;
-    entry.activeSince = now;
-    entry.etaMs = null;
-    entry.exitCode = null;
-    entry.state.progress = null;
-    // Nothing of the run before it (its exit, a retry countdown) describes this one.
-    entry.state.detail = null;
-    machine.setRunning(entry.state, now);
+    markRunning(entry, this.options.clock.now());
     this.options.commits.mark(entry);
     if (live.handle) this.armTimeout(entry, live);
   }

@@ -1,7 +1,7 @@
 import type { Job, JobCreateCommandParams, JobKind, ScheduleNotify } from '../../../shared/protocol/index.js';
 import type { DetachedAttachment, DetachedRunHandle, DetachedRunPlace, SandboxPolicy, SupervisedProcess } from '../../exec/index.js';
 import type { JobRow } from '../../store/job-store.js';
-import { encodePersistedDetail, fromStored, type JobStateRecord } from './job-state.js';
+import { encodePersistedDetail, fromStored, setRunning, type JobStateRecord } from './job-state.js';
 import { EtaEstimator, OutputProgressParser } from './output-progress.js';
 import { jobAgentOf, parseAgentSpec, type AgentSpec } from './agent-spec.js';
 
@@ -146,6 +146,21 @@ export interface JobEntry {
 
 export function activeMsAt(entry: JobEntry, now: number): number {
   return Math.round(entry.activeMs + (entry.activeSince === null ? 0 : Math.max(0, now - entry.activeSince)));
+}
+
+/**
+ * A run (command or agent) is running from `now`: its clock starts (a run that
+ * continues keeps the time it had), and no estimate, exit, progress or detail
+ * of the run before it (its exit, a retry countdown) describes this one.
+ */
+export function markRunning(entry: JobEntry, now: number, continuing = false): void {
+  if (!continuing) entry.activeMs = 0;
+  entry.activeSince = now;
+  entry.etaMs = null;
+  entry.exitCode = null;
+  entry.state.progress = null;
+  entry.state.detail = null;
+  setRunning(entry.state, now);
 }
 
 /** A spec's JSON, made once per spec object (a spec is replaced, never changed, e.g. when its approval is given). */

@@ -4,7 +4,7 @@ import type { AgentRunner } from './agent-runner.js';
 import type { JobClock } from './job-clock.js';
 import type { JobCommandRunner } from './job-command-runner.js';
 import type { JobCommits } from './job-commits.js';
-import type { JobEntry } from './job-entry.js';
+import { markRunning, type JobEntry } from './job-entry.js';
 import type { JobTable } from './job-table.js';
 import * as machine from './job-state.js';
 
@@ -141,13 +141,7 @@ export class JobQueue {
       entry.continueRun = false;
       this.liveRuns += 1;
       if (entry.kind === 'agent' && agents) {
-        if (!continuing) entry.activeMs = 0;
-        entry.activeSince = now;
-        entry.etaMs = null;
-        entry.exitCode = null;
-        entry.state.progress = null;
-        entry.state.detail = null;
-        machine.setRunning(entry.state, now);
+        markRunning(entry, now, continuing);
         commits.mark(entry);
         agents.start(entry);
       } else {
