@@ -22,6 +22,9 @@ describe('automatic retries', () => {
     clock.advance(499);
     expect((await k.call('job/read', { jobId: job.id })).job).toMatchObject({ status: 'failed', runs: 1 });
     clock.advance(1);
+    // The retry's own run says nothing of the run before it: neither its exit nor the countdown.
+    const retrying = await k.untilJob(job.id, 'the retry running', (j) => j.status === 'running' && j.runs === 2);
+    expect(retrying).toMatchObject({ detail: null, exitCode: null });
     const second = await k.untilJob(job.id, 'second failure', (j) => j.status === 'failed' && j.runs === 2);
     expect(second).toMatchObject({ attempt: 2, nextRetryAt: t0 + 500 + 1000 });
 
