@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { AnyNotification, ClientMethod, ParamsOf, ResultOf, Thread, Turn } from '../shared/protocol/index.js';
+import type { AnyNotification, ClientMethod, ParamsOf, ResultOf, ServerRequestMethod, Thread, Turn } from '../shared/protocol/index.js';
 import { createModelClient } from '../electron/model/create-model-client.js';
 import type { ResolvedProvider, WireApi } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/host/runtime.js';
+import type { OutgoingRequest } from '../electron/runtime/outgoing/outgoing-sender.js';
 import { killAllChildren } from './child-process.js';
 import { startMockModelServer, type MockModelServer } from './mock-model/index.js';
 import { mockProvider } from './mock-model/model-test-kit.js';
@@ -55,6 +56,11 @@ export interface MockAgent {
   startThread(params?: ParamsOf<'thread/start'>): Promise<Thread>;
   /** Sends `text` as a turn of the thread and resolves with the completed turn and the notifications sent meanwhile. */
   runTurn(threadId: string, text: string): Promise<{ turn: Turn; notifications: AnyNotification[] }>;
+  /**
+   * Connects a client as a carrier registers one, asked the server requests `canAnswer` allows:
+   * `onRequest` gets each with the way to answer it. It stays connected until the test ends.
+   */
+  answerRequests(connectionId: string, canAnswer: (method: ServerRequestMethod) => boolean, onRequest: (request: OutgoingRequest, answer: (result: unknown) => void) => void): void;
 }
 
 /** What a test file's tests share: the mock model, temp folders and runtimes, all ended after each test. */
@@ -140,5 +146,17 @@ function mockAgent(kit: MockAgentKit, options: MockAgentOptions): MockAgent {
     const done = await completed(turn.id);
     return { turn: done, notifications: seen.slice(mark) };
   };
-  return { runtime, home, seen, boundModels, call, until, waitFor, completed, turnDone, startThread, runTurn };
+  const answerRequests: MockAgent['answerRequests'] = (connectionId, canAnswer, onRequest) =>
+    kit.onCleanup(
+      runtime.outgoing.attach({
+        connectionId,
+        isOpen: true,
+        canAnswer,
+        sendRequest: (request) => onRequest(request, (result) => void runtime.outgoing.answer(connectionId, { id: request.id, result })),
+        sendNotification: () => undefined,
+        unsentBytes: 0,
+        onceDrained: (callback) => callback(),
+      }),
+    );
+  return { runtime, home, seen, boundModels, call, until, waitFor, completed, turnDone, startThread, runTurn, answerRequests };
 }

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { AnyNotification, McpServerElicitationRequestResponse, PendingApproval, ThreadItem } from '../../shared/protocol/index.js';
 import { mcpRuntimeApp } from '../../test-support/mcp-runtime-app.js';
 import { everythingServerScript, filesystemServerScript, stdioServerToml } from '../../test-support/mcp-servers.js';
-import { textInput as text, useMockAgentKit } from '../../test-support/mock-agent-kit.js';
-import type { Runtime } from '../host/runtime.js';
+import { textInput as text, useMockAgentKit, type MockAgent } from '../../test-support/mock-agent-kit.js';
+import { waitUntil } from '../../test-support/waiting.js';
 
 /**
  * The agent's MCP tool calls under the person's trust settings, against the
@@ -19,30 +19,23 @@ const kit = useMockAgentKit({ killChildren: true });
 type Answer = (response: McpServerElicitationRequestResponse) => void;
 
 /** Approvals as a connected client gets them (attached to the runtime's sender): each with the way to answer it, in arrival order. */
-function approvalInbox(runtime: Runtime) {
+function approvalInbox(a: Pick<MockAgent, 'runtime' | 'answerRequests'>) {
   const arrived: Array<{ pending: PendingApproval; answer: Answer }> = [];
-  const waiters: Array<() => void> = [];
-  const connectionId = 'test-inbox';
-  kit.onCleanup(
-    runtime.outgoing.attach({
-      connectionId,
-      isOpen: true,
-      canAnswer: () => true,
-      sendRequest: (request) => {
-        const pending = runtime.approvals.list().find((approval) => approval.requestId === request.id);
-        if (!pending) return;
-        arrived.push({ pending, answer: (result) => void runtime.outgoing.answer(connectionId, { id: request.id, result }) });
-        waiters.splice(0).forEach((wake) => wake());
+  const wakes = new Set<() => void>();
+  a.answerRequests('test-inbox', () => true, (request, answer) => {
+    const pending = a.runtime.approvals.list().find((approval) => approval.requestId === request.id);
+    if (!pending) return;
+    arrived.push({ pending, answer });
+    wakes.forEach((wake) => wake());
+  });
+  const next = (index: number) =>
+    waitUntil(() => arrived[index], {
+      what: `approval request ${index + 1}`,
+      wakeOn: (wake) => {
+        wakes.add(wake);
+        return () => wakes.delete(wake);
       },
-      sendNotification: () => undefined,
-      unsentBytes: 0,
-      onceDrained: (callback) => callback(),
-    }),
-  );
-  const next = async (index: number) => {
-    while (arrived.length <= index) await new Promise<void>((resolve) => waiters.push(resolve));
-    return arrived[index]!;
-  };
+    });
   return { arrived, next };
 }
 
@@ -58,7 +51,7 @@ describe('MCP tool calls and approvals', () => {
   it('waits for the person on an untrusted tool: approve runs it; decline tells the model and the turn goes on', async () => {
     const files = kit.tempDir('wh-mcp-files-');
     const a = mcpRuntimeApp(kit, stdioServerToml('files', filesystemServerScript, [files]));
-    const inbox = approvalInbox(a.runtime);
+    const inbox = approvalInbox(a);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     const approved = path.join(files, 'approved.txt');
@@ -134,7 +127,7 @@ describe('MCP tool calls and approvals', () => {
       stdioServerToml('files', filesystemServerScript, [files]) +
         stdioServerToml('trusted', filesystemServerScript, [trustedFiles], 'default_tools_approval_mode = "approve"'),
     );
-    const inbox = approvalInbox(a.runtime);
+    const inbox = approvalInbox(a);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     kit.mock.enqueue(
@@ -181,7 +174,7 @@ describe('MCP tool calls and approvals', () => {
   it('"always" answered through approval/answer (as the desktop answers) writes the trust to config.toml', async () => {
     const files = kit.tempDir('wh-mcp-files-');
     const a = mcpRuntimeApp(kit, stdioServerToml('files', filesystemServerScript, [files]));
-    const inbox = approvalInbox(a.runtime);
+    const inbox = approvalInbox(a);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     kit.mock.enqueue([writeCall('w1', path.join(files, 'one.txt'), '1'), { type: 'finish' }], [{ type: 'text', text: 'ok' }, { type: 'finish' }]);
@@ -207,7 +200,7 @@ describe('MCP tool calls and approvals', () => {
     );
     const hookToml = `[[hooks.PermissionRequest]]\nmatcher = "^mcp__files__"\n[[hooks.PermissionRequest.hooks]]\nname = "no-writes"\ncommand = ["/bin/sh", ${JSON.stringify(script)}]\n\n`;
     const a = mcpRuntimeApp(kit, hookToml + stdioServerToml('files', filesystemServerScript, [files]));
-    const inbox = approvalInbox(a.runtime);
+    const inbox = approvalInbox(a);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     kit.mock.enqueue([writeCall('w1', path.join(files, 'hooked.txt'), 'x'), { type: 'finish' }], [{ type: 'text', text: 'Blocked.' }, { type: 'finish' }]);
@@ -230,7 +223,7 @@ describe('MCP tool calls and approvals', () => {
     const home = kit.tempDir('wh-mcp-');
     fs.writeFileSync(path.join(home, 'config.toml'), stdioServerToml('files', filesystemServerScript, [files]));
     const a = mcpRuntimeApp(kit, '', { home });
-    const inbox = approvalInbox(a.runtime);
+    const inbox = approvalInbox(a);
     await a.startupDone();
     const { thread } = await a.call('thread/start', {});
     kit.mock.enqueue([writeCall('w1', path.join(files, 'never.txt'), 'x'), { type: 'finish' }]);

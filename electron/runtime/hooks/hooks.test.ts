@@ -486,25 +486,11 @@ describe('every tool call, one wrapping', () => {
     await h.waitFor((n) => n.method === 'mcpServer/startupStatus/completed', 0, 'the MCP server');
     const asked: string[] = [];
     // The client that starts the thread answers its tool calls, as a carrier's connection would.
-    const outgoing = h.runtime.outgoing;
-    kit.onCleanup(
-      outgoing.attach({
-        connectionId: 't',
-        isOpen: true,
-        canAnswer: (method) => method === 'item/tool/call',
-        sendRequest: (request) => {
-          const params = request.params as { callId: string; arguments: { guest: string } };
-          asked.push(params.callId);
-          void outgoing.answer('t', {
-            id: request.id,
-            result: { success: true, contentItems: [{ type: 'inputText', text: `${String(params.arguments.guest)} is in room 12` }] },
-          });
-        },
-        sendNotification: () => undefined,
-        unsentBytes: 0,
-        onceDrained: (callback) => callback(),
-      }),
-    );
+    h.answerRequests('t', (method) => method === 'item/tool/call', (request, answer) => {
+      const params = request.params as { callId: string; arguments: { guest: string } };
+      asked.push(params.callId);
+      answer({ success: true, contentItems: [{ type: 'inputText', text: `${String(params.arguments.guest)} is in room 12` }] });
+    });
     const lines = (file: string) =>
       fs.readFileSync(path.join(h.out, file), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
     const { thread } = await h.call('thread/start', { dynamicTools: [clientTool] });
