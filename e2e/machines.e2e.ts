@@ -188,7 +188,7 @@ describe.skipIf(unavailable !== null)('Settings → Machines against a real sshd
     await row.getByTestId('machine-remove').click();
     await expect.poll(() => section.getByTestId('machine-row').count()).toBe(1);
     expect(app.errors).toEqual([]);
-  });
+  }, 180_000);
 });
 
 /**
