@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../shared/protocol/index.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
-import { killAllChildren } from '../../test-support/child-process.js';
 import { slurmUnavailable, startSlurmCluster, type TestSlurmCluster } from '../../test-support/slurm-cluster.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 
@@ -21,6 +20,8 @@ let cluster: TestSlurmCluster | undefined;
 /** Run folders the job made on the cluster's shared home (this machine's). */
 const remoteRuns = path.join(os.homedir(), '.wheelhouse', 'runs');
 const jobIds: string[] = [];
+/** The app-servers of the test (the cluster's daemons are children too, and must outlive each test). */
+const apps: AppServerProcess[] = [];
 
 beforeAll(async () => {
   if (unavailable) return;
@@ -31,7 +32,7 @@ afterAll(async () => {
   fileTemp.cleanup();
 });
 afterEach(async () => {
-  await killAllChildren();
+  for (const app of apps.splice(0)) await app.process.stop('SIGKILL');
   for (const jobId of jobIds.splice(0)) {
     for (const name of fs.existsSync(remoteRuns) ? fs.readdirSync(remoteRuns) : []) if (name.startsWith(`${jobId}-`)) fs.rmSync(path.join(remoteRuns, name), { recursive: true, force: true });
   }
@@ -54,7 +55,12 @@ describe('a Slurm job array when its host is killed with SIGKILL', () => {
   it('is re-attached by its job id, never submitted again: each task runs once, keeps its lines and ends with its own state', async (ctx) => {
     if (!cluster) return ctx.skip(unavailable ?? 'no cluster');
     const home = temp.make('wheelhouse-slurm-kill-');
-    let app = startAppServer(home, { env: cluster.env });
+    const start = () => {
+      const started = startAppServer(home, { env: cluster!.env });
+      apps.push(started);
+      return started;
+    };
+    let app = start();
     await app.peer.initialize();
     await app.peer.call('environment/add', { environmentId: 'lab', execServerUrl: `slurm://${home}?partition=${cluster.partition}&time=10&mem=100M&cpus=1`, name: 'Lab' });
     // Each task counts its starts, prints, waits for `go`, prints again; task 3 fails with its own code.
@@ -77,7 +83,7 @@ describe('a Slurm job array when its host is killed with SIGKILL', () => {
     // The array is Slurm's, not the host's: it goes on without Wheelhouse.
     expect((await cluster.client('/usr/bin/squeue', ['-h', '-j', String(slurmJobId), '-o', '%T'])).trim()).not.toBe('');
 
-    app = startAppServer(home, { env: cluster.env });
+    app = start();
     await app.peer.initialize();
     const { job: read, history } = await app.peer.call('job/read', { jobId: job.id });
     expect(read).toMatchObject({ status: 'running', runs: 1, environmentId: 'lab', arrayTasks: 4 });
