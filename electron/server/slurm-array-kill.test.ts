@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../shared/protocol/index.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
+import type { Received } from '../../test-support/message-inbox.js';
 import { slurmUnavailable, startSlurmCluster, type TestSlurmCluster } from '../../test-support/slurm-cluster.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 
@@ -39,12 +40,16 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-const jobUpdate = (app: AppServerProcess, jobId: string, match: (job: Job) => boolean, what: string) =>
-  app.peer.inbox.take((received) => {
-    if (received.kind !== 'notification' || received.message.method !== 'job/updated') return false;
-    const { job } = received.message.params as { job: Job };
-    return job.id === jobId && match(job);
-  }, what);
+/** The job as the first job/updated matching `match` says. */
+async function jobUpdate(app: AppServerProcess, jobId: string, match: (job: Job) => boolean, what: string): Promise<Job> {
+  const jobOf = (received: Received) => (received.kind === 'notification' && received.message.method === 'job/updated' ? (received.message.params as { job: Job }).job : null);
+  return jobOf(
+    await app.peer.inbox.take((received) => {
+      const job = jobOf(received);
+      return job !== null && job.id === jobId && match(job);
+    }, what),
+  )!;
+}
 
 /** Every array record slurmctld holds (ended ones too): `<array job id> <task>` per task. */
 async function arrayRecords(slurm: TestSlurmCluster): Promise<string[]> {
@@ -90,7 +95,7 @@ describe('a Slurm job array when its host is killed with SIGKILL', () => {
     expect(history.at(-1)?.phase).toBe('reattached');
     fs.writeFileSync(path.join(home, 'go'), '');
     const ended = await jobUpdate(app, job.id, (updated) => updated.status === 'failed', 'the array to end');
-    expect((ended.message.params as { job: Job }).job).toMatchObject({ runs: 1, exitCode: 3, detail: '4 tasks: 3 completed, 1 failed (task 3)' });
+    expect(ended).toMatchObject({ runs: 1, exitCode: 3, detail: '4 tasks: 3 completed, 1 failed (task 3)' });
 
     // One submission: one array job, its four tasks, nothing else on the cluster (sacct needs slurmdbd, which this cluster has not; slurmctld keeps ended jobs for the file).
     expect(await arrayRecords(cluster)).toEqual([0, 1, 2, 3].map((task) => `${slurmJobId} ${task}`));
