@@ -22,6 +22,7 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
   let remoteFolder: string;
   let mock: MockModelServer;
   let app: WheelhouseApp;
+  let folder: string;
 
   beforeAll(async () => {
     sshdDir = await mkdtemp(path.join(os.tmpdir(), 'wheelhouse-e2e-sshd-'));
@@ -33,9 +34,9 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     await rm(sshdDir, { recursive: true, force: true });
     await rm(remoteFolder, { recursive: true, force: true });
   });
-  useFirstRunApp({ models: ['mock-coder'], folderPrefix: 'wheelhouse-e2e-thread-machine-' }, (parts) => ({ mock, app } = parts));
+  useFirstRunApp({ models: ['mock-coder'], folderPrefix: 'wheelhouse-e2e-thread-machine-' }, (parts) => ({ mock, app, folder } = parts));
 
-  it('picks the machine in the header, runs the next command there after asking, and names the machine on its card', async () => {
+  it('picks the machine in the header, runs the next command there after asking, names the machine on its card, and the terminal follows the thread', async () => {
     const { page } = app;
     // The machine, added and trusted in Settings → Machines (machines.e2e.ts covers that page).
     await page.getByTestId('open-settings').click();
@@ -99,7 +100,35 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     await expect.poll(() => rows.textContent()).toContain('127.0.0.1');
     await snap(page, 'thread-machine-4-terminal-there');
     expect(await axeProblems(page)).toEqual([]);
+
+    // The thread moves back to this computer: the open terminal says plainly it is still on Build box.
+    await chip.click();
+    await editor.getByTestId('machine-choice').selectOption('local');
+    await editor.getByTestId('machine-apply').click();
+    await editor.waitFor({ state: 'detached' });
+    await expect.poll(() => chip.textContent()).toBe('This computer');
+    expect(await panel.getByTestId('terminal-machine').textContent()).toBe('on Build box');
+    await expect.poll(() => panel.getByTestId('terminal-moved').textContent()).toContain('This shell is still on Build box; the thread now works on This computer');
+    await snap(page, 'thread-machine-5-terminal-stays');
+    expect(await axeProblems(page)).toEqual([]);
+    await panel.locator('.xterm').click();
+    await page.keyboard.type('echo "still$((6*7))-${SSH_CONNECTION%% *}"\n');
+    await rows.filter({ hasText: 'still42-127.0.0.1' }).waitFor();
+
+    // Opened again, the terminal is a shell on this computer, in the thread's folder here.
+    await page.getByTestId('terminal-close').click();
+    await panel.waitFor({ state: 'detached' });
+    await page.getByTestId('terminal-toggle').click();
+    await panel.waitFor();
+    expect(await panel.getByTestId('terminal-machine').count()).toBe(0);
+    expect(await panel.getByTestId('terminal-moved').count()).toBe(0);
+    await panel.locator('.xterm').click();
+    await page.keyboard.type('echo "here$((6*7))"; pwd\n');
+    await rows.filter({ hasText: 'here42' }).waitFor();
+    await expect.poll(() => rows.textContent()).toContain(folder);
+    expect(await rows.textContent()).not.toContain(remoteFolder);
+    await snap(page, 'thread-machine-6-terminal-here');
     await page.getByTestId('terminal-close').click();
     expect(app.errors).toEqual([]);
-  });
+  }, 180_000);
 });

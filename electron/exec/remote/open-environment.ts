@@ -38,6 +38,8 @@ export interface OpenedEnvironment {
   readonly connection: SshConnection | null;
   /** Where a thread's commands and terminals run on an SSH host; null for Slurm (its work is batch jobs). */
   readonly processes: RemoteProcessHost | null;
+  /** What new jobs on a Slurm machine ask for from now on (runs already submitted keep theirs); nothing for SSH. */
+  setSlurmResources(resources: SlurmResources): void;
   close(): void;
 }
 
@@ -52,10 +54,15 @@ export function openRemoteEnvironment(config: RemoteEnvironmentConfig, parts: Re
       })
     : null;
   const shell: RemoteShell = connection ?? new LocalShell();
-  const detached: DetachedEnvironment =
-    config.kind === 'ssh'
-      ? new SshDetachedEnvironment({ environmentId: config.environmentId, shell, mirrorDir: parts.mirrorDir })
-      : new SlurmDetachedEnvironment({ environmentId: config.environmentId, shell, mirrorDir: parts.mirrorDir, ...(config.slurm ?? {}) });
+  const slurm = config.kind === 'slurm' ? new SlurmDetachedEnvironment({ environmentId: config.environmentId, shell, mirrorDir: parts.mirrorDir, ...(config.slurm ?? {}) }) : null;
+  const detached: DetachedEnvironment = slurm ?? new SshDetachedEnvironment({ environmentId: config.environmentId, shell, mirrorDir: parts.mirrorDir });
   const processes = config.kind === 'ssh' && connection ? new SshProcesses(config.environmentId, connection, supervisor) : null;
-  return { detached, shell, connection, processes, close: () => connection?.close() };
+  return {
+    detached,
+    shell,
+    connection,
+    processes,
+    setSlurmResources: (resources) => slurm?.setResources(resources),
+    close: () => connection?.close(),
+  };
 }

@@ -50,7 +50,8 @@ export function arrayTaskScript(dirWord: string, commandLine: string): string[] 
   return [
     `dir=${dirWord}`,
     't=${SLURM_ARRAY_TASK_ID:-0}',
-    `{ ${commandLine}; printf '%s\\n' "$?" > "$dir/code-$t"; } 2>&1 | awk -v p="[task $t] " '{ print p $0; fflush() }' >> "$dir/output.log"`,
+    // Read by the shell, a line at a time, so each line is in the log as soon as it is printed (mawk, Debian's awk, holds its input back in blocks).
+    `{ ${commandLine}; printf '%s\\n' "$?" > "$dir/code-$t"; } 2>&1 | while IFS= read -r line || [ -n "$line" ]; do printf '%s\\n' "[task $t] $line"; done >> "$dir/output.log"`,
     'code=$(cat "$dir/code-$t" 2>/dev/null); [ -n "$code" ] || code=1',
     `printf 'exit %s\\n' "$code" > "$dir/exit-$t.tmp" && mv -f "$dir/exit-$t.tmp" "$dir/exit-$t"`,
     'exit $code',

@@ -68,11 +68,18 @@ export function slurmStateOf(jobState: string, exitCode: string, reason: string,
   return { state: 'lost' };
 }
 
+function pickResources({ partition, account, timeLimit, cpus, memory, gpus }: SlurmResources): SlurmResources {
+  return { partition, account, timeLimit, cpus, memory, gpus };
+}
+
 export class SlurmDetachedEnvironment extends MirroredEnvironment {
   readonly kind = 'slurm' as const;
+  /** What the next sbatch asks for: the machine's settings, changed in place by an edit while jobs run. */
+  private resources: SlurmResources;
 
   constructor(private readonly options: SlurmDetachedOptions) {
     super(options, 1000);
+    this.resources = pickResources(options);
     for (const name of Object.keys(options.schedulerEnv ?? {})) {
       if (!ENV_NAME.test(name)) throw new ExecError('invalid-spec', `not a variable name: ${JSON.stringify(name)}`);
     }
@@ -192,8 +199,13 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
     return { state, data: result.stdout, more: result.stdout.length >= LOOK_BYTES };
   }
 
+  /** From the next submission on (a retry included); jobs already submitted keep what they asked for. */
+  setResources(resources: SlurmResources): void {
+    this.resources = pickResources(resources);
+  }
+
   private resourceFlags(): string[] {
-    const { partition, account, timeLimit, cpus, memory, gpus } = this.options;
+    const { partition, account, timeLimit, cpus, memory, gpus } = this.resources;
     return [
       ...(partition ? [`--partition=${shellQuote(partition)}`] : []),
       ...(account ? [`--account=${shellQuote(account)}`] : []),

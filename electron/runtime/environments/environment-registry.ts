@@ -38,8 +38,9 @@ interface StoredEnvironment {
 }
 
 interface LiveEnvironment {
-  readonly stored: StoredEnvironment;
-  readonly parsed: ParsedEnvironmentUrl;
+  /** Replaced in place by an edit that keeps the connection (the connection's listeners hold this entry). */
+  stored: StoredEnvironment;
+  parsed: ParsedEnvironmentUrl;
   opened: OpenedEnvironment | null;
   lastError: string | null;
   /** A fingerprint the person trusts for the next connection (environment/test `trustHostKey`). */
@@ -68,6 +69,20 @@ export interface EnvironmentRegistryOptions {
 }
 
 const secretIdOf = (environmentId: string) => `ssh-key:${environmentId}`;
+
+/**
+ * Whether an edit leaves how Wheelhouse reaches the machine as it was: the same kind, host, port,
+ * user, folder and pinned host key (a new private key is checked by the caller). The name and a
+ * Slurm machine's resources are not part of it: they touch no running work.
+ */
+function sameConnection(previous: LiveEnvironment, stored: StoredEnvironment, parsed: ParsedEnvironmentUrl): boolean {
+  const before = previous.parsed;
+  const sameSsh =
+    before.ssh === null || parsed.ssh === null
+      ? before.ssh === parsed.ssh
+      : before.ssh.host === parsed.ssh.host && before.ssh.port === parsed.ssh.port && before.ssh.user === parsed.ssh.user;
+  return before.kind === parsed.kind && sameSsh && before.path === parsed.path && previous.stored.hostKeyFingerprint === stored.hostKeyFingerprint;
+}
 
 export const unknownEnvironment = (environmentId: string) =>
   RpcError.because('environment.unknown', `no machine ${JSON.stringify(environmentId)}: Settings → Machines (environment/list) shows the ones there are`, { environmentId });
@@ -156,9 +171,6 @@ export class EnvironmentRegistry {
     const parsed = parseEnvironmentUrl(params.execServerUrl, os.userInfo().username);
     if (parsed.ssh === null && params.privateKey) throw RpcError.invalidParams('invalid params for environment/add: privateKey: slurm:/// runs on this machine, without SSH');
     const previous = this.entries.get(params.environmentId);
-    // Editing a machine replaces its connection, and running jobs are followed through it: not while they run.
-    if (previous) this.refuseInUse(params.environmentId, previous, 'change');
-    if (params.privateKey !== undefined) await this.options.secrets.set(secretIdOf(params.environmentId), params.privateKey);
     const stored: StoredEnvironment = {
       environmentId: params.environmentId,
       execServerUrl: params.execServerUrl,
@@ -167,6 +179,18 @@ export class EnvironmentRegistry {
       slurm: parsed.slurm ? { ...parsed.slurm, ...(params.slurm ?? {}) } : null,
       hasPrivateKey: params.privateKey !== undefined || (previous?.stored.hasPrivateKey ?? false),
     };
+    if (previous && params.privateKey === undefined && sameConnection(previous, stored, parsed)) {
+      // Only the name or the resources new Slurm jobs ask for: the open connection, and the jobs it follows, stay as they are.
+      previous.stored = stored;
+      previous.parsed = parsed;
+      if (stored.slurm) previous.opened?.setSlurmResources(stored.slurm);
+      this.save();
+      this.announce(stored.environmentId);
+      return {};
+    }
+    // A new address, user or key replaces the connection running jobs are followed through: not while they run.
+    if (previous) this.refuseInUse(params.environmentId, previous, 'change');
+    if (params.privateKey !== undefined) await this.options.secrets.set(secretIdOf(params.environmentId), params.privateKey);
     previous?.opened?.close();
     this.entries.set(stored.environmentId, this.live(stored));
     this.save();
@@ -237,7 +261,9 @@ export class EnvironmentRegistry {
       ...(threads.length > 0 ? [`${threads.length === 1 ? 'a thread runs' : `${threads.length} threads run`} there — ${threads.map((thread) => thread.name).join(', ')}`] : []),
     ];
     const help = [...(jobs.length > 0 ? ['cancel or finish the jobs'] : []), ...(threads.length > 0 ? ['move the threads to another machine or archive them'] : [])].join(' and ');
-    throw RpcError.because('environment.inUse', `cannot ${action} ${entry.stored.name}: ${users.join('; ')}. ${help.charAt(0).toUpperCase()}${help.slice(1)} first`, {
+    const what = action === 'remove' ? 'remove' : 'change the address, user or key of';
+    const meanwhile = action === 'change' ? ' (its name and the resources new Slurm jobs ask for can be changed while they run)' : '';
+    throw RpcError.because('environment.inUse', `cannot ${what} ${entry.stored.name}: ${users.join('; ')}. ${help.charAt(0).toUpperCase()}${help.slice(1)} first${meanwhile}`, {
       environmentId,
       jobs,
       threads,

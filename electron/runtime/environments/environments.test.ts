@@ -119,11 +119,21 @@ describe('environments over SSH', () => {
     const inUse = await rpcError(first.call('environment/remove', { environmentId: 'box' }));
     expect(inUse.message).toContain('remote build');
     expect(inUse.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
-    // Editing it (adding the same id again) would replace the connection the job is followed through: refused the same way, nothing changed.
-    const edit = await rpcError(first.call('environment/add', { environmentId: 'box', execServerUrl: `ssh://${sshd.user}@127.0.0.2:${sshd.port}`, name: 'moved' }));
-    expect(edit.message).toContain('cannot change');
-    expect(edit.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
-    expect((await first.call('environment/list', {})).data[1]).toMatchObject({ environmentId: 'box', host: '127.0.0.1' });
+    // A new address or key would replace the connection the job is followed through: refused, naming the job, nothing changed.
+    const url = `ssh://${sshd.user}@127.0.0.1:${sshd.port}`;
+    const moved = await rpcError(first.call('environment/add', { environmentId: 'box', execServerUrl: `ssh://${sshd.user}@127.0.0.2:${sshd.port}`, name: 'moved' }));
+    expect(moved.message).toContain('cannot change the address, user or key of');
+    expect(moved.message).toContain('remote build (running)');
+    expect(moved.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
+    const rekeyed = await rpcError(first.call('environment/add', { environmentId: 'box', execServerUrl: url, privateKey: sshd.privateKey, hostKeyFingerprint: sshd.hostKeyFingerprint() }));
+    expect(rekeyed.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: job.id }] });
+    expect((await first.call('environment/list', {})).data[1]).toMatchObject({ environmentId: 'box', host: '127.0.0.1', name: `${sshd.user}@127.0.0.1` });
+    // A new name touches no running work: it is saved at once, on the same connection (the same sshd session goes on).
+    const sessions = sshd.sessionPids();
+    expect(await first.call('environment/add', { environmentId: 'box', execServerUrl: url, name: 'Build box', hostKeyFingerprint: sshd.hostKeyFingerprint() })).toEqual({});
+    expect((await first.call('environment/list', {})).data[1]).toMatchObject({ environmentId: 'box', name: 'Build box', status: 'ready', hasPrivateKey: true });
+    expect(JSON.parse(fs.readFileSync(path.join(home, 'environments.json'), 'utf8')).environments[0]).toMatchObject({ name: 'Build box' });
+    expect(sshd.sessionPids()).toEqual(sessions);
 
     // A crash: nothing is stopped, the connection just goes.
     first.runtime.close();

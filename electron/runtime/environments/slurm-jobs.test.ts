@@ -91,4 +91,37 @@ describe('jobs on a Slurm cluster', () => {
     expect(runs[1]!.slurmJobId).not.toBe(runs[0]!.slurmJobId);
     expect(k.output(job.id, 2)).toBe('[task 2] task 2\n');
   });
+
+  test('while a job runs, the cluster is renamed and its resources changed in place: the running job keeps what it asked for, the next one asks for the new', async (ctx) => {
+    if (!cluster) return ctx.skip(unavailable ?? 'no cluster');
+    const { k, home } = kit();
+    const url = `slurm://${home}?partition=${cluster.partition}&time=10&mem=100M&cpus=1`;
+    await k.call('environment/add', { environmentId: 'lab', execServerUrl: url, name: 'Lab' });
+    const { job: first } = await k.call('job/create', { kind: 'command', name: 'long', command: 'echo up; while [ ! -e go ]; do sleep 0.05; done', cwd: home, environmentId: 'lab', maxAttempts: 0 });
+    jobIds.push(first.id);
+    await k.until('the first job to print', () => k.output(first.id, 1).includes('up'));
+
+    // The name and the resources for new jobs: saved at once, though a job runs there.
+    expect(await k.call('environment/add', { environmentId: 'lab', execServerUrl: url, name: 'Lab cluster', slurm: { timeLimit: '20', memory: '200M' } })).toEqual({});
+    expect((await k.call('environment/list', {})).data[1]).toMatchObject({ name: 'Lab cluster', slurm: { partition: cluster.partition, timeLimit: '20', memory: '200M', cpus: 1 } });
+    // Its folder is where jobs' work lives: refused while the job runs, naming it.
+    const moved = await rpcError(k.call('environment/add', { environmentId: 'lab', execServerUrl: `slurm:///tmp?partition=${cluster.partition}`, name: 'Lab cluster' }));
+    expect(moved.data).toMatchObject({ reason: 'environment.inUse', jobs: [{ jobId: first.id, name: 'long', status: 'running' }] });
+
+    const { job: second } = await k.call('job/create', { kind: 'command', name: 'next', command: 'echo next', cwd: home, environmentId: 'lab', maxAttempts: 0 });
+    jobIds.push(second.id);
+    await k.untilJob(second.id, 'the second job to complete', (updated) => updated.status === 'completed');
+    const slurmIdOf = async (jobId: string) => (await k.call('job/runs', { jobId })).runs[0]!.slurmJobId!;
+    const asked = async (jobId: string) => {
+      const shown = await cluster!.client('/usr/bin/scontrol', ['show', 'job', '-o', String(await slurmIdOf(jobId))]);
+      return { time: shown.match(/TimeLimit=(\S+)/)?.[1], memory: shown.match(/MinMemoryNode=(\S+)/)?.[1] };
+    };
+    expect(await asked(first.id)).toEqual({ time: '00:10:00', memory: '100M' });
+    expect(await asked(second.id)).toEqual({ time: '00:20:00', memory: '200M' });
+
+    // The running job was followed all along on the same environment: it ends as it should.
+    fs.writeFileSync(path.join(home, 'go'), '');
+    await k.untilJob(first.id, 'the first job to complete', (updated) => updated.status === 'completed');
+    expect((await k.call('job/runs', { jobId: first.id })).runs).toHaveLength(1);
+  });
 });

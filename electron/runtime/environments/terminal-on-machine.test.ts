@@ -67,13 +67,13 @@ async function machineThread(server: TestSshd) {
 }
 
 /** Opens the terminal panel's shell for `threadId` as the renderer does; returns how to type into it and read it. */
-function openTerminal(t: Awaited<ReturnType<typeof machineThread>>, threadId: string) {
+function openTerminal(t: Awaited<ReturnType<typeof machineThread>>, threadId: string, processId = 'term') {
   const execId = t.nextId();
   void t.connection.receive(
     JSON.stringify({
       id: execId,
       method: 'command/exec',
-      params: { command: ['sh'], loginShell: true, tty: true, processId: 'term', threadId, size: { cols: 100, rows: 30 }, disableTimeout: true, disableOutputCap: true },
+      params: { command: ['sh'], loginShell: true, tty: true, processId, threadId, size: { cols: 100, rows: 30 }, disableTimeout: true, disableOutputCap: true },
     }),
   );
   let output = '';
@@ -81,14 +81,16 @@ function openTerminal(t: Awaited<ReturnType<typeof machineThread>>, threadId: st
     t.inbox.take(
       (received) => {
         if (received.kind !== 'notification' || received.message.method !== 'command/exec/outputDelta') return false;
-        output += Buffer.from((received.message.params as { deltaBase64: string }).deltaBase64, 'base64').toString('utf8');
+        const params = received.message.params as { processId: string; deltaBase64: string };
+        if (params.processId !== processId) return false;
+        output += Buffer.from(params.deltaBase64, 'base64').toString('utf8');
         return output.includes(text);
       },
-      `the terminal to print ${text}`,
+      `the terminal ${processId} to print ${text}`,
     );
   const type = async (text: string) =>
-    expect(await t.call('command/exec/write', { processId: 'term', deltaBase64: Buffer.from(text).toString('base64') })).toMatchObject({ result: {} });
-  return { printed, type, exited: () => t.inbox.response(execId) };
+    expect(await t.call('command/exec/write', { processId, deltaBase64: Buffer.from(text).toString('base64') })).toMatchObject({ result: {} });
+  return { printed, type, exited: () => t.inbox.response(execId), output: () => output };
 }
 
 /** Processes on this machine running exactly `sleep <n>`. */
@@ -129,6 +131,31 @@ describe("a thread's terminal on an SSH machine", () => {
     expect(await t.call('command/exec/terminate', { processId: 'term' })).toMatchObject({ result: {} });
     await terminal.exited();
     await waitUntil(() => sleepers(7391).length === 0 && sleepers(7392).length === 0, { what: 'the remote tree to end' });
+  });
+
+  test('follows the thread: once it moves to this computer, a terminal opened for it opens here, while the one already open stays there', async (ctx) => {
+    if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
+    const t = await machineThread(sshd);
+    // Where a shell runs, in its own words: its folder, and the address SSH gave it (none here).
+    const whereAreYou = (mark: number) => `printf "at-%s %s via-%s-end\\n" "$((${mark}+1))" "$(pwd)" "\${SSH_CONNECTION%% *}"\n`;
+    const there = openTerminal(t, t.thread.id, 'there');
+    await there.type(whereAreYou(41));
+    await there.printed(`at-42 ${t.remoteFolder} via-127.0.0.1-end`);
+
+    await t.k.call('thread/settings/update', { threadId: t.thread.id, environments: [] });
+    const localFolder = (await t.k.call('thread/read', { threadId: t.thread.id })).thread.cwd;
+    const here = openTerminal(t, t.thread.id, 'here');
+    await here.type(whereAreYou(41));
+    const ownAddress = process.env['SSH_CONNECTION']?.split(' ')[0] ?? '';
+    await here.printed(`at-42 ${localFolder} via-${ownAddress}-end`);
+    expect(here.output()).not.toContain(t.remoteFolder);
+
+    // The terminal opened before the move is still the shell over there.
+    await there.type(whereAreYou(42));
+    await there.printed(`at-43 ${t.remoteFolder} via-127.0.0.1-end`);
+    for (const terminal of [there, here]) await terminal.type('exit\n');
+    expect(await there.exited()).toMatchObject({ result: { exitCode: 0 } });
+    expect(await here.exited()).toMatchObject({ result: { exitCode: 0 } });
   });
 
   test('an unknown thread is a typed error and starts nothing', async (ctx) => {

@@ -150,7 +150,9 @@ export class JobCommandRunner {
       runDir: parsed.runDir,
       logPath: parsed.logPath,
     };
-    if (typeof parsed.pid === 'number' && typeof parsed.startTime === 'string') return { ...place, pid: parsed.pid, startTime: parsed.startTime };
+    // A Slurm array's tasks are part of its identity: without them a re-attached array would be followed as one plain job.
+    const arrayIndices = Array.isArray(parsed.arrayIndices) && parsed.arrayIndices.every((index) => Number.isInteger(index)) ? { arrayIndices: parsed.arrayIndices } : {};
+    if (typeof parsed.pid === 'number' && typeof parsed.startTime === 'string') return { ...place, pid: parsed.pid, startTime: parsed.startTime, ...arrayIndices };
     return this.options.environment.find(place);
   }
 

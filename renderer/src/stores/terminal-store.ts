@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import type { TerminalEnd } from '../terminal/terminal-session.js';
-import type { ThreadTerminals } from '../terminal/thread-terminals.js';
+import type { ShellPlace, ThreadTerminals } from '../terminal/thread-terminals.js';
 import { useConfirmStore } from './confirm-store.js';
 
 /** Heights the terminal panel may take (px); the upper bound also leaves the conversation room (see the panel). */
@@ -13,6 +13,8 @@ export interface TerminalState {
   readonly open: Readonly<Record<string, boolean>>;
   /** How a thread's shell ended, while it is not running. */
   readonly ended: Readonly<Record<string, TerminalEnd>>;
+  /** Where each thread's shell was started: it stays there when the thread moves to another machine. */
+  readonly startedAt: Readonly<Record<string, ShellPlace>>;
   /** The panel's height (px), the same for every thread, remembered across reloads. */
   readonly height: number;
   /** xterm.js loads with the first terminal opened, not at start-up. */
@@ -43,17 +45,21 @@ export function createTerminalStore(client: WheelhouseClient, storage: Storage) 
   return create<TerminalState>()((set, get) => ({
     open: {},
     ended: {},
+    startedAt: {},
     height: storedHeight(storage),
     terminals: () =>
       (loaded ??= import('../terminal/thread-terminals.js').then(
         ({ ThreadTerminals }) =>
-          new ThreadTerminals(client, (threadId, end) =>
-            set((s) => {
-              const ended = { ...s.ended };
-              if (end) ended[threadId] = end;
-              else delete ended[threadId];
-              return { ended };
-            }),
+          new ThreadTerminals(
+            client,
+            (threadId, end) =>
+              set((s) => {
+                const ended = { ...s.ended };
+                if (end) ended[threadId] = end;
+                else delete ended[threadId];
+                return { ended };
+              }),
+            (threadId, place) => set((s) => ({ startedAt: { ...s.startedAt, [threadId]: place } })),
           ),
       )),
     toggle: (threadId) => set((s) => ({ open: { ...s.open, [threadId]: !s.open[threadId] } })),
@@ -79,7 +85,9 @@ export function createTerminalStore(client: WheelhouseClient, storage: Storage) 
       set((s) => {
         const ended = { ...s.ended };
         delete ended[threadId];
-        return { open: { ...s.open, [threadId]: false }, ended };
+        const startedAt = { ...s.startedAt };
+        delete startedAt[threadId];
+        return { open: { ...s.open, [threadId]: false }, ended, startedAt };
       });
       return true;
     },

@@ -4,12 +4,19 @@ import '@xterm/xterm/css/xterm.css';
 import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { TerminalSession, type TerminalEnd } from './terminal-session.js';
 
+/** Where a thread's shell runs: its machine (`local` for this computer) and the folder there. */
+export interface ShellPlace {
+  readonly environmentId: string;
+  readonly cwd: string;
+}
+
 interface ThreadTerminal {
   readonly term: Terminal;
   readonly fit: FitAddon;
   /** xterm's host element; moved between panel mounts so the shell outlives a thread switch. */
   readonly element: HTMLDivElement;
-  readonly cwd: string;
+  /** Where the thread works now: a new shell (the first, or after one ended) starts there. */
+  wanted: ShellPlace;
   session: TerminalSession | null;
 }
 
@@ -41,6 +48,8 @@ export class ThreadTerminals {
   constructor(
     private readonly client: WheelhouseClient,
     private readonly onEnd: (threadId: string, end: TerminalEnd | null) => void,
+    /** A shell started for the thread, there: a shell keeps its machine when the thread moves on. */
+    private readonly onStart: (threadId: string, place: ShellPlace) => void,
   ) {
     // The window follows the system's light or dark setting; so do the terminals already open.
     window.matchMedia('(prefers-color-scheme: light)').addEventListener('change', () => {
@@ -49,13 +58,17 @@ export class ThreadTerminals {
     });
   }
 
-  /** Shows the thread's terminal in `container` (starting its shell the first time); returns the detach. */
-  attach(threadId: string, cwd: string, container: HTMLElement): () => void {
+  /**
+   * Shows the thread's terminal in `container` (starting its shell, at `place`, the first time); returns
+   * the detach. A shell already running stays where it started, even when the thread has moved since.
+   */
+  attach(threadId: string, place: ShellPlace, container: HTMLElement): () => void {
     let entry = this.byThread.get(threadId);
     if (!entry) {
-      entry = this.create(cwd);
+      entry = this.create(place);
       this.byThread.set(threadId, entry);
     }
+    entry.wanted = place;
     const terminal = entry;
     container.appendChild(terminal.element);
     if (!terminal.term.element) terminal.term.open(terminal.element);
@@ -73,7 +86,7 @@ export class ThreadTerminals {
     };
   }
 
-  /** A fresh shell after the last one ended. */
+  /** A fresh shell after the last one ended, where the thread works now. */
   restart(threadId: string): void {
     const terminal = this.byThread.get(threadId);
     if (!terminal || terminal.session?.isRunning) return;
@@ -96,7 +109,7 @@ export class ThreadTerminals {
     terminal.element.remove();
   }
 
-  private create(cwd: string): ThreadTerminal {
+  private create(place: ShellPlace): ThreadTerminal {
     const element = document.createElement('div');
     element.className = 'terminal-screen';
     element.dataset['testid'] = 'terminal-screen';
@@ -119,17 +132,19 @@ export class ThreadTerminals {
       }
       return true;
     });
-    return { term, fit, element, cwd, session: null };
+    return { term, fit, element, wanted: place, session: null };
   }
 
   private start(threadId: string, terminal: ThreadTerminal): void {
     const { term } = terminal;
+    const place = terminal.wanted;
     this.onEnd(threadId, null);
+    this.onStart(threadId, place);
     // Listeners belong to this shell only; a restart wires new ones.
     const wiring: { dispose(): void }[] = [];
     const session = new TerminalSession(this.client, {
       threadId,
-      cwd: terminal.cwd,
+      cwd: place.cwd,
       cols: term.cols,
       rows: term.rows,
       // Acknowledged once xterm has parsed it: a flood waits for the screen, never the other way round.

@@ -246,7 +246,10 @@ export function MachineForm({
         <div className="callout callout-warning" role="alert" data-testid="machine-edit-refused">
           <CircleAlert size={16} strokeWidth={2} className="callout-icon" aria-hidden="true" />
           <div>
-            <p>{machineName} is in use, so nothing was changed. Cancel these or let them finish, then save again:</p>
+            <p>
+              {machineName} is in use, so nothing was changed. Its name{kind === 'slurm' ? ' and what new jobs ask the cluster for' : ''} can be changed while jobs run there; its
+              address, user, folder or key only once these end. Cancel them or let them finish, then save again:
+            </p>
             <ul className="machine-users">
               {failure.jobs.map((job) => (
                 <li key={job.jobId}>

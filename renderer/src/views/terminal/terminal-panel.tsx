@@ -16,6 +16,7 @@ const PAGE = 100;
 export function TerminalPanel({ thread }: { readonly thread: Thread }) {
   const open = useTerminalStore((s) => s.open[thread.id] === true);
   const ended = useTerminalStore((s) => s.ended[thread.id] ?? null);
+  const startedAt = useTerminalStore((s) => s.startedAt[thread.id] ?? null);
   const height = useTerminalStore((s) => s.height);
   const terminals = useTerminalStore((s) => s.terminals);
   const close = useTerminalStore((s) => s.close);
@@ -25,8 +26,11 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
   const screen = useRef<HTMLDivElement>(null);
   // A thread on an SSH machine has its terminal there (the runtime opens it from the thread's id), in its folder there.
   const where = thread.environments[0];
-  const remote = where !== undefined && where.environmentId !== 'local' ? where : null;
-  const cwd = remote?.cwd ?? thread.cwd;
+  const environmentId = where?.environmentId ?? 'local';
+  const cwd = environmentId !== 'local' && where ? where.cwd : thread.cwd;
+  // A shell stays where it started: when the thread has moved since, the panel says so instead of implying it moved too.
+  const shell = startedAt ?? { environmentId, cwd };
+  const moved = startedAt !== null && ended === null && startedAt.environmentId !== environmentId;
 
   useEffect(() => {
     const container = screen.current;
@@ -34,13 +38,13 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
     let detach: (() => void) | null = null;
     let unmounted = false;
     void terminals().then((loaded) => {
-      if (!unmounted) detach = loaded.attach(thread.id, cwd, container);
+      if (!unmounted) detach = loaded.attach(thread.id, { environmentId, cwd }, container);
     });
     return () => {
       unmounted = true;
       detach?.();
     };
-  }, [open, terminals, thread.id, cwd]);
+  }, [open, terminals, thread.id, environmentId, cwd]);
 
   if (!open) return null;
   return (
@@ -48,13 +52,13 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
       <ResizeBar panel={panel} />
       <header className="terminal-bar">
         <span className="terminal-title">Terminal</span>
-        {remote && (
-          <span className="terminal-machine" data-testid="terminal-machine">
-            on {machineName(machines, remote.environmentId)}
+        {(shell.environmentId !== 'local' || moved) && (
+          <span className="terminal-machine" data-testid="terminal-machine" data-environment-id={shell.environmentId}>
+            on {machineName(machines, shell.environmentId)}
           </span>
         )}
-        <span className="terminal-cwd" title={cwd}>
-          {cwd}
+        <span className="terminal-cwd" title={shell.cwd}>
+          {shell.cwd}
         </span>
         {ended && (
           <span className="terminal-ended" role="status" data-testid="terminal-ended">
@@ -77,6 +81,12 @@ export function TerminalPanel({ thread }: { readonly thread: Thread }) {
           <X size={14} strokeWidth={2} aria-hidden="true" />
         </button>
       </header>
+      {moved && (
+        <p className="terminal-moved" role="status" data-testid="terminal-moved">
+          This shell is still on {machineName(machines, shell.environmentId)}; the thread now works on {machineName(machines, environmentId)}. Close the terminal and open
+          it again for a shell there.
+        </p>
+      )}
       <div className="terminal-body" ref={screen} />
     </section>
   );
