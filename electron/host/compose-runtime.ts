@@ -1,4 +1,4 @@
-import { lookupKnownModel, UNKNOWN_MODEL_CONTEXT_WINDOW } from '../model/known-models.js';
+import { lookupKnownModel, reportedContextWindow } from '../model/known-models.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -366,7 +366,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     newId,
     ...(logError ? { onError: logError } : {}),
   });
-  const history = new ThreadHistory({ threads, turns, events, goals, contextWindowOf: (model) => lookupKnownModel(model)?.contextWindow ?? UNKNOWN_MODEL_CONTEXT_WINDOW, newId, now });
+  const history = new ThreadHistory({ threads, turns, events, goals, contextWindowOf: (model) => reportedContextWindow(lookupKnownModel(model)?.contextWindow ?? null), newId, now });
   const paths = homePaths(home);
   const retention = new StorageRetention({
     store: parts.durable,
