@@ -91,18 +91,30 @@ export const ThreadReadState = z.object({
 });
 export type ThreadReadState = z.infer<typeof ThreadReadState>;
 
+/** Codex `SortDirection`. */
+export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
+/** The Codex `ThreadSortKey`s Wheelhouse keeps times for. */
+export const ThreadSortKey = z.enum(['created_at', 'updated_at']);
+export type ThreadSortKey = z.infer<typeof ThreadSortKey>;
+
 export const ThreadListParams = z.object({
   /** Include archived threads (Codex: `archived`); archived-only when `archived` is true. */
   includeArchived: z.boolean().nullable().optional(),
   archived: z.boolean().nullable().optional(),
   cursor: z.string().max(500).nullable().optional(),
   limit: PageLimit(500),
+  /** Codex: order by creation (default) or by the last change; Codex's `recency_at` and `section_position` are not offered. */
+  sortKey: ThreadSortKey.nullable().optional(),
+  /** Codex: newest first (`desc`, the default) or oldest first. */
+  sortDirection: SortDirection.nullable().optional(),
 });
 
 export const ThreadListResult = z.object({
   data: z.array(Thread),
   nextCursor: z.string().nullable(),
-  backwardsCursor: z.null(),
+  /** Codex: a cursor for the opposite `sortDirection`, at the page's first thread (listed again); null for an empty page. */
+  backwardsCursor: z.string().nullable(),
   /** Codex: each listed thread's read state, by thread id (ephemeral threads keep none, so they have no key). */
   readStates: z.record(z.string(), ThreadReadState),
 });
@@ -218,7 +230,7 @@ export const THREAD_LOAD_CODEX_NULLS = {
 
 export const threadMethods = {
   'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
-  'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest first.'),
+  'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest created first unless sortKey/sortDirection say otherwise.'),
   'thread/read': defineMethod(ThreadReadParams, ThreadReadResult, 'Read a thread with its items.'),
   'thread/name/set': defineMethod(ThreadSetNameParams, EmptyResult, 'Rename a thread.', perThread),
   'thread/archive': defineMethod(ThreadIdParams, EmptyResult, 'Archive a thread.', perThread),
