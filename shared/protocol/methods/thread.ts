@@ -10,6 +10,8 @@ import {
   SandboxMode,
   Thread,
   ConversationItem,
+  Turn,
+  TurnItemsView,
 } from '../thread.js';
 
 const ThreadId = z.string().min(1).max(200);
@@ -32,7 +34,7 @@ export const ThreadStartParams = z.object({
 });
 
 /** A page size as Codex sends it (any uint32); Wheelhouse serves at most `max` per page. */
-const PageLimit = (max: number) =>
+export const PageLimit = (max: number) =>
   z
     .number()
     .int()
@@ -172,11 +174,22 @@ export const ThreadLoadedListResult = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/** Codex `ThreadResumeInitialTurnsPageParams`: a `thread/turns/list` page to answer with. */
+export const InitialTurnsPageParams = z.object({
+  limit: PageLimit(100),
+  sortDirection: SortDirection.nullable().optional(),
+  itemsView: TurnItemsView.nullable().optional(),
+});
+
 export const ThreadResumeParams = z.object({
   threadId: ThreadId,
   model: z.string().max(200).nullable().optional(),
   modelProvider: z.string().max(200).nullable().optional(),
   cwd: Path.nullable().optional(),
+  /** Codex: answer without `thread.turns` (the client pages them with `thread/turns/list`). */
+  excludeTurns: z.boolean().nullable().optional(),
+  /** Codex: also answer with this page of turns (`initialTurnsPage`). */
+  initialTurnsPage: InitialTurnsPageParams.nullable().optional(),
 });
 
 export const ThreadForkParams = z.object({
@@ -214,19 +227,25 @@ export const CollaborationMode = z.object({
 });
 export type CollaborationMode = z.infer<typeof CollaborationMode>;
 
+/** Codex `TurnsPage`: what `thread/turns/list` answers. */
+export const TurnsPage = z.object({
+  data: z.array(Turn),
+  /** Codex: after the page's last turn; null when there are no more. */
+  nextCursor: z.string().nullable(),
+  /** Codex: at the page's first turn (listed again), for the opposite `sortDirection`; null for an empty page. */
+  backwardsCursor: z.string().nullable(),
+});
+
 export const ThreadLoadResult = ThreadStartResult.extend({
-  ...nullFields('initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,
+  initialTurnsPage: TurnsPage.nullable(),
+  /** Codex: `thread/turns/list` with `sortDirection: "desc"` from here pages the history back, starting with the newest turn. */
+  turnsBackwardsCursor: z.string().nullable(),
+  /** Codex: `thread/items/list` with `sortDirection: "desc"` from here pages the items back, starting with the newest. */
+  itemsBackwardsCursor: z.string().nullable(),
   collaborationMode: CollaborationMode.nullable(),
   items: z.array(ConversationItem),
   eventSeq: EventSeqField,
 });
-/** The Codex resume result fields Wheelhouse has no value for. */
-export const THREAD_LOAD_CODEX_NULLS = {
-  ...THREAD_START_CODEX_NULLS,
-  initialTurnsPage: null,
-  itemsBackwardsCursor: null,
-  turnsBackwardsCursor: null,
-} as const;
 
 export const threadMethods = {
   'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
