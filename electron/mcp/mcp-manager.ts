@@ -172,8 +172,9 @@ export class McpManager {
         return { action: 'cancel', _meta: { 'wheelhouse/reason': why } };
       }
       if (request.mode === 'url') {
-        // Only a web page is offered to the person; any other scheme could start a program.
-        if (!isWebUrl(request.url)) return { action: 'decline', _meta: { 'wheelhouse/reason': `only http and https links are offered to the person, not ${request.url.split(':')[0]}:` } };
+        // Only what the app's external-link path opens is offered: an https page without credentials in the link.
+        const refusal = urlRefusal(request.url);
+        if (refusal) return { action: 'decline', _meta: { 'wheelhouse/reason': `the link was not offered to the person: ${refusal}` } };
         const params: McpServerElicitationRequestParams = {
           serverName,
           threadId: context.threadId,
@@ -432,13 +433,17 @@ export class McpManager {
   }
 }
 
-function isWebUrl(text: string): boolean {
+/** Why a URL elicitation's link is not offered (the desktop's vetExternalUrl rules: any other scheme could run or open local things); null when it is fine. */
+function urlRefusal(text: string): string | null {
+  let url: URL;
   try {
-    const { protocol } = new URL(text);
-    return protocol === 'https:' || protocol === 'http:';
+    url = new URL(text);
   } catch {
-    return false;
+    return 'not a valid URL';
   }
+  if (url.protocol !== 'https:') return `only https links are opened, not ${url.protocol}`;
+  if (url.username !== '' || url.password !== '') return 'the link carries credentials';
+  return null;
 }
 
 function defaultRestartDelay(attempt: number): number {
