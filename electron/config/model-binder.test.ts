@@ -49,10 +49,10 @@ async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
 }
 
 describe('binding a thread to a model', () => {
-  it("uses the provider's default model and knows its context window", async () => {
+  it("uses the provider's default model and reports 95% of its context window as usable, as Codex does", async () => {
     const bind = binderFor('', { DEEPSEEK_API_KEY: 'sk-env' });
     const binding = await bind({ modelProvider: 'deepseek', model: null });
-    expect([binding.model, binding.contextWindow]).toEqual(['deepseek-chat', 128_000]);
+    expect([binding.model, binding.contextWindow]).toEqual(['deepseek-chat', 121_600]);
     expect((await bind({ modelProvider: 'deepseek', model: 'deepseek-reasoner' })).model).toBe('deepseek-reasoner');
   });
 

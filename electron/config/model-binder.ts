@@ -1,4 +1,4 @@
-import { UNKNOWN_MODEL_CONTEXT_WINDOW } from '../model/known-models.js';
+import { reportedContextWindow } from '../model/known-models.js';
 import { ModelError, type ModelBinder, type ModelClient, type ResolvedProvider } from '../model/types.js';
 import { modelInfo } from './builtin-providers.js';
 import type { ConfigService } from './config-service.js';
@@ -39,7 +39,7 @@ export function createModelBinder(deps: ModelBinderDeps): ModelBinder {
       const message = `${resolved.name} has no models to offer: it listed none. Load a model in it, or name one in Settings.`;
       throw new ModelError('configuration', message);
     }
-    return { client, model, contextWindow: modelInfo(model).contextWindow ?? UNKNOWN_MODEL_CONTEXT_WINDOW };
+    return { client, model, contextWindow: reportedContextWindow(modelInfo(model).contextWindow) };
   };
 }
 

@@ -1,4 +1,4 @@
-import { lookupKnownModel, UNKNOWN_MODEL_CONTEXT_WINDOW } from '../model/known-models.js';
+import { lookupKnownModel, reportedContextWindow } from '../model/known-models.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,7 @@ import { ReviewService } from '../runtime/review/review-service.js';
 import { GitRunner } from '../git/git-runner.js';
 import { TurnQueue } from '../runtime/queue/turn-queue.js';
 import { ThreadHistory } from '../runtime/thread-history.js';
+import { ThreadPages } from '../runtime/thread-pages.js';
 import { ThreadManager, type ThreadDefaults } from '../runtime/thread-manager.js';
 import { ThreadSandboxSettings } from '../runtime/thread-sandbox.js';
 import { ClientTools } from '../runtime/tools/client-tools.js';
@@ -366,7 +367,8 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     newId,
     ...(logError ? { onError: logError } : {}),
   });
-  const history = new ThreadHistory({ threads, turns, events, goals, contextWindowOf: (model) => lookupKnownModel(model)?.contextWindow ?? UNKNOWN_MODEL_CONTEXT_WINDOW, newId, now });
+  const pages = new ThreadPages(threads);
+  const history = new ThreadHistory({ threads, turns, events, goals, pages, contextWindowOf: (model) => reportedContextWindow(lookupKnownModel(model)?.contextWindow ?? null), newId, now });
   const paths = homePaths(home);
   const retention = new StorageRetention({
     store: parts.durable,
@@ -395,6 +397,7 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     events,
     threads,
     history,
+    pages,
     hooks,
     clientTools,
     queue,

@@ -81,7 +81,12 @@ export class ElicitationBroker {
           (response) =>
             this.finish(
               requestId,
-              response.action === 'accept' ? { action: 'accept', content: (response.content ?? {}) as ElicitationAnswer['content'] } : { action: response.action },
+              response.action !== 'accept'
+                ? { action: response.action }
+                : params.mode === 'url'
+                  ? // A URL elicitation's accept carries nothing: the person went to the page; the server learns the rest there.
+                    { action: 'accept' }
+                  : { action: 'accept', content: (response.content ?? {}) as ElicitationAnswer['content'] },
             ),
           (error: unknown) => {
             // Withdrawn by us (settled already), or by the sender: nobody to ask, its turn ended, shutdown.

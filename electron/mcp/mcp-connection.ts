@@ -72,8 +72,8 @@ export class McpConnection {
     clientInfo: { readonly name: string; readonly version: string },
   ): Promise<McpConnection> {
     const { transport, stderrTail } = await createTransport(config, supervisor);
-    // Form elicitation only: URL mode would send the person to a web page Wheelhouse cannot vouch for.
-    const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: { elicitation: { form: {} } } });
+    // URL mode too, as Codex: the person sees the link's host and opens it themselves, or declines.
+    const client = new Client({ name: clientInfo.name, version: clientInfo.version }, { capabilities: { elicitation: { form: {}, url: {} } } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request.params, extra.signal));
     let connection: McpConnection | null = null;
     client.onclose = () => {

@@ -125,6 +125,54 @@ describe('MCP elicitation against server-everything', () => {
     }
   });
 
+  it('asks for a URL elicitation as Codex does (mode url, the link, its id) and passes accept and decline to the server', async () => {
+    const { client, thread } = await app();
+    const a = await client('a');
+    const url = 'https://auth.example.com/authorize?client=wheelhouse';
+    for (const [action, shown] of [['accept', 'User completed the URL elicitation flow'], ['decline', 'User declined to open the URL']] as const) {
+      const prompt = nextElicitation(a.rpc);
+      const call = a.rpc.request('mcpServer/tool/call', {
+        server: 'everything',
+        tool: 'trigger-url-elicitation',
+        threadId: thread.id,
+        arguments: { url, message: 'Sign in to continue', elicitationId: `sign-in-${action}` },
+      });
+      expect(await prompt.asked).toEqual({
+        serverName: 'everything',
+        threadId: thread.id,
+        turnId: null,
+        mode: 'url',
+        message: 'Sign in to continue',
+        url,
+        elicitationId: `sign-in-${action}`,
+      });
+      prompt.answer({ action });
+      const text = resultText(await call);
+      expect(text).toContain(shown);
+      // An accepted URL elicitation carries no content: the person went to the page.
+      expect(text).toContain(`"action": "${action}"`);
+      expect(text).not.toContain('"content"');
+    }
+  });
+
+  it('declines a URL elicitation for anything but a web page without asking anyone', async () => {
+    const { client, thread } = await app();
+    const a = await client('a');
+    let asked = 0;
+    a.rpc.handle('mcpServer/elicitation/request', () => {
+      asked++;
+      return { action: 'accept' };
+    });
+    const result = await a.rpc.request('mcpServer/tool/call', {
+      server: 'everything',
+      tool: 'trigger-url-elicitation',
+      threadId: thread.id,
+      arguments: { url: 'file:///etc/passwd' },
+    });
+    expect(resultText(result)).toContain('User declined to open the URL');
+    expect(asked).toBe(0);
+  });
+
   it('refuses content that does not fit the form and keeps waiting for a valid answer', async () => {
     const { client, thread } = await app();
     const a = await client('a');

@@ -27,6 +27,8 @@ export interface McpServerSlot {
   restartTimer: ReturnType<typeof setTimeout> | null;
   restartAttempts: number;
   readyAtMs: number;
+  /** The start under way (settles ready, failed or cancelled within the server's startup timeout); null when none is. */
+  starting: Promise<unknown> | null;
 }
 
 export interface McpManagerOptions {
@@ -108,7 +110,7 @@ export class McpManager {
     for (const config of configs) {
       let slot = this.slots.get(config.name);
       if (!slot) {
-        slot = { config, state: 'disabled', error: null, connection: null, generation: 0, abort: null, restartTimer: null, restartAttempts: 0, readyAtMs: 0 };
+        slot = { config, state: 'disabled', error: null, connection: null, generation: 0, abort: null, restartTimer: null, restartAttempts: 0, readyAtMs: 0, starting: null };
         this.slots.set(config.name, slot);
       }
       const mustRestart = needsRestart(slot.config, config) || slot.state === 'failed' || slot.state === 'cancelled' || slot.state === 'disabled';
@@ -123,6 +125,28 @@ export class McpManager {
     }
     this.toolCache = null;
     return this.round(toStart);
+  }
+
+  /**
+   * Resolves when every server that is starting now has settled (ready, failed or cancelled), so a
+   * status listing can answer as Codex does: each server with its catalog, or with why it has none.
+   * Each start ends within its startup timeout; the wait is also bounded by the longest of those,
+   * counted from now, in case a start is held up before its own clock begins.
+   */
+  async startsSettled(names?: readonly string[]): Promise<void> {
+    const starting = [...this.slots.values()].filter((slot) => slot.starting && (!names || names.includes(slot.config.name)));
+    if (starting.length === 0) return;
+    const boundMs = Math.max(...starting.map((slot) => slot.config.startupTimeoutMs));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, boundMs);
+      timer.unref?.();
+    });
+    try {
+      await Promise.race([Promise.allSettled(starting.map((slot) => slot.starting)), bound]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Stops and starts one server again (the Connections page's restart). */
@@ -147,7 +171,22 @@ export class McpManager {
         const why = !context ? 'no tool call of this server is running, so there is no thread to ask in' : 'elicitation is not available';
         return { action: 'cancel', _meta: { 'wheelhouse/reason': why } };
       }
-      if (request.mode === 'url') return { action: 'decline', _meta: { 'wheelhouse/reason': 'Wheelhouse does not open URL elicitations' } };
+      if (request.mode === 'url') {
+        // Only what the app's external-link path opens is offered: an https page without credentials in the link.
+        const refusal = urlRefusal(request.url);
+        if (refusal) return { action: 'decline', _meta: { 'wheelhouse/reason': `the link was not offered to the person: ${refusal}` } };
+        const params: McpServerElicitationRequestParams = {
+          serverName,
+          threadId: context.threadId,
+          turnId: context.turnId,
+          mode: 'url',
+          message: request.message,
+          url: request.url,
+          elicitationId: request.elicitationId,
+          ...(request._meta ? { _meta: request._meta } : {}),
+        };
+        return this.askWithClockPaused(call.clock, () => elicit(params, signal));
+      }
       const schema = McpElicitationSchema.safeParse(request.requestedSchema);
       if (!schema.success) {
         return { action: 'decline', _meta: { 'wheelhouse/reason': `the requested form is not a flat MCP elicitation schema: ${schema.error.issues[0]?.message ?? ''}` } };
@@ -161,14 +200,18 @@ export class McpManager {
         requestedSchema: schema.data,
         ...(request._meta ? { _meta: request._meta } : {}),
       };
-      // The person's time to answer does not count against the call's tool_timeout_sec.
-      call.clock.pause();
-      try {
-        return await elicit(params, signal);
-      } finally {
-        call.clock.resume();
-      }
+      return this.askWithClockPaused(call.clock, () => elicit(params, signal));
     };
+  }
+
+  /** The person's time to answer does not count against the call's tool_timeout_sec. */
+  private async askWithClockPaused<T>(clock: CallClock, ask: () => Promise<T>): Promise<T> {
+    clock.pause();
+    try {
+      return await ask();
+    } finally {
+      clock.resume();
+    }
   }
 
   /** A configured server's settings and what its listing says of one tool (null facts: not listed, or not ready). */
@@ -317,6 +360,10 @@ export class McpManager {
       this.toolCache = null;
       return this.setState(slot, 'ready', null);
     })();
+    slot.starting = attempt;
+    void attempt.finally(() => {
+      if (slot.starting === attempt) slot.starting = null;
+    });
     return this.track(attempt);
   }
 
@@ -384,6 +431,19 @@ export class McpManager {
     this.toolCache = { specs, byName };
     return this.toolCache;
   }
+}
+
+/** Why a URL elicitation's link is not offered (the desktop's vetExternalUrl rules: any other scheme could run or open local things); null when it is fine. */
+function urlRefusal(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'not a valid URL';
+  }
+  if (url.protocol !== 'https:') return `only https links are opened, not ${url.protocol}`;
+  if (url.username !== '' || url.password !== '') return 'the link carries credentials';
+  return null;
 }
 
 function defaultRestartDelay(attempt: number): number {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -61,6 +62,30 @@ describe('MCP servers in the runtime', () => {
     expect(byName('everything').serverInfo?.name).toBeTruthy();
     expect(Object.keys(byName('files').tools)).toContain('read_text_file');
     expect(byName('broken')).toMatchObject({ runtimeStatus: 'failed', toolsError: expect.stringContaining('command not found'), tools: {} });
+  });
+
+  it('answers mcpServerStatus/list once a server still starting has started, with its info and capabilities, and lists a failed start with its error', async () => {
+    // The slow server waits at a FIFO the test opens: it cannot be up before the list is asked for.
+    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-gate-'));
+    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    const gate = path.join(files, 'gate');
+    execFileSync('mkfifo', [gate]);
+    const script = `read go < '${gate}'; exec '${process.execPath}' '${everythingServerScript}'`;
+    const a = app(`[mcp_servers.slow]\ncommand = "/bin/sh"\nargs = ["-c", ${JSON.stringify(script)}]\n` + '[mcp_servers.broken]\ncommand = "/nonexistent/wheelhouse-no-such-server"\n');
+    await a.status('slow', 'starting');
+    const listed = a.call('mcpServerStatus/list', {});
+    expect(a.runtime.services.mcp.servers().find((slot) => slot.config.name === 'slow')?.state).toBe('starting');
+    await fs.promises.writeFile(gate, 'go\n');
+    const list = await listed;
+    const slow = list.data.find((server) => server.name === 'slow')!;
+    expect(slow).toMatchObject({ runtimeStatus: 'connected', serverInfo: { name: expect.any(String), version: expect.any(String) }, serverCapabilities: { tools: expect.any(Object) } });
+    // Wheelhouse declares URL-mode elicitation, so server-everything offers its URL tool.
+    expect(Object.keys(slow.tools)).toEqual(expect.arrayContaining(['echo', 'trigger-url-elicitation']));
+    expect(list.data.find((server) => server.name === 'broken')).toMatchObject({
+      runtimeStatus: 'failed',
+      serverInfo: null,
+      toolsError: expect.stringContaining('command not found'),
+    });
   });
 
   it('offers allowed tools to the model under stable names, byte-identical across requests, and runs a call as an mcpToolCall item', async () => {

@@ -32,13 +32,29 @@ export const REASONING_EFFORT_DESCRIPTIONS: Readonly<Record<ReasoningEffort, str
 };
 
 /**
- * The context window reported for a model outside this table, as Codex 0.169 reports it: its
- * fallback model metadata for an unknown slug (`model_info_from_slug` in codex-rs) gives a window
- * of 272,000 tokens of which 95% count as usable (`effective_context_window_percent`), so Codex's
- * `thread/tokenUsage/updated` says `modelContextWindow: 258400`. Sending the same lets a client's
- * context meter behave as it does under Codex instead of disappearing.
+ * Codex counts 95% of a model's window as usable (`effective_context_window_percent` in its model
+ * metadata: the rest is kept for the system prompt, tools and the reply's overhead) and reports
+ * that in `thread/tokenUsage/updated`'s `modelContextWindow`, so a client's context meter fills
+ * as it does under Codex. The raw window stays what `model/list` and the model picker show.
  */
-export const UNKNOWN_MODEL_CONTEXT_WINDOW = (272_000 * 95) / 100;
+export const EFFECTIVE_CONTEXT_WINDOW_PERCENT = 95;
+
+/** The part of a window Codex reports as usable (integer arithmetic, as Codex's i64). */
+export function effectiveContextWindow(rawWindow: number): number {
+  return Math.floor((rawWindow * EFFECTIVE_CONTEXT_WINDOW_PERCENT) / 100);
+}
+
+/**
+ * The raw window of a model outside this table, as Codex 0.169 assumes it: its fallback model
+ * metadata for an unknown slug (`model_info_from_slug` in codex-rs) gives 272,000 tokens, so
+ * Codex reports `modelContextWindow: 258400` for one.
+ */
+export const UNKNOWN_MODEL_RAW_CONTEXT_WINDOW = 272_000;
+
+/** What `thread/tokenUsage/updated` reports as `modelContextWindow` for a model: its usable window, as Codex does. */
+export function reportedContextWindow(rawWindow: number | null): number {
+  return effectiveContextWindow(rawWindow ?? UNKNOWN_MODEL_RAW_CONTEXT_WINDOW);
+}
 
 const GPT5_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 const O_SERIES_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];

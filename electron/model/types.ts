@@ -133,6 +133,7 @@ export interface ModelClient {
 export interface ModelBinding {
   readonly client: ModelClient;
   readonly model: string;
+  /** The usable window reported in token usage (`modelContextWindow`): 95% of the model's, as Codex reports it. */
   readonly contextWindow: number | null;
 }
 

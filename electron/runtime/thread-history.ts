@@ -1,7 +1,6 @@
 import {
   RpcError,
   type HandlerParamsOf,
-  THREAD_LOAD_CODEX_NULLS,
   type ConversationItem,
   type ForkMarkerItem,
   type ResultOf,
@@ -13,6 +12,7 @@ import { addUsage, ZERO_USAGE } from './active-turn.js';
 import type { EventLog } from './event-log.js';
 import type { GoalManager } from './goal-manager.js';
 import type { ThreadManager } from './thread-manager.js';
+import type { ThreadPages } from './thread-pages.js';
 import { toWireReadState, toWireThread } from './thread-mapper.js';
 import { requireDirectory } from './working-directory.js';
 
@@ -21,6 +21,8 @@ export interface ThreadHistoryDeps {
   /** What history needs of the turn engine (owned here, so the thread layer never imports turns/). */
   readonly turns: { activeTurnId(threadId: string): string | null; forgetUsage(threadId: string): void };
   readonly events: EventLog;
+  /** Codex's paged history: the cursors and first page a resume answers with. */
+  readonly pages: Pick<ThreadPages, 'turns' | 'backwardsCursors'>;
   /** The source thread's goal, announced as it is when a client forks the thread (as Codex does). */
   readonly goals: Pick<GoalManager, 'get'>;
   /** The context window of a model, when known (announced with a fork's copied token usage). */
@@ -56,7 +58,7 @@ export class ThreadHistory {
         { threadId: record.id, ephemeral: record.ephemeral },
       );
     }
-    return this.loadResult(updated.id);
+    return this.loadResult(updated.id, params);
   }
 
   /** `originator`: the client that forks (its `clientInfo.name`), the new thread's maker. */
@@ -177,11 +179,17 @@ export class ThreadHistory {
     else this.deps.events.publish('thread/goal/cleared', { threadId: record.id }, scope);
   }
 
-  private loadResult(threadId: string): ResultOf<'thread/resume'> {
+  /**
+   * The thread with its whole history (Codex's answer unless the client asks for `excludeTurns`),
+   * the cursors that page it back from the newest turn and item, and the first page of turns
+   * when the client asks for one (`initialTurnsPage`).
+   */
+  private loadResult(threadId: string, paging: Pick<HandlerParamsOf<'thread/resume'>, 'excludeTurns' | 'initialTurnsPage'> = {}): ResultOf<'thread/resume'> {
     const { thread, items, eventSeq } = this.deps.threads.read({ threadId, includeTurns: true });
-    const started = this.deps.threads.startResult(thread);
+    const started = this.deps.threads.startResult(paging.excludeTurns ? { ...thread, turns: [] } : thread);
     const collaborationMode = { mode: 'default' as const, settings: { model: started.model, reasoning_effort: started.reasoningEffort, developer_instructions: null } };
-    return { ...started, ...THREAD_LOAD_CODEX_NULLS, collaborationMode, items, eventSeq };
+    const initialTurnsPage = paging.initialTurnsPage ? this.deps.pages.turns({ threadId, ...paging.initialTurnsPage }) : null;
+    return { ...started, initialTurnsPage, ...this.deps.pages.backwardsCursors(threadId, thread.turns), collaborationMode, items, eventSeq };
   }
 }
 

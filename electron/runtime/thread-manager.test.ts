@@ -140,6 +140,64 @@ describe('thread/list', () => {
     expect(all.data.map((t) => t.id)).toEqual([...ids].reverse());
   });
 
+  /** Follows cursors from `params` until the listing ends; every page's ids, in order. */
+  async function pagesOf(call: ReturnType<typeof startRuntime>['call'], params: ParamsOf<'thread/list'>): Promise<ResultOf<'thread/list'>[]> {
+    const pages: ResultOf<'thread/list'>[] = [];
+    let cursor = params.cursor ?? null;
+    do {
+      const page: ResultOf<'thread/list'> = await call('thread/list', { ...params, cursor });
+      pages.push(page);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return pages;
+  }
+
+  it('orders by creation or by the last change, either way, and pages back from any page with its backwardsCursor (Codex sortKey, sortDirection)', async () => {
+    const { call } = startRuntime();
+    const ids = await fiveThreads(call);
+    // Renaming the oldest makes it the latest changed: the two sort keys now disagree.
+    await call('thread/name/set', { threadId: ids[0]!, name: 'touched' });
+    const byCreation = [...ids].reverse();
+    const byUpdate = [ids[0]!, ...byCreation.slice(0, 4)];
+    const idsOf = (pages: ResultOf<'thread/list'>[]) => pages.flatMap((page) => page.data.map((t) => t.id));
+    expect(idsOf(await pagesOf(call, { limit: 2 }))).toEqual(byCreation);
+    expect(idsOf(await pagesOf(call, { limit: 2, sortKey: 'created_at', sortDirection: 'asc' }))).toEqual(ids);
+    expect(idsOf(await pagesOf(call, { limit: 2, sortKey: 'updated_at' }))).toEqual(byUpdate);
+    expect(idsOf(await pagesOf(call, { limit: 2, sortKey: 'updated_at', sortDirection: 'asc' }))).toEqual([...byUpdate].reverse());
+
+    // Forwards newest first, then back from the last page: every thread exactly once, the page's first one shared.
+    const forwards = await pagesOf(call, { limit: 2, sortKey: 'updated_at', sortDirection: 'desc' });
+    const lastPage = forwards.at(-1)!;
+    expect(lastPage.backwardsCursor).toEqual(expect.any(String));
+    const backwards = await pagesOf(call, { limit: 2, sortKey: 'updated_at', sortDirection: 'asc', cursor: lastPage.backwardsCursor });
+    const back = idsOf(backwards);
+    expect(back[0]).toBe(lastPage.data[0]!.id);
+    expect(new Set([...lastPage.data.map((t) => t.id), ...back]).size).toBe(5);
+    expect([...lastPage.data.slice(1).map((t) => t.id).reverse(), ...back]).toEqual([...byUpdate].reverse());
+  });
+
+  it('keeps its place when threads are added between pages, and refuses a cursor sent with another order', async () => {
+    const { call } = startRuntime();
+    const ids = await fiveThreads(call);
+    const first = await call('thread/list', { limit: 2 });
+    const added = (await call('thread/start', {})).thread.id;
+    const rest = await pagesOf(call, { limit: 2, cursor: first.nextCursor });
+    expect([...first.data, ...rest.flatMap((page) => page.data)].map((t) => t.id)).toEqual([...ids].reverse());
+    // The new thread is before the first page: a client paging back from there finds it.
+    const back = await call('thread/list', { sortDirection: 'asc', cursor: first.backwardsCursor });
+    expect(back.data.map((t) => t.id)).toEqual([ids[4], added]);
+
+    await expect(call('thread/list', { cursor: first.backwardsCursor })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('opposite sortDirection'),
+    });
+    await expect(call('thread/list', { sortKey: 'updated_at', cursor: first.nextCursor })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    const forged = Buffer.from(JSON.stringify({ s: 'threads:created_at/desc', at: 'soon', id: 1, i: false })).toString('base64url');
+    await expect(call('thread/list', { cursor: forged })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('not a cursor') });
+    await expect(call('thread/list', { sortKey: 'recency_at' } as never)).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('sortKey') });
+    expect((await call('thread/list', { archived: true })).backwardsCursor).toBeNull();
+  });
+
   it('hides archived threads unless asked; archived: true lists only them', async () => {
     const { call } = startRuntime();
     const [a, b, c] = await fiveThreads(call);
@@ -200,7 +258,7 @@ describe('thread/read', () => {
 });
 
 describe('thread/name/set', () => {
-  it('renames (trimmed), persists, announces and moves the thread to the top', async () => {
+  it('renames (trimmed), persists, announces and moves the thread to the top of the recently changed', async () => {
     const { call, notifications } = startRuntime();
     const first = (await call('thread/start', {})).thread;
     const second = (await call('thread/start', {})).thread;
@@ -212,7 +270,7 @@ describe('thread/name/set', () => {
       method: 'thread/name/updated',
       params: { threadId: first.id, threadName: 'Fix the build' },
     });
-    expect((await call('thread/list', {})).data.map((t) => t.id)).toEqual([first.id, second.id]);
+    expect((await call('thread/list', { sortKey: 'updated_at' })).data.map((t) => t.id)).toEqual([first.id, second.id]);
   });
 
   it('rejects a blank or overlong name with -32602 and changes nothing', async () => {

@@ -13,7 +13,8 @@ import {
   type ThreadStatus,
 } from '../../shared/protocol/index.js';
 import type { StateStore } from '../store/state-store.js';
-import type { ThreadCursor, ThreadRecord } from '../store/thread-store.js';
+import type { ThreadRecord } from '../store/thread-store.js';
+import { compareKeyset, decodeListCursor, encodeListCursor } from './list-cursor.js';
 import type { EventLog } from './event-log.js';
 import { readGitInfo } from './git-info.js';
 import { requireDirectory } from './working-directory.js';
@@ -132,16 +133,22 @@ export class ThreadManager {
   list(params: HandlerParamsOf<'thread/list'>): ResultOf<'thread/list'> {
     const limit = params.limit ?? DEFAULT_PAGE;
     const archived = params.archived === true ? 'archived' : params.includeArchived ? 'all' : 'active';
-    const after = params.cursor ? decodeCursor(params.cursor) : undefined;
-    const query = { archived, limit: limit + 1, ...(after ? { after } : {}) } as const;
+    const sortKey = params.sortKey ?? 'created_at';
+    const direction = params.sortDirection ?? 'desc';
+    const sortBy = sortKey === 'created_at' ? 'createdAtMs' : 'updatedAtMs';
+    const scope = (dir: string) => `threads:${sortKey}/${dir}`;
+    const after = params.cursor ? decodeListCursor('thread/list', scope(direction), params.cursor) : undefined;
+    const query = { archived, limit: limit + 1, sortBy, direction, ...(after ? { after } : {}) } as const;
+    const positionOf = (r: ThreadRecord) => ({ at: r[sortBy], id: r.id });
     const merged = [...this.deps.durable.threads.list(query), ...this.deps.memory.threads.list(query)];
-    merged.sort((a, b) => b.updatedAtMs - a.updatedAtMs || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    merged.sort((a, b) => compareKeyset(direction, positionOf(a), positionOf(b)));
     const page = merged.slice(0, limit);
+    const first = page[0];
     const last = page[page.length - 1];
     return {
       data: page.map((r) => this.toWire(r)),
-      nextCursor: merged.length > limit && last ? encodeCursor(last) : null,
-      backwardsCursor: null,
+      nextCursor: merged.length > limit && last ? encodeListCursor(scope(direction), { ...positionOf(last), inclusive: false }) : null,
+      backwardsCursor: first ? encodeListCursor(scope(direction === 'desc' ? 'asc' : 'desc'), { ...positionOf(first), inclusive: true }) : null,
       readStates: Object.fromEntries(page.filter((r) => !r.ephemeral).map((r) => [r.id, toWireReadState(this.deps.durable.readStates.get(r.id))])),
     };
   }
@@ -372,22 +379,6 @@ export class ThreadManager {
   toWire(record: ThreadRecord, turns: Thread['turns'] = []): Thread {
     return toWireThread(record, this.statusOf(record.id), turns);
   }
-}
-
-function encodeCursor(record: ThreadRecord): string {
-  return Buffer.from(JSON.stringify([record.updatedAtMs, record.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): ThreadCursor {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
-      return { updatedAtMs: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through to the typed error
-  }
-  throw RpcError.invalidParams(`invalid params for thread/list: cursor: not a cursor returned by thread/list`);
 }
 
 /**

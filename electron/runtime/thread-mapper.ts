@@ -32,7 +32,8 @@ export function toWireThread(record: ThreadRecord, status: ThreadStatus, turns: 
       record.environmentId === LOCAL_ENVIRONMENT_ID || record.environmentCwd === null
         ? [{ environmentId: LOCAL_ENVIRONMENT_ID, cwd: record.cwd, runtimeWorkspaceRoots: [record.cwd] }]
         : [{ environmentId: record.environmentId, cwd: record.environmentCwd, runtimeWorkspaceRoots: [record.environmentCwd] }],
-    historyMode: 'legacy',
+    // Pageable with thread/turns/list and thread/items/list, as Codex's paginated threads (full reads stay supported).
+    historyMode: 'paginated',
     recencyAt: toSeconds(record.updatedAtMs),
     forkedFromId: record.forkedFromId,
     preview: record.preview,

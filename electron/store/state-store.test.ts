@@ -56,15 +56,32 @@ describe('threads', () => {
     const times = [10, 20, 30, 30, 40, 50, 60];
     times.forEach((t, i) => store.threads.upsert(threadRecord(`t${i}`, { createdAtMs: t })));
     const seen: string[] = [];
-    let after: { updatedAtMs: number; id: string } | undefined;
+    let after: { at: number; id: string; inclusive: false } | undefined;
     for (;;) {
       const page = store.threads.list({ archived: 'all', limit: 3, ...(after ? { after } : {}) });
       seen.push(...page.map((r) => r.id));
       if (page.length < 3) break;
       const last = page[page.length - 1]!;
-      after = { updatedAtMs: last.updatedAtMs, id: last.id };
+      after = { at: last.updatedAtMs, id: last.id, inclusive: false };
     }
     expect(seen).toEqual(['t6', 't5', 't4', 't3', 't2', 't1', 't0']);
+  });
+
+  it('lists by creation or update time, either way, from an inclusive or exclusive position', () => {
+    const { store } = openStore();
+    // Created in one order, updated in the reverse one; b and c share a creation time.
+    store.threads.upsert(threadRecord('a', { createdAtMs: 10, updatedAtMs: 90 }));
+    store.threads.upsert(threadRecord('b', { createdAtMs: 20, updatedAtMs: 80 }));
+    store.threads.upsert(threadRecord('c', { createdAtMs: 20, updatedAtMs: 70 }));
+    store.threads.upsert(threadRecord('d', { createdAtMs: 30, updatedAtMs: 60 }));
+    const ids = (query: Omit<Parameters<typeof store.threads.list>[0], 'archived' | 'limit'>) =>
+      store.threads.list({ archived: 'all', limit: 10, ...query }).map((r) => r.id);
+    expect(ids({ sortBy: 'createdAtMs', direction: 'asc' })).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids({ sortBy: 'createdAtMs', direction: 'desc' })).toEqual(['d', 'c', 'b', 'a']);
+    expect(ids({ sortBy: 'updatedAtMs', direction: 'asc' })).toEqual(['d', 'c', 'b', 'a']);
+    expect(ids({ sortBy: 'createdAtMs', direction: 'asc', after: { at: 20, id: 'b', inclusive: false } })).toEqual(['c', 'd']);
+    expect(ids({ sortBy: 'createdAtMs', direction: 'asc', after: { at: 20, id: 'b', inclusive: true } })).toEqual(['b', 'c', 'd']);
+    expect(ids({ sortBy: 'createdAtMs', direction: 'desc', after: { at: 20, id: 'c', inclusive: false } })).toEqual(['b', 'a']);
   });
 
   it('filters archived threads', () => {

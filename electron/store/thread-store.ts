@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 
 /** A thread row as the runtime sees it (times in ms; wire converts to seconds). */
@@ -62,24 +63,36 @@ interface ThreadRow {
   environment_cwd: string | null;
 }
 
-/** Position in a newest-first listing. */
+/** The columns a listing can be ordered by (Codex's `created_at` and `updated_at` sort keys). */
+export type ThreadSortColumn = 'createdAtMs' | 'updatedAtMs';
+export type ThreadSortDirection = 'asc' | 'desc';
+
+/** A position in a listing: the sort value and id of a thread; `inclusive` lists that thread again. */
 export interface ThreadCursor {
-  readonly updatedAtMs: number;
+  readonly at: number;
   readonly id: string;
+  readonly inclusive: boolean;
 }
 
 export interface ThreadListQuery {
   /** 'active' hides archived threads, 'archived' shows only them, 'all' shows both. */
   readonly archived: 'active' | 'archived' | 'all';
   readonly limit: number;
+  /** Default: newest updated first. Ties are broken by id, in the same direction. */
+  readonly sortBy?: ThreadSortColumn;
+  readonly direction?: ThreadSortDirection;
   readonly after?: ThreadCursor;
 }
+
+const SORT_SQL: Record<ThreadSortColumn, string> = { createdAtMs: 'created_at_ms', updatedAtMs: 'updated_at_ms' };
+const ARCHIVED_SQL = { active: 'archived = 0', archived: 'archived = 1', all: '1 = 1' } as const;
 
 /** Prepared-statement repository for the threads table. */
 export class ThreadStore {
   private readonly upsertStmt;
   private readonly getStmt;
-  private readonly listStmts;
+  /** One prepared statement per filter, order and cursor kind, made when first used. */
+  private readonly listStmts = new Map<string, Statement<Record<string, unknown>, ThreadRow>>();
   private readonly usingEnvironmentStmt;
 
   constructor(private readonly db: Db) {
@@ -106,22 +119,6 @@ export class ThreadStore {
       'SELECT id, name, preview FROM threads WHERE environment_id = ? AND archived = 0 ORDER BY updated_at_ms DESC',
     );
     this.getStmt = db.prepare<[string], ThreadRow>('SELECT * FROM threads WHERE id = ?');
-    const where = {
-      active: 'archived = 0',
-      archived: 'archived = 1',
-      all: '1 = 1',
-    } as const;
-    const page = (filter: string, cursor: boolean) =>
-      db.prepare<Record<string, unknown>, ThreadRow>(
-        `SELECT * FROM threads WHERE ${filter}` +
-          (cursor ? ' AND (updated_at_ms < @updated OR (updated_at_ms = @updated AND id < @id))' : '') +
-          ' ORDER BY updated_at_ms DESC, id DESC LIMIT @limit',
-      );
-    this.listStmts = {
-      active: { first: page(where.active, false), next: page(where.active, true) },
-      archived: { first: page(where.archived, false), next: page(where.archived, true) },
-      all: { first: page(where.all, false), next: page(where.all, true) },
-    };
   }
 
   upsert(record: ThreadRecord): void {
@@ -134,10 +131,22 @@ export class ThreadStore {
   }
 
   list(query: ThreadListQuery): ThreadRecord[] {
-    const stmts = this.listStmts[query.archived];
-    const rows = query.after
-      ? stmts.next.all({ updated: query.after.updatedAtMs, id: query.after.id, limit: query.limit })
-      : stmts.first.all({ limit: query.limit });
+    const column = SORT_SQL[query.sortBy ?? 'updatedAtMs'];
+    const direction = query.direction ?? 'desc';
+    const cursor = query.after ? (query.after.inclusive ? 'inclusive' : 'exclusive') : 'none';
+    const key = `${query.archived}/${column}/${direction}/${cursor}`;
+    let stmt = this.listStmts.get(key);
+    if (!stmt) {
+      const beyond = direction === 'desc' ? '<' : '>';
+      const keyset =
+        cursor === 'none' ? '' : ` AND (${column} ${beyond} @at OR (${column} = @at AND id ${beyond}${cursor === 'inclusive' ? '=' : ''} @id))`;
+      const order = direction === 'desc' ? 'DESC' : 'ASC';
+      stmt = this.db.prepare<Record<string, unknown>, ThreadRow>(
+        `SELECT * FROM threads WHERE ${ARCHIVED_SQL[query.archived]}${keyset} ORDER BY ${column} ${order}, id ${order} LIMIT @limit`,
+      );
+      this.listStmts.set(key, stmt);
+    }
+    const rows = query.after ? stmt.all({ at: query.after.at, id: query.after.id, limit: query.limit }) : stmt.all({ limit: query.limit });
     return rows.map(fromRow);
   }
 

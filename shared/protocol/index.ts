@@ -9,6 +9,7 @@ export * from './dispatcher.js';
 export * from './client.js';
 export * from './methods/initialize.js';
 export * from './methods/thread.js';
+export * from './methods/thread-pages.js';
 export * from './events.js';
 export * from './methods/turn.js';
 export * from './methods/goal.js';

@@ -19,6 +19,7 @@ import { reviewMethods } from './methods/review.js';
 import { queueMethods, queueNotifications } from './methods/queue.js';
 import { scheduleMethods, scheduleNotifications } from './methods/schedule.js';
 import { threadMethods, threadNotifications } from './methods/thread.js';
+import { threadPageMethods } from './methods/thread-pages.js';
 import { threadSandboxMethods, threadSandboxNotifications } from './methods/thread-sandbox.js';
 import { turnMethods, turnNotifications } from './methods/turn.js';
 import { storageMethods } from './methods/storage.js';
@@ -33,6 +34,7 @@ import { workspaceMethods } from './methods/workspace.js';
 export const clientMethods = {
   ...initializeMethods,
   ...threadMethods,
+  ...threadPageMethods,
   ...configMethods,
   ...modelProbeMethods,
   ...turnMethods,

@@ -80,6 +80,7 @@ export function renderDifferences(file: DifferencesFile, sessions: readonly stri
       lines.push(`  - ${describeDifference(difference)} — ${scope}`);
     }
   }
+  if (total === 0) lines.push('Nothing is pending: Wheelhouse sends everything Codex sends in these sessions, apart from the deliberate differences above.');
   lines.push('', DOC_END);
   return lines.join('\n');
 }

@@ -47,6 +47,7 @@ export function writeDifferencesFile(file: DifferencesFile): void {
   const pending = sessions.map(([session, list]) =>
     list.length === 0 ? `    ${line(session)}: []` : `    ${line(session)}: [\n${list.map((d) => `      ${line(d)}`).join(',\n')}\n    ]`,
   );
+  const why = Object.entries(file[WHY_SECTION]).map(([key, reason]) => `    ${line(key)}: ${line(reason)}`);
   const text = [
     '{',
     `  "codexVersion": ${line(file.codexVersion)},`,
@@ -56,11 +57,7 @@ export function writeDifferencesFile(file: DifferencesFile): void {
     `  ${line(PENDING_SECTION)}: {`,
     pending.join(',\n'),
     '  },',
-    `  ${line(WHY_SECTION)}: {`,
-    Object.entries(file[WHY_SECTION])
-      .map(([key, reason]) => `    ${line(key)}: ${line(reason)}`)
-      .join(',\n'),
-    '  }',
+    ...(why.length === 0 ? [`  ${line(WHY_SECTION)}: {}`] : [`  ${line(WHY_SECTION)}: {`, why.join(',\n'), '  }']),
     '}',
     '',
   ].join('\n');

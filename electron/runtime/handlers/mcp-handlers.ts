@@ -12,9 +12,13 @@ const RESOURCE_READ_TIMEOUT_MS = 60_000;
 /** The mcpServer* handlers, over one manager; `requireThread` throws for an unknown thread. */
 export function mcpHandlers(manager: McpManager, requireThread: (threadId: string) => void): McpHandlers {
   return {
-    'mcpServerStatus/list': (params) => {
+    'mcpServerStatus/list': async (params) => {
+      if (params.serverName && !manager.servers().some((slot) => slot.config.name === params.serverName)) {
+        throw RpcError.invalidRequest(`no MCP server named "${params.serverName}"`);
+      }
+      // As Codex: a server still starting is listed once its start settles, with its catalog or its error.
+      await manager.startsSettled(params.serverName ? [params.serverName] : undefined);
       const all = manager.servers().filter((slot) => !params.serverName || slot.config.name === params.serverName);
-      if (params.serverName && all.length === 0) throw RpcError.invalidRequest(`no MCP server named "${params.serverName}"`);
       const offset = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
       if (!Number.isSafeInteger(offset) || offset < 0) throw RpcError.invalidParams(`invalid cursor: ${params.cursor}`);
       const limit = params.limit ?? DEFAULT_PAGE;

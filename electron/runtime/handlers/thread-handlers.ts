@@ -1,10 +1,11 @@
-import type { threadMethods } from '../../../shared/protocol/index.js';
+import type { threadMethods, threadPageMethods } from '../../../shared/protocol/index.js';
 import type { EnvironmentRegistry } from '../environments/environment-registry.js';
 import type { HookDispatcher } from '../hooks/hook-dispatcher.js';
 import { resumeWithSessionHooks, startWithSessionHooks } from '../hooks/session-start-hooks.js';
 import type { TurnQueue } from '../queue/turn-queue.js';
 import type { ProjectService } from '../projects/project-service.js';
 import type { ThreadHistory } from '../thread-history.js';
+import type { ThreadPages } from '../thread-pages.js';
 import type { ThreadDefaults, ThreadManager } from '../thread-manager.js';
 import type { ThreadSandboxSettings } from '../thread-sandbox.js';
 import type { ClientTools } from '../tools/client-tools.js';
@@ -14,6 +15,7 @@ import { originatorOf, sessionSourceOf } from './session-source.js';
 export interface ThreadHandlerDeps {
   readonly threads: ThreadManager;
   readonly history: ThreadHistory;
+  readonly pages: ThreadPages;
   readonly hooks: HookDispatcher;
   readonly clientTools: ClientTools;
   readonly queue: TurnQueue;
@@ -26,8 +28,8 @@ export interface ThreadHandlerDeps {
   readonly projects: Pick<ProjectService, 'prepareStart'>;
 }
 
-/** thread/*: start, read, list, name, archive, resume, fork, rollback. */
-export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof threadMethods> {
+/** thread/*: start, read, list, name, archive, resume, fork, rollback, and the paged history. */
+export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof threadMethods & typeof threadPageMethods> {
   const { threads, history, hooks, clientTools, queue, sandboxSettings } = deps;
   return {
     'thread/start': async (params, ctx) => {
@@ -59,5 +61,7 @@ export function threadHandlers(deps: ThreadHandlerDeps): HandlerTable<typeof thr
       return sandboxSettings.withEffectiveSettings(forked);
     },
     'thread/rollback': (params) => history.rollback(params),
+    'thread/turns/list': (params) => deps.pages.turns(params),
+    'thread/items/list': (params) => deps.pages.items(params),
   };
 }

@@ -383,7 +383,7 @@ async function fetchAll(
   const readStates: Record<string, ThreadReadState> = {};
   let cursor: string | null = null;
   do {
-    const page: ResultOf<'thread/list'> = await client.request('thread/list', { ...filter, cursor, limit: PAGE_SIZE });
+    const page: ResultOf<'thread/list'> = await client.request('thread/list', { ...filter, cursor, limit: PAGE_SIZE, sortKey: 'updated_at' });
     threads.push(...page.data);
     Object.assign(readStates, page.readStates);
     cursor = page.nextCursor;

@@ -10,6 +10,8 @@ import {
   SandboxMode,
   Thread,
   ConversationItem,
+  Turn,
+  TurnItemsView,
 } from '../thread.js';
 
 const ThreadId = z.string().min(1).max(200);
@@ -32,7 +34,7 @@ export const ThreadStartParams = z.object({
 });
 
 /** A page size as Codex sends it (any uint32); Wheelhouse serves at most `max` per page. */
-const PageLimit = (max: number) =>
+export const PageLimit = (max: number) =>
   z
     .number()
     .int()
@@ -91,18 +93,30 @@ export const ThreadReadState = z.object({
 });
 export type ThreadReadState = z.infer<typeof ThreadReadState>;
 
+/** Codex `SortDirection`. */
+export const SortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof SortDirection>;
+/** The Codex `ThreadSortKey`s Wheelhouse keeps times for. */
+export const ThreadSortKey = z.enum(['created_at', 'updated_at']);
+export type ThreadSortKey = z.infer<typeof ThreadSortKey>;
+
 export const ThreadListParams = z.object({
   /** Include archived threads (Codex: `archived`); archived-only when `archived` is true. */
   includeArchived: z.boolean().nullable().optional(),
   archived: z.boolean().nullable().optional(),
   cursor: z.string().max(500).nullable().optional(),
   limit: PageLimit(500),
+  /** Codex: order by creation (default) or by the last change; Codex's `recency_at` and `section_position` are not offered. */
+  sortKey: ThreadSortKey.nullable().optional(),
+  /** Codex: newest first (`desc`, the default) or oldest first. */
+  sortDirection: SortDirection.nullable().optional(),
 });
 
 export const ThreadListResult = z.object({
   data: z.array(Thread),
   nextCursor: z.string().nullable(),
-  backwardsCursor: z.null(),
+  /** Codex: a cursor for the opposite `sortDirection`, at the page's first thread (listed again); null for an empty page. */
+  backwardsCursor: z.string().nullable(),
   /** Codex: each listed thread's read state, by thread id (ephemeral threads keep none, so they have no key). */
   readStates: z.record(z.string(), ThreadReadState),
 });
@@ -160,11 +174,22 @@ export const ThreadLoadedListResult = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/** Codex `ThreadResumeInitialTurnsPageParams`: a `thread/turns/list` page to answer with. */
+export const InitialTurnsPageParams = z.object({
+  limit: PageLimit(100),
+  sortDirection: SortDirection.nullable().optional(),
+  itemsView: TurnItemsView.nullable().optional(),
+});
+
 export const ThreadResumeParams = z.object({
   threadId: ThreadId,
   model: z.string().max(200).nullable().optional(),
   modelProvider: z.string().max(200).nullable().optional(),
   cwd: Path.nullable().optional(),
+  /** Codex: answer without `thread.turns` (the client pages them with `thread/turns/list`). */
+  excludeTurns: z.boolean().nullable().optional(),
+  /** Codex: also answer with this page of turns (`initialTurnsPage`). */
+  initialTurnsPage: InitialTurnsPageParams.nullable().optional(),
 });
 
 export const ThreadForkParams = z.object({
@@ -202,23 +227,29 @@ export const CollaborationMode = z.object({
 });
 export type CollaborationMode = z.infer<typeof CollaborationMode>;
 
+/** Codex `TurnsPage`: what `thread/turns/list` answers. */
+export const TurnsPage = z.object({
+  data: z.array(Turn),
+  /** Codex: after the page's last turn; null when there are no more. */
+  nextCursor: z.string().nullable(),
+  /** Codex: at the page's first turn (listed again), for the opposite `sortDirection`; null for an empty page. */
+  backwardsCursor: z.string().nullable(),
+});
+
 export const ThreadLoadResult = ThreadStartResult.extend({
-  ...nullFields('initialTurnsPage', 'itemsBackwardsCursor', 'turnsBackwardsCursor').shape,
+  initialTurnsPage: TurnsPage.nullable(),
+  /** Codex: `thread/turns/list` with `sortDirection: "desc"` from here pages the history back, starting with the newest turn. */
+  turnsBackwardsCursor: z.string().nullable(),
+  /** Codex: `thread/items/list` with `sortDirection: "desc"` from here pages the items back, starting with the newest. */
+  itemsBackwardsCursor: z.string().nullable(),
   collaborationMode: CollaborationMode.nullable(),
   items: z.array(ConversationItem),
   eventSeq: EventSeqField,
 });
-/** The Codex resume result fields Wheelhouse has no value for. */
-export const THREAD_LOAD_CODEX_NULLS = {
-  ...THREAD_START_CODEX_NULLS,
-  initialTurnsPage: null,
-  itemsBackwardsCursor: null,
-  turnsBackwardsCursor: null,
-} as const;
 
 export const threadMethods = {
   'thread/start': defineMethod(ThreadStartParams, ThreadStartResult, 'Create a new thread.'),
-  'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest first.'),
+  'thread/list': defineMethod(ThreadListParams, ThreadListResult, 'List threads, newest created first unless sortKey/sortDirection say otherwise.'),
   'thread/read': defineMethod(ThreadReadParams, ThreadReadResult, 'Read a thread with its items.'),
   'thread/name/set': defineMethod(ThreadSetNameParams, EmptyResult, 'Rename a thread.', perThread),
   'thread/archive': defineMethod(ThreadIdParams, EmptyResult, 'Archive a thread.', perThread),

@@ -7,8 +7,9 @@ import { useFocusTrap } from './use-focus-trap.js';
 /**
  * An MCP server's question to the person, as a modal form built from the
  * schema it sent: Accept sends the answers, Decline says no, Cancel (or
- * Escape) dismisses without choosing. A kind of request this window cannot
- * draw is still shown, with Decline and Cancel only.
+ * Escape) dismisses without choosing. A request to visit a web page shows the
+ * page's host plainly and opens it only when the person clicks. A kind of
+ * request this window cannot draw is still shown, with Decline and Cancel only.
  */
 export function ElicitationDialog() {
   const request = useElicitationStore((s) => s.pending[0] ?? null);
@@ -70,7 +71,9 @@ function ElicitationForm({ request }: { request: PendingElicitation }) {
         <p id={messageId} className="dialog-text">
           {message}
         </p>
-        {fields ? (
+        {params.mode === 'url' ? (
+          <UrlRequest url={params.url} />
+        ) : fields ? (
           <div className="elicitation-fields">
             {fields.map((field) => (
               <FieldInput
@@ -103,10 +106,48 @@ function ElicitationForm({ request }: { request: PendingElicitation }) {
               Accept
             </button>
           )}
+          {params.mode === 'url' && <OpenLinkButton url={params.url} onOpen={() => request.answer({ action: 'accept' })} />}
         </div>
       </form>
     </div>
   );
+}
+
+/**
+ * Where the link goes, said plainly: its host on its own line (in the form the browser will use,
+ * so a look-alike name shows as `xn--…`), then the whole address for those who want to check it.
+ */
+function UrlRequest({ url }: { url: string }) {
+  return (
+    <div className="elicitation-url" data-testid="elicitation-url">
+      <span className="field-label">This opens a page on</span>
+      <span className="elicitation-url-host" data-testid="elicitation-url-host">
+        {hostOf(url)}
+      </span>
+      <span className="elicitation-url-full field-mono">{url}</span>
+      <span className="field-hint">It opens in your browser only when you choose Open. Decline if you did not expect it.</span>
+    </div>
+  );
+}
+
+/**
+ * Opens the page through the app's external-link path (a new-window link the desktop vets and
+ * hands to the browser; https only) and tells the server the person went there.
+ */
+function OpenLinkButton({ url, onOpen }: { url: string; onOpen: () => void }) {
+  return (
+    <a className="button button-primary" href={url} target="_blank" rel="noopener noreferrer" data-testid="elicitation-open" onClick={onOpen}>
+      Open {hostOf(url)}
+    </a>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 function FieldInput(props: {
