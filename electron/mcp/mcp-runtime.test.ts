@@ -66,8 +66,7 @@ describe('MCP servers in the runtime', () => {
 
   it('answers mcpServerStatus/list once a server still starting has started, with its info and capabilities, and lists a failed start with its error', async () => {
     // The slow server waits at a FIFO the test opens: it cannot be up before the list is asked for.
-    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wh-mcp-gate-'));
-    cleanups.push(() => fs.rmSync(files, { recursive: true, force: true }));
+    const files = kit.tempDir('wh-mcp-gate-');
     const gate = path.join(files, 'gate');
     execFileSync('mkfifo', [gate]);
     const script = `read go < '${gate}'; exec '${process.execPath}' '${everythingServerScript}'`;
