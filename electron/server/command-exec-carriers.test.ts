@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type NotificationMessage, type ResponseMessage } from '../../shared/protocol/index.js';
+import { DEFAULT_OUTPUT_LIMITS } from '../exec/index.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
@@ -133,7 +134,8 @@ describe('command/exec over stdio: the person\'s terminal', () => {
       received += bytes.length;
       return bytes.length;
     };
-    while (received < 384 * 1024) await next();
+    // Flow control pauses the command once more than its high-water mark is unacknowledged.
+    while (received <= DEFAULT_OUTPUT_LIMITS.highWaterBytes) await next();
     // Nothing acknowledged yet: the command must be held, not streamed on. Meanwhile a second flood of the
     // same size on the same connection (without outputAck: consumed once sent) runs to its end; a broken
     // pause would deliver megabytes of the first in that time.
