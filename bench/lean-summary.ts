@@ -100,6 +100,12 @@ export function leanAndBounded(figures: LeanFigures) {
       agentOverWebSocket: carriers.agentOverWebSocket.ratioOfMedians,
       commandExecOverStdio: carriers.commandExecOverStdio.ratioOfMedians,
       supervisorInProcess: pty.ratioOfMedians,
+      // Load-robust beside the ratios: CPU spent on the command by the server, and by the raw drain's reader.
+      cpuMsPerRun: {
+        agentServeOverWebSocket: carriers.agentOverWebSocket.serverCpuMs,
+        commandExecAppServerOverStdio: carriers.commandExecOverStdio.serverCpuMs,
+        rawNodePtyReader: carriers.rawNodePty.readerCpuMs,
+      },
       everyClientAndLogLossless: lossless,
       goal: `>= ${LEAN_GOALS.throughputOfRaw} x raw over WebSocket and stdio, lossless`,
       meetsGoal:
