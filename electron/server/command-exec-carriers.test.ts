@@ -156,14 +156,17 @@ describe('command/exec over stdio: the person\'s terminal', () => {
     await peer.call('command/exec/ack', { processId: 'flood', bytes: received });
     const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\r\n`).join('');
     let acked = received;
+    // Not awaited one by one (output keeps coming meanwhile), but all answered before the server goes.
+    const acks: Promise<unknown>[] = [];
     while (received < expected.length) {
       const bytes = await next();
       acked += bytes;
-      void peer.request('command/exec/ack', { processId: 'flood', bytes });
+      acks.push(peer.request('command/exec/ack', { processId: 'flood', bytes }));
     }
     expect(Buffer.concat(chunks).toString('latin1')).toBe(expected);
     expect(acked).toBe(expected.length);
     expect(await exec).toMatchObject({ result: { exitCode: 0 } });
+    await Promise.all(acks);
   });
 
   it('kills the whole tree, grandchildren included, when the connection closes', async () => {
