@@ -34,6 +34,7 @@ import { startServe } from '../test-support/serve-process.js';
 import { TempDirs } from '../test-support/temp-dir.js';
 import { connectWs, type WsPeer } from '../test-support/ws-peer.js';
 import { expectedDigest, FIXTURE, LINES, rawDrain, type RunResult } from './pty-throughput.js';
+import { cpuTimeMs } from './startup.js';
 
 /**
  * Extra node flags for the servers under test, space-separated: e.g.
@@ -62,11 +63,20 @@ function memoryMb(pid: number): { peakRssMb: number; rssMb: number } {
   return { peakRssMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
 }
 
-/** A client that collects the command's output deltas; `slow` stops reading its socket now and then. */
-function attachReader(ws: WsPeer, slow: boolean) {
+/**
+ * A client that collects the command's output deltas; `slow` stops reading its socket now and then.
+ * Notes the server's CPU time (`serverPid`) when it sees the command start and complete.
+ */
+function attachReader(ws: WsPeer, slow: boolean, serverPid: number) {
   const copy = newCopy();
   let sinceBreak = 0;
-  const events: { started: number | null; completed: number | null; logPath: string | null } = { started: null, completed: null, logPath: null };
+  const events: { started: number | null; completed: number | null; logPath: string | null; serverCpuMs: number | null } = {
+    started: null,
+    completed: null,
+    logPath: null,
+    serverCpuMs: null,
+  };
+  let cpuAtStart: number | null = null;
   let resolveCompleted: () => void = () => undefined;
   const completed = new Promise<void>((resolve) => (resolveCompleted = resolve));
   ws.socket.on('message', (data) => {
@@ -87,9 +97,14 @@ function attachReader(ws: WsPeer, slow: boolean) {
     if (!text.includes('"commandExecution"')) return;
     const message = JSON.parse(text) as { method?: string; params?: { item?: { type: string; logPath?: string | null } } };
     if (message.params?.item?.type !== 'commandExecution') return;
-    if (message.method === 'item/started') events.started = performance.now();
+    if (message.method === 'item/started') {
+      events.started = performance.now();
+      cpuAtStart = cpuTimeMs(serverPid);
+    }
     if (message.method === 'item/completed') {
       events.completed = performance.now();
+      const cpuAtEnd = cpuTimeMs(serverPid);
+      events.serverCpuMs = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
       events.logPath = message.params.item.logPath ?? null;
       resolveCompleted();
     }
@@ -104,11 +119,11 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
   const serve = await startServe({ home, nodeArgs: SERVER_NODE_ARGS });
   try {
     const fast = await connectWs(serve.wsUrl);
-    const readers = [attachReader(fast, false)];
+    const readers = [attachReader(fast, false, serve.process.child.pid!)];
     await fast.peer.initialize('fast');
     if (withSlowClient) {
       const slow = await connectWs(serve.wsUrl);
-      readers.push(attachReader(slow, true));
+      readers.push(attachReader(slow, true, serve.process.child.pid!));
       await slow.peer.initialize('slow');
     }
     const idleMemory = memoryMb(serve.process.child.pid!);
@@ -130,6 +145,7 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
     const storedBytes = fileBytes(path.join(home, 'state.sqlite')) + fileBytes(path.join(home, 'state.sqlite-wal')) + dirBytes(path.join(home, 'logs'));
     return {
       ms,
+      serverCpuMs: first!.events.serverCpuMs,
       clients: readers.map((reader) => ({ bytes: reader.copy.bytes, sha256: reader.copy.hash.digest('hex') })),
       log,
       replay,
@@ -210,14 +226,17 @@ async function execOverStdio(temp: TempDirs) {
   };
   try {
     await call('initialize', { clientInfo: { name: 'carrier-throughput-bench', version: '0' } });
+    const cpuAtStart = cpuTimeMs(server.child.pid);
     const started = performance.now();
     const answer = (await call('command/exec', { command: FIXTURE, processId: 'flood', tty: true, cwd: project, disableOutputCap: true })) as {
       result?: { exitCode: number };
     };
     const ms = performance.now() - started;
+    const cpuAtEnd = cpuTimeMs(server.child.pid);
+    const serverCpuMs = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
     const logDir = path.join(home, 'logs', 'exec');
     const logs = fs.readdirSync(logDir).map((name) => path.join(logDir, name));
-    return { ms, exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
+    return { ms, serverCpuMs, exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
   } finally {
     stdin.end();
     await server.exited;
@@ -234,12 +253,17 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   const mock = await startMockModelServer();
   const loadAtStart = loadAverage();
   const raw: RunResult[] = [];
+  const rawCpuMs: number[] = [];
   const agent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
   const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
   try {
     for (let round = 0; round < (options.rounds ?? 3); round += 1) {
+      // The raw drain reads in this process, which does nothing else meanwhile: its CPU is the reader's.
+      const cpuBefore = process.cpuUsage();
       raw.push(await rawDrain(options.temp.make('wheelhouse-bench-')));
+      const cpu = process.cpuUsage(cpuBefore);
+      rawCpuMs.push(Math.round((cpu.user + cpu.system) / 1000));
       agent.push(await agentOverWebSocket(mock, options.temp, false));
       stdio.push(await execOverStdio(options.temp));
     }
@@ -254,12 +278,15 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   return {
     fixture: `${FIXTURE.join(' ')} (${LINES} lines, ${expected.bytes} bytes through a pty)`,
     loadAverage1m: { atStart: loadAtStart, atEnd: loadAverage() },
-    rawNodePty: { mbPerSecond: rawRates, bytesLost: raw.map((run) => expected.bytes - run.bytes) },
+    rawNodePty: { mbPerSecond: rawRates, bytesLost: raw.map((run) => expected.bytes - run.bytes), readerCpuMs: rawCpuMs },
+    // CPU the server spent on the command (all its threads, from /proc), beside the raw reader's: on a
+    // loaded machine wall times measure the queue for a core, CPU time what the output path costs.
     agentOverWebSocket: {
       mbPerSecond: agentRates,
       ratioOfMedians: Math.round((median(agentRates) / median(rawRates)) * 100) / 100,
       clientLossless: agent.every((run) => run.clients.every(lossless)),
       logLossless: agent.every((run) => lossless(run.log)),
+      serverCpuMs: agent.map((run) => run.serverCpuMs),
       servePeakRssMb: agent.map((run) => run.servePeakRssMb),
     },
     // Output stored once: the whole database and the process log against the output's size.
@@ -285,6 +312,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       ratioOfMedians: Math.round((median(stdioRates) / median(rawRates)) * 100) / 100,
       clientLossless: stdio.every((run) => run.clients.every(lossless) && run.exitCode === 0),
       logLossless: stdio.every((run) => lossless(run.log)),
+      serverCpuMs: stdio.map((run) => run.serverCpuMs),
     },
   };
 }

@@ -1,6 +1,14 @@
 /**
  * Benchmarks of the runtime's carriers (`npm run bench`). Prints one JSON
  * document; figures are compared with targets but never asserted.
+ *
+ *   npm run bench -- [--lean] [--soak routine|full]
+ *
+ * `leanAndBounded` gathers issue 23's figures (storage per output byte, RSS
+ * after warm-up and the soaks, spawn -> initialize and peak RSS beside Codex
+ * when CODEX_BIN is set, a 10 KB/s SSE reader during a 100 MB flood,
+ * throughput against raw node-pty). `--lean` runs only the benches behind
+ * them; `--soak full` soaks 2,400 turns and 500 jobs instead of 300 and 100.
  */
 import os from 'node:os';
 import { ensureCliBuilt } from '../test-support/build.js';
@@ -31,6 +39,7 @@ import { detachedRunsBench } from './detached-runs.js';
 import { jobLogBench } from './job-log.js';
 import { checkpointBench } from './checkpoints.js';
 import { schedulesBench } from './schedules.js';
+import { leanAndBounded, SOAK_SIZES, type SoakSize } from './lean-summary.js';
 
 const TARGETS = {
   eventLoopP99Ms: 20,
@@ -50,13 +59,61 @@ const TARGETS = {
   jobLogOpenMs: 1000,
 } as const;
 
+interface BenchOptions {
+  /** Only the benches behind `leanAndBounded`. */
+  readonly lean: boolean;
+  readonly soak: SoakSize;
+}
+
+function parseOptions(argv: readonly string[]): BenchOptions {
+  const soakAt = argv.indexOf('--soak');
+  const soak = soakAt >= 0 ? argv[soakAt + 1] : 'routine';
+  if (soak !== 'routine' && soak !== 'full') throw new Error(`--soak takes routine or full, got ${String(soak)}`);
+  return { lean: argv.includes('--lean'), soak };
+}
+
+function machine(loadAtStart: number) {
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: os.cpus().length,
+    // Other work on the machine skews every figure; this says how busy it was.
+    loadAverage1mAtStart: loadAtStart,
+  };
+}
+
+/** Issue 23's figures alone, in the same order as in the full run. */
+async function leanRun(options: BenchOptions, temp: TempDirs, loadAtStart: number) {
+  const startup = await startupTimes({ runs: 15 });
+  const slowReader = await sseSlowReader({ temp });
+  const peakMemory = await sessionMemory({ runs: 3 });
+  const soak = await soakMemory({ ...SOAK_SIZES[options.soak], temp });
+  const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
+  const carriers = await carrierThroughput({ temp });
+  return {
+    machine: machine(loadAtStart),
+    leanAndBounded: leanAndBounded({ soakSize: options.soak, startup, peakMemory, soak, slowReader, pty, carriers }),
+    startupToInitialize: startup,
+    sseSlowReader: slowReader,
+    sessionPeakMemory: peakMemory,
+    soakMemory: soak,
+    ptyThroughput: pty,
+    ptyToClientThroughput: carriers,
+  };
+}
+
 async function main(): Promise<void> {
   // Measure what users run: results are validated in development only (this runtime and the children inherit it).
   process.env.NODE_ENV = 'production';
+  const options = parseOptions(process.argv.slice(2));
   ensureCliBuilt();
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
   const temp = new TempDirs();
   try {
+    if (options.lean) {
+      process.stdout.write(`${JSON.stringify(await leanRun(options, temp, loadAtStart), null, 2)}\n`);
+      return;
+    }
     // First, while nothing else of this bench has warmed the machine up.
     const startup = await startupTimes({ runs: 15 });
     const roundTripOptions = { warmup: 500, requests: 5000 };
@@ -84,7 +141,7 @@ async function main(): Promise<void> {
     const slowReader = await sseSlowReader({ temp });
     // Beside Codex's app-server on the same session when CODEX_BIN is set.
     const peakMemory = await sessionMemory({ runs: 3 });
-    const soak = await soakMemory({ turns: 300, jobs: 100, temp });
+    const soak = await soakMemory({ ...SOAK_SIZES[options.soak], temp });
     const groupCommit = await eventLogGroupCommit({ dir: () => temp.make('wheelhouse-bench-') });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
@@ -97,13 +154,9 @@ async function main(): Promise<void> {
     const jobLog = await jobLogBench({ home: temp.make('wheelhouse-bench-') });
     const checkpoints = await checkpointBench(temp);
     const report = {
-      machine: {
-        node: process.version,
-        platform: `${process.platform}-${process.arch}`,
-        cpus: os.cpus().length,
-        // Other work on the machine skews every figure; this says how busy it was.
-        loadAverage1mAtStart: loadAtStart,
-      },
+      machine: machine(loadAtStart),
+      // Issue 23's figures, gathered from the benches below (each in full under its own key).
+      leanAndBounded: leanAndBounded({ soakSize: options.soak, startup, peakMemory, soak, slowReader, pty, carriers }),
       // Spawn -> initialize response of fresh processes; Codex's alongside when `codex` is on PATH.
       startupToInitialize: startup,
       rendererBundle: rendererBundleSizes(),

@@ -27,7 +27,7 @@ interface StartupSample {
 }
 
 /** User + system CPU time of a running process from /proc (clock ticks of 10 ms), or null off Linux. */
-function cpuTimeMs(pid: number | undefined): number | null {
+export function cpuTimeMs(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

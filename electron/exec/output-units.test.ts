@@ -96,10 +96,10 @@ describe('output pipeline', () => {
       output.push('pty', chunk);
       expect(events).toHaveLength(3);
       for (let i = 0; i < 100; i += 1) output.push('pty', chunk);
-      expect(events).toHaveLength(3 + 3);
+      expect(events).toHaveLength(3 + 1);
       output.close();
       const outputs = events.flatMap((event) => (event.type === 'output' ? [event.data.length] : []));
-      expect(outputs.slice(2)).toEqual([1024, 32 * 1024, 32 * 1024, 32 * 1024, 4 * 1024]);
+      expect(outputs.slice(2)).toEqual([1024, 64 * 1024, 36 * 1024]);
       expect(fs.statSync(log.path).size).toBe(outputs.reduce((a, b) => a + b, 0));
     } finally {
       now.mockRestore();

@@ -4,7 +4,7 @@ import { alive, collect, pidsAfter, referenceWork, seqText } from '../../test-su
 import { waitUntil } from '../../test-support/waiting.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import { treeMembers } from './process-tree.js';
-import { ProcessSupervisor } from './supervisor.js';
+import { DEFAULT_OUTPUT_LIMITS, ProcessSupervisor } from './supervisor.js';
 import type { ProcessEvent } from './types.js';
 
 const temp = new TempDirs();
@@ -58,7 +58,7 @@ describe('process supervisor control', () => {
     expect((await reference.exited).exitCode).toBe(0);
     expect(receivedBytes).toBe(heldAt);
     expect(child.state).toBe('running');
-    expect(heldAt).toBeGreaterThan(384 * 1024);
+    expect(heldAt).toBeGreaterThan(DEFAULT_OUTPUT_LIMITS.highWaterBytes);
     expect(child.maxUnackedBytes).toBeLessThanOrEqual(500 * 1024);
     acking = true;
     subscription.ack(receivedBytes);
@@ -69,7 +69,7 @@ describe('process supervisor control', () => {
   });
 
   it('still delivers the last bytes of a command that exits while its output is paused', async () => {
-    // 400 000 bytes pause the output (over 384 KB unacknowledged); then, while paused, the command
+    // 400 000 bytes pause the output (over the 352 KB high-water mark unacknowledged); then, while paused, the command
     // answers its input and exits: its last bytes sit in the kernel's pty buffer, never read before.
     const script = `head -c 400000 /dev/zero | tr '\\0' a; read answer; echo "END-$answer"`;
     const child = await supervisor().spawn({ command: ['sh', '-c', script], cwd: temp.make() });

@@ -37,7 +37,7 @@ describe('process supervisor output', () => {
       expect(event.offset).toBe(offset);
       offset += event.data.length;
     }
-    // Batched: 2.3 MB arrive in batches of up to ~32 KB, not one event per 4 KB pty read.
+    // Batched: 2.3 MB arrive in batches of up to ~64 KB, not one event per 4 KB pty read.
     expect(outputs.length).toBeLessThan(Buffer.byteLength(expected) / 4096 / 2);
     expect(seen.events.at(-1)).toEqual({ type: 'exit', exit });
     const logPath = path.join(path.dirname(child.description.logPath), `${child.id}.log`);

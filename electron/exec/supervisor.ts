@@ -47,9 +47,11 @@ export interface LaunchPlan {
 
 export const DEFAULT_OUTPUT_LIMITS: OutputLimits = {
   maxDelayMs: 16,
-  maxBatchBytes: 32 * 1024,
-  // Pausing at 384 KB keeps what a consumer holds under 500 KB: one batch and one read arrive after it.
-  highWaterBytes: 384 * 1024,
+  // Codex coalesces a command's reads into deltas of up to 64 KiB too: a flood costs half the
+  // events (JSON, carrier writes, event-log rows, client parses) of 32 KB batches.
+  maxBatchBytes: 64 * 1024,
+  // Pausing at 352 KB keeps what a consumer holds under 500 KB: one batch and one read arrive after it.
+  highWaterBytes: 352 * 1024,
   lowWaterBytes: 128 * 1024,
   capBytes: 64 * 1024 * 1024,
   logCapBytes: 64 * 1024 * 1024,

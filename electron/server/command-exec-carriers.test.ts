@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type NotificationMessage, type ResponseMessage } from '../../shared/protocol/index.js';
+import { DEFAULT_OUTPUT_LIMITS } from '../exec/index.js';
 import { startAppServer, type AppServerProcess } from '../../test-support/app-server-process.js';
 import { killAllChildren } from '../../test-support/child-process.js';
 import type { ProtocolPeer } from '../../test-support/protocol-peer.js';
@@ -133,7 +134,8 @@ describe('command/exec over stdio: the person\'s terminal', () => {
       received += bytes.length;
       return bytes.length;
     };
-    while (received < 384 * 1024) await next();
+    // Flow control pauses the command once more than its high-water mark is unacknowledged.
+    while (received <= DEFAULT_OUTPUT_LIMITS.highWaterBytes) await next();
     // Nothing acknowledged yet: the command must be held, not streamed on. Meanwhile a second flood of the
     // same size on the same connection (without outputAck: consumed once sent) runs to its end; a broken
     // pause would deliver megabytes of the first in that time.
@@ -154,14 +156,17 @@ describe('command/exec over stdio: the person\'s terminal', () => {
     await peer.call('command/exec/ack', { processId: 'flood', bytes: received });
     const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\r\n`).join('');
     let acked = received;
+    // Not awaited one by one (output keeps coming meanwhile), but all answered before the server goes.
+    const acks: Promise<unknown>[] = [];
     while (received < expected.length) {
       const bytes = await next();
       acked += bytes;
-      void peer.request('command/exec/ack', { processId: 'flood', bytes });
+      acks.push(peer.request('command/exec/ack', { processId: 'flood', bytes }));
     }
     expect(Buffer.concat(chunks).toString('latin1')).toBe(expected);
     expect(acked).toBe(expected.length);
     expect(await exec).toMatchObject({ result: { exitCode: 0 } });
+    await Promise.all(acks);
   });
 
   it('kills the whole tree, grandchildren included, when the connection closes', async () => {

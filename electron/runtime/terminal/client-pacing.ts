@@ -14,7 +14,7 @@ export interface ClientBacklogSource {
 
 /**
  * Carrier backlog above which acknowledgements wait. The supervisor pauses
- * the command once 384 KB are unacknowledged, so a client's carrier never
+ * the command once 352 KB are unacknowledged, so a client's carrier never
  * holds much more than this plus that (a JSON or base64 encoding of it).
  */
 export const MAX_CLIENT_BACKLOG_BYTES = 64 * 1024;

@@ -41,7 +41,7 @@ export const CommandExecParams = z.object({
   permissionProfile: z.string().nullable().optional(),
   /**
    * Wheelhouse extension: the client acknowledges the output it has consumed
-   * with `command/exec/ack`; while it lags by more than ~384 KB the command
+   * with `command/exec/ack`; while it lags by more than ~352 KB the command
    * is paused instead of its output piling up. Without it, output counts as
    * consumed once handed to the carrier.
    */

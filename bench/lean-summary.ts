@@ -1,0 +1,117 @@
+/**
+ * Issue 23's "done means" in one place: every figure it asks `bench/` for,
+ * taken from the benches of the same run, each beside its baseline and goal.
+ * The benches print their full detail under their own keys; this is the page
+ * the README's lean-and-bounded figures are copied from.
+ */
+import type { carrierThroughput } from './carrier-throughput.js';
+import type { ptyThroughput } from './pty-throughput.js';
+import type { sessionMemory } from './session-memory.js';
+import type { SoakMemory } from './soak-memory.js';
+import type { sseSlowReader } from './sse-slow-reader.js';
+import type { StartupSummary } from './startup.js';
+
+/** How big the soaks are: `routine` for every run, `full` for the figures the issue names (2,400 turns, 500 jobs). */
+export const SOAK_SIZES = {
+  routine: { turns: 300, jobs: 100 },
+  full: { turns: 2400, jobs: 500 },
+} as const;
+export type SoakSize = keyof typeof SOAK_SIZES;
+
+export const LEAN_GOALS = {
+  storagePerOutputByte: 1.1,
+  soakGrowthPercent: 10,
+  peakRssOfCodex: 0.6,
+  startupOfCodex: 0.5,
+  throughputOfRaw: 0.8,
+} as const;
+
+export interface LeanFigures {
+  readonly soakSize: SoakSize;
+  readonly startup: Record<string, unknown>;
+  readonly peakMemory: Awaited<ReturnType<typeof sessionMemory>>;
+  readonly soak: SoakMemory;
+  readonly slowReader: Awaited<ReturnType<typeof sseSlowReader>>;
+  readonly pty: Awaited<ReturnType<typeof ptyThroughput>>;
+  readonly carriers: Awaited<ReturnType<typeof carrierThroughput>>;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const medianOf = (summary: unknown): number | null =>
+  typeof summary === 'object' && summary !== null && 'medianMs' in summary ? (summary as StartupSummary).medianMs : null;
+
+export function leanAndBounded(figures: LeanFigures) {
+  const { startup, peakMemory, soak, slowReader, pty, carriers } = figures;
+  const storage = Math.max(...carriers.storagePerOutputByte);
+  const ours = medianOf(startup['wheelhouseExistingHome']);
+  const codex = medianOf(startup['codex']);
+  const startupRatio = ours !== null && codex !== null ? round2(ours / codex) : null;
+  const lossless =
+    carriers.agentOverWebSocket.clientLossless &&
+    carriers.agentOverWebSocket.logLossless &&
+    carriers.commandExecOverStdio.clientLossless &&
+    carriers.commandExecOverStdio.logLossless;
+  return {
+    loadAverage1m: carriers.loadAverage1m,
+    outputStoragePerByte: {
+      // The whole database and the process logs after one `seq 1 3000000`, over the output's size (worst round).
+      worstRound: storage,
+      rounds: carriers.storagePerOutputByte,
+      goal: `<= ${LEAN_GOALS.storagePerOutputByte}`,
+      meetsGoal: storage <= LEAN_GOALS.storagePerOutputByte,
+    },
+    soakRss: {
+      size: `${figures.soakSize}: ${soak.turns} turns, then ${soak.jobs} jobs (after a warm-up of 30 turns and 10 jobs)`,
+      baselineMb: soak.baseline.rssMb,
+      afterWarmUpMb: soak.warm.rssMb,
+      afterTurnsMb: soak.afterTurns.rssMb,
+      afterJobsMb: soak.afterJobs.rssMb,
+      growthPercent: soak.growthPercent,
+      anonymousGrowthPercent: soak.anonymousGrowthPercent,
+      heapGrowthPercent: soak.heapGrowthPercent,
+      goal: `growth after warm-up <= ${LEAN_GOALS.soakGrowthPercent}% at ${SOAK_SIZES.full.turns} turns and ${SOAK_SIZES.full.jobs} jobs`,
+      meetsGoal: soak.growthPercent <= LEAN_GOALS.soakGrowthPercent,
+    },
+    sessionPeakRss: {
+      wheelhouseMb: peakMemory.wheelhousePeakRssMb,
+      codexMb: peakMemory.codexPeakRssMb,
+      ratio: peakMemory.ratio,
+      goal: `<= ${LEAN_GOALS.peakRssOfCodex} x Codex's`,
+      meetsGoal: peakMemory.ratio !== null ? peakMemory.ratio <= LEAN_GOALS.peakRssOfCodex : null,
+    },
+    spawnToInitialize: {
+      wheelhouseMedianMs: ours,
+      codexMedianMs: codex ?? 'not measured (set CODEX_BIN to the native codex binary)',
+      nodeEmptyProgramMedianMs: medianOf(startup['nodeEmptyProgram']),
+      ratio: startupRatio,
+      goal: `<= ${LEAN_GOALS.startupOfCodex} x Codex's`,
+      meetsGoal: startupRatio !== null ? startupRatio <= LEAN_GOALS.startupOfCodex : null,
+    },
+    sseSlowReader: {
+      floodMb: slowReader.slow.floodMb,
+      fullSpeedReaderRssGrowthMb: slowReader.baseline.rssGrowthMb,
+      slowReaderRssGrowthMb: slowReader.slow.rssGrowthMb,
+      slowReaderLargestBacklogMb: slowReader.slow.largestUnsentBacklogMb,
+      reader: slowReader.slow.reader,
+    },
+    throughputOfRawNodePty: {
+      fixture: carriers.fixture,
+      rawNodePtyMbPerSecond: carriers.rawNodePty.mbPerSecond,
+      agentOverWebSocket: carriers.agentOverWebSocket.ratioOfMedians,
+      commandExecOverStdio: carriers.commandExecOverStdio.ratioOfMedians,
+      supervisorInProcess: pty.ratioOfMedians,
+      // Load-robust beside the ratios: CPU spent on the command by the server, and by the raw drain's reader.
+      cpuMsPerRun: {
+        agentServeOverWebSocket: carriers.agentOverWebSocket.serverCpuMs,
+        commandExecAppServerOverStdio: carriers.commandExecOverStdio.serverCpuMs,
+        rawNodePtyReader: carriers.rawNodePty.readerCpuMs,
+      },
+      everyClientAndLogLossless: lossless,
+      goal: `>= ${LEAN_GOALS.throughputOfRaw} x raw over WebSocket and stdio, lossless`,
+      meetsGoal:
+        lossless &&
+        carriers.agentOverWebSocket.ratioOfMedians >= LEAN_GOALS.throughputOfRaw &&
+        carriers.commandExecOverStdio.ratioOfMedians >= LEAN_GOALS.throughputOfRaw,
+    },
+  };
+}
