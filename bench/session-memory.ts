@@ -7,6 +7,9 @@
  * high-water mark (VmHWM), sampled until the session ends.
  *
  *   CODEX_BIN=… node --import tsx bench/session-memory.ts [--runs 3]
+ *
+ * `SESSION_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` passes node flags to
+ * Wheelhouse's server (to profile it, or to try V8 flags beside the launcher's own).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +48,8 @@ function memoryOf(pid: number | undefined): { highWater: number; rss: number; an
     return none; // exited
   }
 }
+
+const SERVER_NODE_ARGS = (process.env['SESSION_BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -103,7 +108,7 @@ export async function sessionMemory(options: { runs: number }): Promise<SessionM
   for (let run = 0; run < options.runs; run++) {
     wheelhouse.push(
       await peakOver(
-        (_cwd, env, home) => spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env }),
+        (_cwd, env, home) => spawnTracked(process.execPath, [...SERVER_NODE_ARGS, cliBin, 'app-server', '--home', home], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env }),
         false,
       ),
     );
