@@ -55,6 +55,13 @@ function fileDigest(file: string): { bytes: number; sha256: string } {
   return { bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
 }
 
+/** User + system CPU time a process has used so far (Linux /proc, 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Peak and current resident memory of a process, in MB (from /proc). */
 function memoryMb(pid: number): { peakRssMb: number; rssMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -210,14 +217,16 @@ async function execOverStdio(temp: TempDirs) {
   };
   try {
     await call('initialize', { clientInfo: { name: 'carrier-throughput-bench', version: '0' } });
+    const cpuBefore = cpuMs(server.child.pid!);
     const started = performance.now();
     const answer = (await call('command/exec', { command: FIXTURE, processId: 'flood', tty: true, cwd: project, disableOutputCap: true })) as {
       result?: { exitCode: number };
     };
     const ms = performance.now() - started;
+    const serverCpuMs = cpuMs(server.child.pid!) - cpuBefore;
     const logDir = path.join(home, 'logs', 'exec');
     const logs = fs.readdirSync(logDir).map((name) => path.join(logDir, name));
-    return { ms, exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
+    return { ms, serverCpuMs, exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
   } finally {
     stdin.end();
     await server.exited;
@@ -285,6 +294,8 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       ratioOfMedians: Math.round((median(stdioRates) / median(rawRates)) * 100) / 100,
       clientLossless: stdio.every((run) => run.clients.every(lossless) && run.exitCode === 0),
       logLossless: stdio.every((run) => lossless(run.log)),
+      // CPU the server spent on the command (request to answer): moves far less with machine load than MB/s.
+      serverCpuMs: stdio.map((run) => run.serverCpuMs),
     },
   };
 }
