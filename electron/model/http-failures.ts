@@ -11,6 +11,7 @@ import {
   unexpected,
   type RequestTarget,
 } from './model-errors.js';
+import { ConnectionFailure, RequestTimeoutError, type ResponseHeaders } from './http-request.js';
 import { ModelError } from './types.js';
 
 /**
@@ -23,7 +24,7 @@ export class ProviderHttpError extends Error {
   constructor(
     readonly status: number | null,
     readonly body: unknown,
-    readonly headers: Headers | null,
+    readonly headers: ResponseHeaders | null,
     text?: string,
   ) {
     super(providerErrorText(status, body, text));
@@ -38,22 +39,6 @@ function providerErrorText(status: number | null, body: unknown, text: string | 
   if (status !== null && message) return `${status} ${message}`;
   if (status !== null) return `${status} status code (no body)`;
   return message || '(no status code or body)';
-}
-
-/** fetch never answered within the request timeout. */
-export class RequestTimeoutError extends Error {
-  constructor() {
-    super('Request timed out.');
-    this.name = 'RequestTimeoutError';
-  }
-}
-
-/** The request never got an HTTP answer: fetch failed (`cause` holds fetch's TypeError and its own cause). */
-export class ConnectionFailure extends Error {
-  constructor(cause: unknown) {
-    super('Connection error.', { cause });
-    this.name = 'ConnectionFailure';
-  }
 }
 
 /** Maps a failure of the HTTP request itself (status, connection) to a retry decision and a ModelError. */

@@ -1,5 +1,6 @@
 import { abortReason } from './abort.js';
-import { ConnectionFailure, inStreamFailure, ProviderHttpError, requestFailureFrom, RequestTimeoutError } from './http-failures.js';
+import { inStreamFailure, ProviderHttpError, requestFailureFrom } from './http-failures.js';
+import { sendRequest, type HttpAnswer } from './http-request.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { displayAddress, StreamDropError, type RequestTarget } from './model-errors.js';
 import { sseEvents } from './sse-events.js';
@@ -9,10 +10,10 @@ import { ModelError, type ResolvedProvider } from './types.js';
 const HEADERS_TIMEOUT_MS = 10 * 60_000;
 
 /**
- * One provider's HTTP side, on Node's fetch: two JSON-over-HTTP calls (a
+ * One provider's HTTP side, on node:http: two JSON-over-HTTP calls (a
  * streamed POST read as server-sent events, and a GET) are all Wheelhouse
  * asks of a provider, so it carries no SDK for them (the OpenAI SDK cost
- * 14 MB of memory and 70 ms of CPU at the first turn). Retrying is
+ * 14 MB of memory and 70 ms of CPU at the first turn, fetch another 17 MB). Retrying is
  * stream-with-retries.ts's, which reports `retrying` events.
  */
 export class ProviderConnection {
@@ -55,7 +56,7 @@ export class ProviderConnection {
       return classify(error);
     };
     const stopped = AbortSignal.any([signal, attempt.signal]);
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await this.request('POST', path, body, 'text/event-stream', stopped);
     } catch (error) {
@@ -66,9 +67,7 @@ export class ProviderConnection {
     try {
       watchdog.touch();
       let done = false;
-      // A body-less answer reads as a stream that ended at once.
-      // (Node's web streams are async iterable; the DOM typings do not say so.)
-      for await (const event of sseEvents((response.body as AsyncIterable<Uint8Array> | null) ?? [])) {
+      for await (const event of sseEvents(response.body)) {
         // After [DONE] the rest is read to the end and ignored, as the OpenAI SDK did.
         if (done) continue;
         if (event.data.startsWith('[DONE]')) {
@@ -117,28 +116,22 @@ export class ProviderConnection {
    * ProviderHttpError for any other status (its body read), ConnectionFailure when no
    * answer came, RequestTimeoutError when the headers took too long.
    */
-  private async request(method: 'GET' | 'POST', path: string, body: unknown, accept: string, signal: AbortSignal): Promise<Response> {
-    const headers = new Headers({ Accept: accept });
-    if (body !== undefined) headers.set('Content-Type', 'application/json');
-    if (this.provider.apiKey) headers.set('Authorization', `Bearer ${this.provider.apiKey}`);
-    for (const [name, value] of Object.entries(this.provider.httpHeaders)) headers.set(name, value);
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), HEADERS_TIMEOUT_MS);
-    let response: Response;
-    try {
-      response = await fetch(joinUrl(this.provider.baseUrl, path), {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.any([signal, timeout.signal]),
-      });
-    } catch (error) {
-      if (signal.aborted) throw abortReason(signal);
-      throw timeout.signal.aborted ? new RequestTimeoutError() : new ConnectionFailure(error);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (response.ok) return response;
+  private async request(method: 'GET' | 'POST', path: string, body: unknown, accept: string, signal: AbortSignal): Promise<HttpAnswer> {
+    // Names are matched without regard to case; the provider's own headers win.
+    const headers = new Map<string, [string, string]>();
+    const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
+    set('Accept', accept);
+    if (body !== undefined) set('Content-Type', 'application/json');
+    if (this.provider.apiKey) set('Authorization', `Bearer ${this.provider.apiKey}`);
+    for (const [name, value] of Object.entries(this.provider.httpHeaders)) set(name, value);
+    const response = await sendRequest(joinUrl(this.provider.baseUrl, path), {
+      method,
+      headers: Object.fromEntries(headers.values()),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal,
+      timeoutMs: HEADERS_TIMEOUT_MS,
+    });
+    if (response.status >= 200 && response.status < 300) return response;
     const text = await response.text().catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
     const json = parseJson(text);
     throw json === undefined
