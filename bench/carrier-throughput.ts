@@ -312,6 +312,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       ratioOfMedians: Math.round((median(stdioRates) / median(rawRates)) * 100) / 100,
       clientLossless: stdio.every((run) => run.clients.every(lossless) && run.exitCode === 0),
       logLossless: stdio.every((run) => lossless(run.log)),
+      // CPU the server spent on the command (request to answer): moves far less with machine load than MB/s.
       serverCpuMs: stdio.map((run) => run.serverCpuMs),
     },
   };

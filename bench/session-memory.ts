@@ -7,6 +7,11 @@
  * high-water mark (VmHWM), sampled until the session ends.
  *
  *   CODEX_BIN=… node --import tsx bench/session-memory.ts [--runs 3]
+ *
+ * `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` adds another build's figures (e.g.
+ * main's), taken in the same alternation.
+ * `SESSION_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` passes node flags to
+ * Wheelhouse's server (to profile it, or to try V8 flags beside the launcher's own).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +36,8 @@ export interface SessionMemory {
   /** Medians of the split of each run's largest sample (the peak's make-up). */
   readonly wheelhouseAtLargestSample: { anonymousMb: number; fileMb: number };
   readonly codexAtLargestSample: { anonymousMb: number; fileMb: number } | null;
+  /** The same for WHEELHOUSE_BASELINE_CLI's build, when set. */
+  readonly baseline?: { readonly cli: string; readonly peakRssMb: number; readonly ratio: number | null; readonly atLargestSample: { anonymousMb: number; fileMb: number } };
 }
 
 /** The kernel's memory figures of a process, in MB (all 0 once it has exited). */
@@ -45,6 +52,8 @@ function memoryOf(pid: number | undefined): { highWater: number; rss: number; an
     return none; // exited
   }
 }
+
+const SERVER_NODE_ARGS = (process.env['SESSION_BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -99,14 +108,14 @@ export async function sessionMemory(options: { runs: number }): Promise<SessionM
   const codexBin = process.env['CODEX_BIN'];
   const wheelhouse: Peak[] = [];
   const codex: Peak[] = [];
-  // Alternating, so both meet the same load.
+  const baselineCli = process.env['WHEELHOUSE_BASELINE_CLI'];
+  const baseline: Peak[] = [];
+  const wheelhouseOf = (cli: string) => (_cwd: string, env: NodeJS.ProcessEnv, home: string) =>
+    spawnTracked(process.execPath, [...SERVER_NODE_ARGS, cli, 'app-server', '--home', home], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env });
+  // Alternating, so all meet the same load.
   for (let run = 0; run < options.runs; run++) {
-    wheelhouse.push(
-      await peakOver(
-        (_cwd, env, home) => spawnTracked(process.execPath, [cliBin, 'app-server', '--home', home], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env }),
-        false,
-      ),
-    );
+    wheelhouse.push(await peakOver(wheelhouseOf(cliBin), false));
+    if (baselineCli) baseline.push(await peakOver(wheelhouseOf(baselineCli), false));
     if (codexBin) codex.push(await peakOver((cwd, env) => spawnTracked(codexBin, ['app-server'], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env }), true));
   }
   const ours = median(wheelhouse.map((run) => run.peak));
@@ -120,6 +129,16 @@ export async function sessionMemory(options: { runs: number }): Promise<SessionM
     ratio: theirs ? Math.round((ours / theirs) * 100) / 100 : null,
     wheelhouseAtLargestSample: split(wheelhouse),
     codexAtLargestSample: codex.length > 0 ? split(codex) : null,
+    ...(baselineCli
+      ? {
+          baseline: {
+            cli: baselineCli,
+            peakRssMb: median(baseline.map((run) => run.peak)),
+            ratio: theirs ? Math.round((median(baseline.map((run) => run.peak)) / theirs) * 100) / 100 : null,
+            atLargestSample: split(baseline),
+          },
+        }
+      : {}),
   };
 }
 

@@ -24,7 +24,7 @@ const common = { bundle: true, sourcemap: true, logLevel: 'warning', absWorkingD
  * cross-spawn is CommonJS that cannot be bundled into ESM; ssh2 when a machine is first used). Everything else (zod, smol-toml) is bundled into cli.js, which
  * loads faster than resolving and reading a package's many files at start-up.
  */
-const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws', '@modelcontextprotocol/sdk', 'ssh2'];
+const CLI_EXTERNAL = ['better-sqlite3', 'node-pty', '@napi-rs/keyring', 'ws', '@modelcontextprotocol/sdk', 'ssh2'];
 
 /**
  * zod's `z` namespace object keeps all of its 60-odd message locales in the

@@ -27,7 +27,7 @@ describe('main process bundle', () => {
       format: 'cjs',
       target: 'node20',
       // scripts/build.mjs also bundles zod and smol-toml; the rest stays external.
-      external: ['electron', 'electron-updater', 'better-sqlite3', 'node-pty', '@napi-rs/keyring', 'openai', 'ws', '@modelcontextprotocol/sdk', 'ssh2'],
+      external: ['electron', 'electron-updater', 'better-sqlite3', 'node-pty', '@napi-rs/keyring', 'ws', '@modelcontextprotocol/sdk', 'ssh2'],
       write: false,
       metafile: true,
       logLevel: 'silent',

@@ -1,3 +1,4 @@
+import type { ResponseHeaders } from './http-request.js';
 import { ModelError } from './types.js';
 
 /**
@@ -139,7 +140,7 @@ export function unexpected(error: unknown): ModelError {
 }
 
 /** Parses `retry-after-ms` / `Retry-After` (seconds or an HTTP date); null when absent or unreadable. */
-function retryAfterMs(headers: Headers | null): number | null {
+function retryAfterMs(headers: ResponseHeaders | null): number | null {
   if (headers === null) return null;
   const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;
@@ -151,7 +152,7 @@ function retryAfterMs(headers: Headers | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-export function httpFailure(status: number, message: string, code: string | null, headers: Headers | null, target: RequestTarget): RequestFailure | ModelError {
+export function httpFailure(status: number, message: string, code: string | null, headers: ResponseHeaders | null, target: RequestTarget): RequestFailure | ModelError {
   const details = clip(message);
   if (isQuotaFailure(code, message) || status === 402) return quotaExceeded(status, details);
   if ((status === 401 || status === 403) && !target.keySent) {

@@ -6,10 +6,10 @@ import { repoRoot } from '../../test-support/paths.js';
 import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
 /**
- * Start-up speed depends on what the built CLI loads before it answers: the
- * OpenAI SDK, the keychain addon and the web server's ws are loaded only
- * when first needed (and the keychain addon not at all where keys live in
- * the private file). A module trace of the real process keeps it so.
+ * Start-up speed and memory depend on what the built CLI loads: the keychain
+ * addon and the web server's ws are loaded only when first needed (the
+ * keychain addon not at all where keys live in the private file), and the
+ * OpenAI SDK never (the model clients speak HTTP through fetch). A module trace of the real process keeps it so.
  */
 const stdio = useStdioAgentHomes();
 
@@ -23,7 +23,7 @@ function loadedPackages(traceFile: string): string[] {
 }
 
 describe('what `wheelhouse app-server` loads', () => {
-  it('answers initialize and thread requests without the model SDK, keychain or ws; the first turn loads the SDK, the first command that is not plain the shell parser', async () => {
+  it('answers initialize and thread requests without the keychain or ws, a turn without the OpenAI SDK; the first command that is not plain the shell parser', async () => {
     const { home } = stdio.makeHome('wheelhouse-startup-');
     const traceFile = path.join(home, 'modules.log');
     const server = stdio.start(home, {
@@ -41,7 +41,7 @@ describe('what `wheelhouse app-server` loads', () => {
     await server.peer.inbox.notification('turn/completed');
     // Test processes keep keys in the home's private file (WHEELHOUSE_KEY_STORAGE=file, so no test touches the
     // person's keychain): the keychain addon is never loaded at all.
-    expect(loadedPackages(traceFile)).toEqual(['openai', 'better-sqlite3']);
+    expect(loadedPackages(traceFile)).toEqual(['better-sqlite3']);
 
     // The shell parser (mvdan-sh, ~22 MB) waits for the first command that is not plain.
     const loadsShellParser = () => fs.readFileSync(traceFile, 'utf8').includes('/chunks/mvdan-sh-');
