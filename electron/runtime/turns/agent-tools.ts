@@ -6,6 +6,7 @@ import { applyPatchTool } from '../patch/patch-tool-spec.js';
 import type { PatchRunner } from '../patch/patch-runner.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { ClientTools } from '../tools/client-tools.js';
+import type { WorkspaceOf } from '../tools/turn-workspace.js';
 import { ToolTable, type ToolEntry } from '../tools/tool-table.js';
 import type { ActiveTurn } from '../active-turn.js';
 import { goalTools } from './goal-tools.js';
@@ -18,6 +19,8 @@ export interface AgentToolSources {
   readonly goals: GoalManager;
   readonly mcp: McpCallDeps;
   readonly clientTools: ClientTools;
+  /** Where a turn's files are (this computer or its thread's SSH machine): the read-only file tools act there. */
+  readonly workspaceOf: WorkspaceOf;
   /** Checkpoints around the calls that may change files (projects/turn-changes.ts); absent, none are kept. */
   readonly changes?: FileChangeCheckpoints;
 }
@@ -37,7 +40,7 @@ export interface FileChangeCheckpoints {
  */
 export function agentToolTable(sources: AgentToolSources): ToolTable<ActiveTurn> {
   return new ToolTable<ActiveTurn>()
-    .register(...builtinTools())
+    .register(...builtinTools(sources.workspaceOf))
     .registerSource(mcpTools(sources.mcp))
     .register(...commandTools(sources.commands).map((entry) => checkpointed(entry, sources.changes)))
     .register(checkpointed(applyPatchTool(sources.patches), sources.changes))
