@@ -11,5 +11,3 @@ export { incompleteUtf8Tail } from './detached/run-follower.js';
 export { signalWords } from './exit-words.js';
 export { EnvironmentRouter } from './detached/environment-router.js';
 export { describeTasks } from './detached/array-tasks.js';
-export { WorkspaceFilesError, type WorkspaceFiles, type FileFacts, type FileKind, type DirectoryEntry } from './files/workspace-files.js';
-export { LocalFiles } from './files/local-files.js';

@@ -5,7 +5,7 @@ import { SshConnection, type SshConnectionOptions } from './ssh-connection.js';
 import { SshDetachedEnvironment } from './ssh-detached.js';
 import { SftpFiles } from './sftp-files.js';
 import { SshProcesses } from './ssh-processes.js';
-import type { WorkspaceFiles } from '../files/workspace-files.js';
+import type { WorkspaceFiles } from '../../files/workspace-files.js';
 import type { RemoteProcessHost } from '../types.js';
 import type { ProcessSupervisor } from '../supervisor.js';
 

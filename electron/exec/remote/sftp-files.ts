@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SFTPWrapper, Stats } from 'ssh2';
-import { WorkspaceFilesError, type DirectoryEntry, type FileFacts, type FileKind, type WorkspaceFiles } from '../files/workspace-files.js';
+import { WorkspaceFilesError, type DirectoryEntry, type FileFacts, type FileKind, type WorkspaceFiles } from '../../files/workspace-files.js';
 import type { SshConnection } from './ssh-connection.js';
 
 /** How an ssh2 SFTP request answers. */

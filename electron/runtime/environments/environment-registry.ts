@@ -14,7 +14,8 @@ import {
 } from '../../../shared/protocol/index.js';
 import type { DetachedEnvironment } from '../../exec/index.js';
 import type { OpenedEnvironment, RemoteEnvironmentConfig, RemoteEnvironmentParts } from '../../exec/remote/open-environment.js';
-import type { RemoteProcessHost, WorkspaceFiles } from '../../exec/index.js';
+import type { RemoteProcessHost } from '../../exec/index.js';
+import type { WorkspaceFiles } from '../../files/workspace-files.js';
 import type { SshConnectionState } from '../../exec/remote/ssh-connection.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { ensurePrivateDir } from '../../store/private-files.js';

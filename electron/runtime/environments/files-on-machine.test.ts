@@ -106,7 +106,10 @@ describe('the files of a thread on an SSH machine', () => {
     await k.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'edit the notes' }] });
 
     // The sandbox is this computer's: a patch there asks first, naming the machine, before anything is sent.
-    const approval = await k.until('the patch to ask', async () => (await k.call('approval/list', { threadId: thread.id })).data[0]);
+    const approval = await waitUntil(async () => (await k.call('approval/list', { threadId: thread.id })).data[0], {
+      what: 'the patch to ask',
+      wakeOn: (wake) => k.runtime.events.subscribe(wake),
+    });
     expect(approval.method).toBe('item/fileChange/requestApproval');
     expect(approval.params).toMatchObject({ environmentId: 'box' });
     expect((approval.params as { reason: string }).reason).toContain('changes files on Build box, which this computer’s sandbox does not reach');

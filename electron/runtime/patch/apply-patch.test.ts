@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalFiles } from '../../exec/index.js';
+import { LocalFiles } from '../../files/local-files.js';
 import { PatchError, applyPatch, preparePatch } from './apply-patch.js';
 
 const local = new LocalFiles();

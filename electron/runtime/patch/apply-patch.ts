@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { WorkspaceFilesError, type WorkspaceFiles } from '../../exec/index.js';
+import { WorkspaceFilesError, type WorkspaceFiles } from '../../files/workspace-files.js';
 import { resolveWritableInside } from '../tools/workspace-path.js';
 import { HunkMismatchError, applyReplacements, locateChunks, unifiedDiff } from './patch-hunks.js';
 import { parsePatch, type PatchHunk } from './patch-parser.js';

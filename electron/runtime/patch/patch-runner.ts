@@ -11,7 +11,7 @@ import { PATCH_FILES_LABEL } from '../../../shared/protocol/file-change.js';
 import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.js';
 import type { ApplyPatchArgs } from './patch-tool-spec.js';
 import type { TurnWorkspace, WorkspaceOf } from '../tools/turn-workspace.js';
-import type { WorkspaceFiles } from '../../exec/index.js';
+import type { WorkspaceFiles } from '../../files/workspace-files.js';
 
 /** An apply_patch call to record: run with its checked patch, or refused before it ran. */
 export type PatchCall = { readonly args: ApplyPatchArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };

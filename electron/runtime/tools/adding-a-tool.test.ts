@@ -11,7 +11,7 @@ import { waitUntil } from '../../../test-support/waiting.js';
 import type { RequestContext } from '../context.js';
 import { ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
 import { dispatchToolCall } from '../turns/tool-dispatch.js';
-import { LocalFiles } from '../../exec/index.js';
+import { LocalFiles } from '../../files/local-files.js';
 import { resolveInside } from './workspace-path.js';
 import { defineTool, ToolTable, type ToolInvocation } from './tool-table.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalFiles } from '../../exec/index.js';
+import { LocalFiles } from '../../files/local-files.js';
 import { builtinTools as builtinToolsOf } from './builtin-tools.js';
 import type { WorkspaceTurn } from './turn-workspace.js';
 import { ToolTable } from './tool-table.js';

@@ -1,4 +1,4 @@
-import type { WorkspaceFiles } from '../../exec/index.js';
+import type { WorkspaceFiles } from '../../files/workspace-files.js';
 
 /**
  * Where a turn's files are: this computer's folder, or the folder on the SSH

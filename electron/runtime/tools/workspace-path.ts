@@ -1,4 +1,4 @@
-import { WorkspaceFilesError, type WorkspaceFiles } from '../../exec/index.js';
+import { WorkspaceFilesError, type WorkspaceFiles } from '../../files/workspace-files.js';
 
 /**
  * Resolves `requested` inside `cwd` on the machine `files` reaches,
