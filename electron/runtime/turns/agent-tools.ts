@@ -42,8 +42,8 @@ export function agentToolTable(sources: AgentToolSources): ToolTable<ActiveTurn>
   return new ToolTable<ActiveTurn>()
     .register(...builtinTools(sources.workspaceOf))
     .registerSource(mcpTools(sources.mcp))
-    .register(...commandTools(sources.commands).map((entry) => checkpointed(entry, sources.changes)))
-    .register(checkpointed(applyPatchTool(sources.patches), sources.changes))
+    .register(...commandTools(sources.commands).map((entry) => checkpointed(entry, sources)))
+    .register(checkpointed(applyPatchTool(sources.patches), sources))
     .register(...jobTools(sources.jobs))
     .register(...goalTools(sources.goals))
     .registerSource(sources.clientTools);
@@ -52,13 +52,16 @@ export function agentToolTable(sources: AgentToolSources): ToolTable<ActiveTurn>
 /**
  * A row whose calls may write files (a patch, a command, input to a running command): the
  * checkpoint comes before it runs, the turn's diff after it answered. Only calls that run
- * get one: a call refused by its schema or a hook changes nothing.
+ * get one: a call refused by its schema or a hook changes nothing. Checkpoints are git trees
+ * of this computer's folder: a turn on an SSH machine gets none (its patch cards say so).
  */
-function checkpointed(entry: ToolEntry<ActiveTurn>, changes: FileChangeCheckpoints | undefined): ToolEntry<ActiveTurn> {
+function checkpointed(entry: ToolEntry<ActiveTurn>, sources: Pick<AgentToolSources, 'changes' | 'workspaceOf'>): ToolEntry<ActiveTurn> {
+  const { changes, workspaceOf } = sources;
   if (!changes) return entry;
   return {
     ...entry,
     run: async (args, invocation) => {
+      if ((await workspaceOf(invocation.turn)).environmentId !== null) return entry.run(args, invocation);
       await changes.beforeChange(invocation.turn);
       try {
         return await entry.run(args, invocation);
