@@ -281,6 +281,8 @@ export class SshConnection extends EventEmitter implements RemoteShell {
       throw this.failed(new SshConnectError(`cannot connect to ${host}:${port}: ${message}`, 'network'));
     }
     this.latencyMs = performance.now() - started;
+    // Small requests one after another (SFTP, keystrokes): Nagle's delay met the host's delayed ACK, ~40 ms each.
+    client.setNoDelay(true);
     this.failures = 0;
     this.lastError = null;
     client.on('error', () => undefined);
