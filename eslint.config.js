@@ -80,7 +80,7 @@ const LAYERS = {
   'electron/secrets': { imports: ['electron/files', 'electron/store', 'shared/protocol'] },
   'electron/exec': { imports: ['electron/store'], spawns: true },
   // SSH hosts and Slurm clusters: ssh2 connections and sbatch/squeue on this machine for a local cluster.
-  'electron/exec/remote': { imports: ['electron/exec', 'electron/store'], spawns: true },
+  'electron/exec/remote': { imports: ['electron/exec', 'electron/files', 'electron/store'], spawns: true },
   'electron/config': { imports: ['electron/files', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol'] },
   // MCP servers: reads their config, sends its requests through the core's outgoing sender, and
   // owns the interfaces the core fills in (e.g. how an approval ends), so it never imports the core.
@@ -93,13 +93,13 @@ const LAYERS = {
   [CORE]: { imports: ['electron/exec', 'electron/store', 'shared/protocol'] },
   [`${CORE}/policy`]: { imports: ['electron/files', 'shared/policy', 'shared/protocol'] },
   // Settings → Machines: what was added, its key and host keys, which connection each job's run uses.
-  [`${CORE}/environments`]: { imports: ['electron/exec', 'electron/exec/remote', 'electron/secrets', 'electron/store', 'shared/protocol'] },
+  [`${CORE}/environments`]: { imports: ['electron/exec', 'electron/exec/remote', 'electron/files', 'electron/secrets', 'electron/store', 'shared/protocol'] },
   [`${CORE}/terminal`]: { imports: ['electron/exec', 'shared/protocol'] },
   // Projects, checkpoints and undo, separate copies: above git and config, beside the threads.
   [`${CORE}/projects`]: { imports: ['electron/config', 'electron/git', 'electron/store', 'shared/protocol', CORE] },
   // Every message to clients: notifications, server requests, their answers.
   [`${CORE}/outgoing`]: { imports: ['shared/protocol', `${CORE}/terminal`] },
-  [`${CORE}/tools`]: { imports: ['electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
+  [`${CORE}/tools`]: { imports: ['electron/files', 'electron/model', 'electron/store', 'shared/protocol', `${CORE}/outgoing`] },
   [`${CORE}/approvals`]: { imports: ['electron/mcp', 'electron/store', 'shared/protocol', CORE, `${CORE}/outgoing`] },
   [`${CORE}/queue`]: { imports: ['electron/store', 'shared/protocol', CORE] },
   [`${CORE}/hooks`]: { imports: ['electron/config', 'electron/exec', 'electron/store', 'shared/protocol', CORE] },
@@ -108,7 +108,7 @@ const LAYERS = {
     imports: ['electron/exec', 'electron/model', 'electron/store', 'shared/protocol', CORE, `${CORE}/approvals`, `${CORE}/policy`, `${CORE}/tools`],
   },
   [`${CORE}/patch`]: {
-    imports: ['electron/model', 'electron/store', 'shared/protocol', CORE, `${CORE}/approvals`, `${CORE}/policy`, `${CORE}/tools`],
+    imports: ['electron/files', 'electron/model', 'electron/store', 'shared/protocol', CORE, `${CORE}/approvals`, `${CORE}/policy`, `${CORE}/tools`],
   },
   [`${CORE}/jobs`]: {
     imports: [
@@ -146,7 +146,7 @@ const LAYERS = {
   // Hosts: build the core (the composition root) and serve it.
   'electron/host': {
     imports: [
-      'electron/config', 'electron/exec', 'electron/exec/remote', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
+      'electron/config', 'electron/exec', 'electron/exec/remote', 'electron/files', 'electron/mcp', 'electron/model', 'electron/secrets', 'electron/store', 'shared/protocol',
       CORE, `${CORE}/approvals`, `${CORE}/terminal`, `${CORE}/agent-commands`, `${CORE}/environments`, `${CORE}/handlers`, `${CORE}/hooks`, `${CORE}/jobs`,
       `${CORE}/outgoing`, `${CORE}/patch`, `${CORE}/policy`, `${CORE}/queue`, `${CORE}/schedules`, `${CORE}/tools`, `${CORE}/turns`, 'electron/git',
       `${CORE}/projects`,

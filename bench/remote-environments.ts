@@ -1,17 +1,23 @@
 /**
  * What running elsewhere costs (`node --import tsx bench/remote-environments.ts`):
  * one command over SSH on loopback against the same command run here
- * (median of 50, same run), and, where slurm-wlm is installed, from a
+ * (median of 50, same run), one apply_patch of a small file over SFTP
+ * against the same patch here (median of 50, same run), and, where slurm-wlm is installed, from a
  * submission to the job running against `sbatch` alone on an idle cluster.
  * The servers are the tests' (test-support/sshd.ts, slurm-cluster.ts).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { LocalShell } from '../electron/exec/remote/remote-shell.js';
 import { SlurmDetachedEnvironment } from '../electron/exec/remote/slurm-detached.js';
+import { SftpFiles } from '../electron/exec/remote/sftp-files.js';
 import { SshConnection } from '../electron/exec/remote/ssh-connection.js';
+import { LocalFiles } from '../electron/files/local-files.js';
+import type { WorkspaceFiles } from '../electron/files/workspace-files.js';
+import { applyPatch } from '../electron/runtime/patch/apply-patch.js';
 import { follow } from '../test-support/detached-runs.js';
 import { slurmUnavailable, startSlurmCluster } from '../test-support/slurm-cluster.js';
 import { sshdUnavailable, startSshd } from '../test-support/sshd.js';
@@ -31,6 +37,19 @@ async function timeEach(count: number, run: () => Promise<unknown>): Promise<num
   return samples;
 }
 
+/** apply_patch of one 40-line file, flipping a line each time (checked, staged, renamed), on `files`. */
+async function patchSamples(files: WorkspaceFiles, folder: string) {
+  fs.writeFileSync(path.join(folder, 'a.txt'), `${Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n')}\nflag off\n`);
+  let on = false;
+  return summarize(
+    await timeEach(COMMANDS, async () => {
+      const [from, to] = on ? ['on', 'off'] : ['off', 'on'];
+      on = !on;
+      await applyPatch(files, folder, `*** Begin Patch\n*** Update File: a.txt\n@@\n-flag ${from}\n+flag ${to}\n*** End Patch\n`);
+    }),
+  );
+}
+
 export async function remoteEnvironmentsBench({ temp }: { temp: TempDirs }): Promise<Record<string, unknown>> {
   const report: Record<string, unknown> = {};
   const noSshd = sshdUnavailable();
@@ -45,7 +64,17 @@ export async function remoteEnvironmentsBench({ temp }: { temp: TempDirs }): Pro
       const local = new LocalShell();
       const here = summarize(await timeEach(COMMANDS, () => local.exec('echo hi')));
       const overSsh = summarize(await timeEach(COMMANDS, () => connection.exec('echo hi')));
-      report.ssh = { connectMs: ms(connectMs), commandLocal: here, commandOverSsh: overSsh, overheadMedianMs: ms(overSsh.medianMs - here.medianMs) };
+      const patchHere = await patchSamples(new LocalFiles(), temp.make('wheelhouse-bench-patch-here-'));
+      const patchOverSftp = await patchSamples(new SftpFiles(connection, 'bench'), temp.make('wheelhouse-bench-patch-there-'));
+      report.ssh = {
+        connectMs: ms(connectMs),
+        commandLocal: here,
+        commandOverSsh: overSsh,
+        overheadMedianMs: ms(overSsh.medianMs - here.medianMs),
+        patchLocal: patchHere,
+        patchOverSftp,
+        patchOverheadMedianMs: ms(patchOverSftp.medianMs - patchHere.medianMs),
+      };
     } finally {
       connection.close();
       await sshd.stop();

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockModelServer } from '../test-support/mock-model/index.js';
 import { sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.js';
 import { execCall, textReply } from '../test-support/agent-commands.js';
+import { patchCall, patchOf } from '../test-support/agent-patches.js';
 import { axeProblems } from './axe.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
@@ -14,7 +15,8 @@ import { snap } from './screenshots.js';
 /**
  * A person moves a thread's work onto a computer over SSH (Debian's sshd on
  * 127.0.0.1) from the conversation header; the agent's next command asks,
- * runs there, and its card says where it ran.
+ * runs there, and its card says where it ran; its patches change the files
+ * there, and their cards say that no checkpoint covers them.
  */
 describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chromium', () => {
   let sshd: TestSshd;
@@ -129,6 +131,22 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     expect(await rows.textContent()).not.toContain(remoteFolder);
     await snap(page, 'thread-machine-6-terminal-here');
     await page.getByTestId('terminal-close').click();
+
+    // A patch changes the file there (over SFTP) after asking, and its card says Undo does not reach there.
+    await writeFile(path.join(remoteFolder, 'greeting.txt'), 'hello\nold line\n');
+    mock.enqueue(patchCall(patchOf('*** Update File: greeting.txt', '@@', ' hello', '-old line', '+new line'), 'call_remote_patch'), textReply('Edited it there.'));
+    await sendMessage(page, 'Fix the greeting there');
+    const patchCard = page.getByTestId('file-change-card').filter({ hasText: 'Edited greeting.txt' });
+    await patchCard.getByTestId('file-approval-card').waitFor();
+    expect(await patchCard.getByTestId('file-change-where').textContent()).toBe('on Build box');
+    expect(await patchCard.getByTestId('file-diff-path').allTextContents()).toEqual(['greeting.txt']);
+    await patchCard.getByTestId('file-approval-accept').click();
+    await patchCard.getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
+    await page.getByTestId('agent-message').filter({ hasText: 'Edited it there.' }).waitFor();
+    expect(await readFile(path.join(remoteFolder, 'greeting.txt'), 'utf8')).toBe('hello\nnew line\n');
+    expect(await patchCard.getByTestId('file-change-no-undo').textContent()).toContain('Wheelhouse keeps no checkpoint there');
+    await snap(page, 'thread-machine-5-patch-there', patchCard);
+    expect(await axeProblems(page)).toEqual([]);
     expect(app.errors).toEqual([]);
   }, 180_000);
 });

@@ -87,6 +87,8 @@ export async function startSshd(dir: string): Promise<TestSshd> {
       'StrictModes no',
       'UsePAM no',
       'PrintMotd no',
+      // What Debian's own sshd_config offers: the files of a thread on a machine go over SFTP.
+      'Subsystem sftp internal-sftp',
       'LogLevel INFO',
       '',
     ].join('\n'),

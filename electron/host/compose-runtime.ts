@@ -6,8 +6,10 @@ import type { ConfigService } from '../config/config-service.js';
 import { createModelBinder } from '../config/model-binder.js';
 import { pickDefaultModel, type ListModels } from '../config/model-catalog.js';
 import { ProviderResolver } from '../config/providers.js';
+import { LocalFiles } from '../files/local-files.js';
 import { EnvironmentRouter, ExecSessions, type LoginEnvironment, type ProcessSupervisor } from '../exec/index.js';
 import { openRemoteEnvironment } from '../exec/remote/open-environment.js';
+import type { WorkspaceOf } from '../runtime/tools/turn-workspace.js';
 import { ElicitationBroker } from '../mcp/elicitation-broker.js';
 import { mcpServerConfigs } from '../config/mcp-config.js';
 import { McpManager } from '../mcp/mcp-manager.js';
@@ -301,10 +303,19 @@ export function composeRuntime(parts: RuntimeParts, options: RuntimeOptions = {}
     ackWhenClientsCatchUp: (ack) => commandExec.ackWhenClientsCatchUp(null, ack),
   });
   const jobTools = new AgentJobTools({ jobs: () => built(later.jobs, 'the job engine'), commands, settingsOf });
+  // A turn's files: this computer's folder, or the one on the SSH machine its thread works on (over SFTP).
+  const localFiles = new LocalFiles();
+  const workspaceOf: WorkspaceOf = async (turn) => {
+    const machine = (await settingsOf(turn.threadId)).machine ?? null;
+    return machine
+      ? { files: environments.files(machine.environmentId), cwd: machine.cwd, environmentId: machine.environmentId }
+      : { files: localFiles, cwd: turn.cwd, environmentId: null };
+  };
   // Every tool the model can call, in the order it sees them: one table, one dispatch path.
   const tools = agentToolTable({
     commands,
-    patches: new PatchRunner({ approvals, events, settingsOf, newId, now }),
+    patches: new PatchRunner({ approvals, events, settingsOf, workspaceOf, newId, now }),
+    workspaceOf,
     jobs: jobTools,
     goals,
     mcp: {

@@ -44,4 +44,6 @@ export const fileChangeFields = {
   modelOutput: z.string().nullable(),
   /** Wheelhouse: who settled it when it asked or was refused; null when it simply applied; absent on older items. */
   outcome: ToolCallOutcome.nullable().optional(),
+  /** Wheelhouse: the machine whose files it changes (an environment id, paths are there); absent: this computer. */
+  environmentId: z.string().optional(),
 };

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
+import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from 'ssh2';
 import { ExecError } from '../exec-error.js';
 import { checkHostKey, rememberHostKey } from './host-keys.js';
 import type { RemoteShell, ShellResult } from './remote-shell.js';
@@ -59,6 +59,7 @@ export class SshConnection extends EventEmitter implements RemoteShell {
   private readonly waiting: Array<() => void> = [];
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private sftpSession: Promise<SFTPWrapper> | null = null;
   /** Milliseconds the last handshake took (connect to ready). */
   latencyMs: number | null = null;
 
@@ -129,6 +130,36 @@ export class SshConnection extends EventEmitter implements RemoteShell {
       this.release();
       throw error;
     }
+  }
+
+  /**
+   * The connection's SFTP session, the machine's files (remote/sftp-files.ts):
+   * opened on first use and again after a drop. It holds one channel for as
+   * long as the connection lasts, beside the `maxChannels` of commands.
+   */
+  sftp(): Promise<SFTPWrapper> {
+    if (this.sftpSession) return this.sftpSession;
+    const opening = this.openSftp();
+    this.sftpSession = opening;
+    const forget = () => {
+      if (this.sftpSession === opening) this.sftpSession = null;
+    };
+    opening.then((session) => {
+      session.once('close', forget);
+      session.once('end', forget);
+    }, forget);
+    return opening;
+  }
+
+  private async openSftp(): Promise<SFTPWrapper> {
+    const client = await this.ready();
+    const { host } = this.options;
+    return new Promise<SFTPWrapper>((resolve, reject) => {
+      client.sftp((error: Error | undefined, opened: SFTPWrapper) => {
+        if (error) reject(new ExecError('spawn-failed', `${host} does not offer SFTP, which Wheelhouse uses for the files there: add "Subsystem sftp internal-sftp" to its sshd_config (${error.message})`));
+        else resolve(opened);
+      });
+    });
   }
 
   /**
@@ -250,6 +281,8 @@ export class SshConnection extends EventEmitter implements RemoteShell {
       throw this.failed(new SshConnectError(`cannot connect to ${host}:${port}: ${message}`, 'network'));
     }
     this.latencyMs = performance.now() - started;
+    // Small requests one after another (SFTP, keystrokes): Nagle's delay met the host's delayed ACK, ~40 ms each.
+    client.setNoDelay(true);
     this.failures = 0;
     this.lastError = null;
     client.on('error', () => undefined);

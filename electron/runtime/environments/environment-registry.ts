@@ -15,6 +15,7 @@ import {
 import type { DetachedEnvironment } from '../../exec/index.js';
 import type { OpenedEnvironment, RemoteEnvironmentConfig, RemoteEnvironmentParts } from '../../exec/remote/open-environment.js';
 import type { RemoteProcessHost } from '../../exec/index.js';
+import type { WorkspaceFiles } from '../../files/workspace-files.js';
 import type { SshConnectionState } from '../../exec/remote/ssh-connection.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { ensurePrivateDir } from '../../store/private-files.js';
@@ -153,6 +154,14 @@ export class EnvironmentRegistry {
     const processes = this.open(entry).processes;
     if (!processes) throw RpcError.because('environment.notForThreads', `${entry.stored.name} runs batch jobs only, not a thread's commands`, { environmentId });
     return processes;
+  }
+
+  /** A thread's files on `environmentId` (an SSH machine, over SFTP; opened on first use). */
+  files(environmentId: string): WorkspaceFiles {
+    const entry = this.require(environmentId);
+    const files = this.open(entry).files;
+    if (!files) throw RpcError.because('environment.notForThreads', `${entry.stored.name} runs batch jobs only, not a thread's file changes`, { environmentId });
+    return files;
   }
 
   /** The machine's name for people ("This computer" for local). */
@@ -332,6 +341,7 @@ export class EnvironmentRegistry {
     const opened = this.options.open(
       {
         environmentId: stored.environmentId,
+        name: stored.name,
         kind: parsed.kind,
         ssh: parsed.ssh ? { ...parsed.ssh, pinnedFingerprint: stored.hostKeyFingerprint } : null,
         slurm: stored.slurm,

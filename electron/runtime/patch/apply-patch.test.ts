@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LocalFiles } from '../../files/local-files.js';
 import { PatchError, applyPatch, preparePatch } from './apply-patch.js';
+
+const local = new LocalFiles();
 
 const folders: string[] = [];
 function workspace(files: Record<string, string> = {}): string {
@@ -47,7 +50,7 @@ async function patchError(promise: Promise<unknown>): Promise<PatchError> {
 describe('applyPatch', () => {
   it('adds, updates, deletes and moves files, and describes each change as Codex does', async () => {
     const root = workspace({ 'src/a.ts': 'one\ntwo\nthree\n', 'old.txt': 'bye\n', 'move-me.txt': 'x\ny\n' });
-    const changes = await applyPatch(root, patch(
+    const changes = await applyPatch(local, root, patch(
       '*** Add File: docs/new.md',
       '+# Title',
       '+body',
@@ -77,7 +80,7 @@ describe('applyPatch', () => {
   it('applies several hunks with @@ context lines to one file', async () => {
     const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
     const root = workspace({ 'f.txt': `${['function a() {', ...lines, 'function b() {', ...lines].join('\n')}\n` });
-    const changes = await applyPatch(root, patch(
+    const changes = await applyPatch(local, root, patch(
       '*** Update File: f.txt',
       '@@ function a() {',
       ' line 2',
@@ -100,7 +103,7 @@ describe('applyPatch', () => {
   it('changes nothing when one hunk does not match, and names the file, hunk and expected lines', async () => {
     const files = { 'a.txt': 'alpha\nbeta\n', 'b.txt': 'one\ntwo\n' };
     const root = workspace(files);
-    const error = await patchError(applyPatch(root, patch(
+    const error = await patchError(applyPatch(local, root, patch(
       '*** Add File: c.txt',
       '+new',
       '*** Update File: a.txt',
@@ -123,22 +126,22 @@ describe('applyPatch', () => {
 
   it('matches lines that differ only in whitespace or typographic punctuation, as Codex does', async () => {
     const root = workspace({ 'a.py': 'def f():   \n    return "x – y"\n' });
-    await applyPatch(root, patch('*** Update File: a.py', '@@', ' def f():', '-  return "x - y"', '+    return "x"'));
+    await applyPatch(local, root, patch('*** Update File: a.py', '@@', ' def f():', '-  return "x - y"', '+    return "x"'));
     // The matched lines are replaced by the patch's own lines, context included (as in Codex).
     expect(fs.readFileSync(path.join(root, 'a.py'), 'utf8')).toBe('def f():\n    return "x"\n');
   });
 
   it('keeps CRLF files CRLF', async () => {
     const root = workspace({ 'win.txt': 'first\r\nsecond\r\nthird\r\n' });
-    await applyPatch(root, patch('*** Update File: win.txt', '@@', ' first', '-second', '+2nd', '+extra', ' third'));
+    await applyPatch(local, root, patch('*** Update File: win.txt', '@@', ' first', '-second', '+2nd', '+extra', ' third'));
     expect(fs.readFileSync(path.join(root, 'win.txt'), 'utf8')).toBe('first\r\n2nd\r\nextra\r\nthird\r\n');
   });
 
   it('appends at the end with *** End of File and pure additions', async () => {
     const root = workspace({ 'a.txt': 'x\ny\nx\ny\n' });
-    await applyPatch(root, patch('*** Update File: a.txt', '@@', ' x', '-y', '+Y', '*** End of File'));
+    await applyPatch(local, root, patch('*** Update File: a.txt', '@@', ' x', '-y', '+Y', '*** End of File'));
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('x\ny\nx\nY\n');
-    await applyPatch(root, patch('*** Update File: a.txt', '@@', '+tail'));
+    await applyPatch(local, root, patch('*** Update File: a.txt', '@@', '+tail'));
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('x\ny\nx\nY\ntail\n');
   });
 
@@ -158,7 +161,7 @@ describe('applyPatch', () => {
       patch('*** Update File: a.txt', '*** Move to: ../moved.txt', '@@', '-a', '+b'),
     ];
     for (const text of attempts) {
-      const error = await patchError(applyPatch(root, text));
+      const error = await patchError(applyPatch(local, root, text));
       expect(error.code, text).toBe('path_outside_workspace');
     }
     expect(snapshot(outside)).toEqual({ 'secret.txt': 'keep\n' });
@@ -168,10 +171,10 @@ describe('applyPatch', () => {
 
   it('reports a missing file and an invalid patch with its line, changing nothing', async () => {
     const root = workspace({ 'a.txt': 'a\n' });
-    const missing = await patchError(applyPatch(root, patch('*** Delete File: a.txt', '*** Update File: nope.txt', '@@', '-x', '+y')));
+    const missing = await patchError(applyPatch(local, root, patch('*** Delete File: a.txt', '*** Update File: nope.txt', '@@', '-x', '+y')));
     expect(missing.code).toBe('file_not_found');
     expect(missing.message).toMatch(/nope\.txt does not exist/);
-    const invalid = await patchError(applyPatch(root, patch('*** Update File: a.txt', '@@', ' a', 'oops')));
+    const invalid = await patchError(applyPatch(local, root, patch('*** Update File: a.txt', '@@', ' a', 'oops')));
     expect(invalid.code).toBe('invalid_patch');
     expect(invalid.details.line).toBe(5);
     expect(snapshot(root)).toEqual({ 'a.txt': 'a\n' });
@@ -179,16 +182,16 @@ describe('applyPatch', () => {
 
   it('sees earlier operations of the same patch', async () => {
     const root = workspace({ 'a.txt': '1\n2\n' });
-    await applyPatch(root, patch('*** Update File: a.txt', '@@', '-1', '+one', '*** Update File: a.txt', '@@', '-2', '+two'));
+    await applyPatch(local, root, patch('*** Update File: a.txt', '@@', '-1', '+one', '*** Update File: a.txt', '@@', '-2', '+two'));
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
-    const error = await patchError(applyPatch(root, patch('*** Delete File: a.txt', '*** Update File: a.txt', '@@', '-one', '+1')));
+    const error = await patchError(applyPatch(local, root, patch('*** Delete File: a.txt', '*** Update File: a.txt', '@@', '-one', '+1')));
     expect(error.message).toMatch(/deleted earlier in this patch/);
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
   });
 
   it('prepares a patch for the approval request without writing', async () => {
     const root = workspace({ 'a.txt': 'a\n' });
-    const prepared = await preparePatch(root, patch('*** Update File: a.txt', '@@', '-a', '+b'));
+    const prepared = await preparePatch(local, root, patch('*** Update File: a.txt', '@@', '-a', '+b'));
     expect(prepared.changes[0]!.diff).toBe('@@ -1,1 +1,1 @@\n-a\n+b\n');
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('a\n');
   });
@@ -196,7 +199,7 @@ describe('applyPatch', () => {
   it('deletes a symlink itself, not the file it points to', async () => {
     const root = workspace({ 'real.txt': 'data\n' });
     fs.symlinkSync(path.join(root, 'real.txt'), path.join(root, 'alias.txt'));
-    const changes = await applyPatch(root, patch('*** Delete File: alias.txt'));
+    const changes = await applyPatch(local, root, patch('*** Delete File: alias.txt'));
     expect(changes).toEqual([{ path: path.join(root, 'alias.txt'), kind: { type: 'delete' }, diff: 'data\n' }]);
     expect(snapshot(root)).toEqual({ 'real.txt': 'data\n' });
   });
@@ -204,7 +207,7 @@ describe('applyPatch', () => {
   it('keeps the mode of an updated file', async () => {
     const root = workspace({ 'run.sh': 'echo a\n' });
     fs.chmodSync(path.join(root, 'run.sh'), 0o755);
-    await applyPatch(root, patch('*** Update File: run.sh', '@@', '-echo a', '+echo b'));
+    await applyPatch(local, root, patch('*** Update File: run.sh', '@@', '-echo a', '+echo b'));
     expect(fs.statSync(path.join(root, 'run.sh')).mode & 0o777).toBe(0o755);
   });
 });

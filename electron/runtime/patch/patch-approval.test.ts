@@ -26,4 +26,14 @@ describe('patch approval requirement', () => {
   it.each(cases)('%j in %s (inside: %s) -> %s', (approvalPolicy, sandbox, insideWorkspace, expected) => {
     expect(patchRequirement({ approvalPolicy, sandbox, insideWorkspace }).type).toBe(expected);
   });
+
+  it('on another machine, which the sandbox does not reach: asks naming it, applies with full access, refused where the thread never asks', () => {
+    const elsewhere = 'Build box';
+    expect(patchRequirement({ approvalPolicy: 'on-request', sandbox: 'workspace-write', insideWorkspace: false, elsewhere })).toEqual({
+      type: 'ask',
+      reason: 'the patch changes files on Build box, which this computer’s sandbox does not reach',
+    });
+    expect(patchRequirement({ approvalPolicy: 'on-request', sandbox: 'danger-full-access', insideWorkspace: false, elsewhere }).type).toBe('apply');
+    expect(patchRequirement({ approvalPolicy: 'never', sandbox: 'workspace-write', insideWorkspace: false, elsewhere })).toMatchObject({ type: 'refuse', reason: expect.stringContaining('on Build box') });
+  });
 });

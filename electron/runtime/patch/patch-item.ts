@@ -20,7 +20,7 @@ export class FileChangeItemTracker {
     private readonly turn: ActiveTurn,
     private readonly events: EventLog,
     private readonly now: () => number,
-    init: { id: string; callId: string; arguments: unknown },
+    init: { id: string; callId: string; arguments: unknown; environmentId?: string | null },
   ) {
     const at = now();
     this.item = {
@@ -36,6 +36,7 @@ export class FileChangeItemTracker {
       arguments: init.arguments,
       modelOutput: null,
       outcome: null,
+      ...(init.environmentId ? { environmentId: init.environmentId } : {}),
     };
   }
 

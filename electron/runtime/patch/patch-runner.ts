@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FileUpdateChange, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import type { ModelToolCall } from '../../model/types.js';
 import type { ApprovalBroker } from '../approvals/approval-broker.js';
@@ -12,6 +10,8 @@ import { FileChangeItemTracker } from './patch-item.js';
 import { PATCH_FILES_LABEL } from '../../../shared/protocol/file-change.js';
 import type { PermissionHooks, Refusal, ToolResult } from '../tools/tool-table.js';
 import type { ApplyPatchArgs } from './patch-tool-spec.js';
+import type { TurnWorkspace, WorkspaceOf } from '../tools/turn-workspace.js';
+import type { WorkspaceFiles } from '../../files/workspace-files.js';
 
 /** An apply_patch call to record: run with its checked patch, or refused before it ran. */
 export type PatchCall = { readonly args: ApplyPatchArgs; readonly permission: PermissionHooks } | { readonly refusal: Refusal };
@@ -19,7 +19,9 @@ export type PatchCall = { readonly args: ApplyPatchArgs; readonly permission: Pe
 export interface PatchRunnerDeps {
   readonly approvals: ApprovalBroker;
   readonly events: EventLog;
-  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode; machine?: { readonly environmentId: string; readonly cwd: string } | null }>;
+  readonly settingsOf: (threadId: string) => Promise<{ approvalPolicy: AskForApproval; sandbox: SandboxMode }>;
+  /** The turn's folder and the files there: this computer's, or the SSH machine's its thread works on. */
+  readonly workspaceOf: WorkspaceOf;
   readonly newId: () => string;
   readonly now: () => number;
 }
@@ -28,7 +30,11 @@ export interface PatchRunnerDeps {
  * The model's `apply_patch`: checks the whole patch against the files,
  * shows it as a `fileChange` item, asks the person when the thread's policy
  * says so (`item/fileChange/requestApproval`), then writes all of it or
- * nothing. The model reads what changed, or why nothing did.
+ * nothing. The model reads what changed, or why nothing did. On an SSH
+ * machine the same happens to the files there (over SFTP); everything is
+ * decided here before anything is sent, and since this computer's sandbox
+ * does not reach that machine, a patch there counts as leaving it, as a
+ * command there does.
  */
 export class PatchRunner {
   constructor(private readonly deps: PatchRunnerDeps) {}
@@ -40,7 +46,8 @@ export class PatchRunner {
    * Answers what the model was told.
    */
   async applyPatch(turn: ActiveTurn, call: ModelToolCall, input: unknown, mode: PatchCall): Promise<ToolResult> {
-    const tracker = new FileChangeItemTracker(turn, this.deps.events, this.deps.now, { id: this.deps.newId(), callId: call.id, arguments: input });
+    const workspace = await this.deps.workspaceOf(turn);
+    const tracker = new FileChangeItemTracker(turn, this.deps.events, this.deps.now, { id: this.deps.newId(), callId: call.id, arguments: input, environmentId: workspace.environmentId });
     if ('refusal' in mode) {
       const { refusal } = mode;
       if (refusal.kind === 'invalidArguments') return this.end(tracker, 'failed', `${refusal.message}. Send {"input": "*** Begin Patch\\n...\\n*** End Patch"}.`);
@@ -49,41 +56,40 @@ export class PatchRunner {
     }
     const { permission } = mode;
     const patch = mode.args.input;
+    const { files, cwd, environmentId } = workspace;
     const settings = await this.deps.settingsOf(turn.threadId);
-    if (settings.machine) {
-      // This computer's folder is not the thread's: patching it would change the wrong files.
-      return this.end(
-        tracker,
-        'failed',
-        `Not applied: this thread works on ${settings.machine.environmentId} (${settings.machine.cwd}), and apply_patch edits files on this computer only so far. Change the files there with exec_command instead (for example a here-document, sed, or git apply).`,
-      );
-    }
     const outsideAllowed = settings.sandbox === 'danger-full-access';
     let changes: readonly FileUpdateChange[];
+    let root: string;
     try {
-      changes = (await preparePatch(turn.cwd, patch, { outsideAllowed })).changes;
+      root = await files.realpath(cwd);
+      changes = (await preparePatch(files, cwd, patch, { outsideAllowed })).changes;
     } catch (error) {
-      return this.end(tracker, 'failed', failureText(error));
+      return this.end(tracker, 'failed', failureText(error, workspace));
     }
-    const root = await fs.realpath(turn.cwd);
+    const path = files.paths;
     // What the sandbox lets commands write: the thread's folder, except its .git (as Codex's writable roots).
-    const insideWorkspace = changes.every((change) =>
-      [change.path, change.kind.type === 'update' ? change.kind.move_path : null].every((file) => file === null || (isInside(root, file) && !isInside(path.join(root, '.git'), file))),
+    const insideFolder = changes.every((change) =>
+      [change.path, change.kind.type === 'update' ? change.kind.move_path : null].every(
+        (file) => file === null || (isInside(files, root, file) && !isInside(files, path.join(root, '.git'), file)),
+      ),
     );
-    const requirement = patchRequirement({ ...settings, insideWorkspace });
+    // This computer's sandbox does not reach another machine: there every patch leaves it.
+    const requirement = patchRequirement({ ...settings, insideWorkspace: insideFolder && environmentId === null, elsewhere: environmentId === null ? null : files.where });
     if (requirement.type === 'refuse') {
       return this.end(tracker, 'declined', `Not applied: ${requirement.reason}.`, { changes, outcome: { by: 'policy', reason: requirement.reason } });
     }
     tracker.announce(changes);
-    if (requirement.type === 'ask' && !(insideWorkspace && this.deps.approvals.coversFileChange(turn.threadId, root))) {
-      const answer = await this.askPerson(turn, tracker, requirement.reason, root, changes, permission);
+    const grant = grantKey(workspace, root);
+    if (requirement.type === 'ask' && !(insideFolder && this.deps.approvals.coversFileChange(turn.threadId, grant))) {
+      const answer = await this.askPerson(turn, tracker, requirement.reason, { root, grant, environmentId, files }, changes, permission);
       if (answer !== 'apply') return answer;
     }
     try {
-      const written = await applyPatch(turn.cwd, patch, { outsideAllowed });
-      return this.end(tracker, 'completed', successText(root, written), { changes: written });
+      const written = await applyPatch(files, cwd, patch, { outsideAllowed });
+      return this.end(tracker, 'completed', successText(files, root, written), { changes: written });
     } catch (error) {
-      return this.end(tracker, 'failed', failureText(error));
+      return this.end(tracker, 'failed', failureText(error, workspace));
     }
   }
 
@@ -91,10 +97,11 @@ export class PatchRunner {
     turn: ActiveTurn,
     tracker: FileChangeItemTracker,
     reason: string,
-    root: string,
+    where: { readonly root: string; readonly grant: string; readonly environmentId: string | null; readonly files: WorkspaceFiles },
     changes: readonly FileUpdateChange[],
     permission: PermissionHooks,
   ): Promise<'apply' | ToolResult> {
+    const { root, grant, environmentId, files } = where;
     const item = tracker.snapshot;
     const hookDetails = { requestId: item.id, command: null, reason };
     const refused = await permission.requested(hookDetails);
@@ -105,7 +112,15 @@ export class PatchRunner {
     }
     const outcome = await this.deps.approvals.requestFileChange(
       turn,
-      { threadId: turn.threadId, turnId: turn.id, itemId: item.id, startedAtMs: this.deps.now(), reason: `${reason}. ${PATCH_FILES_LABEL} ${fileList(root, changes)}`, grantRoot: null },
+      {
+        threadId: turn.threadId,
+        turnId: turn.id,
+        itemId: item.id,
+        startedAtMs: this.deps.now(),
+        reason: `${reason}. ${PATCH_FILES_LABEL} ${fileList(files, root, changes)}`,
+        grantRoot: null,
+        ...(environmentId ? { environmentId } : {}),
+      },
       turn.controller.signal,
     );
     if (outcome.kind === 'ended') {
@@ -125,7 +140,7 @@ export class PatchRunner {
       turn.controller.abort();
       return result;
     }
-    if (answer === 'acceptForSession') this.deps.approvals.grantFileChanges(turn.threadId, root);
+    if (answer === 'acceptForSession') this.deps.approvals.grantFileChanges(turn.threadId, grant);
     tracker.settle({ by: 'person', answer: answer === 'acceptForSession' ? 'approvedForThread' : 'approved', host: null });
     return 'apply';
   }
@@ -144,42 +159,53 @@ export class PatchRunner {
   }
 }
 
-function isInside(root: string, file: string): boolean {
-  return file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+function isInside(files: WorkspaceFiles, root: string, file: string): boolean {
+  const sep = files.paths.sep;
+  return file === root || file.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-function shown(root: string, file: string): string {
-  return isInside(root, file) ? path.relative(root, file) : file;
+/** What "accept for this thread" covers: the folder, named with its machine so a grant for one never covers another's. */
+function grantKey(workspace: TurnWorkspace, root: string): string {
+  return workspace.environmentId === null ? root : `${workspace.environmentId}:${root}`;
+}
+
+function shown(files: WorkspaceFiles, root: string, file: string): string {
+  return isInside(files, root, file) ? files.paths.relative(root, file) : file;
 }
 
 /** The files of a patch in words, for the person asked about it: "changed src/a.ts, new new.txt, deleted old.txt". */
-function fileList(root: string, changes: readonly FileUpdateChange[]): string {
+function fileList(files: WorkspaceFiles, root: string, changes: readonly FileUpdateChange[]): string {
   return changes
     .map((change) => {
-      if (change.kind.type === 'add') return `new ${shown(root, change.path)}`;
-      if (change.kind.type === 'delete') return `deleted ${shown(root, change.path)}`;
-      if (change.kind.move_path) return `moved ${shown(root, change.path)} to ${shown(root, change.kind.move_path)}`;
-      return `changed ${shown(root, change.path)}`;
+      if (change.kind.type === 'add') return `new ${shown(files, root, change.path)}`;
+      if (change.kind.type === 'delete') return `deleted ${shown(files, root, change.path)}`;
+      if (change.kind.move_path) return `moved ${shown(files, root, change.path)} to ${shown(files, root, change.kind.move_path)}`;
+      return `changed ${shown(files, root, change.path)}`;
     })
     .join(', ');
 }
 
 /** `A new.txt, M src/a.ts -> src/b.ts, D old.txt`: what the model is told, in apply_patch's own terms. */
-function summary(root: string, changes: readonly FileUpdateChange[]): string {
+function summary(files: WorkspaceFiles, root: string, changes: readonly FileUpdateChange[]): string {
   return changes
     .map((change) => {
-      if (change.kind.type === 'add') return `A ${shown(root, change.path)}`;
-      if (change.kind.type === 'delete') return `D ${shown(root, change.path)}`;
-      return `M ${shown(root, change.path)}${change.kind.move_path ? ` -> ${shown(root, change.kind.move_path)}` : ''}`;
+      if (change.kind.type === 'add') return `A ${shown(files, root, change.path)}`;
+      if (change.kind.type === 'delete') return `D ${shown(files, root, change.path)}`;
+      return `M ${shown(files, root, change.path)}${change.kind.move_path ? ` -> ${shown(files, root, change.kind.move_path)}` : ''}`;
     })
     .join(', ');
 }
 
-function successText(root: string, changes: readonly FileUpdateChange[]): string {
-  return `Success. Changed these files:\n${summary(root, changes).split(', ').join('\n')}`;
+function successText(files: WorkspaceFiles, root: string, changes: readonly FileUpdateChange[]): string {
+  return `Success. Changed these files:\n${summary(files, root, changes).split(', ').join('\n')}`;
 }
 
-function failureText(error: unknown): string {
+function failureText(error: unknown, workspace: TurnWorkspace): string {
+  const partly = error instanceof PatchError && /only these were changed/.test(error.message);
+  if (error instanceof PatchError && error.code === 'connection_lost') {
+    return `${partly ? 'Partly applied' : 'Not applied'}: ${error.message}. Try again once ${workspace.files.where} is back (its status shows in the thread header).`;
+  }
+  if (partly) return `Partly applied: ${(error as Error).message}`;
   if (error instanceof PatchError) return `Not applied; no file was changed. apply_patch verification failed: ${error.message}`;
   return `Not applied; no file was changed: ${error instanceof Error ? error.message : String(error)}`;
 }

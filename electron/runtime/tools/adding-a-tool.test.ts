@@ -11,6 +11,7 @@ import { waitUntil } from '../../../test-support/waiting.js';
 import type { RequestContext } from '../context.js';
 import { ZERO_USAGE, type ActiveTurn } from '../active-turn.js';
 import { dispatchToolCall } from '../turns/tool-dispatch.js';
+import { LocalFiles } from '../../files/local-files.js';
 import { resolveInside } from './workspace-path.js';
 import { defineTool, ToolTable, type ToolInvocation } from './tool-table.js';
 
@@ -27,7 +28,7 @@ const countLinesTool = defineTool({
   description: 'Count the lines of a text file of the project.',
   args: z.object({ path: z.string().min(1).max(4096).describe('File path relative to the project root') }),
   async run(args, { turn }: ToolInvocation<{ readonly cwd: string }>) {
-    const text = await fs.promises.readFile(await resolveInside(turn.cwd, args.path), 'utf8');
+    const text = await fs.promises.readFile(await resolveInside(new LocalFiles(), turn.cwd, args.path), 'utf8');
     return { success: true, output: `${args.path}: ${text.split('\n').length} lines` };
   },
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from './builtin-tools.js';
+import { LocalFiles } from '../../files/local-files.js';
+import { builtinTools as builtinToolsOf } from './builtin-tools.js';
+import type { WorkspaceTurn } from './turn-workspace.js';
 import { ToolTable } from './tool-table.js';
+
+const files = new LocalFiles();
+const builtinTools = () => builtinToolsOf(async (turn) => ({ files, cwd: turn.cwd, environmentId: null }));
 
 describe('tool JSON schemas sent to the model', () => {
   it('are generated from the zod argument schemas, limits included', () => {
@@ -19,8 +24,8 @@ describe('tool JSON schemas sent to the model', () => {
 
   it('are byte-identical on every request (provider prompt caches)', async () => {
     const scope = { threadId: 't', hasGoal: false };
-    const first = JSON.stringify((await new ToolTable<{ cwd: string }>().register(...builtinTools()).forTurn(scope)).specs);
-    const second = JSON.stringify((await new ToolTable<{ cwd: string }>().register(...builtinTools()).forTurn(scope)).specs);
+    const first = JSON.stringify((await new ToolTable<WorkspaceTurn>().register(...builtinTools()).forTurn(scope)).specs);
+    const second = JSON.stringify((await new ToolTable<WorkspaceTurn>().register(...builtinTools()).forTurn(scope)).specs);
     expect(second).toBe(first);
     expect(first).toContain('"name":"list_directory"');
   });

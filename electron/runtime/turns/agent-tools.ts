@@ -6,6 +6,7 @@ import { applyPatchTool } from '../patch/patch-tool-spec.js';
 import type { PatchRunner } from '../patch/patch-runner.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { ClientTools } from '../tools/client-tools.js';
+import type { WorkspaceOf } from '../tools/turn-workspace.js';
 import { ToolTable, type ToolEntry } from '../tools/tool-table.js';
 import type { ActiveTurn } from '../active-turn.js';
 import { goalTools } from './goal-tools.js';
@@ -18,6 +19,8 @@ export interface AgentToolSources {
   readonly goals: GoalManager;
   readonly mcp: McpCallDeps;
   readonly clientTools: ClientTools;
+  /** Where a turn's files are (this computer or its thread's SSH machine): the read-only file tools act there. */
+  readonly workspaceOf: WorkspaceOf;
   /** Checkpoints around the calls that may change files (projects/turn-changes.ts); absent, none are kept. */
   readonly changes?: FileChangeCheckpoints;
 }
@@ -37,10 +40,10 @@ export interface FileChangeCheckpoints {
  */
 export function agentToolTable(sources: AgentToolSources): ToolTable<ActiveTurn> {
   return new ToolTable<ActiveTurn>()
-    .register(...builtinTools())
+    .register(...builtinTools(sources.workspaceOf))
     .registerSource(mcpTools(sources.mcp))
-    .register(...commandTools(sources.commands).map((entry) => checkpointed(entry, sources.changes)))
-    .register(checkpointed(applyPatchTool(sources.patches), sources.changes))
+    .register(...commandTools(sources.commands).map((entry) => checkpointed(entry, sources)))
+    .register(checkpointed(applyPatchTool(sources.patches), sources))
     .register(...jobTools(sources.jobs))
     .register(...goalTools(sources.goals))
     .registerSource(sources.clientTools);
@@ -49,13 +52,16 @@ export function agentToolTable(sources: AgentToolSources): ToolTable<ActiveTurn>
 /**
  * A row whose calls may write files (a patch, a command, input to a running command): the
  * checkpoint comes before it runs, the turn's diff after it answered. Only calls that run
- * get one: a call refused by its schema or a hook changes nothing.
+ * get one: a call refused by its schema or a hook changes nothing. Checkpoints are git trees
+ * of this computer's folder: a turn on an SSH machine gets none (its patch cards say so).
  */
-function checkpointed(entry: ToolEntry<ActiveTurn>, changes: FileChangeCheckpoints | undefined): ToolEntry<ActiveTurn> {
+function checkpointed(entry: ToolEntry<ActiveTurn>, sources: Pick<AgentToolSources, 'changes' | 'workspaceOf'>): ToolEntry<ActiveTurn> {
+  const { changes, workspaceOf } = sources;
   if (!changes) return entry;
   return {
     ...entry,
     run: async (args, invocation) => {
+      if ((await workspaceOf(invocation.turn)).environmentId !== null) return entry.run(args, invocation);
       await changes.beforeChange(invocation.turn);
       try {
         return await entry.run(args, invocation);

@@ -74,6 +74,8 @@ export const FileChangeRequestApprovalParams = z.object({
   reason: z.string().nullable().optional(),
   /** Codex: a root the agent asks to write under for the session; Wheelhouse never asks for one (null). */
   grantRoot: z.string().nullable().optional(),
+  /** Wheelhouse (as on command approvals): the machine whose files the patch changes; absent: this computer. */
+  environmentId: z.string().nullable().optional(),
 });
 export type FileChangeRequestApprovalParams = z.infer<typeof FileChangeRequestApprovalParams>;
 

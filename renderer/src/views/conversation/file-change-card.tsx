@@ -2,7 +2,8 @@ import { ArrowRight, Check, ChevronRight, CircleSlash, FileDiff, LoaderCircle, S
 import { useState } from 'react';
 import type { FileUpdateChange } from '../../../../shared/protocol/file-change.js';
 import { diffLines, diffStat, displayPath, patchTargets, patchText } from '../../format/file-diff.js';
-import { useApprovalsStore, useThreadsStore } from '../../services/services.js';
+import { useApprovalsStore, useMachinesStore, useThreadsStore } from '../../services/services.js';
+import { machineName } from '../../stores/machines-store.js';
 import type { ConversationItem } from '../../stores/conversation-model.js';
 import { FileChangeApprovalCard } from './file-change-approval.js';
 import { DecidedByLine } from './decided-by-line.js';
@@ -19,7 +20,14 @@ const KIND_LABEL = { add: 'Added', delete: 'Deleted', update: 'Edited' } as cons
  */
 export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
   const approval = useApprovalsStore((s) => s.pending.find((p) => p.kind === 'fileChange' && p.params.itemId === item.id));
-  const folder = useThreadsStore((s) => (s.selectedId ? (s.threads[s.selectedId]?.cwd ?? null) : null));
+  const machines = useMachinesStore((s) => s.list);
+  const where = item.environmentId ? machineName(machines, item.environmentId) : null;
+  // Paths are shown relative to the folder they are in: the thread's folder here, or the one on its machine.
+  const folder = useThreadsStore((s) => {
+    const thread = s.selectedId ? s.threads[s.selectedId] : undefined;
+    if (!item.environmentId) return thread?.cwd ?? null;
+    return thread?.environments.find((environment) => environment.environmentId === item.environmentId)?.cwd ?? null;
+  });
   const [chosen, setChosen] = useState<boolean | null>(null);
   const waiting = Boolean(approval);
   const open = chosen ?? (waiting || item.status !== 'completed' || item.changes.length <= 3);
@@ -32,12 +40,22 @@ export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
         <span className="command-text file-change-summary" data-testid="file-change-summary">
           {summaryText(item, folder)}
         </span>
+        {where && (
+          <span className="command-where" data-testid="file-change-where" title={`Files on ${where}`}>
+            on {where}
+          </span>
+        )}
         <span className="command-status" data-testid="file-change-status">
           <StatusLabel status={item.status} waiting={waiting} notRun={notRun} />
         </span>
         <ChevronRight size={14} strokeWidth={2} className="command-chevron" aria-hidden="true" />
       </button>
       {open && item.changes.map((change) => <FileDiffView key={change.path} change={change} folder={folder} />)}
+      {where && open && (
+        <p className="file-change-elsewhere" data-testid="file-change-no-undo">
+          These files are on {where}. Wheelhouse keeps no checkpoint there, so Undo and the thread’s changes do not cover them: use git there to go back.
+        </p>
+      )}
       {!waiting && item.outcome && <DecidedByLine decidedBy={null} outcome={item.outcome} />}
       {item.status === 'failed' && (
         <div className="file-change-problem" data-testid="file-change-problem">
@@ -62,7 +80,7 @@ export function FileChangeCard({ item }: { readonly item: FileChangeItem }) {
  * changed.", "Wheelhouse stopped while …"); the rest, meant for the model, stays in the details.
  */
 function failureForPerson(modelOutput: string | null): string {
-  if (modelOutput && /^(Not applied\b|Wheelhouse stopped\b)/.test(modelOutput)) return /^.*?\.(?=\s|$)/.exec(modelOutput)?.[0] ?? modelOutput;
+  if (modelOutput && /^(Not applied\b|Partly applied\b|Wheelhouse stopped\b)/.test(modelOutput)) return /^.*?\.(?=\s|$)/.exec(modelOutput)?.[0] ?? modelOutput;
   return 'The agent’s change could not be read, so no file was changed.';
 }
 
