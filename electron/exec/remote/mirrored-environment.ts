@@ -30,6 +30,8 @@ export interface MirroredEnvironmentOptions {
   readonly pollMs?: number;
   /** How often a streamed run is looked at for a state its end marker does not show (default 1 s). */
   readonly statePollMs?: number;
+  /** False: follow logs by looks alone, as on a host without Perl (to measure or rule out the stream). Default true. */
+  readonly streamLogs?: boolean;
 }
 
 /** Folder of runs on the far side by default, relative to its home. */
@@ -100,12 +102,12 @@ export abstract class MirroredEnvironment implements DetachedEnvironment {
   }
 
   attach(handle: DetachedRunHandle, fromOffset: number, listener: (event: DetachedRunEvent) => void): DetachedAttachment {
-    this.logStream ??= new RemoteLogStream(this.base.shell);
+    if (this.base.streamLogs !== false) this.logStream ??= new RemoteLogStream(this.base.shell);
     return new RemoteFollower({
       mirrorPath: handle.logPath,
       fromOffset,
       look: (offset) => this.look(handle, offset),
-      stream: { channel: this.logStream, ...this.streamTarget(handle) },
+      stream: this.logStream ? { channel: this.logStream, ...this.streamTarget(handle) } : null,
       pollMs: this.base.pollMs ?? this.defaultPollMs,
       statePollMs: this.base.statePollMs ?? 1000,
       listener,
