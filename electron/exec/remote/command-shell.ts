@@ -18,6 +18,8 @@ const LOOP = (marker: string) =>
     'umask 077',
     't=$(mktemp -d 2>/dev/null) || exit 97',
     `trap 'rm -rf "$t"' EXIT`,
+    // A dropped connection hangs it up: the temp folder still goes.
+    `trap 'exit 1' HUP INT TERM PIPE`,
     'echo ready',
     'while :; do',
     `  while IFS= read -r l || exit 0; do [ "$l" = ${marker} ] && break; printf '%s\\n' "$l"; done > "$t/s"`,
