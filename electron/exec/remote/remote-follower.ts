@@ -43,6 +43,8 @@ export class RemoteFollower implements DetachedAttachment {
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private streamed: LogStreamFollow | null = null;
+  /** The end marker appeared: the run ends within moments (Slurm may say COMPLETING a little longer), so look often. */
+  private endSeen = false;
 
   constructor(private readonly options: RemoteFollowerOptions) {
     this.delivery = new LogDelivery({ fromOffset: options.fromOffset, listener: options.listener, mirrorPath: options.mirrorPath });
@@ -79,7 +81,10 @@ export class RemoteFollower implements DetachedAttachment {
         // A gap (what was held back was read again by a look meanwhile, or a restart raced): from what was received.
         if (!this.delivery.accept(offset, data)) this.streamed?.restart(this.delivery.received);
       },
-      ended: () => void this.look(),
+      ended: () => {
+        this.endSeen = true;
+        void this.look();
+      },
       lost: () => {
         this.streamed = null;
         // Looks find out whether the connection is back; the first that succeeds follows again.
@@ -102,7 +107,7 @@ export class RemoteFollower implements DetachedAttachment {
       return;
     }
     this.looking = true;
-    let next = this.streamed ? this.options.statePollMs : this.options.pollMs;
+    let next = this.streamed && !this.endSeen ? this.options.statePollMs : this.options.pollMs;
     try {
       const from = this.delivery.received;
       const look = await this.options.look(from);
@@ -119,7 +124,7 @@ export class RemoteFollower implements DetachedAttachment {
       }
       // The connection answers: stream again if the stream was lost.
       this.follow();
-      if (this.streamed && !look.more) next = this.options.statePollMs;
+      if (this.streamed && !this.endSeen && !look.more) next = this.options.statePollMs;
     } catch {
       // Unreachable for now: the connection reconnects with backoff; the next look goes on from here.
       next = Math.max(this.options.pollMs, 1000);
