@@ -13,20 +13,22 @@ import type { ShellResult, ShellStream } from './remote-shell.js';
  * bytes> <stderr bytes>` and then both outputs, so any bytes come back
  * exactly. Scripts are text (ours): a line equal to the marker cannot occur.
  */
-const LOOP = (marker: string) =>
-  [
-    'umask 077',
-    't=$(mktemp -d 2>/dev/null) || exit 97',
-    `trap 'rm -rf "$t"' EXIT`,
-    // A dropped connection hangs it up: the temp folder still goes.
-    `trap 'exit 1' HUP INT TERM PIPE`,
-    'echo ready',
-    'while :; do',
-    `  while IFS= read -r l || exit 0; do [ "$l" = ${marker} ] && break; printf '%s\\n' "$l"; done > "$t/s"`,
-    '  /bin/sh "$t/s" </dev/null >"$t/o" 2>"$t/e"; c=$?',
-    `  printf '%s %s %s\\n' "$c" $(wc -c <"$t/o") $(wc -c <"$t/e"); cat "$t/o" "$t/e"`,
-    'done',
-  ].join('\n');
+const LOOP = [
+  'm=$1',
+  'umask 077',
+  't=$(mktemp -d 2>/dev/null) || exit 97',
+  `trap 'rm -rf "$t"' EXIT`,
+  // A dropped connection hangs it up: the temp folder still goes.
+  `trap 'exit 1' HUP INT TERM PIPE`,
+  // After whatever the login shell printed first.
+  `printf '\\nready %s\\n' "$m"`,
+  'while :; do',
+  `  while IFS= read -r l || exit 0; do [ "$l" = "$m" ] && break; printf '%s\\n' "$l"; done > "$t/s"`,
+  '  /bin/sh "$t/s" </dev/null >"$t/o" 2>"$t/e"; c=$?',
+  // One `wc` for both sizes, named from inside the folder (its path may hold spaces).
+  `  set -- $(cd "$t" && wc -c o e); printf '%s %s %s\\n' "$c" "$1" "$3"; cat "$t/o" "$t/e"`,
+  'done',
+].join('\n');
 
 export class CommandShell {
   private busy = false;
@@ -41,7 +43,7 @@ export class CommandShell {
   /** Opens one through `start` (a channel whose command the far side's login shell runs, once); null when it does not answer as expected. */
   static async open(start: (command: string) => Promise<ShellStream>): Promise<CommandShell | null> {
     const marker = `__wheelhouse_${randomBytes(8).toString('hex')}__`;
-    const channel = await start(`exec /bin/sh -c ${shellQuote(LOOP('"$1"'))} sh ${marker}`);
+    const channel = await start(`exec /bin/sh -c ${shellQuote(LOOP)} sh ${marker}`);
     const shell = new CommandShell(channel, marker);
     return (await shell.ready()) ? shell : null;
   }
@@ -74,16 +76,23 @@ export class CommandShell {
   private ready(): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       let said = '';
+      const ready = `\nready ${this.marker}\n`;
       const onData = (chunk: Buffer) => {
         said += chunk.toString('latin1');
-        if (!said.includes('\n')) return;
+        const at = said.indexOf(ready);
+        if (at < 0) {
+          // A login shell that printed this much without our greeting is not going to give it.
+          if (said.length > 64 * 1024) {
+            this.channel.stdout.removeListener('data', onData);
+            this.close();
+            resolve(false);
+          }
+          return;
+        }
         this.channel.stdout.removeListener('data', onData);
-        const ok = said.startsWith('ready\n');
-        if (ok) {
-          this.buffer = Buffer.from(said.slice('ready\n'.length), 'latin1');
-          this.channel.stdout.on('data', (more: Buffer) => this.take(more));
-        } else this.close();
-        resolve(ok);
+        this.buffer = Buffer.from(said.slice(at + ready.length), 'latin1');
+        this.channel.stdout.on('data', (more: Buffer) => this.take(more));
+        resolve(true);
       };
       this.channel.stdout.on('data', onData);
       void this.channel.ended.then(() => {

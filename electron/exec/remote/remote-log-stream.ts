@@ -22,7 +22,8 @@ const FOLLOW_SCRIPT = String.raw`
 use strict; $| = 1; binmode STDIN; binmode STDOUT;
 my %f; my $in = ''; my $home = $ENV{HOME} // '';
 sub abs_path { my $p = pack('H*', $_[0]); $p =~ m{^/} ? $p : "$home/$p" }
-syswrite STDOUT, "r\n";
+# After whatever the login shell printed first, on a line of its own.
+syswrite STDOUT, "\nr\n";
 while (1) {
   my $rin = ''; vec($rin, fileno(STDIN), 1) = 1;
   if (select(my $rout = $rin, undef, undef, %f ? 0.01 : undef) > 0) {

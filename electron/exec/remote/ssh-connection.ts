@@ -115,7 +115,8 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     try {
       const shell = await CommandShell.open((command) => this.stream(command));
       if (!shell) {
-        this.shellsUnavailable = true;
+        // Connected still: the host's shell, not the network, said no.
+        if (this.client) this.shellsUnavailable = true;
         return null;
       }
       if (this.closed) {
