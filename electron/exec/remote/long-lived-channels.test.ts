@@ -63,6 +63,20 @@ describe('the log stream (one channel pushing every followed log)', () => {
     expect(stream.unavailable).toBeNull();
   });
 
+  test('streams behind a login shell that prints before the command runs', async () => {
+    const dir = temp.make('wheelhouse-stream-');
+    const log = path.join(dir, 'a.log');
+    fs.writeFileSync(log, 'one\n');
+    const local = new LocalShell();
+    const chatty = { exec: local.exec.bind(local), stream: (command: string) => local.stream(`echo 'Welcome!'; printf 'no newline'; ${command}`) };
+    const stream = new RemoteLogStream(chatty);
+    streams.push(stream);
+    const watched = collector();
+    stream.follow(log, null, 0, watched.watcher);
+    await waitUntil(() => watched.text() === 'one\n', { what: 'the log behind the greeting' });
+    expect(watched.chunks[0]?.offset).toBe(0);
+  });
+
   test('without Perl on the far side, says why once and leaves following to looks', async () => {
     const dir = temp.make('wheelhouse-stream-');
     const warnings: string[] = [];
@@ -89,8 +103,20 @@ describe('the command shell (short commands without a new session each)', () => 
       const reader = await shell!.run('cat; echo "read $?"\nx=1\necho "$x"');
       expect(reader.stdout.toString()).toBe('read 0\n1\n');
       const same = await shell!.run('echo $PPID');
+      expect(same.code).toBe(0);
       const again = await shell!.run('echo $PPID');
       expect(again.stdout.toString()).toBe(same.stdout.toString());
+    } finally {
+      shell!.close();
+    }
+  });
+
+  test('finds its greeting after whatever the login shell printed first', async () => {
+    const local = new LocalShell();
+    const shell = await CommandShell.open((command) => local.stream(`echo 'Last login: today'; printf 'no newline'; ${command}`));
+    expect(shell).not.toBeNull();
+    try {
+      expect((await shell!.run('echo hi')).stdout.toString()).toBe('hi\n');
     } finally {
       shell!.close();
     }
