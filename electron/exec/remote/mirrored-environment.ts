@@ -42,9 +42,9 @@ export const LOOK_BYTES = 1024 * 1024;
 /**
  * What SSH and Slurm runs share: the run lives elsewhere, in a folder under
  * `remoteRunsDir`; this machine keeps a copy of its log (pushed as it grows
- * by the connection's one log stream, checked by looks: a RemoteFollower),
- * read by job pages like a local log, and the last
- * state each run was seen in, which `state` and `isAlive` answer from
+ * by the connection's one log stream and checked by looks: a
+ * RemoteFollower), read by job pages like a local log, and the last state
+ * each run was seen in, which `state` and `isAlive` answer from
  * without a round trip (a run not seen yet counts as running: its follower
  * finds out, and nothing is ever started beside a run that might be alive).
  * A kind says how to start, look at, signal and end a run.
