@@ -3,22 +3,20 @@
  * the time from a line written by the command to the job's follower
  * reporting it (what becomes `job/output/delta` for a client), on this
  * computer (the local detached run, the baseline), over SSH on loopback and
- * on the single-node Slurm cluster, in the same run. Each line carries the
- * time it was written (`date +%s%N`); all three run on this machine, so
- * both ends read the same clock. The servers are the tests'.
+ * on the single-node Slurm cluster — each remote place streamed (the
+ * connection's log stream) and followed by looks alone (the fallback for a
+ * host without Perl, the worst case), in the same run. Each line carries
+ * the time it was written (`date +%s%N`); all run on this machine, so both
+ * ends read the same clock. The servers are the tests' (remote-kit.ts).
  */
-import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { DetachedEnvironment } from '../electron/exec/index.js';
 import { LocalShell } from '../electron/exec/remote/remote-shell.js';
 import { SlurmDetachedEnvironment } from '../electron/exec/remote/slurm-detached.js';
-import { SshConnection } from '../electron/exec/remote/ssh-connection.js';
 import { SshDetachedEnvironment } from '../electron/exec/remote/ssh-detached.js';
 import { ProcessSupervisor } from '../electron/exec/supervisor.js';
-import { slurmUnavailable, startSlurmCluster } from '../test-support/slurm-cluster.js';
-import { sshdUnavailable, startSshd } from '../test-support/sshd.js';
-import { TempDirs } from '../test-support/temp-dir.js';
+import type { TempDirs } from '../test-support/temp-dir.js';
+import { runBenchMain, withSlurmCluster, withSshd } from './remote-kit.js';
 import { summarize } from './stats.js';
 
 const LINES = 20;
@@ -59,39 +57,23 @@ export async function jobOutputLatencyBench({ temp }: { temp: TempDirs }): Promi
   const root = temp.make('wheelhouse-bench-latency-');
   const supervisor = new ProcessSupervisor({ logDir: path.join(root, 'logs'), runsDir: path.join(root, 'runs') });
   report.local = summarize(await latencies(supervisor.detached, 'latency-local', root));
-  const noSshd = sshdUnavailable();
-  if (noSshd) report.ssh = { skipped: noSshd };
-  else {
-    const sshd = await startSshd(temp.make('wheelhouse-bench-sshd-'));
-    const connection = new SshConnection({ ...sshd, privateKey: async () => sshd.privateKey, pinnedFingerprint: sshd.hostKeyFingerprint(), knownHostsFiles: [], askHostKey: async () => false });
-    try {
-      const ssh = new SshDetachedEnvironment({ environmentId: 'bench', shell: connection, mirrorDir: path.join(root, 'mirror-ssh'), remoteRunsDir: path.join(root, 'remote-runs') });
-      report.ssh = summarize(await latencies(ssh, 'latency-ssh', root));
-    } finally {
-      connection.close();
-      await sshd.stop();
-    }
-  }
-  const noSlurm = slurmUnavailable();
-  if (noSlurm) report.slurm = { skipped: noSlurm };
-  else {
-    const cluster = await startSlurmCluster(temp.make('wheelhouse-bench-slurm-'));
-    try {
-      const slurm = new SlurmDetachedEnvironment({ environmentId: 'bench', shell: new LocalShell(), mirrorDir: path.join(root, 'mirror-slurm'), remoteRunsDir: path.join(cluster.dir, 'runs'), schedulerEnv: cluster.env });
-      report.slurm = summarize(await latencies(slurm, 'latency-slurm', cluster.dir));
-    } finally {
-      await cluster.stop();
-    }
-  }
+  report.ssh = await withSshd(temp, async (_sshd, connection) => {
+    const ssh = (streamLogs: boolean) =>
+      new SshDetachedEnvironment({ environmentId: 'bench', shell: connection, mirrorDir: path.join(root, `mirror-ssh-${streamLogs}`), remoteRunsDir: path.join(root, 'remote-runs'), streamLogs });
+    return {
+      streamed: summarize(await latencies(ssh(true), 'latency-ssh', root)),
+      looksOnly: summarize(await latencies(ssh(false), 'latency-ssh-looks', root)),
+    };
+  });
+  report.slurm = await withSlurmCluster(temp, async (cluster) => {
+    const slurm = (streamLogs: boolean) =>
+      new SlurmDetachedEnvironment({ environmentId: 'bench', shell: new LocalShell(), mirrorDir: path.join(root, `mirror-slurm-${streamLogs}`), remoteRunsDir: path.join(cluster.dir, 'runs'), schedulerEnv: cluster.env, streamLogs });
+    return {
+      streamed: summarize(await latencies(slurm(true), 'latency-slurm', cluster.dir)),
+      looksOnly: summarize(await latencies(slurm(false), 'latency-slurm-looks', cluster.dir)),
+    };
+  });
   return report;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const temp = new TempDirs();
-  try {
-    const loadAverage1mAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
-    process.stdout.write(`${JSON.stringify({ loadAverage1mAtStart, jobOutputLatency: await jobOutputLatencyBench({ temp }) }, null, 2)}\n`);
-  } finally {
-    temp.cleanup();
-  }
-}
+await runBenchMain(import.meta.url, 'jobOutputLatency', jobOutputLatencyBench);

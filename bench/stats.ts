@@ -2,6 +2,7 @@
 export interface LatencySummary {
   readonly count: number;
   readonly medianMs: number;
+  readonly p95Ms: number;
   readonly p99Ms: number;
   readonly meanMs: number;
   readonly minMs: number;
@@ -20,13 +21,14 @@ export function ms(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
-/** Median, p99, mean, min and max of a sample. */
+/** Median, p95, p99, mean, min and max of a sample. */
 export function summarize(samplesMs: readonly number[]): LatencySummary {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const sum = sorted.reduce((a, b) => a + b, 0);
   return {
     count: sorted.length,
     medianMs: ms(quantile(sorted, 0.5)),
+    p95Ms: ms(quantile(sorted, 0.95)),
     p99Ms: ms(quantile(sorted, 0.99)),
     meanMs: ms(sum / Math.max(1, sorted.length)),
     minMs: ms(sorted[0] ?? Number.NaN),

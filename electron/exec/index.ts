@@ -7,7 +7,7 @@ export { SupervisedProcess } from './supervised-process.js';
 export type { TerminalProgress } from './terminal-progress.js';
 export type * from './types.js';
 export type * from './detached/detached-run.js';
-export { incompleteUtf8Tail } from './detached/run-follower.js';
+export { incompleteUtf8Tail } from './detached/log-delivery.js';
 export { signalWords } from './exit-words.js';
 export { EnvironmentRouter } from './detached/environment-router.js';
 export { describeTasks } from './detached/array-tasks.js';

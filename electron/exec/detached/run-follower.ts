@@ -1,23 +1,11 @@
 import fs from 'node:fs';
-import { TerminalProgressParser } from '../terminal-progress.js';
 import type { DetachedAttachment, DetachedRunEvent, DetachedRunState } from './detached-run.js';
+import { LogDelivery } from './log-delivery.js';
 
 /** How long after the first bytes of a burst the rest is read (what node-pty's batching was: 16 ms). */
 const BATCH_MS = 16;
 /** Largest chunk delivered at once. */
 const READ_BYTES = 256 * 1024;
-
-/** Bytes at the end of `data` that begin a UTF-8 character not yet complete (0–3). */
-export function incompleteUtf8Tail(data: Buffer): number {
-  const end = data.length;
-  for (let back = 1; back <= Math.min(3, end); back += 1) {
-    const byte = data[end - back]!;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back for its lead
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return needed > back ? back : 0;
-  }
-  return 0;
-}
 
 export interface RunFollowerOptions {
   readonly runDir: string;
@@ -31,25 +19,23 @@ export interface RunFollowerOptions {
 }
 
 /**
- * Follows a run's log from an offset and reports its end: woken by file
- * events on the run's folder (inotify, FSEvents) and by a slow poll when
- * those are missing. Output is read at once after a quiet spell and at most
- * every 16 ms during a burst; a chunk never ends inside a UTF-8 character
- * (until the run has ended), so text offsets are exact.
+ * Follows a run's log on this machine from an offset and reports its end:
+ * woken by file events on the run's folder (inotify, FSEvents) and by a slow
+ * poll when those are missing. Output is read at once after a quiet spell
+ * and at most every 16 ms during a burst and handed to a LogDelivery, the
+ * same as a remote run's (remote-follower.ts).
  */
 export class RunFollower implements DetachedAttachment {
-  private position: number;
+  private readonly delivery: LogDelivery;
   private fd: number | null = null;
   private watcher: fs.FSWatcher | null = null;
   private readonly poller: NodeJS.Timeout;
   private batchTimer: NodeJS.Timeout | null = null;
   private lastReadAt = Number.NEGATIVE_INFINITY;
-  private readonly progress = new TerminalProgressParser();
   private readonly buffer = Buffer.alloc(READ_BYTES);
-  private done = false;
 
   constructor(private readonly options: RunFollowerOptions) {
-    this.position = options.fromOffset;
+    this.delivery = new LogDelivery({ fromOffset: options.fromOffset, listener: options.listener });
     try {
       this.fd = fs.openSync(options.logPath, 'r');
     } catch {
@@ -68,7 +54,11 @@ export class RunFollower implements DetachedAttachment {
   }
 
   get offset(): number {
-    return this.position;
+    return this.delivery.offset;
+  }
+
+  private get done(): boolean {
+    return this.delivery.done;
   }
 
   poll(): void {
@@ -76,8 +66,11 @@ export class RunFollower implements DetachedAttachment {
   }
 
   dispose(): void {
-    if (this.done) return;
-    this.done = true;
+    this.delivery.close();
+    this.stop();
+  }
+
+  private stop(): void {
     clearInterval(this.poller);
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
@@ -103,38 +96,31 @@ export class RunFollower implements DetachedAttachment {
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
     if (this.done) return;
-    this.read(false);
+    this.read();
     const state = this.options.state();
     if (state.state === 'running' || this.done) return;
     // Ended: its log is complete (or, lost, as complete as it will get).
-    this.read(true);
+    this.read();
     if (this.done) return;
-    this.dispose();
-    this.options.listener({ type: 'end', end: state });
+    this.stop();
+    this.delivery.end(state);
   }
 
-  private read(final: boolean): void {
+  private read(): void {
     this.lastReadAt = performance.now();
     if (this.fd === null) return;
     for (;;) {
+      const from = this.delivery.received;
       let count: number;
       try {
-        count = fs.readSync(this.fd, this.buffer, 0, this.buffer.length, this.position);
+        count = fs.readSync(this.fd, this.buffer, 0, this.buffer.length, from);
       } catch {
         return;
       }
       if (count === 0) return;
-      const chunk = this.buffer.subarray(0, count);
-      const kept = final ? count : count - incompleteUtf8Tail(chunk);
-      if (kept === 0) return;
-      const data = Buffer.from(chunk.subarray(0, kept));
-      const offset = this.position;
-      this.position += kept;
-      this.options.listener({ type: 'output', offset, data });
-      for (const progress of this.progress.push(data)) this.options.listener({ type: 'progress', progress });
+      this.delivery.accept(from, this.buffer.subarray(0, count));
       // A listener may have stopped following.
-      if (this.done) return;
-      if (count < this.buffer.length) return;
+      if (this.done || count < this.buffer.length) return;
     }
   }
 }

@@ -15,6 +15,7 @@ import { appendLogNote, checkRunId, logFileSize, readLogFile } from '../detached
 import { shellQuote } from '../detached/run-scripts.js';
 import { REMOTE_SANDBOX_REFUSAL, remoteDirWord } from './remote-command.js';
 import { RemoteFollower, type RemoteLook } from './remote-follower.js';
+import { RemoteLogStream } from './remote-log-stream.js';
 import type { RemoteShell } from './remote-shell.js';
 
 export interface MirroredEnvironmentOptions {
@@ -25,7 +26,12 @@ export interface MirroredEnvironmentOptions {
   readonly mirrorDir: string;
   /** Folder of runs where the far side sees it: absolute, or relative to its home (default `.wheelhouse/runs`). */
   readonly remoteRunsDir?: string;
+  /** How often a run is looked at when its log cannot be streamed (the far side has no Perl). */
   readonly pollMs?: number;
+  /** How often a streamed run is looked at for a state its end marker does not show (default 1 s). */
+  readonly statePollMs?: number;
+  /** False: follow logs by looks alone, as on a host without Perl (to measure or rule out the stream). Default true. */
+  readonly streamLogs?: boolean;
 }
 
 /** Folder of runs on the far side by default, relative to its home. */
@@ -35,9 +41,10 @@ export const LOOK_BYTES = 1024 * 1024;
 
 /**
  * What SSH and Slurm runs share: the run lives elsewhere, in a folder under
- * `remoteRunsDir`; this machine keeps a copy of its log (fetched as it grows
- * by a RemoteFollower, read by job pages like a local log) and the last
- * state each run was seen in, which `state` and `isAlive` answer from
+ * `remoteRunsDir`; this machine keeps a copy of its log (pushed as it grows
+ * by the connection's one log stream and checked by looks: a
+ * RemoteFollower), read by job pages like a local log, and the last state
+ * each run was seen in, which `state` and `isAlive` answer from
  * without a round trip (a run not seen yet counts as running: its follower
  * finds out, and nothing is ever started beside a run that might be alive).
  * A kind says how to start, look at, signal and end a run.
@@ -46,6 +53,7 @@ export abstract class MirroredEnvironment implements DetachedEnvironment {
   abstract readonly kind: 'ssh' | 'slurm';
   readonly unsupported = null;
   private readonly states = new Map<string, DetachedRunState>();
+  private logStream: RemoteLogStream | null = null;
 
   protected constructor(
     protected readonly base: MirroredEnvironmentOptions,
@@ -57,6 +65,11 @@ export abstract class MirroredEnvironment implements DetachedEnvironment {
   abstract terminate(handle: DetachedRunHandle, graceMs: number): Promise<void>;
   /** The run's state (learned before its log is read, so "ended" means the bytes read are all there is), then its log from `offset`. */
   protected abstract look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook>;
+
+  /** The run's log there and the file whose appearance means it has ended (null: only a look can tell). */
+  protected streamTarget(handle: DetachedRunHandle): { logPath: string; endMarker: string | null } {
+    return { logPath: `${handle.runDir}/output.log`, endMarker: `${handle.runDir}/exit` };
+  }
 
   prepare(runId: string): DetachedRunPlace {
     checkRunId(runId);
@@ -89,11 +102,14 @@ export abstract class MirroredEnvironment implements DetachedEnvironment {
   }
 
   attach(handle: DetachedRunHandle, fromOffset: number, listener: (event: DetachedRunEvent) => void): DetachedAttachment {
+    if (this.base.streamLogs !== false) this.logStream ??= new RemoteLogStream(this.base.shell);
     return new RemoteFollower({
       mirrorPath: handle.logPath,
       fromOffset,
       look: (offset) => this.look(handle, offset),
+      stream: this.logStream ? { channel: this.logStream, ...this.streamTarget(handle) } : null,
       pollMs: this.base.pollMs ?? this.defaultPollMs,
+      statePollMs: this.base.statePollMs ?? 1000,
       listener,
       onState: (state) => this.states.set(handle.runId, state),
     });

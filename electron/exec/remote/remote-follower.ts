@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import { TerminalProgressParser } from '../terminal-progress.js';
 import type { DetachedAttachment, DetachedRunEvent, DetachedRunState } from '../detached/detached-run.js';
-import { incompleteUtf8Tail } from '../detached/run-follower.js';
+import { LogDelivery } from '../detached/log-delivery.js';
+import type { LogStreamFollow, RemoteLogStream } from './remote-log-stream.js';
 
 /** What one look at a remote run returns: its state (seen before its log was read) and the log from an offset. */
 export interface RemoteLook {
@@ -17,43 +16,44 @@ export interface RemoteFollowerOptions {
   readonly fromOffset: number;
   /** One look over the connection; throws while the host cannot be reached (the follower keeps trying). */
   readonly look: (offset: number) => Promise<RemoteLook>;
-  /** How often a running run is looked at. */
+  /** The connection's log stream, and the run's log and end marker there; null to follow by looks alone. */
+  readonly stream: { readonly channel: RemoteLogStream; readonly logPath: string; readonly endMarker: string | null } | null;
+  /** How often a running run is looked at when its log cannot be streamed. */
   readonly pollMs: number;
+  /** How often it is looked at while streamed (for a state without an end marker: lost, cancelled by Slurm, a task's change). */
+  readonly statePollMs: number;
   readonly listener: (event: DetachedRunEvent) => void;
   /** Each state learned (the environment keeps the last one for `state` and `isAlive`). */
   readonly onState: (state: DetachedRunState) => void;
 }
 
 /**
- * Follows a run that lives on another machine: looks at it every `pollMs`
- * (state first, then the log from where it got to), copies what is new into
- * the local mirror at the same offsets and reports it, never splitting a
- * UTF-8 character, then the end. A look that fails (the connection dropped)
- * changes nothing: the next one goes on from the same offset, so every byte
- * arrives once however often the connection comes and goes.
+ * Follows a run that lives on another machine. Its bytes come pushed by the
+ * connection's log stream as they are written, and by looks (state first,
+ * then the log from where it got to): every `statePollMs` while streamed, at
+ * once when the stream sees the end marker, every `pollMs` when the far side
+ * cannot stream or the connection is down. Both hand bytes at their offsets
+ * to one LogDelivery (as local runs do), so an overlap is delivered once and
+ * a drop changes nothing: the next look or stream goes on from the same
+ * offset, every byte once however often the connection comes and goes.
  */
 export class RemoteFollower implements DetachedAttachment {
-  private position: number;
-  private done = false;
+  private readonly delivery: LogDelivery;
   private looking = false;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
-  private readonly progress = new TerminalProgressParser();
-  private fd: number | null;
-  private lastTasks = '';
+  private streamed: LogStreamFollow | null = null;
+  /** The end marker appeared: the run ends within moments (Slurm may say COMPLETING a little longer), so look often. */
+  private endSeen = false;
 
   constructor(private readonly options: RemoteFollowerOptions) {
-    this.position = options.fromOffset;
-    try {
-      this.fd = fs.openSync(options.mirrorPath, fs.constants.O_WRONLY | fs.constants.O_CREAT, 0o600);
-    } catch {
-      this.fd = null;
-    }
+    this.delivery = new LogDelivery({ fromOffset: options.fromOffset, listener: options.listener, mirrorPath: options.mirrorPath });
+    this.follow();
     setImmediate(() => void this.look());
   }
 
   get offset(): number {
-    return this.position;
+    return this.delivery.offset;
   }
 
   poll(): void {
@@ -61,42 +61,70 @@ export class RemoteFollower implements DetachedAttachment {
   }
 
   dispose(): void {
-    if (this.done) return;
-    this.done = true;
+    this.delivery.close();
+    this.stop();
+  }
+
+  private stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.fd !== null) fs.closeSync(this.fd);
-    this.fd = null;
+    this.streamed?.dispose();
+    this.streamed = null;
+  }
+
+  /** Streams from what was received, if the far side can. */
+  private follow(): void {
+    const stream = this.options.stream;
+    if (!stream || this.streamed || this.delivery.done) return;
+    this.streamed = stream.channel.follow(stream.logPath, stream.endMarker, this.delivery.received, {
+      data: (offset, data) => {
+        // A gap (what was held back was read again by a look meanwhile, or a restart raced): from what was received.
+        if (!this.delivery.accept(offset, data)) this.streamed?.restart(this.delivery.received);
+      },
+      ended: () => {
+        this.endSeen = true;
+        void this.look();
+      },
+      lost: () => {
+        this.streamed = null;
+        // Looks find out whether the connection is back; the first that succeeds follows again.
+        this.schedule(this.options.pollMs);
+      },
+    });
   }
 
   private schedule(ms: number): void {
-    if (this.done) return;
+    if (this.delivery.done) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.look(), ms);
     this.timer.unref();
   }
 
   private async look(): Promise<void> {
-    if (this.done) return;
+    if (this.delivery.done) return;
     if (this.looking) {
       this.again = true;
       return;
     }
     this.looking = true;
-    let next = this.options.pollMs;
+    let next = this.streamed && !this.endSeen ? this.options.statePollMs : this.options.pollMs;
     try {
-      const look = await this.options.look(this.position);
-      if (this.done) return;
+      const from = this.delivery.received;
+      const look = await this.options.look(from);
+      if (this.delivery.done) return;
       this.options.onState(look.state);
-      this.reportTasks(look.state);
+      this.delivery.tasks(look.state);
       const ended = look.state.state !== 'running' && !look.more;
-      this.deliver(look.data, ended);
+      this.delivery.accept(from, look.data, ended);
       if (look.more) next = 0;
       else if (ended) {
-        this.dispose();
-        this.options.listener({ type: 'end', end: look.state as Exclude<DetachedRunState, { state: 'running' }> });
+        this.stop();
+        this.delivery.end(look.state as Exclude<DetachedRunState, { state: 'running' }>);
         return;
       }
+      // The connection answers: stream again if the stream was lost.
+      this.follow();
+      if (this.streamed && !this.endSeen && !look.more) next = this.options.statePollMs;
     } catch {
       // Unreachable for now: the connection reconnects with backoff; the next look goes on from here.
       next = Math.max(this.options.pollMs, 1000);
@@ -108,35 +136,5 @@ export class RemoteFollower implements DetachedAttachment {
       next = 0;
     }
     this.schedule(next);
-  }
-
-  /** A job array's tasks, each time they change (before the end that summarises them). */
-  private reportTasks(state: DetachedRunState): void {
-    const tasks = state.state === 'running' ? state.tasks : state.state === 'ended' ? state.exit.tasks : undefined;
-    if (!tasks) return;
-    const json = JSON.stringify(tasks);
-    if (json === this.lastTasks) return;
-    this.lastTasks = json;
-    this.options.listener({ type: 'tasks', tasks });
-  }
-
-  private deliver(chunk: Buffer, final: boolean): void {
-    const kept = final ? chunk.length : chunk.length - incompleteUtf8Tail(chunk);
-    if (kept <= 0) return;
-    const data = Buffer.from(chunk.subarray(0, kept));
-    const offset = this.position;
-    if (this.fd !== null) {
-      try {
-        fs.writeSync(this.fd, data, 0, data.length, offset);
-      } catch {
-        // The copy is a convenience for reading pages of the log; the stream still goes on.
-      }
-    }
-    this.position += kept;
-    this.options.listener({ type: 'output', offset, data });
-    for (const progress of this.progress.push(data)) {
-      if (this.done) return;
-      this.options.listener({ type: 'progress', progress });
-    }
   }
 }

@@ -14,9 +14,21 @@ export interface ShellResult {
   readonly signal: string | null;
 }
 
+/** A command that stays: bytes in on its stdin, out on its stdout, as long as it runs. */
+export interface ShellStream {
+  readonly stdin: NodeJS.WritableStream;
+  readonly stdout: NodeJS.ReadableStream;
+  /** What it said on stderr, once it has ended. */
+  readonly ended: Promise<string>;
+  /** Ends it (a command reading its stdin sees the end). */
+  close(): void;
+}
+
 export interface RemoteShell {
   /** Runs `command` with `/bin/sh -c` (or the login shell over SSH), `input` on its stdin. */
   exec(command: string, input?: string | Buffer): Promise<ShellResult>;
+  /** Starts `command` on a channel of its own that lasts until it ends or is closed. */
+  stream(command: string): Promise<ShellStream>;
 }
 
 /** Throws the command's own words when it failed. */
@@ -41,6 +53,26 @@ export class LocalShell implements RemoteShell {
       child.once('close', (code, signal) => resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code, signal }));
       child.stdin.on('error', () => undefined);
       child.stdin.end(input ?? '');
+    });
+  }
+
+  stream(command: string): Promise<ShellStream> {
+    const child = spawn('/bin/sh', ['-c', command], { env: { ...process.env, ...this.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const err: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdin.on('error', () => undefined);
+    const ended = new Promise<string>((resolve) => {
+      child.once('error', (error) => resolve(`cannot run /bin/sh: ${error.message}`));
+      child.once('close', () => resolve(Buffer.concat(err).toString('utf8')));
+    });
+    return Promise.resolve({
+      stdin: child.stdin,
+      stdout: child.stdout,
+      ended,
+      close: () => {
+        child.stdin.end();
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      },
     });
   }
 }

@@ -153,6 +153,12 @@ export class SlurmDetachedEnvironment extends MirroredEnvironment {
     expectSuccess(await this.options.shell.exec(script), 'cancelling the Slurm job (scancel)');
   }
 
+  /** A job array's tasks each record their own status: only a look can tell when all are done. */
+  protected override streamTarget(handle: DetachedRunHandle): { logPath: string; endMarker: string | null } {
+    const target = super.streamTarget(handle);
+    return handle.arrayIndices && handle.arrayIndices.length > 0 ? { ...target, endMarker: null } : target;
+  }
+
   /** Slurm's word on the job first (`scontrol`, else `sacct`), then its output from `offset`. */
   protected async look(handle: DetachedRunHandle, offset: number): Promise<RemoteLook> {
     if (handle.arrayIndices && handle.arrayIndices.length > 0) return this.lookAtArray(handle, handle.arrayIndices, offset);

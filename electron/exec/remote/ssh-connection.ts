@@ -1,13 +1,17 @@
 import { EventEmitter } from 'node:events';
 import type { Client, ClientChannel, ConnectConfig, SFTPWrapper } from 'ssh2';
 import { ExecError } from '../exec-error.js';
+import { CommandShell } from './command-shell.js';
 import { checkHostKey, rememberHostKey } from './host-keys.js';
-import type { RemoteShell, ShellResult } from './remote-shell.js';
+import type { RemoteShell, ShellResult, ShellStream } from './remote-shell.js';
 
 /**
  * One SSH connection to a host, kept open and shared by everything that runs
  * there (commands, detached runs, their followers). It connects on first use
- * and again after a drop, with backoff; each command is one exec channel.
+ * and again after a drop, with backoff. Short commands run in one of up to
+ * two long-lived shells on it (command-shell.ts: the login shell is paid
+ * once, not per command); a command with input, or one while both shells
+ * are busy, gets an exec channel of its own.
  * Host keys are checked before any credential is offered (host-keys.ts).
  * The private key comes from the caller (the keychain) or the SSH agent and
  * lives only in memory for the handshake: never in a file, log or event.
@@ -47,6 +51,8 @@ export class SshConnectError extends ExecError {
 }
 
 const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
+/** Long-lived command shells per connection (each holds a channel). */
+const COMMAND_SHELLS = 2;
 
 export class SshConnection extends EventEmitter implements RemoteShell {
   private client: Client | null = null;
@@ -60,6 +66,10 @@ export class SshConnection extends EventEmitter implements RemoteShell {
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private sftpSession: Promise<SFTPWrapper> | null = null;
+  private readonly shells: CommandShell[] = [];
+  private shellsOpening = 0;
+  /** The host's shell did not answer as a command shell: every command gets its own channel. */
+  private shellsUnavailable = false;
   /** Milliseconds the last handshake took (connect to ready). */
   latencyMs: number | null = null;
 
@@ -81,6 +91,50 @@ export class SshConnection extends EventEmitter implements RemoteShell {
   }
 
   async exec(command: string, input?: string | Buffer): Promise<ShellResult> {
+    if (input === undefined) {
+      const shell = await this.commandShell();
+      if (shell) return shell.run(command);
+    }
+    return this.execOnChannel(command, input);
+  }
+
+  /** Starts `command` on a channel of its own, without a terminal, until it ends or is closed. */
+  async stream(command: string): Promise<ShellStream> {
+    const channel = await this.openChannel(command, null);
+    const err: Buffer[] = [];
+    channel.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const ended = new Promise<string>((resolve) => channel.once('close', () => resolve(Buffer.concat(err).toString('utf8'))));
+    return { stdin: channel, stdout: channel, ended, close: () => channel.close() };
+  }
+
+  /** An idle command shell, opened if there are fewer than two; null when all are busy or the host has none. */
+  private async commandShell(): Promise<CommandShell | null> {
+    for (let i = this.shells.length - 1; i >= 0; i -= 1) if (this.shells[i]!.isClosed) this.shells.splice(i, 1);
+    const idle = this.shells.find((shell) => shell.idle);
+    if (idle || this.shellsUnavailable || this.shells.length + this.shellsOpening >= COMMAND_SHELLS) return idle ?? null;
+    this.shellsOpening += 1;
+    try {
+      const shell = await CommandShell.open((command) => this.stream(command));
+      if (!shell) {
+        // Connected still: the host's shell, not the network, said no.
+        if (this.client) this.shellsUnavailable = true;
+        return null;
+      }
+      if (this.closed) {
+        shell.close();
+        return null;
+      }
+      this.shells.push(shell);
+      return shell;
+    } catch {
+      // Not connected: the command's own channel says why.
+      return null;
+    } finally {
+      this.shellsOpening -= 1;
+    }
+  }
+
+  private async execOnChannel(command: string, input?: string | Buffer): Promise<ShellResult> {
     await this.acquire();
     try {
       const client = await this.ready();
@@ -189,6 +243,7 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
+    for (const shell of this.shells.splice(0)) shell.close();
     this.client?.end();
     this.client = null;
     this.setState('disconnected');
@@ -288,6 +343,8 @@ export class SshConnection extends EventEmitter implements RemoteShell {
     client.on('error', () => undefined);
     client.once('close', () => {
       if (this.client === client) this.client = null;
+      // Their channels went with the connection.
+      for (const shell of this.shells.splice(0)) shell.close();
       if (!this.closed) this.setState('disconnected');
     });
     this.client = client;

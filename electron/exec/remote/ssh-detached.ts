@@ -13,8 +13,9 @@ import { expectSuccess } from './remote-shell.js';
  * (`~/.wheelhouse/runs/<run>`) and started under `setsid`, so the run
  * depends on neither the connection nor Wheelhouse. Identity is the remote
  * wrapper's pid and start time, read back in the same call that starts it.
- * The log is followed by looking at the run every `pollMs` over the shared
- * connection and copied to this machine (job pages read the copy). Starting
+ * The log is pushed by the connection's log stream and checked by looks
+ * (mirrored-environment.ts) and copied to this machine (job pages read the
+ * copy). Starting
  * is idempotent: a run whose folder already names a wrapper is found, never
  * started twice.
  */
