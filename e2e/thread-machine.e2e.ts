@@ -88,6 +88,22 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     await expect.poll(() => chip.getAttribute('data-state')).toBe('connected');
     await snap(page, 'thread-machine-3-ran-there');
 
+    // A patch changes the file there (over SFTP) after asking, and its card says Undo does not reach there.
+    await writeFile(path.join(remoteFolder, 'greeting.txt'), 'hello\nold line\n');
+    mock.enqueue(patchCall(patchOf('*** Update File: greeting.txt', '@@', ' hello', '-old line', '+new line'), 'call_remote_patch'), textReply('Edited it there.'));
+    await sendMessage(page, 'Fix the greeting there');
+    const patchCard = page.getByTestId('file-change-card').filter({ hasText: 'Edited greeting.txt' });
+    await patchCard.getByTestId('file-approval-card').waitFor();
+    expect(await patchCard.getByTestId('file-change-where').textContent()).toBe('on Build box');
+    expect(await patchCard.getByTestId('file-diff-path').allTextContents()).toEqual(['greeting.txt']);
+    await patchCard.getByTestId('file-approval-accept').click();
+    await patchCard.getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
+    await page.getByTestId('agent-message').filter({ hasText: 'Edited it there.' }).waitFor();
+    expect(await readFile(path.join(remoteFolder, 'greeting.txt'), 'utf8')).toBe('hello\nnew line\n');
+    expect(await patchCard.getByTestId('file-change-no-undo').textContent()).toContain('Wheelhouse keeps no checkpoint there');
+    await snap(page, 'thread-machine-3b-patch-there', patchCard);
+    expect(await axeProblems(page)).toEqual([]);
+
     // The thread's terminal opens there too, in the folder there, and says so.
     await page.getByTestId('terminal-toggle').click();
     const panel = page.getByTestId('terminal-panel');
@@ -130,23 +146,7 @@ describe.skipIf(sshdUnavailable() !== null)('a thread on an SSH machine, in Chro
     await expect.poll(() => rows.textContent()).toContain(folder);
     expect(await rows.textContent()).not.toContain(remoteFolder);
     await snap(page, 'thread-machine-6-terminal-here');
-    await page.getByTestId('terminal-close').click();
 
-    // A patch changes the file there (over SFTP) after asking, and its card says Undo does not reach there.
-    await writeFile(path.join(remoteFolder, 'greeting.txt'), 'hello\nold line\n');
-    mock.enqueue(patchCall(patchOf('*** Update File: greeting.txt', '@@', ' hello', '-old line', '+new line'), 'call_remote_patch'), textReply('Edited it there.'));
-    await sendMessage(page, 'Fix the greeting there');
-    const patchCard = page.getByTestId('file-change-card').filter({ hasText: 'Edited greeting.txt' });
-    await patchCard.getByTestId('file-approval-card').waitFor();
-    expect(await patchCard.getByTestId('file-change-where').textContent()).toBe('on Build box');
-    expect(await patchCard.getByTestId('file-diff-path').allTextContents()).toEqual(['greeting.txt']);
-    await patchCard.getByTestId('file-approval-accept').click();
-    await patchCard.getByTestId('file-change-status').filter({ hasText: 'Applied' }).waitFor();
-    await page.getByTestId('agent-message').filter({ hasText: 'Edited it there.' }).waitFor();
-    expect(await readFile(path.join(remoteFolder, 'greeting.txt'), 'utf8')).toBe('hello\nnew line\n');
-    expect(await patchCard.getByTestId('file-change-no-undo').textContent()).toContain('Wheelhouse keeps no checkpoint there');
-    await snap(page, 'thread-machine-5-patch-there', patchCard);
-    expect(await axeProblems(page)).toEqual([]);
     expect(app.errors).toEqual([]);
   }, 180_000);
 });
