@@ -96,6 +96,8 @@ export type DetachedRunEvent =
   /** Log bytes from `offset`; a chunk never splits a UTF-8 character, so offsets of decoded text are exact. */
   | { readonly type: 'output'; readonly offset: number; readonly data: Buffer }
   | { readonly type: 'progress'; readonly progress: TerminalProgress }
+  /** Why the run has not begun (a Slurm job pending: "waiting for the cluster (Resources)"); null once it has. */
+  | { readonly type: 'waiting'; readonly detail: string | null }
   /** A job array's tasks changed (a task began, ended, or waits for something new). */
   | { readonly type: 'tasks'; readonly tasks: readonly DetachedTask[] }
   | { readonly type: 'end'; readonly end: Exclude<DetachedRunState, { state: 'running' }> };

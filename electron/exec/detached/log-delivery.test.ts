@@ -57,4 +57,21 @@ describe('log delivery (what every follower does with the bytes it finds)', () =
     expect(events.filter((event) => event.type === 'end')).toHaveLength(1);
     expect(events.at(-1)?.type).toBe('end');
   });
+
+  test('why a run waits is told once per change, cleared once it begins; an array says it per task instead', () => {
+    const { log, events } = delivery();
+    log.state({ state: 'running', detail: 'waiting for the cluster' });
+    log.state({ state: 'running', detail: 'waiting for the cluster' });
+    log.state({ state: 'running', detail: 'waiting for the cluster (Resources)' });
+    log.state({ state: 'running' });
+    log.state({ state: 'running' });
+    expect(events).toEqual([
+      { type: 'waiting', detail: 'waiting for the cluster' },
+      { type: 'waiting', detail: 'waiting for the cluster (Resources)' },
+      { type: 'waiting', detail: null },
+    ]);
+    const array = delivery();
+    array.log.state({ state: 'running', detail: 'waiting for the cluster', tasks: [{ index: 0, state: 'waiting', exitCode: null, detail: 'Resources' }] });
+    expect(array.events.map((event) => event.type)).toEqual(['tasks']);
+  });
 });

@@ -37,6 +37,7 @@ export class LogDelivery {
   private readonly progress = new TerminalProgressParser();
   private fd: number | null = null;
   private lastTasks = '';
+  private lastWaiting: string | null = null;
   private finished = false;
 
   constructor(private readonly options: LogDeliveryOptions) {
@@ -80,8 +81,23 @@ export class LogDelivery {
     return true;
   }
 
+  /** What a look found: why a run has not begun yet (a Slurm job pending), and a job array's tasks. */
+  state(state: DetachedRunState): void {
+    this.waiting(state);
+    this.tasks(state);
+  }
+
+  /** Why an accepted run has not begun, each time it changes, and null once it has (arrays say it per task). */
+  private waiting(state: DetachedRunState): void {
+    if (this.finished || state.state !== 'running' || state.tasks) return;
+    const detail = state.detail ?? null;
+    if (detail === this.lastWaiting) return;
+    this.lastWaiting = detail;
+    this.options.listener({ type: 'waiting', detail });
+  }
+
   /** A job array's tasks, each time they change (before the end that summarises them). */
-  tasks(state: DetachedRunState): void {
+  private tasks(state: DetachedRunState): void {
     const tasks = state.state === 'running' ? state.tasks : state.state === 'ended' ? state.exit.tasks : undefined;
     if (!tasks || this.finished) return;
     const json = JSON.stringify(tasks);

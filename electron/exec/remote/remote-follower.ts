@@ -113,7 +113,7 @@ export class RemoteFollower implements DetachedAttachment {
       const look = await this.options.look(from);
       if (this.delivery.done) return;
       this.options.onState(look.state);
-      this.delivery.tasks(look.state);
+      this.delivery.state(look.state);
       const ended = look.state.state !== 'running' && !look.more;
       this.delivery.accept(from, look.data, ended);
       if (look.more) next = 0;

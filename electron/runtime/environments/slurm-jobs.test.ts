@@ -124,4 +124,24 @@ describe('jobs on a Slurm cluster', () => {
     await k.untilJob(first.id, 'the first job to complete', (updated) => updated.status === 'completed');
     expect((await k.call('job/runs', { jobId: first.id })).runs).toHaveLength(1);
   });
+
+  test('a job the cluster holds says it is waiting for the cluster, and why, until it runs', async (ctx) => {
+    if (!cluster) return ctx.skip(unavailable ?? 'no cluster');
+    const { k, home } = kit();
+    // Each job asks for every CPU of the one node, so the second waits while the first runs.
+    await k.call('environment/add', { environmentId: 'lab', execServerUrl: `slurm://${home}?partition=${cluster.partition}&time=10&mem=100M&cpus=${os.availableParallelism()}` });
+    const { job: first } = await k.call('job/create', { kind: 'command', name: 'hog', command: 'echo up; while [ ! -e go ]; do sleep 0.05; done', cwd: home, environmentId: 'lab', maxAttempts: 0 });
+    jobIds.push(first.id);
+    await k.until('the first job to print', () => k.output(first.id, 1).includes('up'));
+    const { job: second } = await k.call('job/create', { kind: 'command', name: 'held', command: 'echo ran', cwd: home, environmentId: 'lab', maxAttempts: 0 });
+    jobIds.push(second.id);
+    const held = await k.untilJob(second.id, 'the second job to say it waits', (updated) => updated.detail?.startsWith('waiting for the cluster') ?? false);
+    expect(held.status).toBe('running');
+    expect(held.detail).toMatch(/^waiting for the cluster( \(\w+\))?$/);
+
+    fs.writeFileSync(path.join(home, 'go'), '');
+    const done = await k.untilJob(second.id, 'the second job to complete', (updated) => updated.status === 'completed');
+    expect(done.detail ?? '').not.toContain('waiting for the cluster');
+    expect(k.output(second.id, 1)).toBe('ran\n');
+  });
 });

@@ -322,6 +322,9 @@ export class JobCommandRunner {
       case 'progress':
         this.output.terminalProgress(entry, live, event.progress);
         return;
+      case 'waiting':
+        this.onWaiting(entry, live, event.detail);
+        return;
       case 'tasks':
         this.onTasks(entry, live, event.tasks);
         return;
@@ -329,6 +332,18 @@ export class JobCommandRunner {
         this.onDetachedEnd(entry, live, event.end);
         return;
     }
+  }
+
+  /** The scheduler holds the run (Slurm PENDING): the job's detail says so while it waits, and clears once it begins. */
+  private onWaiting(entry: JobEntry, live: LiveRun, detail: string | null): void {
+    if (entry.state.status !== 'running') return;
+    const shown = entry.state.detail;
+    if (detail !== null) entry.state.detail = detail;
+    else if (shown !== null && shown === live.waitingDetail) entry.state.detail = null;
+    else return;
+    live.waitingDetail = detail;
+    entry.state.updatedAt = this.options.clock.now();
+    this.options.commits.mark(entry);
   }
 
   /** A job array's tasks changed: stored with the run, and while it runs the job's detail counts them. */

@@ -77,6 +77,8 @@ export interface LiveRun {
   cancelRequested: boolean;
   /** The detail a cancel leaves (default "cancelled; it …how it ended"). */
   cancelDetail: string | null;
+  /** What the scheduler last said it waits for (shown as the job's detail until the run begins). */
+  waitingDetail: string | null;
   readonly outputParser: OutputProgressParser | null;
   readonly eta: EtaEstimator;
   /** Progress waiting for the job's next commit slot. */
@@ -97,6 +99,7 @@ export function newLiveRun(run: number, progressFromOutput: boolean, streamedByt
     streamedBytes,
     storedStreamedBytes: streamedBytes,
     streamedTimer: null,
+    waitingDetail: null,
     timeoutTimer: null,
     timedOut: false,
     lostWhileAway: false,
