@@ -8,9 +8,9 @@
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { SshConnection } from '../electron/exec/remote/ssh-connection.js';
+import type { SshConnection } from '../electron/exec/remote/ssh-connection.js';
 import { slurmUnavailable, startSlurmCluster, type TestSlurmCluster } from '../test-support/slurm-cluster.js';
-import { sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.js';
+import { pinnedConnection, sshdUnavailable, startSshd, type TestSshd } from '../test-support/sshd.js';
 import { TempDirs } from '../test-support/temp-dir.js';
 
 export type Skipped = { readonly skipped: string };
@@ -20,7 +20,7 @@ export async function withSshd<T>(temp: TempDirs, measure: (sshd: TestSshd, conn
   const unavailable = sshdUnavailable();
   if (unavailable) return { skipped: unavailable };
   const sshd = await startSshd(temp.make('wheelhouse-bench-sshd-'));
-  const connection = new SshConnection({ ...sshd, privateKey: async () => sshd.privateKey, pinnedFingerprint: sshd.hostKeyFingerprint(), knownHostsFiles: [], askHostKey: async () => false });
+  const connection = pinnedConnection(sshd);
   try {
     return await measure(sshd, connection);
   } finally {

@@ -8,6 +8,8 @@ import type { ResolvedProvider, WireApi } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
 import type { Runtime } from '../electron/host/runtime.js';
 import type { OutgoingRequest } from '../electron/runtime/outgoing/outgoing-sender.js';
+import { RpcHost } from '../electron/server/rpc-host.js';
+import { mockModelConfig } from './agent-commands.js';
 import { killAllChildren } from './child-process.js';
 import { startMockModelServer, type MockModelServer } from './mock-model/index.js';
 import { mockProvider } from './mock-model/model-test-kit.js';
@@ -159,4 +161,21 @@ function mockAgent(kit: MockAgentKit, options: MockAgentOptions): MockAgent {
       }),
     );
   return { runtime, home, seen, boundModels, call, until, waitFor, completed, turnDone, startThread, runTurn, answerRequests };
+}
+
+/**
+ * A runtime whose config.toml names the kit's mock model, behind an RpcHost for carriers to serve,
+ * with an empty project folder; the host closes and the runtime shuts down after the test.
+ */
+export function hostedRuntime(kit: MockAgentKit, prefix: string): { runtime: Runtime; host: RpcHost<Runtime>; project: string } {
+  const home = kit.tempDir(`${prefix}-`);
+  const project = kit.tempDir(`${prefix}-project-`);
+  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(kit.mock));
+  const runtime = createTestRuntime({ home });
+  const host = new RpcHost(runtime);
+  kit.onCleanup(async () => {
+    host.close();
+    await runtime.shutdown();
+  });
+  return { runtime, host, project };
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SshConnection } from '../electron/exec/remote/ssh-connection.js';
 import { spawnTracked, type TrackedChild } from './child-process.js';
 import { onEvents, waitUntil } from './waiting.js';
 
@@ -36,6 +37,19 @@ export interface TestSshd {
 }
 
 /** Why the server cannot run here, or null. */
+/** A connection to the test sshd as its test user, trusting only its host key (no known_hosts, never asking). */
+export function pinnedConnection(server: TestSshd): SshConnection {
+  return new SshConnection({
+    host: server.host,
+    port: server.port,
+    user: server.user,
+    privateKey: async () => server.privateKey,
+    pinnedFingerprint: server.hostKeyFingerprint(),
+    knownHostsFiles: [],
+    askHostKey: async () => false,
+  });
+}
+
 export function sshdUnavailable(): string | null {
   for (const binary of [SSHD, '/usr/bin/ssh-keygen']) {
     if (!fs.existsSync(binary)) return `${binary} is not installed (openssh-server; .ci/run installs it)`;

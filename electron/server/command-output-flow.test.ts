@@ -1,19 +1,15 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import readline from 'node:readline';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Runtime } from '../host/runtime.js';
-import { commandItem, execCall, mockModelConfig, textReply, turnEnd } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
+import { commandItem, execCall, textReply, turnEnd } from '../../test-support/agent-commands.js';
+import { seqText } from '../../test-support/exec.js';
+import { hostedRuntime, useMockAgentKit } from '../../test-support/mock-agent-kit.js';
 import { ProtocolPeer } from '../../test-support/protocol-peer.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { createTestRuntime } from '../../test-support/test-runtime.js';
 import { waitUntil } from '../../test-support/waiting.js';
 import { connectWs, type WsPeer } from '../../test-support/ws-peer.js';
 import type { SupervisedProcess } from '../exec/index.js';
-import { RpcHost } from './rpc-host.js';
 import { serveStdio } from './stdio-carrier.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
@@ -29,26 +25,7 @@ const LINES = 1_500_000; // ~11 MB through a pty: more than loopback TCP buffers
 const WAIT_MS = 120_000;
 const UNACKED_LIMIT = 500 * 1024;
 
-let mock: MockModelServer;
-const temp = new TempDirs();
-const cleanups: (() => Promise<void> | void)[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-  temp.cleanup();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await killAllChildren();
-});
-
-function expectedSeq(lines: number): string {
-  const parts: string[] = [];
-  for (let i = 1; i <= lines; i += 1) parts.push(`${i}\r\n`);
-  return parts.join('');
-}
+const kit = useMockAgentKit({ killChildren: true });
 
 /** Where `text` first differs from the expected sequence (so a failure says which number went missing). */
 function firstDifference(text: string, expected: string): string {
@@ -56,19 +33,6 @@ function firstDifference(text: string, expected: string): string {
   let i = 0;
   while (i < text.length && text[i] === expected[i]) i += 1;
   return `differs at byte ${i} of ${expected.length} (got ${text.length}): ${JSON.stringify(text.slice(Math.max(0, i - 20), i + 20))}`;
-}
-
-function startRuntime(): { runtime: Runtime; host: RpcHost<Runtime>; project: string } {
-  const home = temp.make('wheelhouse-flow-');
-  const project = temp.make('wheelhouse-flow-project-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const runtime = createTestRuntime({ home });
-  const host = new RpcHost(runtime);
-  cleanups.push(async () => {
-    host.close();
-    await runtime.shutdown();
-  });
-  return { runtime, host, project };
 }
 
 /** Waits until the process is paused by flow control, or has exited (then the caller's check fails). */
@@ -90,12 +54,12 @@ const onlyCommand = (runtime: Runtime) => () =>
 
 describe('command output flow control through the carriers', () => {
   it('agent command over WebSocket: a client that stops reading pauses it; then both clients and the log get every byte in order', async () => {
-    const { runtime, host, project } = startRuntime();
+    const { runtime, host, project } = hostedRuntime(kit, 'wheelhouse-flow');
     const server: RunningWebServer = await startWebServer(host, {});
-    cleanups.push(() => server.close());
+    kit.onCleanup(() => server.close());
     const open = async (name: string): Promise<{ ws: WsPeer; deltas: string[] }> => {
       const ws = await connectWs(server.wsUrl);
-      cleanups.push(() => ws.socket.terminate());
+      kit.onCleanup(() => ws.socket.terminate());
       const deltas: string[] = [];
       ws.socket.on('message', (data) => {
         const text = String(data);
@@ -107,7 +71,7 @@ describe('command output flow control through the carriers', () => {
     };
     const fast = await open('fast');
     const slow = await open('slow');
-    mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
+    kit.mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
     const { thread } = await fast.ws.peer.call('thread/start', { cwd: project, approvalPolicy: 'never' });
     // The slow client stops reading its socket before the command starts.
     slow.ws.socket.pause();
@@ -123,7 +87,7 @@ describe('command output flow control through the carriers', () => {
     slow.ws.socket.resume();
     const items = await Promise.all([commandItem(fast.ws.peer, 'item/completed'), commandItem(slow.ws.peer, 'item/completed')]);
     await turnEnd(fast.ws.peer);
-    const expected = expectedSeq(LINES);
+    const expected = seqText(LINES, true);
     expect(items[0]).toMatchObject({ status: 'completed', exitCode: 0 });
     expect(firstDifference(fast.deltas.join(''), expected)).toBe('identical');
     expect(firstDifference(slow.deltas.join(''), expected)).toBe('identical');
@@ -132,12 +96,12 @@ describe('command output flow control through the carriers', () => {
   }, 180_000);
 
   it('a paused client that disconnects releases the command: the other client still gets every byte', async () => {
-    const { runtime, host, project } = startRuntime();
+    const { runtime, host, project } = hostedRuntime(kit, 'wheelhouse-flow');
     const server: RunningWebServer = await startWebServer(host, {});
-    cleanups.push(() => server.close());
+    kit.onCleanup(() => server.close());
     const fast = await connectWs(server.wsUrl);
     const slow = await connectWs(server.wsUrl);
-    cleanups.push(() => fast.socket.terminate());
+    kit.onCleanup(() => fast.socket.terminate());
     const deltas: string[] = [];
     fast.socket.on('message', (data) => {
       const text = String(data);
@@ -145,7 +109,7 @@ describe('command output flow control through the carriers', () => {
     });
     await fast.peer.initialize('fast');
     await slow.peer.initialize('slow');
-    mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
+    kit.mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
     const { thread } = await fast.peer.call('thread/start', { cwd: project, approvalPolicy: 'never' });
     slow.socket.pause();
     await fast.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'count' }] });
@@ -155,15 +119,15 @@ describe('command output flow control through the carriers', () => {
     slow.socket.terminate();
     const item = await commandItem(fast.peer, 'item/completed');
     expect(item).toMatchObject({ status: 'completed', exitCode: 0 });
-    expect(firstDifference(deltas.join(''), expectedSeq(LINES))).toBe('identical');
+    expect(firstDifference(deltas.join(''), seqText(LINES, true))).toBe('identical');
   }, 180_000);
 
   it('command/exec over stdio without acks: a client that does not read pauses it; reading again delivers every byte in order', async () => {
-    const { runtime, host, project } = startRuntime();
+    const { runtime, host, project } = hostedRuntime(kit, 'wheelhouse-flow');
     const input = new PassThrough();
     const output = new PassThrough();
     const ended = serveStdio(host, input, output);
-    cleanups.push(async () => {
+    kit.onCleanup(async () => {
       input.end();
       await ended;
     });
@@ -191,7 +155,7 @@ describe('command output flow control through the carriers', () => {
     output.resume();
     const response = await exec;
     expect(response).toMatchObject({ result: { exitCode: 0 } });
-    expect(firstDifference(Buffer.concat(chunks).toString('utf8'), expectedSeq(LINES))).toBe('identical');
-    expect(firstDifference(fs.readFileSync(child.logPath, 'utf8'), expectedSeq(LINES))).toBe('identical');
+    expect(firstDifference(Buffer.concat(chunks).toString('utf8'), seqText(LINES, true))).toBe('identical');
+    expect(firstDifference(fs.readFileSync(child.logPath, 'utf8'), seqText(LINES, true))).toBe('identical');
   }, 180_000);
 });

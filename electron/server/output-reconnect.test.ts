@@ -1,15 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RuntimeEventEnvelope } from '../../shared/protocol/index.js';
-import { execCall, mockModelConfig, textReply } from '../../test-support/agent-commands.js';
-import { killAllChildren } from '../../test-support/child-process.js';
-import { startMockModelServer, type MockModelServer } from '../../test-support/mock-model/index.js';
-import { TempDirs } from '../../test-support/temp-dir.js';
-import { createTestRuntime } from '../../test-support/test-runtime.js';
+import { seqText } from '../../test-support/exec.js';
+import { execCall, textReply } from '../../test-support/agent-commands.js';
+import { hostedRuntime, useMockAgentKit } from '../../test-support/mock-agent-kit.js';
 import { waitUntil } from '../../test-support/waiting.js';
 import { connectWs } from '../../test-support/ws-peer.js';
-import { RpcHost } from './rpc-host.js';
 import { startWebServer } from './web-server.js';
 
 /**
@@ -22,26 +17,7 @@ const LINES = 1_000_000; // ~7.9 MB through a pty
 const DROP_AFTER_BYTES = 1024 * 1024;
 const DELTA = 'item/commandExecution/outputDelta';
 
-let mock: MockModelServer;
-const temp = new TempDirs();
-const cleanups: (() => Promise<void> | void)[] = [];
-beforeAll(async () => {
-  mock = await startMockModelServer();
-});
-afterAll(async () => {
-  await mock.close();
-  temp.cleanup();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await killAllChildren();
-});
-
-function expectedSeq(lines: number): string {
-  const parts: string[] = [];
-  for (let i = 1; i <= lines; i += 1) parts.push(`${i}\r\n`);
-  return parts.join('');
-}
+const kit = useMockAgentKit({ killChildren: true });
 
 interface SeenDelta {
   readonly seq: number;
@@ -50,24 +26,16 @@ interface SeenDelta {
 
 describe('command output across a reconnect', () => {
   it('a client dropped mid-flood gets every byte exactly once: live, then replayed from its last seq', async () => {
-    const home = temp.make('wheelhouse-reconnect-');
-    const project = temp.make('wheelhouse-reconnect-project-');
-    fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-    const runtime = createTestRuntime({ home });
-    const host = new RpcHost(runtime);
-    cleanups.push(async () => {
-      host.close();
-      await runtime.shutdown();
-    });
+    const { runtime, host, project } = hostedRuntime(kit, 'wheelhouse-reconnect');
     const server = await startWebServer(host, {});
-    cleanups.push(() => server.close());
+    kit.onCleanup(() => server.close());
     let turnCompleted = false;
     runtime.events.subscribe((notification) => {
       if (notification.method === 'turn/completed') turnCompleted = true;
     });
 
     const first = await connectWs(server.wsUrl);
-    cleanups.push(() => first.socket.terminate());
+    kit.onCleanup(() => first.socket.terminate());
     const seenBeforeDrop: SeenDelta[] = [];
     let bytesBeforeDrop = 0;
     first.socket.on('message', (data) => {
@@ -80,7 +48,7 @@ describe('command output across a reconnect', () => {
       if (bytesBeforeDrop >= DROP_AFTER_BYTES) first.socket.terminate();
     });
     await first.peer.initialize('first');
-    mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
+    kit.mock.enqueue(execCall(`seq 1 ${LINES}`), textReply('Counted.'));
     const { thread } = await first.peer.call('thread/start', { cwd: project, approvalPolicy: 'never' });
     await first.peer.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'count' }] });
     await first.closed;
@@ -88,7 +56,7 @@ describe('command output across a reconnect', () => {
 
     // Back again: live deltas and the replay from the last seq it saw, merged by seq.
     const again = await connectWs(server.wsUrl);
-    cleanups.push(() => again.socket.terminate());
+    kit.onCleanup(() => again.socket.terminate());
     const liveAgain = new Map<number, string>();
     again.socket.on('message', (data) => {
       const text = String(data);
@@ -117,7 +85,7 @@ describe('command output across a reconnect', () => {
     // Seen once: no seq before the drop comes back in the replay, none is skipped after it.
     expect(replayed.every((d) => d.seq > lastSeen)).toBe(true);
     const whole = [...seenBeforeDrop, ...replayed].map((d) => d.delta).join('');
-    const expected = expectedSeq(LINES);
+    const expected = seqText(LINES, true);
     expect(whole.length).toBe(expected.length);
     expect(whole === expected).toBe(true);
     // The drop really was mid-flood: most of the output came after it.

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { follow } from '../../../test-support/detached-runs.js';
 import { slurmUnavailable, startSlurmCluster, type TestSlurmCluster } from '../../../test-support/slurm-cluster.js';
-import { sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
+import { pinnedConnection, sshdUnavailable, startSshd, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { LocalShell, type RemoteShell } from './remote-shell.js';
 import { arraySpec, arrayStateOf, expandTaskIds, parseArrayLook } from './slurm-arrays.js';
 import { slurmStateOf, SlurmDetachedEnvironment } from './slurm-detached.js';
-import { SshConnection } from './ssh-connection.js';
+import type { SshConnection } from './ssh-connection.js';
 
 /** Slurm environments against a real single-node cluster (slurm-wlm + munge) started for this file. */
 const fileTemp = new TempDirs();
@@ -105,7 +105,7 @@ describe('Slurm environments', () => {
     const cwd = temp.make('wheelhouse-slurm-cwd-');
     const gate = path.join(cwd, 'go');
     const connect = () => {
-      const connection = new SshConnection({ ...sshd!, privateKey: async () => sshd!.privateKey, pinnedFingerprint: sshd!.hostKeyFingerprint(), knownHostsFiles: [], askHostKey: async () => false });
+      const connection = pinnedConnection(sshd!);
       connections.push(connection);
       return connection;
     };

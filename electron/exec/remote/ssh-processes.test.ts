@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
-import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
+import { pinnedConnection, sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { ProcessSupervisor } from '../supervisor.js';
 import type { SupervisedProcess } from '../supervised-process.js';
-import { SshConnection } from './ssh-connection.js';
+import type { SshConnection } from './ssh-connection.js';
 import { SshProcesses } from './ssh-processes.js';
 
 /** A thread's commands on an SSH host: Debian's OpenSSH on 127.0.0.1, so "there" is this machine's process table. */
@@ -26,15 +26,7 @@ afterEach(async () => {
 });
 
 function hostOf(server: TestSshd) {
-  const connection = new SshConnection({
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    privateKey: async () => server.privateKey,
-    pinnedFingerprint: server.hostKeyFingerprint(),
-    knownHostsFiles: [],
-    askHostKey: async () => false,
-  });
+  const connection = pinnedConnection(server);
   connections.push(connection);
   const supervisor = new ProcessSupervisor({ logDir: path.join(temp.make('wheelhouse-logs-'), 'logs'), killGraceMs: 1000 });
   supervisors.push(supervisor);

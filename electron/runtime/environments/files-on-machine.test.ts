@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import type { AnyNotification, ThreadItem } from '../../../shared/protocol/index.js';
-import { mockModelConfig, textReply, toolCallReply } from '../../../test-support/agent-commands.js';
+import { describe, expect, test } from 'vitest';
+import type { ThreadItem } from '../../../shared/protocol/index.js';
+import { textReply, toolCallReply } from '../../../test-support/agent-commands.js';
 import { patchCall, patchOf } from '../../../test-support/agent-patches.js';
-import { JobTestKit } from '../../../test-support/job-test-kit.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import type { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { notificationsOf, turnsCompleted, useMachineThreads } from '../../../test-support/machine-threads.js';
+import type { MockModelServer } from '../../../test-support/mock-model/index.js';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
 import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
-import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
-import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
 
 /**
  * A thread on an SSH machine edits and reads the files of its folder there
@@ -19,42 +18,19 @@ import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.
  * is a folder of this machine reached only over SSH, while the thread's own
  * folder here holds decoys that must stay untouched.
  */
-const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
-let mock: MockModelServer;
-const kits: JobTestKit[] = [];
 
 useTestSshd((started) => (sshd = started));
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  await mock?.close();
-  if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });
-  temp.cleanup();
-});
+const machines = useMachineThreads(() => sshd);
 
 type FileChangeItem = Extract<ThreadItem, { type: 'fileChange' }>;
 
-async function machineKit(server: TestSshd): Promise<{ k: JobTestKit; remote: string; local: string }> {
-  mock = await startMockModelServer();
-  const home = temp.make('wheelhouse-files-machine-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const k = new JobTestKit(home, { secretStore: () => new PrivateFileSecretStore(path.join(home, 'api-keys.json')) });
-  kits.push(k);
-  const remote = temp.make('wheelhouse-remote-files-');
-  const local = temp.make('wheelhouse-local-decoy-');
-  await k.call('environment/add', {
-    environmentId: 'box',
-    execServerUrl: `ssh://${server.user}@127.0.0.1:${server.port}${remote}`,
-    privateKey: server.privateKey,
-    hostKeyFingerprint: server.hostKeyFingerprint(),
-    name: 'Build box',
-  });
-  return { k, remote, local };
+/** The machine, and a folder here for the thread whose decoys must stay unread. */
+async function machineKit(server: TestSshd) {
+  const { k, mock, remoteFolder } = await machines.open(server);
+  return { k, mock, remote: remoteFolder, local: machines.temp.make('wheelhouse-local-decoy-') };
 }
-
-const notificationsOf = (k: JobTestKit, method: string): AnyNotification[] => k.notifications.filter((n) => n.method === method);
-const turnsCompleted = (k: JobTestKit) => notificationsOf(k, 'turn/completed').length;
 
 function fileChanges(k: JobTestKit): FileChangeItem[] {
   return notificationsOf(k, 'item/completed')
@@ -63,7 +39,7 @@ function fileChanges(k: JobTestKit): FileChangeItem[] {
 }
 
 /** Every tool answer the model was sent, as text. */
-function toolAnswers(): string[] {
+function toolAnswers(mock: MockModelServer): string[] {
   const last = mock.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
   return last.messages.filter((message) => message.role === 'tool').map((message) => String(message.content));
 }
@@ -73,7 +49,7 @@ const read = (file: string) => fs.readFileSync(file, 'utf8');
 describe('the files of a thread on an SSH machine', () => {
   test('the file tools read there, and apply_patch adds, updates, deletes and moves files there, asked about here first naming the machine', async (ctx) => {
     if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
-    const { k, remote, local } = await machineKit(sshd);
+    const { k, mock, remote, local } = await machineKit(sshd);
     fs.writeFileSync(path.join(remote, 'notes.txt'), 'remote one\nremote two\n');
     fs.writeFileSync(path.join(remote, 'old.txt'), 'to delete\n');
     fs.writeFileSync(path.join(remote, 'move-me.txt'), 'first\nsecond\n');
@@ -117,7 +93,7 @@ describe('the files of a thread on an SSH machine', () => {
     await k.call('approval/answer', { requestId: approval.requestId, decision: 'accept' });
     await k.until('the turn to end', () => turnsCompleted(k) === 1);
 
-    const [readAnswer, listAnswer, searchAnswer, patchAnswer] = toolAnswers();
+    const [readAnswer, listAnswer, searchAnswer, patchAnswer] = toolAnswers(mock);
     expect(readAnswer).toBe('remote one\nremote two\n');
     expect(listAnswer).toBe(['move-me.txt', 'notes.txt', 'old.txt'].join('\n'));
     expect(searchAnswer).toBe('notes.txt:2: remote two');
@@ -139,8 +115,8 @@ describe('the files of a thread on an SSH machine', () => {
 
   test('a path out of the folder there, by .. or through a symlink, is refused and changes nothing; the file tools refuse it too', async (ctx) => {
     if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
-    const { k, remote, local } = await machineKit(sshd);
-    const outside = temp.make('wheelhouse-remote-outside-');
+    const { k, mock, remote, local } = await machineKit(sshd);
+    const outside = machines.temp.make('wheelhouse-remote-outside-');
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
     fs.symlinkSync(outside, path.join(remote, 'link'));
     const { thread } = await k.call('thread/start', { cwd: local, approvalPolicy: 'on-request', sandbox: 'workspace-write', environments: [{ environmentId: 'box', cwd: remote }] });
@@ -154,7 +130,7 @@ describe('the files of a thread on an SSH machine', () => {
     await k.until('the turn to end', () => turnsCompleted(k) === 1);
 
     expect(fileChanges(k).map((item) => item.status)).toEqual(['failed', 'failed']);
-    const [dotdot, symlink, readThrough] = toolAnswers();
+    const [dotdot, symlink, readThrough] = toolAnswers(mock);
     expect(dotdot).toContain('../escaped.txt is outside the project folder');
     expect(symlink).toContain('link/secret.txt is outside the project folder');
     expect(readThrough).toContain('link/secret.txt is outside the project folder');

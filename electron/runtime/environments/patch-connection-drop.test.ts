@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { patchOf } from '../../../test-support/agent-patches.js';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
-import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
+import { pinnedConnection, sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { SftpFiles } from '../../exec/remote/sftp-files.js';
-import { SshConnection } from '../../exec/remote/ssh-connection.js';
+import type { SshConnection } from '../../exec/remote/ssh-connection.js';
 import type { WorkspaceFiles } from '../../files/workspace-files.js';
 import { applyPatch, PatchError } from '../patch/apply-patch.js';
 
@@ -30,15 +30,7 @@ afterEach(async () => {
 });
 
 function connect(server: TestSshd): SshConnection {
-  const connection = new SshConnection({
-    host: server.host,
-    port: server.port,
-    user: server.user,
-    privateKey: async () => server.privateKey,
-    pinnedFingerprint: server.hostKeyFingerprint(),
-    knownHostsFiles: [],
-    askHostKey: async () => false,
-  });
+  const connection = pinnedConnection(server);
   connections.push(connection);
   return connection;
 }

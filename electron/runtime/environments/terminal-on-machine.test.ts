@@ -1,17 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../../shared/protocol/index.js';
-import { mockModelConfig } from '../../../test-support/agent-commands.js';
-import { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { useMachineThreads } from '../../../test-support/machine-threads.js';
 import { MessageInbox } from '../../../test-support/message-inbox.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
 import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
-import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
-import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
 import { RpcHost } from '../../server/rpc-host.js';
 
 /**
@@ -19,38 +13,22 @@ import { RpcHost } from '../../server/rpc-host.js';
  * and the thread's id) opens there, against Debian's real sshd on 127.0.0.1:
  * "there" is this machine's process table, reached only over SSH.
  */
-const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
-const cleanups: (() => Promise<void> | void)[] = [];
 
 useTestSshd((started) => (sshd = started));
+const machines = useMachineThreads(() => sshd);
+// Registered after the machines' hooks, so it runs before them: each client leaves before its runtime shuts down.
+const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });
-  temp.cleanup();
 });
 
 /** A runtime with the test sshd as machine `box`, a thread working there, and one client connection to it. */
 async function machineThread(server: TestSshd) {
-  const mock: MockModelServer = await startMockModelServer();
-  const home = temp.make('wheelhouse-terminal-machine-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const k = new JobTestKit(home, { secretStore: () => new PrivateFileSecretStore(path.join(home, 'api-keys.json')) });
+  const { k, remoteFolder } = await machines.open(server);
   const host = new RpcHost(k.runtime);
-  cleanups.push(async () => {
-    await k.runtime.shutdown();
-    await mock.close();
-  });
   cleanups.push(() => host.close());
-  const remoteFolder = temp.make('wheelhouse-remote-folder-');
-  await k.call('environment/add', {
-    environmentId: 'box',
-    execServerUrl: `ssh://${server.user}@127.0.0.1:${server.port}${remoteFolder}`,
-    privateKey: server.privateKey,
-    hostKeyFingerprint: server.hostKeyFingerprint(),
-    name: 'Build box',
-  });
   const { thread } = await k.call('thread/start', { environments: [{ environmentId: 'box', cwd: remoteFolder }] });
 
   const inbox = new MessageInbox();

@@ -1,67 +1,31 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { RpcError, type AnyNotification, type ThreadItem } from '../../../shared/protocol/index.js';
-import { execCall, mockModelConfig, textReply } from '../../../test-support/agent-commands.js';
-import { JobTestKit } from '../../../test-support/job-test-kit.js';
-import { startMockModelServer, type MockModelServer } from '../../../test-support/mock-model/index.js';
+import { execCall, textReply } from '../../../test-support/agent-commands.js';
+import type { JobTestKit } from '../../../test-support/job-test-kit.js';
+import { notificationsOf, turnsCompleted, useMachineThreads } from '../../../test-support/machine-threads.js';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
 import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
-import { TempDirs } from '../../../test-support/temp-dir.js';
-import { waitUntil } from '../../../test-support/waiting.js';
-import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
 
 /**
  * A thread whose commands run on an SSH machine, through the runtime, with
  * the mock model calling exec_command and Debian's real sshd on 127.0.0.1
  * (so "there" is this machine's process table, reached only over SSH).
  */
-const temp = new TempDirs();
 const unavailable = sshdUnavailable();
 let sshd: TestSshd | undefined;
-let mock: MockModelServer;
-const kits: JobTestKit[] = [];
 
 useTestSshd((started) => (sshd = started));
-afterEach(async () => {
-  for (const kit of kits.splice(0)) await kit.runtime.shutdown();
-  await mock?.close();
-  if (sshd) await waitUntil(() => sshd!.sessionPids().length === 0, { what: 'every SSH session to close' });
-  temp.cleanup();
-});
+const machines = useMachineThreads(() => sshd);
 
 type CommandItem = Extract<ThreadItem, { type: 'commandExecution' }>;
 
-/** A runtime whose model is a mock of its own (a stopped turn leaves no reply for the next test), with the test sshd added as machine `box` (key and host key pinned). */
-async function machineKit(server: TestSshd): Promise<{ k: JobTestKit; remoteFolder: string }> {
-  mock = await startMockModelServer();
-  const home = temp.make('wheelhouse-thread-machine-');
-  fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const k = new JobTestKit(home, { secretStore: () => new PrivateFileSecretStore(path.join(home, 'api-keys.json')) });
-  kits.push(k);
-  const remoteFolder = temp.make('wheelhouse-remote-folder-');
-  await k.call('environment/add', {
-    environmentId: 'box',
-    execServerUrl: `ssh://${server.user}@127.0.0.1:${server.port}${remoteFolder}`,
-    privateKey: server.privateKey,
-    hostKeyFingerprint: server.hostKeyFingerprint(),
-    name: 'Build box',
-  });
-  return { k, remoteFolder };
-}
-
-const notificationsOf = (k: JobTestKit, method: string): AnyNotification[] => k.notifications.filter((n) => n.method === method);
 const params = <T>(notification: AnyNotification) => notification.params as T;
 
 function commandItems(k: JobTestKit, method: 'item/started' | 'item/completed'): CommandItem[] {
   return notificationsOf(k, method)
     .map((n) => params<{ item: ThreadItem }>(n).item)
     .filter((item): item is CommandItem => item.type === 'commandExecution');
-}
-
-function turnsCompleted(k: JobTestKit): number {
-  return notificationsOf(k, 'turn/completed').length;
 }
 
 /** Processes on this machine running exactly `sleep <n>` for one of `seconds` (what the remote command started). */
@@ -76,7 +40,7 @@ function sleepers(...seconds: number[]): string[] {
 describe('a thread on an SSH machine', () => {
   test("its commands run there, in the folder chosen, asked about here first naming the machine, and stream as they run", async (ctx) => {
     if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
-    const { k, remoteFolder } = await machineKit(sshd);
+    const { k, mock, remoteFolder } = await machines.open(sshd);
     const { thread } = await k.call('thread/start', { approvalPolicy: 'on-request', environments: [{ environmentId: 'box', cwd: remoteFolder }] });
     expect(thread.environments).toEqual([{ environmentId: 'box', cwd: remoteFolder, runtimeWorkspaceRoots: [remoteFolder] }]);
     mock.enqueue(execCall('pwd; printf "over %s\\n" "${SSH_CONNECTION%% *}"; for i in 1 2 3; do echo "line $i"; done', { workdir: '.' }), textReply('Done.'));
@@ -117,7 +81,7 @@ describe('a thread on an SSH machine', () => {
 
   test('an interrupt ends the whole tree on the machine', async (ctx) => {
     if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
-    const { k, remoteFolder } = await machineKit(sshd);
+    const { k, mock, remoteFolder } = await machines.open(sshd);
     const { thread } = await k.call('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'box', cwd: remoteFolder }] });
     mock.enqueue(execCall('sleep 3017 & sleep 3018 & echo ready; wait', { yield_time_ms: 300_000 }));
     const { turn } = await k.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'wait' }] });
@@ -132,7 +96,7 @@ describe('a thread on an SSH machine', () => {
 
   test('a dropped connection fails the running command with words, says the thread is disconnected, and comes back by itself', async (ctx) => {
     if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
-    const { k, remoteFolder } = await machineKit(sshd);
+    const { k, mock, remoteFolder } = await machines.open(sshd);
     const { thread } = await k.call('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'box', cwd: remoteFolder }] });
     mock.enqueue(execCall('echo started; sleep 3019', { yield_time_ms: 300_000 }), textReply('It broke.'));
     await k.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'run' }] });
@@ -158,7 +122,7 @@ describe('a thread on an SSH machine', () => {
 
   test('a Slurm cluster, two machines at once, or a folder that is not a full path are refused with their own words, changing nothing', async (ctx) => {
     if (!sshd) return ctx.skip(unavailable ?? 'no sshd');
-    const { k, remoteFolder } = await machineKit(sshd);
+    const { k, remoteFolder } = await machines.open(sshd);
     await k.call('environment/add', { environmentId: 'cluster', execServerUrl: 'slurm:///tmp?partition=debug' });
     const refusal = async (promise: Promise<unknown>) => {
       const error = await promise.then(
