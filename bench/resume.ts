@@ -18,8 +18,9 @@ import { ITEM_CODEX_NULLS, textInput } from '../shared/protocol/index.js';
 
 const ctx: RequestContext = { session: { connectionId: 'bench', carrier: 'in-process', clientInfo: null, optOut: new Set() } };
 
-export function seedThread(runtime: Runtime, turns: number): string {
-  const { thread } = runtime.threads.start({}, 'api', 'bench');
+/** A thread in `cwd` (default: the runtime's) with `turns` finished turns written straight into the store. */
+export function seedThread(runtime: Runtime, turns: number, cwd?: string): string {
+  const { thread } = runtime.threads.start(cwd ? { cwd } : {}, 'api', 'bench');
   const store = runtime.services.durable;
   const now = Date.now();
   store.transaction(() => {
