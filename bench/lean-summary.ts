@@ -5,6 +5,7 @@
  * the README's lean-and-bounded figures are copied from.
  */
 import type { carrierThroughput } from './carrier-throughput.js';
+import type { FirstPaintReport, HomeFigures } from './first-paint.js';
 import type { ptyThroughput } from './pty-throughput.js';
 import type { sessionMemory } from './session-memory.js';
 import type { SoakMemory } from './soak-memory.js';
@@ -34,14 +35,28 @@ export interface LeanFigures {
   readonly slowReader: Awaited<ReturnType<typeof sseSlowReader>>;
   readonly pty: Awaited<ReturnType<typeof ptyThroughput>>;
   readonly carriers: Awaited<ReturnType<typeof carrierThroughput>>;
+  readonly windowStart: FirstPaintReport;
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
+/** One home's window figures as medians, the p90 beside the one that matters most. */
+function windowMedians(home: HomeFigures) {
+  return {
+    threads: home.threads,
+    serverSpawnToReadyMs: home.serverSpawnToReady.medianMs,
+    firstPaintMs: home.firstPaint?.medianMs ?? null,
+    firstContentfulPaintMs: home.firstContentfulPaint?.medianMs ?? null,
+    threadListReadyMs: home.threadListReady.medianMs,
+    threadOpenedAfterClickMs: home.threadOpenedAfterClick?.medianMs ?? null,
+    threadOpenedAfterClickP90Ms: home.threadOpenedAfterClick?.p90Ms ?? null,
+  };
+}
+
 const medianOf = (summary: unknown): number | null =>
   typeof summary === 'object' && summary !== null && 'medianMs' in summary ? (summary as StartupSummary).medianMs : null;
 
 export function leanAndBounded(figures: LeanFigures) {
-  const { startup, peakMemory, soak, slowReader, pty, carriers } = figures;
+  const { startup, peakMemory, soak, slowReader, pty, carriers, windowStart } = figures;
   const storage = Math.max(...carriers.storagePerOutputByte);
   const ours = medianOf(startup['wheelhouseExistingHome']);
   const codex = medianOf(startup['codex']);
@@ -86,6 +101,15 @@ export function leanAndBounded(figures: LeanFigures) {
       ratio: startupRatio,
       goal: `<= ${LEAN_GOALS.startupOfCodex} x Codex's`,
       meetsGoal: startupRatio !== null ? startupRatio <= LEAN_GOALS.startupOfCodex : null,
+    },
+    windowStart: {
+      // Medians from navigation start of a fresh page (server spawn -> URL printed apart); full spreads under windowFirstPaint.
+      host: windowStart.host,
+      chromium: windowStart.chromium,
+      pageLoadsEach: windowStart.baseline.pageLoads,
+      baseline: windowMedians(windowStart.baseline),
+      worstCase: windowMedians(windowStart.worstCase),
+      electron: windowStart.electron,
     },
     sseSlowReader: {
       floodMb: slowReader.slow.floodMb,

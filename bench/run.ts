@@ -7,7 +7,8 @@
  * `leanAndBounded` gathers issue 23's figures (storage per output byte, RSS
  * after warm-up and the soaks, spawn -> initialize and peak RSS beside Codex
  * when CODEX_BIN is set, a 10 KB/s SSE reader during a 100 MB flood,
- * throughput against raw node-pty). `--lean` runs only the benches behind
+ * throughput against raw node-pty, the browser host's first paint and time
+ * to an interactive thread list). `--lean` runs only the benches behind
  * them; `--soak full` soaks 2,400 turns and 500 jobs instead of 300 and 100.
  */
 import os from 'node:os';
@@ -39,6 +40,7 @@ import { detachedRunsBench } from './detached-runs.js';
 import { jobLogBench } from './job-log.js';
 import { checkpointBench } from './checkpoints.js';
 import { schedulesBench } from './schedules.js';
+import { firstPaint } from './first-paint.js';
 import { leanAndBounded, SOAK_SIZES, type SoakSize } from './lean-summary.js';
 
 const TARGETS = {
@@ -90,10 +92,12 @@ async function leanRun(options: BenchOptions, temp: TempDirs, loadAtStart: numbe
   const soak = await soakMemory({ ...SOAK_SIZES[options.soak], temp });
   const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
   const carriers = await carrierThroughput({ temp });
+  const windowStart = await firstPaint({ temp });
   return {
     machine: machine(loadAtStart),
-    leanAndBounded: leanAndBounded({ soakSize: options.soak, startup, peakMemory, soak, slowReader, pty, carriers }),
+    leanAndBounded: leanAndBounded({ soakSize: options.soak, startup, peakMemory, soak, slowReader, pty, carriers, windowStart }),
     startupToInitialize: startup,
+    windowFirstPaint: windowStart,
     sseSlowReader: slowReader,
     sessionPeakMemory: peakMemory,
     soakMemory: soak,
@@ -153,12 +157,15 @@ async function main(): Promise<void> {
     const detachedRuns = await detachedRunsBench({ temp });
     const jobLog = await jobLogBench({ home: temp.make('wheelhouse-bench-') });
     const checkpoints = await checkpointBench(temp);
+    const windowStart = await firstPaint({ temp });
     const report = {
       machine: machine(loadAtStart),
       // Issue 23's figures, gathered from the benches below (each in full under its own key).
-      leanAndBounded: leanAndBounded({ soakSize: options.soak, startup, peakMemory, soak, slowReader, pty, carriers }),
+      leanAndBounded: leanAndBounded({ soakSize: options.soak, startup, peakMemory, soak, slowReader, pty, carriers, windowStart }),
       // Spawn -> initialize response of fresh processes; Codex's alongside when `codex` is on PATH.
       startupToInitialize: startup,
+      // Browser host: serve spawned, fresh Chromium page, 0 threads beside 500: first paint, thread list ready, a row opening its thread.
+      windowFirstPaint: windowStart,
       rendererBundle: rendererBundleSizes(),
       serveEventLoopUnderNotificationLoad: {
         ...load,
