@@ -182,11 +182,25 @@ async function loadOnce(browser: Browser, home: string, expectRows: boolean, err
     page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
     await page.addInitScript(pageWatcher(expectRows));
     await page.goto(runtime.url);
-    const marks = await page.evaluate<PageMarks>(COLLECT);
+    const marks = await withinDeadline(page.evaluate<PageMarks>(COLLECT), expectRows);
     return { ...marks, spawnToReadyMs };
   } finally {
     await context.close();
     await runtime.stop();
+  }
+}
+
+/** A window that never shows its list would hang the run; after two minutes it fails, saying what never came. */
+async function withinDeadline(marks: Promise<PageMarks>, expectRows: boolean): Promise<PageMarks> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    const waitedFor = expectRows ? 'thread rows, or the clicked thread' : '"No threads yet"';
+    timer = setTimeout(() => reject(new Error(`the window showed no ${waitedFor} within 120 s`)), 120_000);
+  });
+  try {
+    return await Promise.race([marks, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
