@@ -46,9 +46,12 @@ function windowMedians(home: HomeFigures) {
     serverSpawnToReadyMs: home.serverSpawnToReady.medianMs,
     firstPaintMs: home.firstPaint?.medianMs ?? null,
     firstContentfulPaintMs: home.firstContentfulPaint?.medianMs ?? null,
-    threadListReadyMs: home.threadListReady.medianMs,
+    threadListInDomMs: home.threadListReady.medianMs,
+    threadListPaintedMs: home.threadListPainted?.medianMs ?? null,
     threadOpenedAfterClickMs: home.threadOpenedAfterClick?.medianMs ?? null,
-    threadOpenedAfterClickP90Ms: home.threadOpenedAfterClick?.p90Ms ?? null,
+    threadPaintedAfterClickMs: home.threadPaintedAfterClick?.medianMs ?? null,
+    threadPaintedAfterClickP90Ms: home.threadPaintedAfterClick?.p90Ms ?? null,
+    clickToThreadPaintedMs: home.clickToThreadPainted?.medianMs ?? null,
   };
 }
 
