@@ -3,12 +3,12 @@
  * on a home with no threads (baseline) and on one with many (worst case), and
  * a fresh page of Debian's Chromium opened on it, as the e2e harness does.
  * From navigation start: first paint, first contentful paint, the thread list
- * ready (its rows on screen, or "No threads yet"), and a click on the first
- * row having opened that thread (its reply shown). Each round spawns a fresh
- * server (spawn -> URL printed is timed too) and opens a fresh browser
- * context (own storage and cache) for each home in turn, so load from other
- * work on the machine falls on both alike. Electron is measured where its
- * binary exists; this bench says when it is not.
+ * in the DOM and painted (its first row, or "No threads yet"), and a click on
+ * that row, once painted, having painted the thread's reply. Each round
+ * spawns a fresh server (spawn -> URL printed is timed too) and opens a fresh
+ * browser context (own storage and cache) for each home in turn, so load from
+ * other work on the machine falls on both alike. The Electron window is not
+ * driven; the report says why.
  *
  *   node --import tsx bench/first-paint.ts [threads] [rounds]
  */
