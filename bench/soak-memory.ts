@@ -51,6 +51,9 @@ interface Settled {
   /** The state database's size on disk (its WAL apart): what an uncapped mmap would map whole. */
   readonly databaseFileMb: number;
   readonly heapMb: number;
+  /** What V8 has reserved for its heap (used or not), and memory outside it held by JS objects (Buffers). */
+  readonly heapTotalMb: number;
+  readonly externalMb: number;
 }
 
 /** Resident kB of the mappings of `file` (/proc/self/smaps: a header line per mapping, then its figures). */
@@ -78,6 +81,8 @@ function settled(databaseFile?: string): Settled {
     sqliteMmapMb: databaseFile ? mb(residentKbOf(databaseFile) * 1024) : 0,
     databaseFileMb: mb(databaseBytes),
     heapMb: mb(usage.heapUsed),
+    heapTotalMb: mb(usage.heapTotal),
+    externalMb: mb(usage.external),
   };
 }
 
