@@ -87,6 +87,8 @@ export function leanAndBounded(figures: LeanFigures) {
       growthPercent: soak.growthPercent,
       anonymousGrowthPercent: soak.anonymousGrowthPercent,
       heapGrowthPercent: soak.heapGrowthPercent,
+      sqliteMmapMb: { afterWarmUp: soak.warm.sqliteMmapMb, afterJobs: soak.afterJobs.sqliteMmapMb },
+      databaseFileMbAfterJobs: soak.afterJobs.databaseFileMb,
       goal: `growth after warm-up <= ${LEAN_GOALS.soakGrowthPercent}% at ${SOAK_SIZES.full.turns} turns and ${SOAK_SIZES.full.jobs} jobs`,
       meetsGoal: soak.growthPercent <= LEAN_GOALS.soakGrowthPercent,
     },

@@ -25,7 +25,7 @@ import { resumeTimes } from './resume.js';
 import { sseFanout, sseReplay } from './sse-fanout.js';
 import { sseSlowReader } from './sse-slow-reader.js';
 import { sessionMemory } from './session-memory.js';
-import { soakMemory } from './soak-memory.js';
+import { soakMemoryInChild } from './soak-memory.js';
 import { rendererBundleSizes, startupTimes } from './startup.js';
 import { turnOverhead } from './turn-overhead.js';
 import { queueDrain } from './queue-drain.js';
@@ -89,7 +89,7 @@ async function leanRun(options: BenchOptions, temp: TempDirs, loadAtStart: numbe
   const startup = await startupTimes({ runs: 15 });
   const slowReader = await sseSlowReader({ temp });
   const peakMemory = await sessionMemory({ runs: 3 });
-  const soak = await soakMemory({ ...SOAK_SIZES[options.soak], temp });
+  const soak = await soakMemoryInChild(SOAK_SIZES[options.soak]);
   const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
   const carriers = await carrierThroughput({ temp });
   const windowStart = await firstPaint({ temp });
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     const slowReader = await sseSlowReader({ temp });
     // Beside Codex's app-server on the same session when CODEX_BIN is set.
     const peakMemory = await sessionMemory({ runs: 3 });
-    const soak = await soakMemory({ ...SOAK_SIZES[options.soak], temp });
+    const soak = await soakMemoryInChild(SOAK_SIZES[options.soak]);
     const groupCommit = await eventLogGroupCommit({ dir: () => temp.make('wheelhouse-bench-') });
     const mcp = await mcpStartup(temp);
     const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });

@@ -8,8 +8,12 @@
  *
  *   node --import tsx bench/soak-memory.ts [--turns 300] [--jobs 100]
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
@@ -40,19 +44,46 @@ const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 
 interface Settled {
   readonly rssMb: number;
-  /** Of the RSS, pages of files mapped in (SQLite's mmap of the database): clean, the kernel drops them under pressure. */
+  /** Of the RSS, pages of files mapped in (node's binary, addons; the database when SQLite maps it): clean, the kernel drops them under pressure. */
   readonly fileMb: number;
+  /** Of those, pages of the state database (0 while `mmap_size` is 0, electron/store/database.ts). */
+  readonly sqliteMmapMb: number;
+  /** The state database's size on disk (its WAL apart): what an uncapped mmap would map whole. */
+  readonly databaseFileMb: number;
   readonly heapMb: number;
+  /** What V8 has reserved for its heap (used or not), and memory outside it held by JS objects (Buffers). */
+  readonly heapTotalMb: number;
+  readonly externalMb: number;
+}
+
+/** Resident kB of the mappings of `file` (/proc/self/smaps: a header line per mapping, then its figures). */
+function residentKbOf(file: string): number {
+  let total = 0;
+  let inFile = false;
+  for (const line of fs.readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${file}`);
+    else if (inFile && line.startsWith('Rss:')) total += Number(/(\d+)/.exec(line)?.[1] ?? 0);
+  }
+  return total;
 }
 
 /** RSS and live JS heap in MB after two full collections (what is still held, not garbage waiting). */
-function settled(): Settled {
+function settled(databaseFile?: string): Settled {
   gc();
   gc();
   const usage = process.memoryUsage();
   const status = fs.readFileSync('/proc/self/status', 'utf8');
   const fileKb = Number(/RssFile:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return { rssMb: mb(usage.rss), fileMb: mb(fileKb * 1024), heapMb: mb(usage.heapUsed) };
+  const databaseBytes = databaseFile && fs.existsSync(databaseFile) ? fs.statSync(databaseFile).size : 0;
+  return {
+    rssMb: mb(usage.rss),
+    fileMb: mb(fileKb * 1024),
+    sqliteMmapMb: databaseFile ? mb(residentKbOf(databaseFile) * 1024) : 0,
+    databaseFileMb: mb(databaseBytes),
+    heapMb: mb(usage.heapUsed),
+    heapTotalMb: mb(usage.heapTotal),
+    externalMb: mb(usage.external),
+  };
 }
 
 export interface SoakMemory {
@@ -78,6 +109,7 @@ export interface SoakMemory {
 export async function soakMemory(options: { turns: number; jobs: number; temp: TempDirs }): Promise<SoakMemory> {
   const baseline = settled();
   const home = options.temp.make('wheelhouse-soak-');
+  const database = path.join(fs.realpathSync(home), 'state.sqlite');
   const runtime = createTestRuntime({
     home,
     defaults: { cwd: home },
@@ -121,18 +153,18 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
     // Warm-up: every path once (model, turns, threads, jobs, the supervisor).
     await turns(30);
     await jobs(10);
-    const warm = settled();
+    const warm = settled(database);
     const series: number[] = [];
     const inEighths = async (count: number, run: (part: number) => Promise<void>) => {
       for (let eighth = 0; eighth < 8; eighth++) {
         await run(Math.floor((count * (eighth + 1)) / 8) - Math.floor((count * eighth) / 8));
-        series.push(settled().rssMb);
+        series.push(settled(database).rssMb);
       }
     };
     await inEighths(options.turns, turns);
-    const afterTurns = settled();
+    const afterTurns = settled(database);
     await inEighths(options.jobs, jobs);
-    const afterJobs = settled();
+    const afterJobs = settled(database);
     const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
     return {
       baseline,
@@ -151,6 +183,19 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
   } finally {
     await runtime.shutdown();
   }
+}
+
+/**
+ * The soak in a process of its own: in the bench's process, what earlier benches left resident
+ * (an SSE flood's buffers, say) would be counted in its baseline and dilute its growth.
+ */
+export async function soakMemoryInChild(options: { turns: number; jobs: number }): Promise<SoakMemory> {
+  const script = fileURLToPath(import.meta.url);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, '--turns', String(options.turns), '--jobs', String(options.jobs)], {
+    cwd: path.dirname(path.dirname(script)),
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as SoakMemory;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -6,6 +6,7 @@ import {
   type ResponseMessage,
   type ResultOf,
 } from '../shared/protocol/index.js';
+import type { RpcHost } from '../electron/server/rpc-host.js';
 import { MessageInbox } from './message-inbox.js';
 import { wireTap } from './wire-conformance.js';
 
@@ -35,11 +36,19 @@ export class ProtocolPeer {
     this.sink.send(text);
   }
 
-  /** Sends a request by name (any name, any params) and returns the raw response. */
-  async request(method: string, params?: unknown, timeoutMs?: number): Promise<ResponseMessage> {
+  /**
+   * Sends a request by name without waiting for its answer; returns its id, for
+   * `inbox.response(id)` when the answer matters (a terminal's exit, say).
+   */
+  send(method: string, params?: unknown): number {
     const id = this.nextId++;
     this.sink.send(JSON.stringify(params === undefined ? { id, method } : { id, method, params }));
-    return this.inbox.response(id, timeoutMs);
+    return id;
+  }
+
+  /** Sends a request by name (any name, any params) and returns the raw response. */
+  async request(method: string, params?: unknown, timeoutMs?: number): Promise<ResponseMessage> {
+    return this.inbox.response(this.send(method, params), timeoutMs);
   }
 
   /** Calls a declared method; resolves with its schema-checked result or throws the RpcError. */
@@ -53,4 +62,12 @@ export class ProtocolPeer {
   initialize(name = 'wheelhouse-tests'): Promise<ResultOf<'initialize'>> {
     return this.call('initialize', { clientInfo: { name, version: '0.0.0' } });
   }
+}
+
+/** A peer connected to `host` as an in-process carrier's client (the desktop window's), initialised as `name`. */
+export async function inProcessPeer(host: RpcHost, name: string): Promise<ProtocolPeer> {
+  const peer: ProtocolPeer = new ProtocolPeer({ send: (text) => void connection.receive(text) });
+  const connection = host.connect('in-process', { send: (text) => peer.inbox.push(text) });
+  await peer.initialize(name);
+  return peer;
 }

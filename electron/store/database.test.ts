@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test-support/temp-dir.js';
@@ -49,6 +50,24 @@ describe('openDatabase', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('reads a database far larger than its page cache without mapping the file into memory', () => {
+    const file = path.join(fs.realpathSync(temp.make()), 'state.sqlite');
+    const db = openDatabase(file);
+    // 16 MB of events, twice the page cache, read back whole.
+    const insert = db.prepare("INSERT INTO events (seq, schema_version, event, kind, created_at_ms, payload) VALUES (?, 1, 'e', 'k', 1, ?)");
+    const payload = JSON.stringify('x'.repeat(16 * 1024));
+    db.transaction(() => {
+      for (let seq = 1; seq <= 1024; seq++) insert.run(seq, payload);
+    })();
+    const read = db.prepare<[], { bytes: number }>('SELECT SUM(LENGTH(payload)) AS bytes FROM events').get();
+    expect(read?.bytes).toBeGreaterThan(16 * 1024 * 1024);
+    // Each connection's cache is bounded (a negative cache_size is KiB); the file's pages stay the kernel's.
+    expect(-(db.pragma('cache_size', { simple: true }) as number) * 1024).toBeLessThanOrEqual(8 * 1024 * 1024);
+    const mapped = fs.readFileSync('/proc/self/smaps', 'utf8').split('\n').filter((line) => line.endsWith(` ${file}`));
+    expect(mapped).toEqual([]);
     db.close();
   });
 

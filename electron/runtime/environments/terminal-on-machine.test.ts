@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ErrorCode } from '../../../shared/protocol/index.js';
 import { useMachineThreads } from '../../../test-support/machine-threads.js';
-import { MessageInbox } from '../../../test-support/message-inbox.js';
+import { inProcessPeer } from '../../../test-support/protocol-peer.js';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
 import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
 import { waitUntil } from '../../../test-support/waiting.js';
@@ -31,32 +31,25 @@ async function machineThread(server: TestSshd) {
   cleanups.push(() => host.close());
   const { thread } = await k.call('thread/start', { environments: [{ environmentId: 'box', cwd: remoteFolder }] });
 
-  const inbox = new MessageInbox();
-  const connection = host.connect('in-process', { send: (text) => inbox.push(text) });
-  let id = 0;
-  const call = async (method: string, params: unknown) => {
-    id += 1;
-    const sent = id;
-    await connection.receive(JSON.stringify({ id: sent, method, params }));
-    return inbox.response(sent);
-  };
-  await call('initialize', { clientInfo: { name: 'terminal-test', version: '0' } });
-  return { k, thread, remoteFolder, call, inbox, connection, nextId: () => (id += 1) };
+  const peer = await inProcessPeer(host, 'terminal-test');
+  return { k, thread, remoteFolder, call: (method: string, params: unknown) => peer.request(method, params), peer };
 }
 
 /** Opens the terminal panel's shell for `threadId` as the renderer does; returns how to type into it and read it. */
 function openTerminal(t: Awaited<ReturnType<typeof machineThread>>, threadId: string, processId = 'term') {
-  const execId = t.nextId();
-  void t.connection.receive(
-    JSON.stringify({
-      id: execId,
-      method: 'command/exec',
-      params: { command: ['sh'], loginShell: true, tty: true, processId, threadId, size: { cols: 100, rows: 30 }, disableTimeout: true, disableOutputCap: true },
-    }),
-  );
+  const execId = t.peer.send('command/exec', {
+    command: ['sh'],
+    loginShell: true,
+    tty: true,
+    processId,
+    threadId,
+    size: { cols: 100, rows: 30 },
+    disableTimeout: true,
+    disableOutputCap: true,
+  });
   let output = '';
   const printed = (text: string) =>
-    t.inbox.take(
+    t.peer.inbox.take(
       (received) => {
         if (received.kind !== 'notification' || received.message.method !== 'command/exec/outputDelta') return false;
         const params = received.message.params as { processId: string; deltaBase64: string };
@@ -68,7 +61,7 @@ function openTerminal(t: Awaited<ReturnType<typeof machineThread>>, threadId: st
     );
   const type = async (text: string) =>
     expect(await t.call('command/exec/write', { processId, deltaBase64: Buffer.from(text).toString('base64') })).toMatchObject({ result: {} });
-  return { printed, type, exited: () => t.inbox.response(execId), output: () => output };
+  return { printed, type, exited: () => t.peer.inbox.response(execId), output: () => output };
 }
 
 /** Processes on this machine running exactly `sleep <n>`. */

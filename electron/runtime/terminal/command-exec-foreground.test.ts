@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../shared/protocol/index.js';
-import { MessageInbox } from '../../../test-support/message-inbox.js';
+import { inProcessPeer } from '../../../test-support/protocol-peer.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 import { createTestRuntime } from '../../../test-support/test-runtime.js';
 import { RpcHost } from '../../server/rpc-host.js';
@@ -24,25 +24,14 @@ async function terminal() {
     host.close();
     await runtime.shutdown();
   });
-  const inbox = new MessageInbox();
-  const connection = host.connect('in-process', { send: (text) => inbox.push(text) });
-  let id = 0;
-  const call = async (method: string, params: unknown) => {
-    id += 1;
-    const sent = id;
-    await connection.receive(JSON.stringify({ id: sent, method, params }));
-    return inbox.response(sent);
-  };
-  await call('initialize', { clientInfo: { name: 'terminal-test', version: '0' } });
+  const peer = await inProcessPeer(host, 'terminal-test');
+  const call = (method: string, params: unknown) => peer.request(method, params);
   // An interactive shell (job control on), as the terminal panel runs one.
-  id += 1;
-  void connection.receive(
-    JSON.stringify({ id, method: 'command/exec', params: { command: ['sh', '-i'], tty: true, processId: 'term', cwd: home, disableTimeout: true, disableOutputCap: true } }),
-  );
+  peer.send('command/exec', { command: ['sh', '-i'], tty: true, processId: 'term', cwd: home, disableTimeout: true, disableOutputCap: true });
   let output = '';
   /** Resolves once the terminal has printed `text`. */
   const printed = (text: string) =>
-    inbox.take(
+    peer.inbox.take(
       (received) => {
         if (received.kind !== 'notification' || received.message.method !== 'command/exec/outputDelta') return false;
         output += Buffer.from((received.message.params as { deltaBase64: string }).deltaBase64, 'base64').toString('utf8');
