@@ -85,6 +85,7 @@ export function leanAndBounded(figures: LeanFigures) {
       afterTurnsMb: soak.afterTurns.rssMb,
       afterJobsMb: soak.afterJobs.rssMb,
       growthPercent: soak.growthPercent,
+      growthAfterFirstEighthOfTurnsPercent: soak.growthAfterFirstEighthPercent,
       anonymousGrowthPercent: soak.anonymousGrowthPercent,
       heapGrowthPercent: soak.heapGrowthPercent,
       sqliteMmapMb: { afterWarmUp: soak.warm.sqliteMmapMb, afterJobs: soak.afterJobs.sqliteMmapMb },

@@ -101,6 +101,8 @@ export interface SoakMemory {
   readonly heapGrowthPercent: number;
   /** RSS after each eighth of the turns, then of the jobs: a plateau is a bounded cache filling, a slope a leak. */
   readonly rssSeriesMb: readonly number[];
+  /** Growth from the end of the first eighth of the turns (the page cache full) to the end. */
+  readonly growthAfterFirstEighthPercent: number;
   /** Growth over the second half of the turns, and of the jobs, alone (in % of the RSS at its start). */
   readonly turnsSecondHalfGrowthPercent: number;
   readonly jobsSecondHalfGrowthPercent: number;
@@ -177,6 +179,8 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
       anonymousGrowthPercent: growth(warm.rssMb - warm.fileMb, afterJobs.rssMb - afterJobs.fileMb),
       heapGrowthPercent: growth(warm.heapMb, afterJobs.heapMb),
       rssSeriesMb: series,
+      // From the first eighth of the turns on: by then SQLite's page cache (8 MB) and the allocator's arenas are full.
+      growthAfterFirstEighthPercent: growth(series[0]!, afterJobs.rssMb),
       turnsSecondHalfGrowthPercent: growth(series[3]!, series[7]!),
       jobsSecondHalfGrowthPercent: growth(series[11]!, series[15]!),
     };
