@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createGate, type MockModelServer } from '../test-support/mock-model/index.js';
 import { useFirstRunApp } from './first-run-app.js';
 import type { WheelhouseApp } from './harness.js';
-import { sendMessage } from './page-actions.js';
+import { createThread, sendMessage, threadRow } from './page-actions.js';
 
 /**
  * Queued messages: while the agent works, a person queues two follow-ups,
@@ -135,6 +135,50 @@ describe('queued messages', () => {
     await failure.getByRole('button', { name: 'Delete' }).click();
     await page.getByTestId('agent-message').filter({ hasText: 'Ran after the delete.' }).waitFor();
     await page.getByTestId('queue-panel').waitFor({ state: 'detached' });
+    expect(app.errors).toEqual([]);
+  });
+
+  it('a reloaded window shows the count of a thread that is not open from one request for all threads, without listing its queue', async (context) => {
+    // The requests are counted on the WebSocket, which the Electron window does not use.
+    if (app.openSecondClient === null) context.skip();
+    const { page } = app;
+    const gate = createGate();
+    mock.enqueue(
+      [{ type: 'text', text: 'Busy' }, { type: 'waitFor', release: gate.promise }, { type: 'finish' }],
+      [{ type: 'text', text: 'First ran.' }, { type: 'finish' }],
+      [{ type: 'text', text: 'Second ran.' }, { type: 'finish' }],
+    );
+    await sendMessage(page, 'Keep busy');
+    await page.getByTestId('stop-button').waitFor();
+    const busy = (await page.getByTestId('conversation-pane').getAttribute('data-thread-id'))!;
+    const input = page.getByTestId('composer-input');
+    for (const text of ['First waiting', 'Second waiting']) {
+      await input.fill(text);
+      await input.press('Alt+Enter');
+    }
+    await page.getByTestId('queue-card').nth(1).waitFor();
+    const open = await createThread(page);
+
+    const sent: { method?: string; params?: { threadId?: string } }[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        const message: unknown = JSON.parse(String(payload));
+        sent.push(...((Array.isArray(message) ? message : [message]) as typeof sent));
+      }),
+    );
+    await page.reload();
+    const busyCount = threadRow(page, busy).getByTestId('thread-queued-count');
+    await busyCount.filter({ hasText: '2' }).waitFor();
+    await page.locator(`[data-testid="conversation-pane"][data-thread-id="${open}"]`).waitFor();
+    expect(sent.filter((m) => m.method === 'thread/queue/counts')).toHaveLength(1);
+    expect(sent.filter((m) => m.method === 'thread/queue/list' && m.params?.threadId !== open)).toEqual([]);
+    const shots = process.env.WHEELHOUSE_E2E_SCREENSHOTS;
+    if (shots) await page.screenshot({ path: path.join(shots, 'queue-sidebar-count.png') });
+
+    // The busy thread's rows run while it is not open; its count follows and then goes.
+    gate.release();
+    await busyCount.waitFor({ state: 'detached' });
+    expect(mock.pendingScripts).toBe(0);
     expect(app.errors).toEqual([]);
   });
 });

@@ -45,6 +45,21 @@ describe('queued turns in the state store', () => {
     expect(other.queue.listVisible('t')).toEqual([]);
   });
 
+  it('counts each thread\'s visible rows in one read: a row being dispatched is not counted until it comes back failed', () => {
+    const { store, append } = storeWithThread();
+    expect(store.queue.visibleCounts()).toEqual({});
+    store.threads.upsert(threadRecord('u'));
+    store.queue.append({ id: 'u-1', threadId: 'u', turnStartParams: { threadId: 'u', input: [textInput('x')] }, clientUserMessageId: null, clientMetadata: null, nowMs: 1 });
+    append('first');
+    append('second');
+    const claimed = store.queue.claimHead('t', 2)!;
+    expect(store.queue.visibleCounts()).toEqual({ t: 1, u: 1 });
+    store.queue.markFailed(claimed.id, failure('could not start'), 3);
+    expect(store.queue.visibleCounts()).toEqual({ t: 2, u: 1 });
+    store.queue.delete('u', 'u-1');
+    expect(store.queue.visibleCounts()).toEqual({ t: 2 });
+  });
+
   it('a row added during a dispatch claim waits for the existing claim', () => {
     const { store, append } = storeWithThread();
     append('first');

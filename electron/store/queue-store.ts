@@ -71,6 +71,7 @@ export class QueueStore {
   private readonly recoverStmt;
   private readonly updateParamsStmt;
   private readonly waitingThreadsStmt;
+  private readonly visibleCountsStmt;
 
   constructor(private readonly db: Db) {
     this.appendStmt = db.prepare<[string, string, string, string | null, string | null, number, number, string], QueuedTurnRow>(`
@@ -132,11 +133,21 @@ export class QueueStore {
     this.waitingThreadsStmt = db.prepare<[], { thread_id: string }>(
       `SELECT DISTINCT thread_id FROM thread_queued_turns WHERE state = 'pending' ORDER BY thread_id`,
     );
+    this.visibleCountsStmt = db.prepare<[], { thread_id: string; visible: number }>(
+      `SELECT thread_id, COUNT(*) AS visible FROM thread_queued_turns WHERE ${VISIBLE} GROUP BY thread_id`,
+    );
   }
 
   /** Threads with at least one pending row. */
   threadsWithPending(): string[] {
     return this.waitingThreadsStmt.all().map((row) => row.thread_id);
+  }
+
+  /** Visible rows per thread, in one read; threads with none are absent. */
+  visibleCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const row of this.visibleCountsStmt.all()) counts[row.thread_id] = row.visible;
+    return counts;
   }
 
   append(row: NewQueuedTurn): QueuedTurnRecord {

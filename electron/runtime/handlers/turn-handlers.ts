@@ -26,6 +26,7 @@ export function queueHandlers(queue: TurnQueue): HandlerTable<typeof queueMethod
   return {
     'thread/queue/add': (params) => queue.add(params),
     'thread/queue/list': (params) => queue.list(params),
+    'thread/queue/counts': () => queue.counts(),
     'thread/queue/delete': (params) => queue.delete(params),
     'thread/queue/reorder': (params) => queue.reorder(params),
     'thread/queue/update': (params) => queue.update(params),

@@ -80,6 +80,11 @@ export class TurnQueue {
     };
   }
 
+  /** Every thread's visible queue length in one query (the sidebar's counts, however many threads). */
+  counts(): ResultOf<'thread/queue/counts'> {
+    return { counts: this.deps.store.queue.visibleCounts() };
+  }
+
   delete(params: HandlerParamsOf<'thread/queue/delete'>): ResultOf<'thread/queue/delete'> {
     this.deps.threads.requireUnarchived(params.threadId, 'thread/queue/delete');
     const id = (params.queuedTurnId ?? params.queuedSubmissionId)!;

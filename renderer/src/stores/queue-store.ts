@@ -4,10 +4,14 @@ import type { WheelhouseClient } from '../client/wheelhouse-client.js';
 import { showRequestError } from './toast-store.js';
 
 export interface QueueState {
-  /** Visible queued turns by thread id, in queue order; absent: not fetched yet. */
+  /** Visible queued turns by thread id, in queue order, for threads whose queue was listed; absent: not listed. */
   readonly queues: Readonly<Record<string, readonly QueuedTurn[]>>;
-  /** Fetches a thread's whole visible queue; `quiet` (sidebar counts) shows no error toast. */
+  /** How many visible queued turns each thread has (the sidebar); threads with none are absent. */
+  readonly counts: Readonly<Record<string, number>>;
+  /** Fetches a thread's whole visible queue; `quiet` shows no error toast. */
   load(threadId: string, options?: { readonly quiet?: boolean }): Promise<void>;
+  /** Fetches every thread's count in one request (on each connect). */
+  loadCounts(): Promise<void>;
   /** Queues a message; resolves false when it was not queued (the caller keeps the draft). */
   add(threadId: string, text: string): Promise<boolean>;
   remove(threadId: string, queuedTurnId: string): Promise<void>;
@@ -63,15 +67,58 @@ class AskedOrders {
   }
 }
 
-/** Each thread's queued turns (thread/queue/*), kept current by thread/queue/changed. */
+/**
+ * Which threads' queues a thread/queue/changed has reported, and when (a
+ * counter, not a clock). A reply to a request sent before the latest
+ * notification of its thread is older than what the window shows (the
+ * runtime announces a change before it answers), so it is not applied.
+ */
+class Notified {
+  private tick = 0;
+  private readonly at = new Map<string, number>();
+
+  /** The moment a request is sent. */
+  now(): number {
+    return this.tick;
+  }
+
+  saw(threadId: string): void {
+    this.at.set(threadId, ++this.tick);
+  }
+
+  /** True when nothing was reported about `threadId` since `asOf`. */
+  quietSince(threadId: string, asOf: number): boolean {
+    return (this.at.get(threadId) ?? 0) <= asOf;
+  }
+}
+
+/** `counts` with `threadId` at `count` (absent at zero); the same object when nothing changes. */
+function withCount(counts: Readonly<Record<string, number>>, threadId: string, count: number): Readonly<Record<string, number>> {
+  if ((counts[threadId] ?? 0) === count) return counts;
+  const next = { ...counts };
+  if (count > 0) next[threadId] = count;
+  else delete next[threadId];
+  return next;
+}
+
+/**
+ * Each thread's queued turns (thread/queue/*). The sidebar needs only counts:
+ * one thread/queue/counts per connection, however many threads; a thread's
+ * rows are listed when its queue panel opens. thread/queue/changed (the whole
+ * visible queue) and this window's own changes keep both current.
+ */
 export function createQueueStore(client: WheelhouseClient, now: () => number = Date.now): UseBoundStore<StoreApi<QueueState>> {
   const asked = new AskedOrders(now);
+  const notified = new Notified();
   const store = create<QueueState>()((set, get) => {
+    /** A thread's whole visible queue, from the runtime or this window's own change. */
     const put = (threadId: string, rows: readonly QueuedTurn[]) =>
-      set((state) => ({ queues: { ...state.queues, [threadId]: rows } }));
+      set((state) => ({ queues: { ...state.queues, [threadId]: rows }, counts: withCount(state.counts, threadId, rows.length) }));
     return {
       queues: {},
+      counts: {},
       load: async (threadId, options) => {
+        const asOf = notified.now();
         try {
           const rows: QueuedTurn[] = [];
           let cursor: string | null = null;
@@ -84,17 +131,39 @@ export function createQueueStore(client: WheelhouseClient, now: () => number = D
             rows.push(...page.data);
             cursor = page.nextCursor;
           } while (cursor !== null);
-          put(threadId, rows);
+          if (notified.quietSince(threadId, asOf)) put(threadId, rows);
         } catch (error) {
           if (!options?.quiet) showRequestError(error);
         }
       },
-      add: async (threadId, text) => {
+      loadCounts: async () => {
+        const asOf = notified.now();
         try {
-          await client.request('thread/queue/add', {
+          const { counts } = await client.request('thread/queue/counts', {});
+          set((state) => {
+            const next: Record<string, number> = {};
+            for (const [threadId, count] of Object.entries(counts)) if (notified.quietSince(threadId, asOf)) next[threadId] = count;
+            // A thread reported on meanwhile keeps what the report said.
+            for (const [threadId, count] of Object.entries(state.counts)) if (!notified.quietSince(threadId, asOf)) next[threadId] = count;
+            return { counts: next };
+          });
+        } catch {
+          // Counts are a hint in the sidebar; the next connect fetches them again.
+        }
+      },
+      add: async (threadId, text) => {
+        const asOf = notified.now();
+        try {
+          const { queuedSubmission } = await client.request('thread/queue/add', {
             threadId,
             turnStartParams: { threadId, input: [{ type: 'text', text }] },
           });
+          // Show the row at once unless a notification already told the story (it may have started by now).
+          if (notified.quietSince(threadId, asOf)) {
+            const rows = get().queues[threadId];
+            if (rows) put(threadId, [...rows, queuedSubmission]);
+            else set((state) => ({ counts: withCount(state.counts, threadId, (state.counts[threadId] ?? 0) + 1) }));
+          }
           return true;
         } catch (error) {
           showRequestError(error);
@@ -102,8 +171,11 @@ export function createQueueStore(client: WheelhouseClient, now: () => number = D
         }
       },
       remove: async (threadId, queuedTurnId) => {
+        const asOf = notified.now();
         try {
-          await client.request('thread/queue/delete', { threadId, queuedTurnId });
+          const { deleted } = await client.request('thread/queue/delete', { threadId, queuedTurnId });
+          const rows = get().queues[threadId];
+          if (deleted && rows && notified.quietSince(threadId, asOf)) put(threadId, rows.filter((row) => row.id !== queuedTurnId));
         } catch (error) {
           showRequestError(error);
         }
@@ -145,11 +217,17 @@ export function createQueueStore(client: WheelhouseClient, now: () => number = D
     };
   });
   client.on('thread/queue/changed', ({ threadId, queuedTurns }) => {
+    notified.saw(threadId);
     if (asked.isEcho(threadId, queuedTurns)) return;
-    store.setState((state) => ({ queues: { ...state.queues, [threadId]: queuedTurns } }));
+    store.setState((state) => ({
+      // Rows are kept only for queues this window listed (an open panel); every other thread needs just its count.
+      queues: threadId in state.queues ? { ...state.queues, [threadId]: queuedTurns } : state.queues,
+      counts: withCount(state.counts, threadId, queuedTurns.length),
+    }));
   });
   // Rows may have started or failed while the link was down.
   client.onReady(() => {
+    void store.getState().loadCounts();
     for (const threadId of Object.keys(store.getState().queues)) void store.getState().load(threadId, { quiet: true });
   });
   return store;

@@ -136,6 +136,12 @@ export const ThreadQueueStartParams = z.object({
   queuedSubmissionId: QueuedTurnId.nullable().optional(),
 });
 
+/** Wheelhouse's own: no filter; unknown fields are refused rather than ignored. */
+export const ThreadQueueCountsParams = z.object({}).strict();
+
+/** Visible queued turns (pending and failed) per thread id; threads with none are left out. */
+export const ThreadQueueCountsResult = z.object({ counts: z.record(z.string(), z.number().int().positive()) });
+
 export const queueMethods = {
   'thread/queue/add': defineMethod(
     ThreadQueueAddParams,
@@ -147,6 +153,11 @@ export const queueMethods = {
     ThreadQueueListParams,
     z.object({ data: z.array(QueuedTurn), nextCursor: z.string().nullable() }),
     'Page through the visible queued turns (pending and failed) in queue order.',
+  ),
+  'thread/queue/counts': defineMethod(
+    ThreadQueueCountsParams,
+    ThreadQueueCountsResult,
+    'How many visible queued turns (pending and failed) each thread has, in one answer (ours: the sidebar counts).',
   ),
   'thread/queue/delete': defineMethod(
     ThreadQueueDeleteParams,

@@ -1,7 +1,7 @@
 import { Folder, GitFork } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import type { Thread } from '../../../../shared/protocol/thread.js';
-import { useApprovalsStore, useConnectionStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services/services.js';
+import { useApprovalsStore, useJobsStore, useQueueStore, useThreadsStore } from '../../services/services.js';
 import { formatAge, formatDateTime, useNow } from '../common/relative-time.js';
 import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.js';
 import { RenameField } from './rename-field.js';
@@ -14,13 +14,9 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
   const renaming = useThreadsStore((s) => s.renamingId === thread.id);
   const select = useThreadsStore((s) => s.select);
   const now = useNow();
-  const queued = useQueueStore((s) => s.queues[thread.id]?.length);
+  // One thread/queue/counts per connection feeds every row; a row never lists its queue.
+  const queued = useQueueStore((s) => s.counts[thread.id]);
   const waiting = useApprovalsStore((s) => s.pending.filter((request) => request.threadId === thread.id).length);
-  const loadQueue = useQueueStore((s) => s.load);
-  const connected = useConnectionStore((s) => s.status === 'connected');
-  useEffect(() => {
-    if (connected && queued === undefined && !thread.ephemeral) void loadQueue(thread.id, { quiet: true });
-  }, [connected, queued, loadQueue, thread.id, thread.ephemeral]);
   const mainButton = useRef<HTMLButtonElement>(null);
   const wasRenaming = useRef(renaming);
 
