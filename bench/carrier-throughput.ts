@@ -41,6 +41,8 @@ import { cpuTimeMs } from './startup.js';
  * `CARRIER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles them.
  */
 const SERVER_NODE_ARGS = (process.env['CARRIER_BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+/** `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` runs that build's `command/exec` over stdio in every round too. */
+const BASELINE_CLI = process.env['WHEELHOUSE_BASELINE_CLI'];
 const SLOW_CLIENT_CHUNK = 512 * 1024;
 const SLOW_CLIENT_PAUSE_MS = 100;
 
@@ -195,10 +197,10 @@ function dirBytes(dir: string): number {
   }, 0);
 }
 
-async function execOverStdio(temp: TempDirs) {
+export async function execOverStdio(temp: TempDirs, cli = cliBin) {
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
-  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, cliBin, 'app-server', '--home', home], {
+  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, cli, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WHEELHOUSE_HOME: home },
@@ -256,6 +258,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   const rawCpuMs: number[] = [];
   const agent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
   const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
+  const baselineStdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
   try {
     for (let round = 0; round < (options.rounds ?? 3); round += 1) {
@@ -266,6 +269,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       rawCpuMs.push(Math.round((cpu.user + cpu.system) / 1000));
       agent.push(await agentOverWebSocket(mock, options.temp, false));
       stdio.push(await execOverStdio(options.temp));
+      if (BASELINE_CLI) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
     }
     slow = await agentOverWebSocket(mock, options.temp, true);
   } finally {
@@ -315,6 +319,18 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       // CPU the server spent on the command (request to answer): moves far less with machine load than MB/s.
       serverCpuMs: stdio.map((run) => run.serverCpuMs),
     },
+    ...(BASELINE_CLI
+      ? {
+          // Another build's app-server in the same rounds, right after this one's: compare serverCpuMs.
+          commandExecOverStdioBaselineBuild: {
+            cli: BASELINE_CLI,
+            mbPerSecond: rate(baselineStdio),
+            ratioOfMedians: Math.round((median(rate(baselineStdio)) / median(rawRates)) * 100) / 100,
+            clientLossless: baselineStdio.every((run) => run.clients.every(lossless) && run.exitCode === 0),
+            serverCpuMs: baselineStdio.map((run) => run.serverCpuMs),
+          },
+        }
+      : {}),
   };
 }
 

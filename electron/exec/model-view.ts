@@ -29,12 +29,14 @@ export class HeadTailBuffer {
       rest = rest.subarray(take);
     }
     if (rest.length === 0 || this.tailBytes === 0) return;
+    // The tail keeps views, not copies: a flood replaces it with every batch, and its chunks are
+    // never written to again, so a copy per batch would only feed the garbage collector.
     if (rest.length >= this.tailBytes) {
-      this.tail = [Buffer.from(rest.subarray(rest.length - this.tailBytes))];
+      this.tail = [rest.subarray(rest.length - this.tailBytes)];
       this.tailLength = this.tailBytes;
       return;
     }
-    this.tail.push(Buffer.from(rest));
+    this.tail.push(rest);
     this.tailLength += rest.length;
     while (this.tailLength - this.tail[0]!.length >= this.tailBytes) this.tailLength -= this.tail.shift()!.length;
   }

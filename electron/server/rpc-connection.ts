@@ -15,6 +15,11 @@ export interface ConnectionSink {
   /** `urgent` is true for responses (sent at once) and false for notifications (may be batched). */
   send(text: string, urgent: boolean): void;
   /**
+   * The same for a message already encoded as UTF-8 (a terminal's output, built as bytes);
+   * a carrier without it is sent the decoded text.
+   */
+  sendBytes?(bytes: Buffer, urgent: boolean): void;
+  /**
    * Bytes written that the client has not taken yet (absent: the carrier
    * cannot tell). A carrier that has it calls `RpcConnection.drained()` when
    * that backlog empties, so command output can wait for a slow client.
@@ -151,8 +156,8 @@ export class RpcConnection implements ClientConnection {
     this.reply(await pending);
   }
 
-  /** Writes an already-serialised notification unless this client opted out of it. */
-  sendNotification(method: string, text: string): void {
+  /** Writes an already-serialised notification (text, or its UTF-8 bytes) unless this client opted out of it. */
+  sendNotification(method: string, text: string | Buffer): void {
     if (this.closed || !this.initialized || this.session.optOut.has(method)) return;
     this.write(text, false);
   }
@@ -177,9 +182,11 @@ export class RpcConnection implements ClientConnection {
     if (!this.closed) this.write(JSON.stringify(response), true);
   }
 
-  private write(text: string, urgent: boolean): void {
+  private write(text: string | Buffer, urgent: boolean): void {
     try {
-      this.sink.send(text, urgent);
+      if (typeof text === 'string') this.sink.send(text, urgent);
+      else if (this.sink.sendBytes) this.sink.sendBytes(text, urgent);
+      else this.sink.send(text.toString('utf8'), urgent);
     } catch {
       this.closed = true; // the carrier is gone; the host notices and cleans up
       this.drained();

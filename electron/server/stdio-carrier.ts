@@ -13,6 +13,8 @@ export const DEFAULT_MAX_UNSENT_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_INFLIGHT_REQUESTS = 32;
 
+const NEWLINE = Buffer.from('\n');
+
 export interface StdioOptions {
   /**
    * Output the client has not read yet that ends the connection. Above an
@@ -56,7 +58,8 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
     resolveEnd(how);
   };
 
-  const send = (text: string, urgent: boolean) => {
+  /** Writes one message and its newline (`text` may be its UTF-8 bytes). */
+  const send = (text: string | Buffer, urgent: boolean) => {
     if (ended?.dropped) throw new Error(ended.reason);
     if (output.writableLength + text.length > maxUnsent) {
       const mib = (output.writableLength / (1024 * 1024)).toFixed(1);
@@ -65,7 +68,13 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
       throw new Error(reason);
     }
     batcher.beforeWrite(urgent);
-    output.write(`${text}\n`);
+    if (typeof text === 'string') {
+      output.write(`${text}\n`);
+    } else {
+      // Two writes, not a copy into a longer buffer: a notification is corked, so they leave as one writev.
+      output.write(text);
+      output.write(NEWLINE);
+    }
     if (!waitingForDrain && output.writableLength > pauseAbove) {
       // Read nothing more until the client has read what it was sent.
       waitingForDrain = true;
@@ -76,7 +85,7 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
       pump();
     }
   };
-  const connection = host.connect('stdio', { send, unsentBytes: () => output.writableLength });
+  const connection = host.connect('stdio', { send, sendBytes: send, unsentBytes: () => output.writableLength });
   // Output waiting for this client (a flooding command) goes on once it has read what it was sent.
   output.on('drain', () => connection.drained());
 

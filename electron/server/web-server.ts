@@ -170,16 +170,19 @@ function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
   ws.on('pong', () => {
     live.isAlive = true;
   });
+  /** One message as a text frame (`text` may be its UTF-8 bytes). */
+  const send = (text: string | Buffer, urgent: boolean) => {
+    if (ws.readyState !== ws.OPEN) throw new Error('socket closed');
+    if (ws.bufferedAmount > maxBuffered) {
+      ws.close(1008, 'client too slow: backlog exceeded');
+      throw new Error('client too slow');
+    }
+    batcher.beforeWrite(urgent);
+    ws.send(text, { binary: false });
+  };
   const connection = rpc.connect('websocket', {
-    send: (text, urgent) => {
-      if (ws.readyState !== ws.OPEN) throw new Error('socket closed');
-      if (ws.bufferedAmount > maxBuffered) {
-        ws.close(1008, 'client too slow: backlog exceeded');
-        throw new Error('client too slow');
-      }
-      batcher.beforeWrite(urgent);
-      ws.send(text);
-    },
+    send,
+    sendBytes: send,
     unsentBytes: () => ws.bufferedAmount,
     // What it had not read was pruned from the log: it reconnects, replays and is told `reset`.
     endBehindPrunedLog: (reason) => ws.close(BEHIND_PRUNED_LOG_CLOSE_CODE, reason.slice(0, 123)),

@@ -11,6 +11,7 @@ import {
   type ServerRequestResultOf,
 } from '../../../shared/protocol/index.js';
 import type { ClientBacklogSource } from '../terminal/client-pacing.js';
+import { commandOutputDeltaBytes, type CommandOutputChunk } from '../terminal/command-output-text.js';
 import { DEFAULT_PACING, LogPacedDelivery, type EventSource, type PacingOptions } from './log-paced-delivery.js';
 
 /**
@@ -25,8 +26,8 @@ export interface ClientConnection {
   canAnswer(method: ServerRequestMethod): boolean;
   /** Writes one server request (already serialised; the same text for every client it goes to). */
   sendRequest(request: OutgoingRequest, text: string): void;
-  /** Writes one serialised notification, unless the client opted out of `method`. */
-  sendNotification(method: string, text: string): void;
+  /** Writes one serialised notification (text, or its UTF-8 bytes), unless the client opted out of `method`. */
+  sendNotification(method: string, text: string | Buffer): void;
   /** What the carrier holds for this client that it has not taken yet (0 when it cannot tell). */
   readonly unsentBytes: number;
   /** Calls back once the carrier drained its backlog, or the connection closed. */
@@ -181,11 +182,11 @@ export class OutgoingSender {
     return reached;
   }
 
-  /** A notification for one connection only (a terminal's output); false when it is not connected. */
-  notifyConnection<N extends NotificationMethod>(connectionId: string, method: N, params: NotificationParamsOf<N>): boolean {
+  /** A terminal's output (`command/exec/outputDelta`), for its one connection only; false when it is not connected. */
+  notifyCommandOutput(connectionId: string, chunk: CommandOutputChunk): boolean {
     const connection = this.open(connectionId);
     if (!connection) return false;
-    connection.sendNotification(method, JSON.stringify({ method, params, emittedAtMs: this.now() }));
+    connection.sendNotification('command/exec/outputDelta', commandOutputDeltaBytes(chunk, this.now()));
     return connection.isOpen;
   }
 

@@ -2,7 +2,6 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   RpcError,
-  type CommandExecOutputDelta,
   type CommandExecResult,
   type ErrorReason,
   type HandlerParamsOf,
@@ -17,6 +16,7 @@ import {
   type SupervisedProcess,
   type Subscription,
 } from '../../exec/index.js';
+import type { CommandOutputChunk } from './command-output-text.js';
 import { ackWhenClientsCatchUp, type ClientBacklogSource } from './client-pacing.js';
 
 /** How the service reaches connections: the OutgoingSender, seen narrowly. */
@@ -24,8 +24,8 @@ export interface ConnectionNotifier {
   /** Whether any connection is registered at all (none: an in-process caller, which counts as connected). */
   readonly connectionCount: number;
   isConnected(connectionId: string): boolean;
-  /** Delivers a notification to one connection; false when it is not (or no longer) connected. */
-  notifyConnection(connectionId: string, method: 'command/exec/outputDelta', params: CommandExecOutputDelta): boolean;
+  /** Delivers a `command/exec/outputDelta` to one connection; false when it is not (or no longer) connected. */
+  notifyCommandOutput(connectionId: string, chunk: CommandOutputChunk): boolean;
   /** How far their carriers lag. */
   readonly backlog: ClientBacklogSource;
   /** Calls back when a connection goes away; returns the removal. */
@@ -201,12 +201,7 @@ export class CommandExecService {
         return 0;
       }
       if (chunk.length === 0 && !capped[stream]) return 0;
-      const delivered = this.notify(connectionId, {
-        processId: processId!,
-        stream,
-        deltaBase64: chunk.toString('base64'),
-        capReached: capped[stream],
-      });
+      const delivered = this.options.clients.notifyCommandOutput(connectionId, { processId: processId!, stream, data: chunk, capReached: capped[stream] });
       // Unacknowledged by a client that will never ack (gone): stop the command instead of pausing it forever.
       if (!delivered) void child.terminate();
       return delivered ? chunk.length : 0;
@@ -287,10 +282,6 @@ export class CommandExecService {
   /** A caller with no carrier (in-process) counts as connected; its streamed output has nowhere to go. */
   private connected(connectionId: string): boolean {
     return this.options.clients.connectionCount === 0 || this.options.clients.isConnected(connectionId);
-  }
-
-  private notify(connectionId: string, delta: CommandExecOutputDelta): boolean {
-    return this.options.clients.notifyConnection(connectionId, 'command/exec/outputDelta', delta);
   }
 
   private require(connectionId: string, processId: string): ExecSession {
