@@ -1,13 +1,8 @@
-import { serializationKeyOf } from './define.js';
+import { serializationKeyOf, type MethodSpec } from './define.js';
 import { ErrorCode, RpcError } from './errors.js';
-import {
-  clientMethods,
-  isClientMethod,
-  type ClientMethod,
-  type HandlerParamsOf,
-  type ParamsOf,
-  type ResultOf,
-} from './registry.js';
+import { builtTables, loadTables } from './lazy-registry.js';
+import { initializeMethods } from './methods/initialize.js';
+import type { ClientMethod, HandlerParamsOf, ParamsOf, ResultOf } from './registry.js';
 import { SerialQueues } from './serial-queues.js';
 import { describeIssues, parseParams } from './validation.js';
 import type { RequestMessage, ResponseMessage } from './wire.js';
@@ -18,6 +13,9 @@ type Awaitable<T> = T | Promise<T>;
 export type MethodHandlers<Ctx> = {
   readonly [M in ClientMethod]: (params: HandlerParamsOf<M>, ctx: Ctx) => Awaitable<ResultOf<M>>;
 };
+
+/** A handler per method, looked up when a request comes (a host whose handlers depend on the method, not on a table). */
+export type HandlerLookup<Ctx> = <M extends ClientMethod>(method: M) => MethodHandlers<Ctx>[M];
 
 export interface DispatcherOptions {
   /** Check every result against its schema (tests turn this on; it costs CPU in production). */
@@ -33,11 +31,14 @@ export interface DispatcherOptions {
  */
 export class Dispatcher<Ctx> {
   private readonly queues = new SerialQueues();
+  private readonly handlerOf: HandlerLookup<Ctx>;
 
   constructor(
-    private readonly handlers: MethodHandlers<Ctx>,
+    handlers: MethodHandlers<Ctx> | HandlerLookup<Ctx>,
     private readonly options: DispatcherOptions = {},
-  ) {}
+  ) {
+    this.handlerOf = typeof handlers === 'function' ? handlers : (method) => handlers[method];
+  }
 
   async dispatch(request: RequestMessage, ctx: Ctx): Promise<ResponseMessage> {
     try {
@@ -52,12 +53,15 @@ export class Dispatcher<Ctx> {
   async call<M extends ClientMethod>(method: M, params: ParamsOf<M>, ctx: Ctx): Promise<ResultOf<M>>;
   async call(method: string, params: unknown, ctx: Ctx): Promise<unknown>;
   async call(method: string, params: unknown, ctx: Ctx): Promise<unknown> {
-    if (!isClientMethod(method)) {
+    // `initialize` comes first on every connection: answered with its own schema (the same object the
+    // registry lists), it does not wait for every other method's schemas to be built.
+    const tables = method === 'initialize' ? null : (builtTables() ?? (await loadTables()));
+    if (tables && !Object.prototype.hasOwnProperty.call(tables.clientMethods, method)) {
       throw new RpcError(ErrorCode.MethodNotFound, `unknown method: ${method}`);
     }
-    const spec = clientMethods[method];
+    const spec: MethodSpec = tables ? tables.clientMethods[method as ClientMethod] : initializeMethods.initialize;
     const parsed = parseParams(spec.params, method, params);
-    const handler = this.handlers[method] as (p: unknown, c: Ctx) => Awaitable<unknown>;
+    const handler = this.handlerOf(method as ClientMethod) as (p: unknown, c: Ctx) => Awaitable<unknown>;
     const key = serializationKeyOf(spec, parsed);
     const result = await (key === null ? handler(parsed, ctx) : this.queues.run(key, () => handler(parsed, ctx)));
     if (this.options.validateResults) {

@@ -4,6 +4,7 @@ export * from './wire.js';
 export * from './define.js';
 export * from './thread.js';
 export * from './registry.js';
+export * from './lazy-registry.js';
 export * from './validation.js';
 export * from './dispatcher.js';
 export * from './client.js';
