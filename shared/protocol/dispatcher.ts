@@ -1,10 +1,10 @@
 import { serializationKeyOf, type MethodSpec } from './define.js';
 import { ErrorCode, RpcError } from './errors.js';
 import { builtTables, loadTables } from './lazy-registry.js';
-import { initializeMethods } from './methods/initialize.js';
+import { plainInitializeParams } from './methods/plain-initialize.js';
 import type { ClientMethod, HandlerParamsOf, ParamsOf, ResultOf } from './registry.js';
 import { SerialQueues } from './serial-queues.js';
-import { describeIssues, parseParams } from './validation.js';
+import { assertParamsBounded, describeIssues, parseParams } from './validation.js';
 import type { RequestMessage, ResponseMessage } from './wire.js';
 
 type Awaitable<T> = T | Promise<T>;
@@ -53,13 +53,15 @@ export class Dispatcher<Ctx> {
   async call<M extends ClientMethod>(method: M, params: ParamsOf<M>, ctx: Ctx): Promise<ResultOf<M>>;
   async call(method: string, params: unknown, ctx: Ctx): Promise<unknown>;
   async call(method: string, params: unknown, ctx: Ctx): Promise<unknown> {
-    // `initialize` comes first on every connection: answered with its own schema (the same object the
-    // registry lists), it does not wait for every other method's schemas to be built.
-    const tables = method === 'initialize' ? null : (builtTables() ?? (await loadTables()));
-    if (tables && !Object.prototype.hasOwnProperty.call(tables.clientMethods, method)) {
+    // `initialize` comes first on every connection: as clients send it, it is answered without waiting
+    // for zod and every method's schemas to load (plain-initialize.ts); anything else goes through its schema.
+    const plain = method === 'initialize' ? plainInitialize(params) : null;
+    if (plain) return this.answerPlainInitialize(plain, ctx);
+    const tables = builtTables() ?? (await loadTables());
+    if (!Object.prototype.hasOwnProperty.call(tables.clientMethods, method)) {
       throw new RpcError(ErrorCode.MethodNotFound, `unknown method: ${method}`);
     }
-    const spec: MethodSpec = tables ? tables.clientMethods[method as ClientMethod] : initializeMethods.initialize;
+    const spec: MethodSpec = tables.clientMethods[method as ClientMethod];
     const parsed = parseParams(spec.params, method, params);
     const handler = this.handlerOf(method as ClientMethod) as (p: unknown, c: Ctx) => Awaitable<unknown>;
     const key = serializationKeyOf(spec, parsed);
@@ -72,6 +74,29 @@ export class Dispatcher<Ctx> {
     }
     return result;
   }
+
+  /**
+   * `initialize` with params recognised without zod. Its result is checked (when results are) once the
+   * schemas have loaded, after the answer: a broken one is reported through `onInternalError`.
+   */
+  private async answerPlainInitialize(params: HandlerParamsOf<'initialize'>, ctx: Ctx): Promise<ResultOf<'initialize'>> {
+    const result = await this.handlerOf('initialize')(params, ctx);
+    if (this.options.validateResults) {
+      void loadTables().then(({ clientMethods }) => {
+        const checked = clientMethods.initialize.result.safeParse(result);
+        if (!checked.success) {
+          this.options.onInternalError?.('initialize', new Error(`result of initialize broke its schema: ${describeIssues(checked.error)}`));
+        }
+      });
+    }
+    return result;
+  }
+}
+
+/** Params of `initialize` as parsed without zod, after the same bounds every request gets; null: parse with the schema. */
+function plainInitialize(params: unknown): HandlerParamsOf<'initialize'> | null {
+  assertParamsBounded('initialize', params);
+  return plainInitializeParams(params);
 }
 
 function toRpcError(method: string, error: unknown, options: DispatcherOptions): RpcError {
