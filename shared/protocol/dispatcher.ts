@@ -1,6 +1,6 @@
 import { serializationKeyOf, type MethodSpec } from './define.js';
 import { ErrorCode, RpcError } from './errors.js';
-import { builtTables, loadTables } from './lazy-registry.js';
+import { builtTables, loadTables, type ProtocolTables } from './lazy-registry.js';
 import { plainInitializeParams } from './methods/plain-initialize.js';
 import type { ClientMethod, HandlerParamsOf, ParamsOf, ResultOf } from './registry.js';
 import { SerialQueues } from './serial-queues.js';
@@ -32,6 +32,8 @@ export interface DispatcherOptions {
 export class Dispatcher<Ctx> {
   private readonly queues = new SerialQueues();
   private readonly handlerOf: HandlerLookup<Ctx>;
+  /** Results of `initialize` answered before the schemas loaded, to check once they have. */
+  private uncheckedInitializeResults: unknown[] = [];
 
   constructor(
     handlers: MethodHandlers<Ctx> | HandlerLookup<Ctx>,
@@ -58,6 +60,7 @@ export class Dispatcher<Ctx> {
     const plain = method === 'initialize' ? plainInitialize(params) : null;
     if (plain) return this.answerPlainInitialize(plain, ctx);
     const tables = builtTables() ?? (await loadTables());
+    if (this.uncheckedInitializeResults.length > 0) this.checkInitializeResults(tables);
     if (!Object.prototype.hasOwnProperty.call(tables.clientMethods, method)) {
       throw new RpcError(ErrorCode.MethodNotFound, `unknown method: ${method}`);
     }
@@ -77,22 +80,23 @@ export class Dispatcher<Ctx> {
 
   /**
    * `initialize` with params recognised without zod. Its result is checked (when results are) once the
-   * schemas have loaded, after the answer: a broken one is reported through `onInternalError`.
+   * schemas load, for the next other request: a broken one is reported through `onInternalError`.
    */
   private async answerPlainInitialize(params: HandlerParamsOf<'initialize'>, ctx: Ctx): Promise<ResultOf<'initialize'>> {
     const result = await this.handlerOf('initialize')(params, ctx);
-    if (this.options.validateResults) {
-      // After the answer has been written (it is, in the promise callbacks that follow), not before it.
-      setTimeout(() => {
-        void loadTables().then(({ clientMethods }) => {
-          const checked = clientMethods.initialize.result.safeParse(result);
-          if (!checked.success) {
-            this.options.onInternalError?.('initialize', new Error(`result of initialize broke its schema: ${describeIssues(checked.error)}`));
-          }
-        });
-      }, 0);
-    }
+    if (this.options.validateResults) this.uncheckedInitializeResults.push(result);
     return result;
+  }
+
+  private checkInitializeResults(tables: ProtocolTables): void {
+    const results = this.uncheckedInitializeResults;
+    this.uncheckedInitializeResults = [];
+    for (const result of results) {
+      const checked = tables.clientMethods.initialize.result.safeParse(result);
+      if (!checked.success) {
+        this.options.onInternalError?.('initialize', new Error(`result of initialize broke its schema: ${describeIssues(checked.error)}`));
+      }
+    }
   }
 }
 
