@@ -117,6 +117,28 @@ function findCodex(): string | undefined {
   return first ? first : undefined;
 }
 
+/**
+ * Codex as `npm i @openai/codex` installs it: `codex` is `@openai/codex/bin/codex.js`, a Node
+ * launcher that spawns the native binary. $CODEX_NPM_BIN names the launcher; else it is found
+ * in the node_modules tree CODEX_BIN points into, if any.
+ */
+function findCodexNpmLauncher(codexBin: string | undefined): string | undefined {
+  const fromEnv = process.env['CODEX_NPM_BIN'];
+  if (fromEnv) return fromEnv;
+  const marker = `${path.sep}node_modules${path.sep}`;
+  const at = codexBin?.lastIndexOf(marker) ?? -1;
+  if (codexBin === undefined || at < 0) return undefined;
+  const launcher = path.join(codexBin.slice(0, at + marker.length), '@openai', 'codex', 'bin', 'codex.js');
+  return fs.existsSync(launcher) ? launcher : undefined;
+}
+
+/** Wheelhouse's median over another series' median, when both were measured. */
+function ratioTo(times: Record<string, StartupSummary>, other: string): number | null {
+  const theirs = times[other]?.medianMs;
+  const ours = times['wheelhouseExistingHome']?.medianMs;
+  return theirs && ours ? Math.round((ours / theirs) * 100) / 100 : null;
+}
+
 /** Spawn → `initialize` response of `wheelhouse app-server`, and of `codex app-server` when installed. */
 export async function startupTimes(options: { readonly runs: number }): Promise<Record<string, unknown>> {
   const homes = fs.mkdtempSync(path.join(os.tmpdir(), 'wheelhouse-bench-startup-'));
@@ -146,6 +168,13 @@ export async function startupTimes(options: { readonly runs: number }): Promise<
       const env = { ...process.env, CODEX_HOME: codexHome };
       series['codex'] = () => spawnToFirstLine(codexPath, ['app-server'], env, INITIALIZE);
     }
+    const codexNpmLauncher = findCodexNpmLauncher(codexPath);
+    if (codexNpmLauncher) {
+      const codexHome = path.join(homes, 'codex-npm');
+      fs.mkdirSync(codexHome);
+      const env = { ...process.env, CODEX_HOME: codexHome };
+      series['codexNpm'] = () => spawnToFirstLine(process.execPath, [codexNpmLauncher, 'app-server'], env, INITIALIZE);
+    }
     const times = await timeInTurns(options.runs, series);
     return {
       includes:
@@ -154,6 +183,17 @@ export async function startupTimes(options: { readonly runs: number }): Promise<
       ...times,
       codex: times['codex'] ?? 'not installed (no CODEX_BIN, no `codex` on PATH)',
       ...(codexPath ? { codexBinary: codexPath } : {}),
+      codexNpm: times['codexNpm'] ?? 'not measured (no CODEX_NPM_BIN, and CODEX_BIN is not in a node_modules tree holding @openai/codex)',
+      ...(codexNpmLauncher
+        ? { codexNpmLauncher, codexNpmCpuNote: "the launcher's own CPU only: its child, the native binary, is not counted" }
+        : {}),
+      // Wall-time medians, Wheelhouse (existing home) over each; the native binary is the stricter comparison.
+      ratios: {
+        wheelhouseToCodexNative: ratioTo(times, 'codex'),
+        wheelhouseToCodexNpm: ratioTo(times, 'codexNpm'),
+        wheelhouseToNodeEmptyProgram: ratioTo(times, 'nodeEmptyProgram'),
+        ...(baselineCli ? { wheelhouseToBaseline: ratioTo(times, 'baselineExistingHome') } : {}),
+      },
     };
   } finally {
     fs.rmSync(homes, { recursive: true, force: true });

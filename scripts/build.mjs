@@ -46,6 +46,24 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The protocol's modules only declare schemas and helpers, so a bundle may leave out the ones it
+ * never uses: importing one name from shared/protocol/index.ts then loads that name's module, not
+ * every method's schemas (the registry is built on first use, shared/protocol/lazy-registry.ts).
+ */
+const protocolWithoutSideEffects = {
+  name: 'protocol-without-side-effects',
+  setup(build) {
+    const protocolDir = path.join(root, 'shared', 'protocol') + path.sep;
+    build.onResolve({ filter: /\.js$/ }, async (args) => {
+      if (args.pluginData === 'protocol-resolve' || !args.resolveDir.startsWith(root)) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'protocol-resolve' });
+      if (resolved.errors.length > 0 || !resolved.path.startsWith(protocolDir)) return undefined;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 // Code behind a dynamic import() (model clients, keychain, web server) goes to
 // chunks that load on first use; stale chunks of an earlier build are removed.
 rmSync(out('dist/node/chunks'), { recursive: true, force: true });
@@ -60,7 +78,7 @@ await esbuild({
   format: 'esm',
   target: 'node20',
   external: CLI_EXTERNAL,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, protocolWithoutSideEffects],
 });
 
 // Electron main and preload are CommonJS: a sandboxed preload cannot load ES modules.
@@ -75,7 +93,7 @@ if (existsSync(out('electron/main/main.ts'))) {
     // As for the CLI: zod and smol-toml bundled, the rest loaded as installed (lazily where the code says so);
     // electron-updater only in packaged builds that carry an update feed.
     external: ['electron', 'electron-updater', ...CLI_EXTERNAL],
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, protocolWithoutSideEffects],
     // V8's compile cache where Electron's Node has it (22.1+), as bin/wheelhouse.mjs does for the CLI:
     // modules the main process loads later (native addon wrappers, the OpenAI SDK) start compiled.
     banner: {

@@ -2,6 +2,9 @@
 // resolves to a file, one per line: what a process loaded, and in which order.
 import { appendFileSync } from 'node:fs';
 
+/** The line module-trace.mjs writes at the process's first write to stdout. */
+export const FIRST_OUTPUT = '(first output)';
+
 let logFile;
 
 export function initialize(data) {

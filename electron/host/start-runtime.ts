@@ -1,10 +1,9 @@
 import {
-  clientMethods,
   Dispatcher,
-  isDesktopMethod,
   type DesktopMethod,
   RpcError,
   type ClientMethod,
+  type HandlerLookup,
   type MethodHandlers,
 } from '../../shared/protocol/index.js';
 import type { ApprovalWatcher } from '../runtime/approvals/approval-broker.js';
@@ -101,13 +100,14 @@ function startingRuntime(
       });
       return (runtime.methods[method] as (p: unknown, c: RequestContext) => unknown)(params, ctx);
     }) as unknown as MethodHandlers<RequestContext>[M];
-  const handlerOf = (method: ClientMethod) => {
-    if (method === 'initialize') return initializeHandler(options.home);
-    if (desktop && isDesktopMethod(method)) return desktop[method];
+  const initialize = initializeHandler(options.home);
+  // Looked up per request rather than tabled per method, so answering `initialize` needs no table of every method.
+  const handlerOf = ((method: ClientMethod) => {
+    if (method === 'initialize') return initialize;
+    if (desktop && Object.prototype.hasOwnProperty.call(desktop, method)) return desktop[method as DesktopMethod];
     return waitForRuntime(method);
-  };
-  const handlers = Object.fromEntries((Object.keys(clientMethods) as ClientMethod[]).map((method) => [method, handlerOf(method)])) as unknown as MethodHandlers<RequestContext>;
-  const dispatcher = new Dispatcher<RequestContext>(handlers, {
+  }) as HandlerLookup<RequestContext>;
+  const dispatcher = new Dispatcher<RequestContext>(handlerOf, {
     validateResults: options.validateResults ?? resultsValidatedByDefault(),
     onInternalError: (method, error) => options.logError?.(`handler ${method} failed`, error),
   });

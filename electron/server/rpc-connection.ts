@@ -1,5 +1,4 @@
 import {
-  classifyMessage,
   ErrorCode,
   MAX_MESSAGE_BYTES,
   RpcError,
@@ -7,8 +6,13 @@ import {
   type ResponseMessage,
   type ServerRequestMethod,
 } from '../../shared/protocol/index.js';
+import { plainRequestMessage } from '../../shared/protocol/plain-json.js';
 import type { ConnectionSession, RequestContext } from '../runtime/context.js';
 import type { ClientConnection, OutgoingRequest } from '../runtime/outgoing/outgoing-sender.js';
+
+let wire: typeof import('../../shared/protocol/wire.js') | null = null;
+let wireLoading: Promise<typeof import('../../shared/protocol/wire.js')> | null = null;
+const loadWire = () => (wireLoading ??= import('../../shared/protocol/wire.js').then((module) => (wire = module)));
 
 /** Where a connection writes its outgoing text (one JSON message per call). */
 export interface ConnectionSink {
@@ -120,7 +124,11 @@ export class RpcConnection implements ClientConnection {
       });
       return;
     }
-    const message = classifyMessage(value);
+    // A request as clients send it is recognised without zod (the first one is answered before zod loads);
+    // anything else is classified by the wire's schemas, loaded once and kept (so later messages keep their order).
+    const plain = plainRequestMessage(value);
+    if (plain && wireLoading && !wire) await wireLoading; // behind a message still waiting for them
+    const message = plain ? ({ kind: 'request', message: plain } as const) : (wire ?? (await loadWire())).classifyMessage(value);
     if (!message) {
       this.reply({ id: idOf(value), error: RpcError.invalidRequest(describeInvalid(value)).toJSON() });
       return;

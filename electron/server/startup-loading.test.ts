@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandItem, execCall, textReply } from '../../test-support/agent-commands.js';
 import { repoRoot } from '../../test-support/paths.js';
+import { FIRST_OUTPUT } from '../../test-support/module-trace-hooks.mjs';
 import { useStdioAgentHomes } from '../../test-support/stdio-agent-home.js';
 
 /**
@@ -22,7 +24,43 @@ function loadedPackages(traceFile: string): string[] {
   return PACKAGES.filter((name) => urls.includes(`/node_modules/${name}/`));
 }
 
+/** The built modules (`dist/node/…`) the trace lists before the process's first output, and all of them. */
+function builtModules(traceFile: string): { beforeFirstOutput: string[]; all: string[] } {
+  const lines = fs.readFileSync(traceFile, 'utf8').split('\n');
+  const built = (urls: string[]) => urls.filter((url) => url.startsWith('file:') && url.includes('/dist/node/')).map((url) => fileURLToPath(url));
+  const marker = lines.indexOf(FIRST_OUTPUT);
+  return { beforeFirstOutput: built(marker < 0 ? lines : lines.slice(0, marker)), all: built(lines) };
+}
+
+const codeOf = (files: readonly string[]) => [...new Set(files)].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+
+/** How many methods, notifications and server requests the given bundle files declare (each builds its schemas as it loads). */
+function declaredMessages(files: readonly string[]): number {
+  const code = codeOf(files);
+  return [...code.matchAll(/\bdefine(?:Method|Notification)\(/g)].length - [...code.matchAll(/\bfunction define(?:Method|Notification)\(/g)].length;
+}
+
 describe('what `wheelhouse app-server` loads', () => {
+  it('answers initialize before zod or any method\'s schemas load; they load for the first other request', async () => {
+    const { home } = stdio.makeHome('wheelhouse-startup-');
+    const traceFile = path.join(home, 'modules.log');
+    const server = stdio.start(home, { nodeArgs: ['--import', tracer], env: { WHEELHOUSE_TRACE_MODULES: traceFile } });
+    await server.peer.initialize();
+    await server.peer.call('thread/list', {});
+    const { beforeFirstOutput, all } = builtModules(traceFile);
+    expect(beforeFirstOutput.some((file) => file.endsWith(`${path.sep}cli.js`))).toBe(true);
+    // zod's core names its base type; the bundle holds it where zod is.
+    const isZod = (code: string) => code.includes('"$ZodType"');
+    expect(isZod(codeOf(beforeFirstOutput))).toBe(false);
+    expect(declaredMessages(beforeFirstOutput)).toBe(0);
+    expect(isZod(codeOf(all))).toBe(true);
+    // The whole protocol once another request came (the count is every declaration in shared/protocol).
+    expect(declaredMessages(all)).toBeGreaterThan(100);
+    server.endInput();
+    expect((await server.exited).code).toBe(0);
+  });
+
+
   it('answers initialize and thread requests without the keychain or ws, a turn without the OpenAI SDK; the first command that is not plain the shell parser', async () => {
     const { home } = stdio.makeHome('wheelhouse-startup-');
     const traceFile = path.join(home, 'modules.log');

@@ -9,8 +9,6 @@ import { z } from 'zod';
  * (never renaming or dropping a Codex field).
  */
 
-/** The Codex protocol version Wheelhouse speaks (the reference schema's version). */
-export const CODEX_PROTOCOL_VERSION = '0.169.0';
 
 /** A zod shape of fields that are always null, and the matching value to spread into an object. */
 export function nullFields<const K extends string>(...keys: K[]) {

@@ -175,6 +175,19 @@ describe('Dispatcher', () => {
     });
   });
 
+  it('answers a plain initialize at once and checks its result when the schemas load, reporting a broken one', async () => {
+    const result = { userAgent: 'u', codexHome: '/h', wheelhouseHome: '/h', platformFamily: 'unix', platformOs: 'linux', codexProtocolVersion: '0.169.0', serverVersion: '0' };
+    const broken = handlers({ initialize: () => ({ ...result, userAgent: 5 }) as never, 'thread/list': () => emptyList });
+    const reported: { method: string; error: unknown }[] = [];
+    const strict = new Dispatcher<Ctx>(broken, { validateResults: true, onInternalError: (method, error) => reported.push({ method, error }) });
+    const answer = await strict.dispatch({ id: 1, method: 'initialize', params: { clientInfo: { name: 'c', version: '1' } } }, ctx);
+    expect(answer).toEqual({ id: 1, result: { ...result, userAgent: 5 } });
+    expect(await strict.dispatch({ id: 2, method: 'thread/list', params: {} }, ctx)).toEqual({ id: 2, result: emptyList });
+    expect(reported).toHaveLength(1);
+    expect(reported[0]!.method).toBe('initialize');
+    expect(String(reported[0]!.error)).toContain('userAgent');
+  });
+
   it('call() validates like a carrier and throws the RpcError', async () => {
     const dispatcher = new Dispatcher<Ctx>(handlers({ 'thread/list': () => emptyList }));
     await expect(dispatcher.call('thread/list', {}, ctx)).resolves.toEqual(emptyList);

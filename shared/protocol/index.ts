@@ -1,9 +1,13 @@
 export * from './errors.js';
 export * from './codex.js';
+// Apart from the zod schemas beside them, so what answers `initialize` does not load zod (docs/startup.md).
+export * from './codex-version.js';
+export * from './limits.js';
 export * from './wire.js';
 export * from './define.js';
 export * from './thread.js';
 export * from './registry.js';
+export * from './lazy-registry.js';
 export * from './validation.js';
 export * from './dispatcher.js';
 export * from './client.js';

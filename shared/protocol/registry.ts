@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { MethodSpec, NotificationSpec } from './define.js';
+import { tablesBuilt } from './lazy-registry.js';
 import { commandExecMethods, commandExecNotifications } from './methods/command-exec.js';
 import { approvalMethods, approvalNotifications, approvalServerRequests, commandNotifications } from './methods/approvals.js';
 import { configMethods, configNotifications, modelProbeMethods } from './methods/config.js';
@@ -84,6 +85,8 @@ export const serverRequests = {
   ...approvalServerRequests,
   ...mcpElicitationServerRequests,
 } as const satisfies Record<string, MethodSpec>;
+
+tablesBuilt({ clientMethods, serverRequests });
 
 export type ClientMethod = keyof typeof clientMethods;
 export type NotificationMethod = keyof typeof serverNotifications;

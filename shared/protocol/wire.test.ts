@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classifyMessage, MAX_MESSAGE_BYTES } from './wire.js';
+import { MAX_MESSAGE_BYTES } from './limits.js';
+import { classifyMessage } from './wire.js';
+import { plainRequestMessage } from './plain-json.js';
 
 describe('classifyMessage', () => {
   it('recognises a request, with string or integer ids', () => {
@@ -60,5 +62,33 @@ describe('classifyMessage', () => {
 
   it('caps a message at 8 MiB', () => {
     expect(MAX_MESSAGE_BYTES).toBe(8 * 1024 * 1024);
+  });
+});
+
+describe('requests recognised without zod', () => {
+  it('accept only what RequestMessage accepts, and return what it returns', () => {
+    const ids: unknown[] = [1, 0, -5, 2 ** 53, 1.5, Number.NaN, 'a', '', 'x'.repeat(256), 'x'.repeat(257), null, undefined, {}, []];
+    const methods: unknown[] = ['initialize', '', 'm'.repeat(256), 'm'.repeat(257), 5, null, undefined];
+    const params: unknown[] = [undefined, null, {}, [], 'p', { clientInfo: { name: 'x' } }];
+    let accepted = 0;
+    for (const id of ids) {
+      for (const method of methods) {
+        for (const param of params) {
+          for (const extra of [{}, { jsonrpc: '2.0' }]) {
+            const value: Record<string, unknown> = { ...extra };
+            if (id !== undefined) value['id'] = id;
+            if (method !== undefined) value['method'] = method;
+            if (param !== undefined) value['params'] = param;
+            const plain = plainRequestMessage(value);
+            if (plain === null) continue;
+            accepted += 1;
+            expect(classifyMessage(value), JSON.stringify(value)).toStrictEqual({ kind: 'request', message: plain });
+          }
+        }
+      }
+    }
+    expect(accepted).toBeGreaterThan(50);
+    expect(plainRequestMessage({ id: 1, method: 'thread/list', params: undefined })).toBeNull();
+    expect(plainRequestMessage(Object.assign(Object.create({ id: 1 }) as object, { method: 'm' }))).toBeNull();
   });
 });

@@ -39,8 +39,6 @@ export type ResponseMessage = SuccessResponse | ErrorResponse;
 /** Any message either side may send. */
 export type WireMessage = RequestMessage | NotificationMessage | ResponseMessage;
 
-export { MAX_MESSAGE_BYTES } from './limits.js';
-
 /** Classifies a parsed JSON value; `undefined` when it is no valid message. */
 export function classifyMessage(
   value: unknown,

@@ -1,6 +1,7 @@
 import {
+  builtTables,
   describeIssues,
-  serverRequests,
+  loadTables,
   ServerRequestError,
   type AnyNotification,
   type NotificationMethod,
@@ -273,7 +274,10 @@ export class OutgoingSender {
       return { kind: 'refused', error };
     };
     if ('error' in response) return refuse(new ServerRequestError('refused', `${method}: the client refused: ${response.error.message}`, response.error));
-    const checked = serverRequests[method].result.safeParse(response.result);
+    // Built already whenever the runtime has sent a request; waited for only if it has not.
+    const tables = builtTables();
+    if (!tables) return loadTables().then(() => this.answer(connectionId, response));
+    const checked = tables.serverRequests[method].result.safeParse(response.result);
     if (!checked.success) return refuse(new ServerRequestError('badAnswer', `${method}: bad answer: ${describeIssues(checked.error)}`));
     if (!entry.check) return this.take(entry, checked.data);
     return Promise.resolve(entry.check(checked.data)).then((problem) => {
