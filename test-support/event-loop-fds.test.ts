@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { spawnTracked } from './child-process.js';
 import { readsFd } from './event-loop-fds.js';
 import { onEvents, waitUntil } from './waiting.js';

@@ -7,9 +7,6 @@ import {
   ErrorCode,
   RpcError,
   type AnyNotification,
-  type ClientMethod,
-  type ParamsOf,
-  type ResultOf,
 } from '../../shared/protocol/index.js';
 import { TempDirs } from '../../test-support/temp-dir.js';
 import type { RequestContext } from '../runtime/context.js';

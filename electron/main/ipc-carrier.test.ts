@@ -115,7 +115,7 @@ describe('IPC carrier', () => {
   });
 
   it('moves to a restarted runtime: the old session ends and the page starts a fresh one there', async () => {
-    const { renderer, send, initialize, carrier, host } = setup();
+    const { renderer, initialize, carrier, host } = setup();
     await initialize(renderer);
     const home = temp.make();
     const restarted = createTestRuntime({ home, defaults: { cwd: home } });

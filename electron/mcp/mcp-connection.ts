@@ -49,7 +49,6 @@ export class McpConnection {
   private constructor(
     private readonly client: Client,
     private readonly transport: Transport,
-    private readonly stderrTail: () => string,
     readonly catalog: McpCatalog,
   ) {}
 
@@ -92,7 +91,7 @@ export class McpConnection {
     deadline.catch(() => undefined);
     try {
       const catalog = await Promise.race([handshake(client, transport, signal), deadline]);
-      connection = new McpConnection(client, transport, stderrTail, catalog);
+      connection = new McpConnection(client, transport, catalog);
       return connection;
     } catch (error) {
       await client.close().catch(() => undefined);

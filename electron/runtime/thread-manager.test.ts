@@ -1,10 +1,8 @@
 import Database from 'better-sqlite3';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ErrorCode,
   type AnyNotification,
-  type ClientMethod,
   type ParamsOf,
   type ResultOf,
 } from '../../shared/protocol/index.js';

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textInput, type NotificationParamsOf, type QueuedTurn, type Turn } from '../../shared/protocol/index.js';

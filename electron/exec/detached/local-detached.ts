@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ensurePrivateDir } from '../../store/private-files.js';
 import { ExecError } from '../exec-error.js';
 import { commandLineOf, isSameProcess, startTimeOf } from '../process-identity.js';
-import { hasProc, isAlive, readStat, signalTree, treeMembers, type ProcessIdentity } from '../process-tree.js';
+import { hasProc, isAlive, readStat, signalTree, treeMembers } from '../process-tree.js';
 import type { SpawnSpec } from '../types.js';
 import type {
   DetachedAttachment,

@@ -7,7 +7,6 @@ import { expectNoRunsLeft } from '../../../test-support/detached-runs.js';
 import { JobTestKit, stitchOutput } from '../../../test-support/job-test-kit.js';
 import { useTestSshd } from '../../../test-support/sshd-fixture.js';
 import { sshdUnavailable, type TestSshd } from '../../../test-support/sshd.js';
-import { TempDirs } from '../../../test-support/temp-dir.js';
 import { waitUntil } from '../../../test-support/waiting.js';
 import { PrivateFileSecretStore } from '../../secrets/private-file-secret-store.js';
 

@@ -9,7 +9,6 @@ import {
   type Turn,
   type TurnFailure,
 } from '../../../shared/protocol/index.js';
-import type { StateStore } from '../../store/state-store.js';
 import type { TurnRecord } from '../../store/turn-store.js';
 import type { EventLog } from '../event-log.js';
 import type { GoalManager } from '../goal-manager.js';

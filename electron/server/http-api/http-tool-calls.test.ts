@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpApiClient, useServedHome, writeMockModelConfig, type HttpAnswer } from '../../../test-support/http-api-client.js';
 import type { MockModelServer } from '../../../test-support/mock-model/index.js';
-import { startServe, type ServeProcess } from '../../../test-support/serve-process.js';
+import { startServe } from '../../../test-support/serve-process.js';
 import type { SseEvent } from '../../../test-support/sse-client.js';
 import { TempDirs } from '../../../test-support/temp-dir.js';
 
@@ -9,10 +9,9 @@ import { TempDirs } from '../../../test-support/temp-dir.js';
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 let mock: MockModelServer;
-let server: ServeProcess;
 let client: HttpApiClient;
 let home: string;
-useServedHome('wheelhouse-http-tools-', (parts) => ({ mock, server, client, home } = parts));
+useServedHome('wheelhouse-http-tools-', (parts) => ({ mock, client, home } = parts));
 
 const api = (method: string, route: string, body?: unknown): Promise<HttpAnswer> => client.call(method, route, body);
 const subscribe = (route: string) => client.subscribe(route);
