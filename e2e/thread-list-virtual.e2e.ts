@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { e2eTarget } from './harness.js';
-import { threadRow, waitForConnected } from './page-actions.js';
+import { renameThread, threadRow, waitForConnected } from './page-actions.js';
+import { snapBothSchemes } from './screenshots.js';
 import { openServedPage, useCleanups } from './served-page.js';
 
 const cleanups = useCleanups();
@@ -57,6 +58,7 @@ describe('a sidebar with hundreds of threads', () => {
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
     expect(await page.getByTestId('thread-project').count()).toBe(1);
+    await snapBothSchemes(page, 'sidebar-many-top');
 
     // Scrolling to the end reaches the oldest active thread (rows are measured as they come, so the end may move).
     const oldest = threadRow(page, last);
@@ -76,6 +78,8 @@ describe('a sidebar with hundreds of threads', () => {
     await oldest.locator('.thread-row-main').click();
     await page.locator(`[data-testid="conversation-pane"][data-thread-id="${last}"]`).waitFor();
     await page.locator(`[data-testid="thread-row"][data-thread-id="${last}"][data-selected]`).waitFor();
+    // Its menu opens where the row is, and renames it in place.
+    await renameThread(page, last, 'Renamed far down the list');
 
     // The archived section at the very end, when shown.
     await page.getByTestId('show-archived').click();
@@ -88,6 +92,7 @@ describe('a sidebar with hundreds of threads', () => {
       ids[0]!,
       { polling: 'raf' },
     );
+    await snapBothSchemes(page, 'sidebar-many-end-archived');
 
     // From the top, ArrowDown walks row by row far past the first window, across the project heading, into view.
     await list.evaluate((element) => (element.scrollTop = 0));
@@ -96,6 +101,7 @@ describe('a sidebar with hundreds of threads', () => {
     for (let n = 1; n <= steps; n += 1) {
       await page.keyboard.press('ArrowDown');
       expect(await focusedThread(page)).toBe(order[n]);
+      if (n === [...byProject.values()][0]!.length + 1) await snapBothSchemes(page, 'sidebar-many-keyboard-heading');
     }
     expect(await page.getByTestId('thread-row').count()).toBeLessThan(60);
     // In view once the list has scrolled to it (a frame or two after the key; rows are a fraction of a pixel tall).

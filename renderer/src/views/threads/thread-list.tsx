@@ -192,7 +192,7 @@ function byBlock(placed: readonly Placed[]): ReactNode[] {
 
 /** A project's heading, the archived section's heading, or its "Nothing archived." */
 function Heading({ item, slot }: Placed) {
-  const place = { ref: slot.measure, 'data-index': slot.index, style: { transform: `translateY(${slot.top}px)` } };
+  const place = { ref: slot.measure, 'data-index': slot.index, style: { top: slot.top } };
   if (item.kind === 'project-title') {
     return (
       <h3 {...place} className="thread-project-title" data-first={item.first || undefined} title={item.block.folder}>

@@ -40,7 +40,7 @@ export function ThreadRow({ thread, slot }: { readonly thread: Thread; readonly 
     <li
       ref={slot.measure}
       data-index={slot.index}
-      style={{ transform: `translateY(${slot.top}px)` }}
+      style={{ top: slot.top }}
       className="thread-row"
       data-testid="thread-row"
       data-thread-id={thread.id}
