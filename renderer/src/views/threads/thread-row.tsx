@@ -7,8 +7,11 @@ import { folderName, isUntitled, threadTitle } from '../../format/thread-labels.
 import { RenameField } from './rename-field.js';
 import { ThreadRowMenu } from './thread-row-menu.js';
 
+/** Where the virtualised list places a row: its index, its offset, and the callback that measures it. */
+export type ThreadRowSlot = { readonly index: number; readonly top: number; readonly measure: (element: HTMLElement | null) => void };
+
 /** One thread in the sidebar: title, age and folder; a menu to rename or archive. */
-export function ThreadRow({ thread }: { readonly thread: Thread }) {
+export function ThreadRow({ thread, slot }: { readonly thread: Thread; readonly slot: ThreadRowSlot }) {
   const selected = useThreadsStore((s) => s.selectedId === thread.id);
   const unread = useThreadsStore((s) => Boolean(s.readStates[thread.id]?.firstUnread));
   const renaming = useThreadsStore((s) => s.renamingId === thread.id);
@@ -31,6 +34,9 @@ export function ThreadRow({ thread }: { readonly thread: Thread }) {
 
   return (
     <li
+      ref={slot.measure}
+      data-index={slot.index}
+      style={{ top: slot.top }}
       className="thread-row"
       data-testid="thread-row"
       data-thread-id={thread.id}
