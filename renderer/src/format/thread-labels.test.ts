@@ -1,39 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { THREAD_CODEX_NULLS, type Thread } from '../../../shared/protocol/thread.js';
+import type { Thread } from '../../../shared/protocol/thread.js';
+import { wireThread } from '../../../test-support/wire-thread.js';
 import { folderName, isUntitled, threadTitle } from './thread-labels.js';
 
-const base: Thread = {
-  id: 't1',
-  sessionId: 't1',
-  ...THREAD_CODEX_NULLS,
-  canAcceptDirectInput: true,
-  environments: [],
-  historyMode: 'legacy',
-  recencyAt: 0,
-  originator: null,
-  forkedFromId: null,
-  preview: '',
-  ephemeral: false,
-  modelProvider: 'deepseek',
-  model: null,
-  createdAt: 0,
-  updatedAt: 0,
-  status: { type: 'idle' },
-  lifecycle: 'idle',
-  path: null,
-  cwd: '/home/ada/projects/wheelhouse',
-  cliVersion: '0.1.0',
-  source: 'appServer',
-  origin: 'interactive',
-  gitInfo: null,
-  name: null,
-  approvalPolicy: null,
-  sandbox: null,
-  memoryMode: null,
-  archived: false,
-  archivedAt: null,
-  turns: [],
-};
+const base: Thread = wireThread();
 
 describe('thread labels in the sidebar', () => {
   it('shows the name, else the first words, else "Untitled thread"', () => {

@@ -1,41 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { THREAD_CODEX_NULLS, type Thread } from '../../../../shared/protocol/thread.js';
+import type { Thread } from '../../../../shared/protocol/thread.js';
+import { wireThread } from '../../../../test-support/wire-thread.js';
 import { nextThreadIndex, threadListItems } from './thread-list-items.js';
 
-const base: Thread = {
-  id: 't1',
-  sessionId: 't1',
-  ...THREAD_CODEX_NULLS,
-  canAcceptDirectInput: true,
-  environments: [],
-  historyMode: 'legacy',
-  recencyAt: 0,
-  originator: null,
-  forkedFromId: null,
-  preview: '',
-  ephemeral: false,
-  modelProvider: 'deepseek',
-  model: null,
-  createdAt: 0,
-  updatedAt: 0,
-  status: { type: 'idle' },
-  lifecycle: 'idle',
-  path: null,
-  cwd: '/home/ada/projects/wheelhouse',
-  cliVersion: '0.1.0',
-  source: 'appServer',
-  origin: 'interactive',
-  gitInfo: null,
-  name: null,
-  approvalPolicy: null,
-  sandbox: null,
-  memoryMode: null,
-  archived: false,
-  archivedAt: null,
-  turns: [],
-};
-
-const thread = (id: string, cwd: string, archived = false): Thread => ({ ...base, id, sessionId: id, cwd, archived });
+const thread = (id: string, cwd: string, archived = false): Thread => wireThread({ id, sessionId: id, cwd, archived });
 
 describe('the sidebar as one flat list', () => {
   const active = [thread('a1', '/p/api'), thread('w1', '/p/web'), thread('a2', '/p/api'), thread('c1', '/p/web-copy')];
