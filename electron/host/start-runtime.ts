@@ -14,6 +14,7 @@ import type { JobShutdownOptions } from '../runtime/jobs/job-engine.js';
 import type { Runtime } from './runtime.js';
 import { OutgoingSender } from '../runtime/outgoing/outgoing-sender.js';
 import type { HostRuntimeOptions } from './create-runtime.js';
+import type { HomeLock } from '../runtime/home-lock.js';
 import { lockHome } from './lock-home.js';
 
 /** The desktop shell's answers to the desktop methods (open at login, restart); they work whether or not the runtime opened. */
@@ -52,8 +53,10 @@ export function startRuntime(
   options: HostRuntimeOptions,
   openAfter: () => Promise<unknown> = () => Promise.resolve(),
   desktop: DesktopHandlers | null = null,
+  /** The home's lock when the caller took it already (`app-server` does, before it answers anything). */
+  heldLock?: HomeLock,
 ): StartingRuntime {
-  const lock = lockHome(options.home);
+  const lock = heldLock ?? lockHome(options.home);
   const outgoing = options.outgoing ?? new OutgoingSender();
   const ready = openAfter().then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(async () => {
     try {

@@ -2,15 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { homePaths, resolveHome } from '../runtime/home.js';
-import type { HostRuntimeOptions } from '../host/create-runtime.js';
-import { startRuntime, type StartingRuntime } from '../host/start-runtime.js';
-import type { Runtime } from '../host/runtime.js';
-import { createDefaultSecretStore } from '../secrets/default-secret-store.js';
+import { resolveHome } from '../runtime/home.js';
 import { WHEELHOUSE_VERSION } from '../runtime/version.js';
-import { RpcHost } from './rpc-host.js';
-import { loadServeToken } from './serve-token.js';
-import { DEFAULT_MAX_UNSENT_BYTES, serveStdio } from './stdio-carrier.js';
+import type { JobsOnExit, LogError } from './command-runtime.js';
+import { answerFirstRequest, STOPPED_BEFORE_INPUT } from './first-answer.js';
+import { DEFAULT_MAX_UNSENT_BYTES } from './stdio-carrier.js';
+
+// The entry of the `wheelhouse` command: parses the arguments, then loads the one command asked for
+// (app-server-command.ts, serve-command.ts), so `app-server` answers `initialize` having loaded little more than this.
 
 const MIB = 1024 * 1024;
 
@@ -62,7 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const home = resolveHome(parsed.values.home);
   const jobs: JobsOnExit = parsed.values['stop-jobs-on-exit'] === true ? 'stop' : 'keep';
-  const logError = (message: string, error: unknown) =>
+  const logError: LogError = (message, error) =>
     process.stderr.write(`wheelhouse: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 
   switch (command) {
@@ -72,7 +71,16 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`wheelhouse: --max-unsent-mib must be a number from 1 to 4096\n`);
         return 2;
       }
-      return runAppServer(home, Math.round(mib * MIB), jobs, logError);
+      // Listened for before the home is locked (see listenForStop).
+      const stopSignal = listenForStop();
+      // The client's `initialize` is answered before the rest of the command loads (first-answer.ts).
+      const first = await answerFirstRequest(home, stopSignal);
+      if (first === STOPPED_BEFORE_INPUT) {
+        process.stdin.destroy(); // nothing was opened; only stdin keeps the process alive
+        return 0;
+      }
+      const { runAppServer } = await import('./app-server-command.js');
+      return runAppServer({ home, maxUnsentBytes: Math.round(mib * MIB), jobs, logError, stopSignal, first });
     }
     case 'serve': {
       const port = parsed.values.port === undefined ? 0 : Number(parsed.values.port);
@@ -80,88 +88,14 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stderr.write(`wheelhouse: --port must be a number from 0 to 65535\n`);
         return 2;
       }
-      return runServe(home, port, parsed.values['rotate-token'] === true, jobs, logError);
+      const stopSignal = listenForStop();
+      const { runServe } = await import('./serve-command.js');
+      return runServe({ home, port, rotateToken: parsed.values['rotate-token'] === true, jobs, logError, stopSignal, staticRoot: rendererRoot() });
     }
     default:
       process.stderr.write(`wheelhouse: unknown command "${command}"\n${USAGE}\n`);
       return 2;
   }
-}
-
-/** What stopping the server does with running jobs. */
-type JobsOnExit = 'keep' | 'stop';
-
-/** The one line saying what becomes of running jobs, or null when none is running. */
-function jobsOnExitLine(count: number, jobs: JobsOnExit, command: string, home: string): string | null {
-  if (count === 0) return null;
-  const them = count === 1 ? '1 job' : `${count} jobs`;
-  return jobs === 'keep'
-    ? `wheelhouse: ${them} keep${count === 1 ? 's' : ''} running in the background; the next \`wheelhouse ${command} --home ${home}\` (or the app on this home) picks ${count === 1 ? 'it' : 'them'} up. --stop-jobs-on-exit stops them instead.`
-    : `wheelhouse: stopping ${them} (--stop-jobs-on-exit)…`;
-}
-
-/** What both commands build their runtime with. */
-function runtimeOptions(home: string, logError: (m: string, e: unknown) => void): HostRuntimeOptions {
-  const toolTimeout = Number(process.env['WHEELHOUSE_CLIENT_TOOL_TIMEOUT_MS']);
-  return {
-    home,
-    logError,
-    secretStore: createDefaultSecretStore(homePaths(home).apiKeys),
-    ...(toolTimeout > 0 ? { clientToolTimeoutMs: toolTimeout } : {}),
-  };
-}
-
-/** Opens the runtime, or says in one line why it cannot (e.g. the home is in use). */
-async function openRuntime(home: string, logError: (m: string, e: unknown) => void): Promise<Runtime | undefined> {
-  // Loaded here, not at start-up: `app-server` answers its first request before it needs these modules.
-  const { createRuntime } = await import('../host/create-runtime.js');
-  try {
-    return createRuntime(runtimeOptions(home, logError));
-  } catch (error) {
-    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
-    return undefined;
-  }
-}
-
-async function runAppServer(home: string, maxUnsentBytes: number, jobs: JobsOnExit, logError: (m: string, e: unknown) => void): Promise<number> {
-  const stopSignal = listenForStop();
-  let starting: StartingRuntime;
-  try {
-    // Takes the home lock now; the stores open once the first input has been read (and `initialize` in it answered).
-    const firstInput = () =>
-      new Promise<void>((resolve) => {
-        process.stdin.once('data', () => resolve());
-        process.stdin.once('end', () => resolve());
-        process.stdin.once('close', () => resolve());
-      });
-    starting = startRuntime(runtimeOptions(home, logError), firstInput);
-  } catch (error) {
-    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
-  let openFailed = false;
-  starting.ready.catch((error: unknown) => {
-    // Requests already read get the reason as their error; then the server stops reading and exits 1.
-    openFailed = true;
-    process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.stdin.destroy();
-  });
-  const host = new RpcHost(starting);
-  // Running turns end first, so the client still hears their turn/completed.
-  // A runtime still opening has no turns yet; closing stdin lets it finish opening and shut down.
-  void stopSignal.then(() => (starting.current()?.turns.stopAll() ?? Promise.resolve()).finally(() => process.stdin.destroy()));
-  const end = await serveStdio(host, process.stdin, process.stdout, { maxUnsentBytes });
-  if (end.dropped) process.stderr.write(`wheelhouse: ${end.reason}\n`);
-  host.close();
-  // stdout is the protocol: the line about jobs goes to stderr.
-  const line = jobsOnExitLine(starting.runningJobCount(), jobs, 'app-server', home);
-  if (line) process.stderr.write(`${line}\n`);
-  await starting.shutdown({ jobs });
-  if (end.dropped) {
-    // stdout still holds what the client never read; waiting for it would hang forever.
-    process.exit(1);
-  }
-  return openFailed ? 1 : 0;
 }
 
 /**
@@ -180,62 +114,7 @@ function listenForStop(): Promise<void> {
   });
 }
 
-/** Running turns get this long to end cleanly on Ctrl+C before the server goes anyway. */
-const TURN_STOP_GRACE_MS = 1_000;
-/** With --stop-jobs-on-exit, running jobs get this long to end (SIGTERM, then SIGKILL after the grace). */
-const JOB_STOP_GRACE_MS = 15_000;
-
-async function runServe(
-  home: string,
-  port: number,
-  rotateToken: boolean,
-  jobs: JobsOnExit,
-  logError: (m: string, e: unknown) => void,
-): Promise<number> {
-  const stopSignal = listenForStop();
-  const runtime = await openRuntime(home, logError);
-  if (!runtime) return 1;
-  const host = new RpcHost(runtime);
-  const staticRoot = rendererRoot();
-  // Only `serve` needs HTTP and WebSocket (ws); `app-server` never loads them.
-  const { startWebServer } = await import('./web-server.js');
-  let server;
-  try {
-    const token = loadServeToken(home, { rotate: rotateToken });
-    server = await startWebServer(host, { port, token, ...(staticRoot ? { staticRoot } : {}) });
-  } catch (error) {
-    process.stderr.write(`wheelhouse: cannot start on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}\n`);
-    host.close();
-    runtime.close();
-    return 1;
-  }
-  if (!staticRoot) process.stderr.write('wheelhouse: the UI is not built (run `npm run build`); serving the API only\n');
-  process.stdout.write(`Wheelhouse is running at ${server.url}\n`);
-  process.stdout.write(`WebSocket: ${server.wsUrl}\n`);
-  process.stdout.write(`HTTP API: ${server.apiUrl} (Authorization: Bearer <the token above>)\n`);
-  await stopSignal;
-  process.stdout.write('stopping…\n');
-  const line = jobsOnExitLine(runtime.runningJobCount(), jobs, 'serve', home);
-  if (line) process.stdout.write(`${line}\n`);
-  // A second Ctrl+C means "now": skip the clean shutdown.
-  const forceExit = () => process.exit(130);
-  process.once('SIGINT', forceExit);
-  process.once('SIGTERM', forceExit);
-  // The queue stops and running turns end first, so clients still hear turn/completed; never for long.
-  let graceTimer: NodeJS.Timeout | undefined;
-  const grace = jobs === 'stop' && runtime.runningJobCount() > 0 ? JOB_STOP_GRACE_MS : TURN_STOP_GRACE_MS;
-  await Promise.race([runtime.shutdown({ jobs }), new Promise((resolve) => (graceTimer = setTimeout(resolve, grace)))]);
-  // A pending timer would keep the process alive for the rest of the grace period.
-  clearTimeout(graceTimer);
-  await server.close();
-  host.close();
-  // Turns that did not end in time are cut off here (a no-op after a clean shutdown) and recovered as interrupted at the next start.
-  runtime.close();
-  process.stdout.write('stopped\n');
-  return 0;
-}
-
-/** The built renderer next to this bundle (dist/node -> dist/renderer). */
+/** The built renderer next to this bundle (dist/node -> dist/renderer); found here because this entry, unlike the commands' chunks, sits in dist/node. */
 function rendererRoot(): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const candidate of [path.join(here, '../renderer'), path.join(here, '../../dist/renderer')]) {

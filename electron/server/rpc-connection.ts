@@ -3,6 +3,7 @@ import {
   MAX_MESSAGE_BYTES,
   RpcError,
   type Dispatcher,
+  type RequestMessage,
   type ResponseMessage,
   type ServerRequestMethod,
 } from '../../shared/protocol/index.js';
@@ -162,6 +163,23 @@ export class RpcConnection implements ClientConnection {
       return;
     }
     this.reply(await pending);
+  }
+
+  /**
+   * Takes on as this connection's handshake an `initialize` answered before the connection
+   * existed (`app-server` answers its client's first request early: first-answer.ts). The handler
+   * runs again for this session, so it knows the client and its opt-outs; nothing is written.
+   * Requests after it wait for it, as behind an `initialize` being answered.
+   */
+  adoptInitialize(request: RequestMessage): Promise<void> {
+    const pending = this.dispatcher.dispatch(request, { session: this.session });
+    this.initializing = pending;
+    return pending.then(() => {
+      // The client was told it is initialised: the same handler gave a result then, and is pure.
+      this.initialized = true;
+      this.initializing = null;
+      this.onInitialized?.();
+    });
   }
 
   /** Writes an already-serialised notification (text, or its UTF-8 bytes) unless this client opted out of it. */

@@ -49,6 +49,10 @@ describe('what `wheelhouse app-server` loads', () => {
     await server.peer.call('thread/list', {});
     const { beforeFirstOutput, all } = builtModules(traceFile);
     expect(beforeFirstOutput.some((file) => file.endsWith(`${path.sep}cli.js`))).toBe(true);
+    // initialize is answered before the command itself loads (first-answer.ts); it loads right after.
+    const isCommand = (file: string) => path.basename(file).startsWith('app-server-command-');
+    expect(beforeFirstOutput.some(isCommand)).toBe(false);
+    expect(all.some(isCommand)).toBe(true);
     // zod's core names its base type; the bundle holds it where zod is.
     const isZod = (code: string) => code.includes('"$ZodType"');
     expect(isZod(codeOf(beforeFirstOutput))).toBe(false);

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { ErrorCode, MAX_MESSAGE_BYTES } from '../../shared/protocol/index.js';
+import { ErrorCode, MAX_MESSAGE_BYTES, type RequestMessage } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
 import { WriteBatcher } from './write-batcher.js';
 
@@ -23,6 +23,10 @@ export interface StdioOptions {
    * the runtime produces on its own (streamed turns) can reach the limit.
    */
   readonly maxUnsentBytes?: number;
+  /** Input already read from the client (by first-answer.ts), taken before anything read from `input`. */
+  readonly preface?: Buffer;
+  /** An `initialize` already answered (by first-answer.ts): the connection's handshake, taken on without a reply. */
+  readonly answeredInitialize?: RequestMessage;
 }
 
 /** How the connection ended: the input closed, or the client was dropped (with why). */
@@ -126,31 +130,42 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
     pendingBytes = 0;
   };
 
+  /** Splits what the client sent into lines (a line over the cap is answered with an error and dropped). */
+  const onData = (chunk: Buffer) => {
+    if (ended !== null) return;
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start);
+      const stop = newline === -1 ? chunk.length : newline;
+      if (!discarding) {
+        pending.push(chunk.subarray(start, stop));
+        pendingBytes += stop - start;
+        if (pendingBytes > MAX_MESSAGE_BYTES) {
+          discarding = true;
+          pending = [];
+          pendingBytes = 0;
+          rejectOversized();
+        }
+      }
+      if (newline === -1) break;
+      takeLine();
+      discarding = false;
+      start = newline + 1;
+    }
+    pump();
+  };
+
   return new Promise<StdioEnd>((resolve) => {
     resolveEnd = resolve;
-    input.on('data', (chunk: Buffer) => {
-      if (ended !== null) return;
-      let start = 0;
-      for (;;) {
-        const newline = chunk.indexOf(0x0a, start);
-        const stop = newline === -1 ? chunk.length : newline;
-        if (!discarding) {
-          pending.push(chunk.subarray(start, stop));
-          pendingBytes += stop - start;
-          if (pendingBytes > MAX_MESSAGE_BYTES) {
-            discarding = true;
-            pending = [];
-            pendingBytes = 0;
-            rejectOversized();
-          }
-        }
-        if (newline === -1) break;
-        takeLine();
-        discarding = false;
-        start = newline + 1;
-      }
-      pump();
-    });
+    if (options.answeredInitialize) {
+      const adopted = connection.adoptInitialize(options.answeredInitialize).finally(() => {
+        inflight.delete(adopted);
+        pump();
+      });
+      inflight.add(adopted);
+    }
+    if (options.preface && options.preface.length > 0) onData(options.preface);
+    input.on('data', onData);
     const finish = () => {
       if (inputEnded) return;
       inputEnded = true;
@@ -163,5 +178,8 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
     // A signal handler destroys stdin, which emits 'close' without 'end'.
     input.on('close', finish);
     input.on('error', () => end({ dropped: false }));
+    // Input read before (first-answer.ts) may have ended it, or left it paused: take it from where it is.
+    if (input.readableEnded || input.destroyed) finish();
+    else pump();
   });
 }
