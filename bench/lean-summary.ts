@@ -58,6 +58,21 @@ function windowMedians(home: HomeFigures) {
 const medianOf = (summary: unknown): number | null =>
   typeof summary === 'object' && summary !== null && 'medianMs' in summary ? (summary as StartupSummary).medianMs : null;
 
+/** The start-up figures measured without NODE_EXTRA_CA_CERTS, when it was set (else nothing). */
+function startupWithoutExtraCaCerts(startup: Record<string, unknown>, codex: number | null) {
+  if (startup['wheelhouseWithoutExtraCaCerts'] === undefined) return {};
+  const ours = medianOf(startup['wheelhouseWithoutExtraCaCerts']);
+  const ratio = ours !== null && codex !== null ? round2(ours / codex) : null;
+  return {
+    withoutNodeExtraCaCerts: {
+      wheelhouseMedianMs: ours,
+      nodeEmptyProgramMedianMs: medianOf(startup['nodeEmptyProgramWithoutExtraCaCerts']),
+      ratio,
+      meetsGoal: ratio !== null ? ratio <= LEAN_GOALS.startupOfCodex : null,
+    },
+  };
+}
+
 export function leanAndBounded(figures: LeanFigures) {
   const { startup, peakMemory, soak, slowReader, pty, carriers, windowStart } = figures;
   const storage = Math.max(...carriers.storagePerOutputByte);
@@ -111,6 +126,8 @@ export function leanAndBounded(figures: LeanFigures) {
       ratioToCodexNpm: ours !== null && codexNpm !== null ? round2(ours / codexNpm) : null,
       goal: `<= ${LEAN_GOALS.startupOfCodex} x Codex's (native)`,
       meetsGoal: startupRatio !== null ? startupRatio <= LEAN_GOALS.startupOfCodex : null,
+      // Where NODE_EXTRA_CA_CERTS is set, Node reads it before any JavaScript runs (bench/startup.ts): the same without it.
+      ...startupWithoutExtraCaCerts(startup, codex),
     },
     windowStart: {
       // Medians from navigation start of a fresh page (server spawn -> URL printed apart); full spreads under windowFirstPaint.

@@ -132,11 +132,11 @@ function findCodexNpmLauncher(codexBin: string | undefined): string | undefined 
   return fs.existsSync(launcher) ? launcher : undefined;
 }
 
-/** Wheelhouse's median over another series' median, when both were measured. */
-function ratioTo(times: Record<string, StartupSummary>, other: string): number | null {
+/** Wheelhouse's median (`ours`, by default with an existing home) over another series' median, when both were measured. */
+function ratioTo(times: Record<string, StartupSummary>, other: string, ours = 'wheelhouseExistingHome'): number | null {
   const theirs = times[other]?.medianMs;
-  const ours = times['wheelhouseExistingHome']?.medianMs;
-  return theirs && ours ? Math.round((ours / theirs) * 100) / 100 : null;
+  const mine = times[ours]?.medianMs;
+  return theirs && mine ? Math.round((mine / theirs) * 100) / 100 : null;
 }
 
 /** Spawn → `initialize` response of `wheelhouse app-server`, and of `codex app-server` when installed. */
@@ -152,6 +152,16 @@ export async function startupTimes(options: { readonly runs: number }): Promise<
       // The floor no Node program can go under on this machine.
       nodeEmptyProgram: () => spawnToFirstLine(process.execPath, ['-e', 'process.stdout.write("\\n")'], process.env, ''),
     };
+    // Node 20 reads NODE_EXTRA_CA_CERTS (and its own root certificates) as it starts, before any
+    // JavaScript runs: every Node program pays for it, the native Codex binary does not. Where it is
+    // set, the same series without it show what a machine without it sees.
+    const withoutExtraCaCerts = process.env['NODE_EXTRA_CA_CERTS'] === undefined ? null : { ...process.env, NODE_EXTRA_CA_CERTS: undefined };
+    if (withoutExtraCaCerts) {
+      series['wheelhouseWithoutExtraCaCerts'] = () =>
+        spawnToFirstLine(process.execPath, [cliBin, 'app-server', '--home', path.join(homes, 'existing-no-extra-ca')], withoutExtraCaCerts, INITIALIZE);
+      series['nodeEmptyProgramWithoutExtraCaCerts'] = () =>
+        spawnToFirstLine(process.execPath, ['-e', 'process.stdout.write("\\n")'], withoutExtraCaCerts, '');
+    }
     // Another build of the CLI (e.g. main's) to compare with, taken in the same turns.
     const baselineCli = process.env['WHEELHOUSE_BASELINE_CLI'];
     if (baselineCli) {
@@ -180,6 +190,9 @@ export async function startupTimes(options: { readonly runs: number }): Promise<
       includes:
         'spawn -> initialize response line on stdout: process start, loading the program, taking the home lock and answering; series taken in turns',
       loadAverageAtEnd: os.loadavg().map((load) => Math.round(load * 10) / 10),
+      ...(withoutExtraCaCerts
+        ? { nodeExtraCaCerts: `set (${process.env['NODE_EXTRA_CA_CERTS']}): Node reads it as it starts; the *WithoutExtraCaCerts series run without it` }
+        : {}),
       ...times,
       codex: times['codex'] ?? 'not installed (no CODEX_BIN, no `codex` on PATH)',
       ...(codexPath ? { codexBinary: codexPath } : {}),
@@ -192,6 +205,12 @@ export async function startupTimes(options: { readonly runs: number }): Promise<
         wheelhouseToCodexNative: ratioTo(times, 'codex'),
         wheelhouseToCodexNpm: ratioTo(times, 'codexNpm'),
         wheelhouseToNodeEmptyProgram: ratioTo(times, 'nodeEmptyProgram'),
+        ...(withoutExtraCaCerts
+          ? {
+              wheelhouseWithoutExtraCaCertsToCodexNative: ratioTo(times, 'codex', 'wheelhouseWithoutExtraCaCerts'),
+              wheelhouseWithoutExtraCaCertsToNodeEmptyProgram: ratioTo(times, 'nodeEmptyProgramWithoutExtraCaCerts', 'wheelhouseWithoutExtraCaCerts'),
+            }
+          : {}),
         ...(baselineCli ? { wheelhouseToBaseline: ratioTo(times, 'baselineExistingHome') } : {}),
       },
     };
