@@ -43,22 +43,21 @@ export interface StartingRuntime {
 
 /**
  * Takes the home lock now (a home in use fails here, before any request is
- * read), then opens the rest once the promise `openAfter()` returns has
- * settled and the tick after it, so a carrier can let the first input be read and `initialize` answered
+ * read) unless the caller holds it already, then opens the rest on the next
+ * turn of the event loop, so a carrier can let the first input be read and `initialize` answered
  * before the runtime modules load and SQLite opens and migrates. If opening fails, the lock is released, and every
  * request waiting for the runtime, and every later one, gets a -32603 error
  * saying why.
  */
 export function startRuntime(
   options: HostRuntimeOptions,
-  openAfter: () => Promise<unknown> = () => Promise.resolve(),
   desktop: DesktopHandlers | null = null,
-  /** The home's lock when the caller took it already (`app-server` does, before it answers anything). */
+  /** The home's lock when the caller took it already (`app-server` does, before it answers anything: first-answer.ts). */
   heldLock?: HomeLock,
 ): StartingRuntime {
   const lock = heldLock ?? lockHome(options.home);
   const outgoing = options.outgoing ?? new OutgoingSender();
-  const ready = openAfter().then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(async () => {
+  const ready = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
     try {
       // The runtime's modules (stores, better-sqlite3, turn engine, tools) load off the first response's path.
       const { createRuntimeHolding } = await import('./create-runtime.js');

@@ -38,7 +38,7 @@ export function openDesktopServices(options: DesktopServicesOptions): DesktopSer
   let runtime: StartingRuntime;
   try {
     // Takes the home lock now; the stores open on the next tick.
-    runtime = startRuntime(options.runtime, undefined, options.desktop);
+    runtime = startRuntime(options.runtime, options.desktop);
   } catch (error) {
     runtime = failedRuntime(options.runtime, error, options.desktop);
   }

@@ -19,18 +19,9 @@ export interface AppServerOptions {
 export async function runAppServer({ home, maxUnsentBytes, jobs, logError, stopSignal, first }: AppServerOptions): Promise<number> {
   let starting: StartingRuntime;
   try {
-    // The stores open once the first input has been read (and `initialize` in it answered): at once when
-    // first-answer.ts read it already, else when stdin first gives something.
-    const firstInput = first.read
-      ? () => Promise.resolve()
-      : () =>
-          new Promise<void>((resolve) => {
-            process.stdin.once('data', () => resolve());
-            process.stdin.once('end', () => resolve());
-            process.stdin.once('close', () => resolve());
-          });
-    // The lock first-answer.ts took, or (when it could not) taken here, which says why in one line.
-    starting = startRuntime(runtimeOptions(home, logError), firstInput, null, first.lock ?? undefined);
+    // The client's first input has been read and answered (first-answer.ts), so the stores open now. The lock is
+    // the one first-answer.ts took; when it could not take it, startRuntime tries and throws why, said in one line below.
+    starting = startRuntime(runtimeOptions(home, logError), null, first.lock ?? undefined);
   } catch (error) {
     process.stderr.write(`wheelhouse: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

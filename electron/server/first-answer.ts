@@ -18,8 +18,6 @@ import { initializeHandler, resultsValidatedByDefault } from '../runtime/initial
 export interface FirstAnswer {
   /** The home's lock, taken before anything was answered; null when it could not be (the full start says why). */
   readonly lock: HomeLock | null;
-  /** Whether stdin was read here, or ended (then the runtime may open at once: its first input is in). */
-  readonly read: boolean;
   /** Bytes read from stdin and not answered here: the carrier takes them before anything it reads itself. */
   readonly preface: Buffer;
   /** The `initialize` request answered here: the carrier's connection takes it on as its handshake, writing nothing. */
@@ -35,7 +33,7 @@ export interface FirstAnswerIo {
   readonly writeOut: (text: string) => void;
 }
 
-const NOTHING_READ: Omit<FirstAnswer, 'lock'> = { read: false, preface: Buffer.alloc(0), initialize: null };
+const NOTHING_READ: Omit<FirstAnswer, 'lock'> = { preface: Buffer.alloc(0), initialize: null };
 
 /**
  * The first chunk the client sends (null: stdin ended or failed first), or the stop signal.
@@ -94,8 +92,8 @@ export async function answerFirstRequest(
     lock.release();
     return STOPPED_BEFORE_INPUT;
   }
-  if (chunk === null) return { lock, read: true, preface: Buffer.alloc(0), initialize: null }; // it ended: that is its first input
-  const unanswered: FirstAnswer = { lock, read: true, preface: chunk, initialize: null };
+  if (chunk === null) return { lock, ...NOTHING_READ }; // stdin ended (or failed) before the client sent anything
+  const unanswered: FirstAnswer = { lock, preface: chunk, initialize: null };
   const newline = chunk.indexOf(0x0a);
   if (newline < 0) return unanswered;
   let value: unknown;
@@ -112,5 +110,5 @@ export async function answerFirstRequest(
   const response = await dispatcher.dispatch(request, { session });
   if (!('result' in response)) return unanswered;
   io.writeOut(`${JSON.stringify(response)}\n`);
-  return { lock, read: true, preface: chunk.subarray(newline + 1), initialize: request };
+  return { lock, preface: chunk.subarray(newline + 1), initialize: request };
 }
