@@ -14,6 +14,8 @@ import v8 from 'node:v8';
 // V8 reads this flag each time it would grow the space, so setting it here works; flags
 // that size the heap (--max-semi-space-size) are read only at start and would need the
 // node command line. WHEELHOUSE_V8_DEFAULT_HEAP=1 leaves V8 as it is (to measure against).
+// The runtime's host sets the same flag (electron/host/young-generation.ts) for the Electron
+// main process and in-process embedders; here it comes first, before the bundle is loaded.
 if (process.env.WHEELHOUSE_V8_DEFAULT_HEAP !== '1') v8.setFlagsFromString('--semi-space-growth-factor=1');
 
 // V8's compile cache (Node >= 22.1) lets later starts skip compiling the bundle;
