@@ -54,6 +54,10 @@ interface Settled {
   /** What V8 has reserved for its heap (used or not), and memory outside it held by JS objects (Buffers). */
   readonly heapTotalMb: number;
   readonly externalMb: number;
+  /** Resident pages of V8's young generation: committed up front, touched as it fills (not in the live heap). */
+  readonly newSpaceMb: number;
+  /** Resident pages of the process's brk heap: where glibc's main arena, and so SQLite's page cache, lives. */
+  readonly brkHeapMb: number;
 }
 
 /** Resident kB of the mappings of `file` (/proc/self/smaps: a header line per mapping, then its figures). */
@@ -83,6 +87,8 @@ function settled(databaseFile?: string): Settled {
     heapMb: mb(usage.heapUsed),
     heapTotalMb: mb(usage.heapTotal),
     externalMb: mb(usage.external),
+    newSpaceMb: mb(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.physical_space_size ?? 0),
+    brkHeapMb: mb(residentKbOf('[heap]') * 1024),
   };
 }
 

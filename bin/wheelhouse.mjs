@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 // V8's compile cache (Node >= 22.1) lets later starts skip compiling the bundle; older Nodes
 // lack it (node:module is imported only where it can help: loading it costs start-up time).
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off. The young generation's size is set by the CLI
-// itself (electron/server/young-generation.ts), once `app-server` has answered `initialize`.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off. The young generation is kept small by the runtime
+// itself as it loads (electron/host/young-generation.ts), after `app-server` has answered `initialize`.
 if (Number(process.versions.node.split('.')[0]) >= 22) {
   const { default: module } = await import('node:module');
   module.enableCompileCache?.(path.join(os.tmpdir(), 'wheelhouse-compile-cache'));

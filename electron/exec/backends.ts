@@ -67,22 +67,28 @@ const EXIT_WATCH_MS = 40;
  * the rest is read here directly (the master is non-blocking: EAGAIN or EIO
  * once empty). Uses node-pty 1.1's stream and fd (the version is pinned).
  */
+/**
+ * One buffer for every terminal's last read (each read is copied out before the next): a fresh
+ * 64 KB one per command ended was garbage outside V8's heap whose pages glibc kept, a few MB
+ * more resident over a few hundred jobs (docs/performance.md, "Memory over a soak").
+ */
+const drainBuffer = Buffer.alloc(64 * 1024);
+
 function drainAtEnd(terminal: pty.IPty, onData: (chunk: Buffer) => void): void {
   const internals = terminal as unknown as { _socket?: NodeJS.EventEmitter; fd?: number };
   const socket = internals._socket;
   const fd = internals.fd;
   if (!socket || typeof fd !== 'number') return;
   socket.prependListener('end', () => {
-    const buffer = Buffer.alloc(64 * 1024);
     for (;;) {
       let read: number;
       try {
-        read = fs.readSync(fd, buffer, 0, buffer.length, null);
+        read = fs.readSync(fd, drainBuffer, 0, drainBuffer.length, null);
       } catch {
         return;
       }
       if (read <= 0) return;
-      onData(Buffer.from(buffer.subarray(0, read)));
+      onData(Buffer.from(drainBuffer.subarray(0, read)));
     }
   });
 }

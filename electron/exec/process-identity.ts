@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+import { readProcFile } from './proc-file.js';
 import { hasProc, readStat } from './process-tree.js';
 
 /**
@@ -47,7 +47,7 @@ export function commandLineOf(pid: number): string | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
   if (hasProc) {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+      return readProcFile(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
     } catch {
       return null;
     }

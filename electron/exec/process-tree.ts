@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { readProcFile } from './proc-file.js';
 
 /**
  * Finding and signalling every process a command started. Each supervised
@@ -33,7 +34,7 @@ export const hasProc = process.platform === 'linux' && fs.existsSync('/proc/self
 export function readStat(pid: number | string): ProcEntry | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    text = readProcFile(`/proc/${pid}/stat`, 'latin1');
   } catch {
     return undefined;
   }
@@ -100,7 +101,7 @@ export function foregroundProgram(leader: number): string | null | undefined {
   const entry = readStat(leader);
   if (!entry || entry.state === 'Z' || entry.tpgid <= 0 || entry.tpgid === entry.pgrp) return null;
   try {
-    return fs.readFileSync(`/proc/${entry.tpgid}/comm`, 'utf8').trim() || 'a program';
+    return readProcFile(`/proc/${entry.tpgid}/comm`, 'utf8').trim() || 'a program';
   } catch {
     return 'a program'; // the group's leader left while its pipeline runs on
   }

@@ -1,3 +1,5 @@
+// First: the flag must be set before the rest of the runtime allocates (see young-generation.ts).
+import './young-generation.js';
 import { ConfigService } from '../config/config-service.js';
 import { homePaths } from '../runtime/home.js';
 import type { HomeLock } from '../runtime/home-lock.js';

@@ -5,6 +5,8 @@
  * lives in the pure modules next to this file; this one only wires Electron
  * to them.
  */
+// First: V8's young generation is held small before anything else allocates (young-generation.ts).
+import '../host/young-generation.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

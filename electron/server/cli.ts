@@ -7,7 +7,6 @@ import { WHEELHOUSE_VERSION } from '../runtime/version.js';
 import type { JobsOnExit, LogError } from './command-runtime.js';
 import { answerFirstRequest, STOPPED_BEFORE_INPUT } from './first-answer.js';
 import { DEFAULT_MAX_UNSENT_BYTES } from './stdio-carrier.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
 
 // The entry of the `wheelhouse` command: parses the arguments, then loads the one command asked for
 // (app-server-command.ts, serve-command.ts), so `app-server` answers `initialize` having loaded little more than this.
@@ -80,7 +79,6 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdin.destroy(); // nothing was opened; only stdin keeps the process alive
         return 0;
       }
-      await keepYoungGenerationSmall();
       const { runAppServer } = await import('./app-server-command.js');
       return runAppServer({ home, maxUnsentBytes: Math.round(mib * MIB), jobs, logError, stopSignal, first });
     }
@@ -91,7 +89,6 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 2;
       }
       const stopSignal = listenForStop();
-      await keepYoungGenerationSmall();
       const { runServe } = await import('./serve-command.js');
       return runServe({ home, port, rotateToken: parsed.values['rotate-token'] === true, jobs, logError, stopSignal, staticRoot: rendererRoot() });
     }

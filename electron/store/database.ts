@@ -43,12 +43,14 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('wal_autocheckpoint = 256');
     // A burst may grow the WAL; after a checkpoint it is cut back to this instead of keeping its peak on disk.
     db.pragma('journal_size_limit = 4194304');
-    // Memory stays bounded however large the database grows (docs/performance.md, "SQLite's share"):
-    // an 8 MB page cache per connection, and no mmap. With 256 MB mapped and a 32 MB cache, a
-    // 2,400-turn soak grew RSS 38-62% (35 MB of mapped pages, the cache filling); now 9-17%, with
-    // the file's pages left to the kernel's cache. Sorts and temp tables already go to disk
-    // (better-sqlite3 is built with SQLITE_TEMP_STORE=1).
-    db.pragma('cache_size = -8192');
+    // Memory stays bounded however large the database grows (docs/performance.md, "SQLite's share"
+    // and "The soak's early rise"): a 2 MB page cache per connection, and no mmap. With 256 MB
+    // mapped and a 32 MB cache, a 2,400-turn soak grew RSS 38-62%; an 8 MB cache still filled
+    // over the first 300 turns (+7 MB of malloc heap after warm-up), 2 MB adds 1.5 MB. The file's
+    // pages stay in the kernel's cache, so a miss is a read() from memory: turn overhead, the
+    // event log's commits and resuming a 2,000-turn thread measured the same with either cache.
+    // Sorts and temp tables already go to disk (better-sqlite3 is built with SQLITE_TEMP_STORE=1).
+    db.pragma('cache_size = -2048');
     db.pragma('mmap_size = 0');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // Set before the first table exists (a new home): pages freed by retention go back to the disk
