@@ -41,7 +41,7 @@ import { cpuTimeMs } from './startup.js';
  * `CARRIER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles them.
  */
 const SERVER_NODE_ARGS = (process.env['CARRIER_BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-/** `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` runs that build's `command/exec` over stdio in every round too. */
+/** `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` runs that build's agent over WebSocket and `command/exec` over stdio in every round too. */
 const BASELINE_CLI = process.env['WHEELHOUSE_BASELINE_CLI'];
 const SLOW_CLIENT_CHUNK = 512 * 1024;
 const SLOW_CLIENT_PAUSE_MS = 100;
@@ -114,11 +114,11 @@ function attachReader(ws: WsPeer, slow: boolean, serverPid: number) {
   return { copy, events, completed };
 }
 
-async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlowClient: boolean) {
+async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlowClient: boolean, cli?: string) {
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
   fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const serve = await startServe({ home, nodeArgs: SERVER_NODE_ARGS });
+  const serve = await startServe({ home, nodeArgs: SERVER_NODE_ARGS, ...(cli ? { cli } : {}) });
   try {
     const fast = await connectWs(serve.wsUrl);
     const readers = [attachReader(fast, false, serve.process.child.pid!)];
@@ -259,6 +259,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   const agent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
   const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   const baselineStdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
+  const baselineAgent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
   let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
   try {
     for (let round = 0; round < (options.rounds ?? 3); round += 1) {
@@ -267,9 +268,14 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       raw.push(await rawDrain(options.temp.make('wheelhouse-bench-')));
       const cpu = process.cpuUsage(cpuBefore);
       rawCpuMs.push(Math.round((cpu.user + cpu.system) / 1000));
+      // With a baseline build, which of the two goes first alternates from round to round.
+      const baselineFirst = BASELINE_CLI !== undefined && round % 2 === 1;
+      if (BASELINE_CLI && baselineFirst) baselineAgent.push(await agentOverWebSocket(mock, options.temp, false, BASELINE_CLI));
       agent.push(await agentOverWebSocket(mock, options.temp, false));
+      if (BASELINE_CLI && !baselineFirst) baselineAgent.push(await agentOverWebSocket(mock, options.temp, false, BASELINE_CLI));
+      if (BASELINE_CLI && baselineFirst) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
       stdio.push(await execOverStdio(options.temp));
-      if (BASELINE_CLI) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
+      if (BASELINE_CLI && !baselineFirst) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
     }
     slow = await agentOverWebSocket(mock, options.temp, true);
   } finally {
@@ -321,7 +327,14 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
     },
     ...(BASELINE_CLI
       ? {
-          // Another build's app-server in the same rounds, right after this one's: compare serverCpuMs.
+          // Another build's servers in the same rounds, alternating with this one's: compare serverCpuMs.
+          agentOverWebSocketBaselineBuild: {
+            cli: BASELINE_CLI,
+            mbPerSecond: rate(baselineAgent),
+            ratioOfMedians: Math.round((median(rate(baselineAgent)) / median(rawRates)) * 100) / 100,
+            clientLossless: baselineAgent.every((run) => run.clients.every(lossless)),
+            serverCpuMs: baselineAgent.map((run) => run.serverCpuMs),
+          },
           commandExecOverStdioBaselineBuild: {
             cli: BASELINE_CLI,
             mbPerSecond: rate(baselineStdio),

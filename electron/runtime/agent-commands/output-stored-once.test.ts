@@ -65,9 +65,15 @@ describe('command output stored once', () => {
     const paths = homePaths(home);
 
     const live = new Map<number, string>();
+    let writtenFromBytes = 0;
     let completed = false;
     runtime.events.subscribe((notification, text) => {
-      if (notification.method === 'item/commandExecution/outputDelta') live.set(notification.seq!, text);
+      if (notification.method !== 'item/commandExecution/outputDelta') return;
+      live.set(notification.seq!, text.toString());
+      // Whole UTF-8 stored by reference: the notification is written from the output's bytes, never decoded.
+      if (Buffer.isBuffer(text)) writtenFromBytes += 1;
+    });
+    runtime.events.subscribe((notification) => {
       if (notification.method === 'turn/completed') completed = true;
     });
     const { thread } = await runtime.dispatcher.call('thread/start', { cwd: project, approvalPolicy: 'never' }, ctx);
@@ -80,6 +86,7 @@ describe('command output stored once', () => {
 
     const liveDeltas = [...live.entries()].map(([seq, text]) => ({ seq, delta: (JSON.parse(text) as { params: { delta: string } }).params.delta }));
     const outputBytes = Buffer.byteLength(liveDeltas.map((d) => d.delta).join(''));
+    expect(writtenFromBytes).toBeGreaterThan(liveDeltas.length / 2);
     expect(outputBytes).toBeGreaterThan(LINES * 6);
 
     // Replayed as a reconnecting client replays: events/replay from before the turn, page by page.
