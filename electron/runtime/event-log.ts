@@ -7,7 +7,6 @@ import type {
 import type { OutputRef, PendingEvent } from '../store/event-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { EventSequence } from './event-sequence.js';
-import { jsonEscapedLength, writeJsonEscaped } from './json-utf8.js';
 
 /** Which thread/turn/item a notification is about, for the log and for replay. */
 export interface EventScope {
@@ -26,13 +25,6 @@ export interface EventScope {
    * before this publish: the log keeps the reference, not a second copy.
    */
   readonly output?: OutputRef;
-  /**
-   * With `output`: those bytes themselves, valid UTF-8 (`isUtf8`). The
-   * notification's text is then written from them as UTF-8 bytes, and `params`
-   * must have `delta` as its last field, which nothing in this process reads
-   * unless an in-process listener asks (a lazy getter, decoded then).
-   */
-  readonly outputBytes?: Buffer;
 }
 
 /**
@@ -40,7 +32,7 @@ export interface EventScope {
  * `logged` is the same event as the log stores it (scope, time), for carriers
  * that send RuntimeEventEnvelopes (SSE).
  */
-export type NotificationListener = (notification: AnyNotification, text: string | Buffer, logged: PendingEvent) => void;
+export type NotificationListener = (notification: AnyNotification, text: string, logged: PendingEvent) => void;
 
 export interface EventLogOptions {
   /**
@@ -78,8 +70,6 @@ interface Outgoing {
   readonly method: NotificationMethod;
   readonly params: unknown;
   readonly logged: PendingEvent;
-  /** The whole notification as UTF-8, when it was written from bytes (`EventScope.outputBytes`). */
-  readonly wire?: Buffer;
 }
 
 /**
@@ -153,7 +143,6 @@ export class EventLog {
    * in-process listeners get `params` itself later: it must not change after this call.
    */
   publish<N extends NotificationMethod>(method: N, params: NotificationParamsOf<N>, scope: EventScope = {}): number {
-    if (scope.output && scope.outputBytes && !scope.unlogged) return this.publishOutputBytes(method, params, scope, scope.output, scope.outputBytes);
     const seq = this.sequence.next();
     const logged: PendingEvent = {
       seq,
@@ -170,43 +159,6 @@ export class EventLog {
     };
     this.outbox.push({ method, params, logged });
     if (!scope.unlogged) (scope.ephemeral ? this.memoryUnwritten : this.durableUnwritten).push(logged);
-    this.schedule();
-    return seq;
-  }
-
-  /**
-   * An output delta stored by reference whose bytes are at hand: its text is
-   * written from them, never decoded, escaped and encoded back (the JSON is
-   * what JSON.stringify writes, `delta` last as `params` has it).
-   */
-  private publishOutputBytes(method: NotificationMethod, params: unknown, scope: EventScope, output: OutputRef, bytes: Buffer): number {
-    const seq = this.sequence.next();
-    const createdAtMs = this.now();
-    const withoutDelta: Record<string, unknown> = {};
-    for (const key of Object.keys(params as object)) if (key !== 'delta') withoutDelta[key] = (params as Record<string, unknown>)[key];
-    const storedPayloadJson = JSON.stringify(withoutDelta);
-    const head = `{"method":${JSON.stringify(method)},"params":${storedPayloadJson === '{}' ? '{' : `${storedPayloadJson.slice(0, -1)},`}"delta":"`;
-    const tail = `"},"seq":${seq},"emittedAtMs":${createdAtMs}}`;
-    const headLength = Buffer.byteLength(head);
-    const wire = Buffer.allocUnsafe(headLength + jsonEscapedLength(bytes) + tail.length);
-    wire.write(head, 0, 'utf8');
-    wire.write(tail, writeJsonEscaped(bytes, wire, headLength), 'latin1');
-    const logged: PendingEvent = {
-      seq,
-      event: method,
-      kind: method.split('/')[0] ?? method,
-      threadId: scope.threadId ?? null,
-      turnId: scope.turnId ?? null,
-      itemId: scope.itemId ?? null,
-      createdAtMs,
-      // The row keeps storedPayloadJson; the params' JSON is taken from the wire only if asked for.
-      get payloadJson() {
-        return wire.toString('utf8', wire.indexOf('"params":') + '"params":'.length, wire.length - tail.length + 2);
-      },
-      output: { ref: output, storedPayloadJson },
-    };
-    this.outbox.push({ method, params, logged, wire });
-    (scope.ephemeral ? this.memoryUnwritten : this.durableUnwritten).push(logged);
     this.schedule();
     return seq;
   }
@@ -332,10 +284,10 @@ export class EventLog {
     for (const waiter of woken) waiter.resolve();
   }
 
-  private announce({ method, params, logged, wire }: Outgoing): void {
+  private announce({ method, params, logged }: Outgoing): void {
     // Codex stamps every notification with when it was emitted; ours is when it happened (the time it is logged with).
     const notification = { method, params, seq: logged.seq, emittedAtMs: logged.createdAtMs } as AnyNotification;
-    const text = wire ?? `{"method":${JSON.stringify(method)},"params":${logged.payloadJson},"seq":${logged.seq},"emittedAtMs":${logged.createdAtMs}}`;
+    const text = `{"method":${JSON.stringify(method)},"params":${logged.payloadJson},"seq":${logged.seq},"emittedAtMs":${logged.createdAtMs}}`;
     for (const listener of this.listeners) listener(notification, text, logged);
   }
 

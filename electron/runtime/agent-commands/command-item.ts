@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandAction, CommandExecutionStatus, PolicyDecidedBy, ThreadItem, ToolCallOutcome } from '../../../shared/protocol/index.js';
 import { HeadTailBuffer } from '../../exec/index.js';
@@ -12,7 +11,6 @@ const ITEM_OUTPUT_HEAD = 32 * 1024;
 const ITEM_OUTPUT_TAIL = 32 * 1024;
 /** Deltas up to this size are kept in the event log itself: a reference would cost as much. */
 const INLINE_DELTA_BYTES = 256;
-const REPLACEMENT_CHARACTER = Buffer.from('\uFFFD', 'utf8');
 
 /**
  * The `commandExecution` item of one exec_command call, from announcement to
@@ -122,7 +120,6 @@ export class CommandItemTracker {
   outputChunk(data: Buffer, logOffset: number | null): void {
     this.output.push(data);
     if (this.logCursor !== null && logOffset !== this.logCursor + this.carriedBytes) this.logCursor = null;
-    if (this.publishAsBytes(data)) return;
     const delta = this.decoder.write(data);
     this.carriedBytes += data.length;
     if (delta.length === 0) return;
@@ -137,29 +134,6 @@ export class CommandItemTracker {
         ? { file: this.item.logPath, offset: start, length: bytes }
         : undefined;
     this.events.publish('item/commandExecution/outputDelta', { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id, delta }, { ...this.scope(), ...(output ? { output } : {}) });
-  }
-
-  /**
-   * A flood's usual case: whole UTF-8 characters, nothing held back from the
-   * chunk before, stored by reference. The delta is these bytes exactly, so its
-   * notification is written from them (EventScope.outputBytes) and the text is
-   * decoded only if an in-process listener reads it. Anything else takes the
-   * decoder's path (a replacement character there ends referencing the log).
-   */
-  private publishAsBytes(data: Buffer): boolean {
-    const start = this.logCursor;
-    if (start === null || this.carriedBytes !== 0 || data.length <= INLINE_DELTA_BYTES || this.item.logPath === null) return false;
-    if (!isUtf8(data) || data.includes(REPLACEMENT_CHARACTER)) return false;
-    this.logCursor = start + data.length;
-    let text: string | undefined;
-    const params = { threadId: this.turn.threadId, turnId: this.turn.id, itemId: this.item.id } as { threadId: string; turnId: string; itemId: string; delta: string };
-    Object.defineProperty(params, 'delta', { enumerable: true, get: () => (text ??= data.toString('utf8')) });
-    this.events.publish('item/commandExecution/outputDelta', params, {
-      ...this.scope(),
-      output: { file: this.item.logPath, offset: start, length: data.length },
-      outputBytes: data,
-    });
-    return true;
   }
 
   /** Words the model reads before this item's own answer (a run again without the sandbox says what happened to the first). */

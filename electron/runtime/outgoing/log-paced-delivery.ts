@@ -5,7 +5,7 @@ import { MAX_CLIENT_BACKLOG_BYTES } from '../terminal/client-pacing.js';
 export interface PaceableConnection {
   readonly isOpen: boolean;
   readonly unsentBytes: number;
-  sendNotification(method: string, text: string | Buffer): void;
+  sendNotification(method: string, text: string): void;
   onceDrained(callback: () => void): void;
   /**
    * Ends a connection that fell behind further than the log reaches; a client
@@ -18,7 +18,7 @@ export interface PaceableConnection {
 /** The event log as the sender reads it (EventLog; outgoing sits below it in the core's layers). */
 export interface EventSource {
   replay(afterSeq: number, limit: number): { readonly events: readonly RuntimeEventEnvelope[]; readonly reset: boolean; readonly oldestSeq: number };
-  subscribe(listener: (notification: AnyNotification, text: string | Buffer, logged: AnnouncedEvent) => void): () => void;
+  subscribe(listener: (notification: AnyNotification, text: string, logged: AnnouncedEvent) => void): () => void;
 }
 
 /** What the sender needs of an announced event as the log holds it. */
@@ -67,7 +67,7 @@ export class LogPacedDelivery {
   }
 
   /** One announced event (in seq order). */
-  deliver(notification: AnyNotification, text: string | Buffer, logged: AnnouncedEvent): void {
+  deliver(notification: AnyNotification, text: string, logged: AnnouncedEvent): void {
     if (this.mode === 'ended') return;
     if (logged.unlogged || !this.connection.endBehindPrunedLog) {
       this.connection.sendNotification(notification.method, text);
