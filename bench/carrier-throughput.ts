@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execCall, mockModelConfig, textReply } from '../test-support/agent-commands.js';
 import { ensureCliBuilt } from '../test-support/build.js';
 import { killAllChildren, spawnTracked } from '../test-support/child-process.js';
@@ -41,9 +41,30 @@ import { cpuTimeMs } from './startup.js';
  * `CARRIER_BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles them.
  */
 const SERVER_NODE_ARGS = (process.env['CARRIER_BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-/** `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` runs that build's `command/exec` over stdio in every round too. */
+/** `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` runs that build's agent over WebSocket and `command/exec` over stdio in every round too. */
 const BASELINE_CLI = process.env['WHEELHOUSE_BASELINE_CLI'];
 const SLOW_CLIENT_CHUNK = 512 * 1024;
+/** Preloaded into every server under test: logs its garbage collections, counted within each timed window. */
+const GC_PROBE = fileURLToPath(new URL('./gc-probe.mjs', import.meta.url));
+
+/**
+ * Minor (scavenges) and major collections the probe logged between two `performance.now()` times
+ * of this process, and the main thread's time in them (`pauseMs`; helper threads' work is not in it).
+ */
+function gcWithin(file: string, fromMs: number, toMs: number): { minor: number; major: number; pauseMs: number } {
+  const counts = { minor: 0, major: 0, pauseMs: 0 };
+  const from = performance.timeOrigin + fromMs;
+  const to = performance.timeOrigin + toMs;
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  for (const line of text.split('\n')) {
+    const [at, kind, duration] = line.split(' ');
+    if (kind !== 'minor' && kind !== 'major') continue;
+    if (Number(at) < from || Number(at) > to) continue;
+    counts[kind] += 1;
+    counts.pauseMs += Number(duration);
+  }
+  return { ...counts, pauseMs: Math.round(counts.pauseMs) };
+}
 const SLOW_CLIENT_PAUSE_MS = 100;
 
 interface ClientCopy {
@@ -114,11 +135,12 @@ function attachReader(ws: WsPeer, slow: boolean, serverPid: number) {
   return { copy, events, completed };
 }
 
-async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlowClient: boolean) {
+async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlowClient: boolean, cli?: string) {
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
   fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
-  const serve = await startServe({ home, nodeArgs: SERVER_NODE_ARGS });
+  const gcFile = path.join(home, 'gc.log');
+  const serve = await startServe({ home, nodeArgs: [...SERVER_NODE_ARGS, '--import', GC_PROBE], env: { GC_PROBE_FILE: gcFile }, ...(cli ? { cli } : {}) });
   try {
     const fast = await connectWs(serve.wsUrl);
     const readers = [attachReader(fast, false, serve.process.child.pid!)];
@@ -148,6 +170,7 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
     return {
       ms,
       serverCpuMs: first!.events.serverCpuMs,
+      serverGc: gcWithin(gcFile, first!.events.started!, first!.events.completed!),
       clients: readers.map((reader) => ({ bytes: reader.copy.bytes, sha256: reader.copy.hash.digest('hex') })),
       log,
       replay,
@@ -200,10 +223,11 @@ function dirBytes(dir: string): number {
 export async function execOverStdio(temp: TempDirs, cli = cliBin) {
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
-  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, cli, 'app-server', '--home', home], {
+  const gcFile = path.join(home, 'gc.log');
+  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, '--import', GC_PROBE, cli, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, WHEELHOUSE_HOME: home },
+    env: { ...process.env, WHEELHOUSE_HOME: home, GC_PROBE_FILE: gcFile },
   });
   const { stdin, stdout } = server.child;
   if (!stdin || !stdout) throw new Error('app-server spawned without pipes');
@@ -233,12 +257,15 @@ export async function execOverStdio(temp: TempDirs, cli = cliBin) {
     const answer = (await call('command/exec', { command: FIXTURE, processId: 'flood', tty: true, cwd: project, disableOutputCap: true })) as {
       result?: { exitCode: number };
     };
-    const ms = performance.now() - started;
+    const ended = performance.now();
+    const ms = ended - started;
     const cpuAtEnd = cpuTimeMs(server.child.pid);
     const serverCpuMs = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
     const logDir = path.join(home, 'logs', 'exec');
     const logs = fs.readdirSync(logDir).map((name) => path.join(logDir, name));
-    return { ms, serverCpuMs, exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
+    stdin.end();
+    await server.exited;
+    return { ms, serverCpuMs, serverGc: gcWithin(gcFile, started, ended), exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
   } finally {
     stdin.end();
     await server.exited;
@@ -259,6 +286,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   const agent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
   const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   const baselineStdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
+  const baselineAgent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
   let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
   try {
     for (let round = 0; round < (options.rounds ?? 3); round += 1) {
@@ -267,9 +295,14 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       raw.push(await rawDrain(options.temp.make('wheelhouse-bench-')));
       const cpu = process.cpuUsage(cpuBefore);
       rawCpuMs.push(Math.round((cpu.user + cpu.system) / 1000));
+      // With a baseline build, which of the two goes first alternates from round to round.
+      const baselineFirst = BASELINE_CLI !== undefined && round % 2 === 1;
+      if (BASELINE_CLI && baselineFirst) baselineAgent.push(await agentOverWebSocket(mock, options.temp, false, BASELINE_CLI));
       agent.push(await agentOverWebSocket(mock, options.temp, false));
+      if (BASELINE_CLI && !baselineFirst) baselineAgent.push(await agentOverWebSocket(mock, options.temp, false, BASELINE_CLI));
+      if (BASELINE_CLI && baselineFirst) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
       stdio.push(await execOverStdio(options.temp));
-      if (BASELINE_CLI) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
+      if (BASELINE_CLI && !baselineFirst) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
     }
     slow = await agentOverWebSocket(mock, options.temp, true);
   } finally {
@@ -291,6 +324,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       clientLossless: agent.every((run) => run.clients.every(lossless)),
       logLossless: agent.every((run) => lossless(run.log)),
       serverCpuMs: agent.map((run) => run.serverCpuMs),
+      serverGc: agent.map((run) => run.serverGc),
       servePeakRssMb: agent.map((run) => run.servePeakRssMb),
     },
     // Output stored once: the whole database and the process log against the output's size.
@@ -318,16 +352,26 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       logLossless: stdio.every((run) => lossless(run.log)),
       // CPU the server spent on the command (request to answer): moves far less with machine load than MB/s.
       serverCpuMs: stdio.map((run) => run.serverCpuMs),
+      serverGc: stdio.map((run) => run.serverGc),
     },
     ...(BASELINE_CLI
       ? {
-          // Another build's app-server in the same rounds, right after this one's: compare serverCpuMs.
+          // Another build's servers in the same rounds, alternating with this one's: compare serverCpuMs.
+          agentOverWebSocketBaselineBuild: {
+            cli: BASELINE_CLI,
+            mbPerSecond: rate(baselineAgent),
+            ratioOfMedians: Math.round((median(rate(baselineAgent)) / median(rawRates)) * 100) / 100,
+            clientLossless: baselineAgent.every((run) => run.clients.every(lossless)),
+            serverCpuMs: baselineAgent.map((run) => run.serverCpuMs),
+            serverGc: baselineAgent.map((run) => run.serverGc),
+          },
           commandExecOverStdioBaselineBuild: {
             cli: BASELINE_CLI,
             mbPerSecond: rate(baselineStdio),
             ratioOfMedians: Math.round((median(rate(baselineStdio)) / median(rawRates)) * 100) / 100,
             clientLossless: baselineStdio.every((run) => run.clients.every(lossless) && run.exitCode === 0),
             serverCpuMs: baselineStdio.map((run) => run.serverCpuMs),
+            serverGc: baselineStdio.map((run) => run.serverGc),
           },
         }
       : {}),

@@ -34,6 +34,8 @@ export interface StartServeOptions {
    * what its server started (`--stop-jobs-on-exit`), unless the test is about keeping them.
    */
   readonly keepJobsOnExit?: boolean;
+  /** Another build's `bin/wheelhouse.mjs` (a benchmark's baseline); this checkout's by default. */
+  readonly cli?: string;
 }
 
 /** Starts `node bin/wheelhouse.mjs serve --port 0` and waits for the URLs it prints. */
@@ -42,7 +44,7 @@ export function startServe(options: StartServeOptions): Promise<ServeProcess> {
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
-      cliBin,
+      options.cli ?? cliBin,
       'serve',
       '--port',
       '0',

@@ -108,3 +108,33 @@ describe('command output stored once', () => {
     expect(stored / outputBytes).toBeLessThanOrEqual(1.1);
   }, 240_000);
 });
+
+describe('command output that is not all whole UTF-8', () => {
+  it('streams characters split between batches and invalid bytes the same live and replayed, matching the log decoded', async () => {
+    const home = temp.make('wheelhouse-once-');
+    const project = temp.make('wheelhouse-once-project-');
+    fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
+    const runtime = createTestRuntime({ home });
+    runtimes.push(runtime);
+    const live = new Map<number, string>();
+    let logPath: string | null = null;
+    let completed = false;
+    runtime.events.subscribe((notification, text) => {
+      if (notification.method === 'item/commandExecution/outputDelta') live.set(notification.seq!, text);
+      if (notification.method === 'item/completed' && notification.params.item.type === 'commandExecution') logPath = notification.params.item.logPath ?? null;
+      if (notification.method === 'turn/completed') completed = true;
+    });
+    const { thread } = await runtime.dispatcher.call('thread/start', { cwd: project, approvalPolicy: 'never' }, ctx);
+    // Three- and four-byte characters cross the 64 KB batches; two bytes that are no UTF-8 at all in the middle.
+    mock.enqueue(execCall(`yes 'héllo ✓ 终端 🚀' | head -n 40000; printf '\\377\\376 not utf-8\\n'; yes 'after ✓' | head -n 40000`), textReply('Done.'));
+    await runtime.dispatcher.call('turn/start', { threadId: thread.id, input: [{ type: 'text', text: 'print' }] }, ctx);
+    await waitUntil(() => completed, { what: 'the turn to complete' });
+
+    const liveDeltas = [...live.entries()].map(([seq, text]) => ({ seq, delta: (JSON.parse(text) as { params: { delta: string } }).params.delta }));
+    expect(liveDeltas.map((d) => d.delta).join('')).toBe(fs.readFileSync(logPath!).toString('utf8'));
+    expect(liveDeltas.length).toBeGreaterThan(10);
+    const page = await runtime.dispatcher.call('events/replay', { afterSeq: 0, limit: 10_000 }, ctx);
+    const replayed = page.events.filter((e) => e.event === 'item/commandExecution/outputDelta').map((e) => ({ seq: e.seq, delta: (e.payload as { delta: string }).delta }));
+    expect(replayed).toEqual(liveDeltas);
+  }, 120_000);
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommandExecOutputDelta } from '../../../shared/protocol/index.js';
-import { commandOutputDeltaBytes, type CommandOutputChunk } from './command-output-text.js';
+import { commandOutputDeltaBytes, writeBase64, type CommandOutputChunk } from './command-output-text.js';
 
 /** What the wire carried before: the notification through JSON.stringify, as UTF-8. */
 function stringified(chunk: CommandOutputChunk, emittedAtMs: number): Buffer {
@@ -23,6 +23,34 @@ describe('command/exec/outputDelta built as bytes', () => {
         }
       }
     }
+  });
+
+  it('writes base64 in place exactly as Buffer does, at any even address and for every length modulo 3', () => {
+    const data = Buffer.from(Array.from({ length: 3 * 1024 + 2 }, (_, i) => (i * 7919) % 256));
+    const backing = Buffer.alloc(8 * 1024, '.');
+    for (const length of [0, 1, 2, 3, 4, 5, 6, 1000, 1001, 1002, data.length]) {
+      for (const at of [0, 2, 10]) {
+        const expected = data.subarray(0, length).toString('base64');
+        backing.fill('.');
+        writeBase64(data.subarray(0, length), backing, at);
+        expect(backing.toString('latin1', at, at + expected.length)).toBe(expected);
+        // Nothing before or after the base64 is touched.
+        expect(backing.toString('latin1', 0, at)).toBe('.'.repeat(at));
+        expect(backing[at + expected.length]).toBe('.'.charCodeAt(0));
+      }
+    }
+  });
+
+  it('puts the base64 after texts of odd and even length alike (its two-byte stores need an even address)', () => {
+    const data = Buffer.from(Array.from({ length: 999 }, (_, i) => i % 256));
+    const parities = new Set<number>();
+    for (const processId of ['a', 'ab', 'abc', 'abcd', '✓', '✓✓']) {
+      const chunk = { processId, stream: 'stdout' as const, data, capReached: false };
+      const bytes = commandOutputDeltaBytes(chunk, 7);
+      parities.add(bytes.indexOf('"deltaBase64":"') % 2);
+      expect(bytes.equals(stringified(chunk, 7))).toBe(true);
+    }
+    expect(parities).toEqual(new Set([0, 1]));
   });
 
   it('parses back to a valid delta carrying the same bytes', () => {
