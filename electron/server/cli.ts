@@ -79,6 +79,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdin.destroy(); // nothing was opened; only stdin keeps the process alive
         return 0;
       }
+      // Before the runtime loads: it would grow the young generation on the way (young-generation.ts).
+      await import('../host/young-generation.js');
       const { runAppServer } = await import('./app-server-command.js');
       return runAppServer({ home, maxUnsentBytes: Math.round(mib * MIB), jobs, logError, stopSignal, first });
     }
@@ -89,6 +91,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 2;
       }
       const stopSignal = listenForStop();
+      await import('../host/young-generation.js');
       const { runServe } = await import('./serve-command.js');
       return runServe({ home, port, rotateToken: parsed.values['rotate-token'] === true, jobs, logError, stopSignal, staticRoot: rendererRoot() });
     }
