@@ -87,7 +87,7 @@ function machine(loadAtStart: number) {
 /** Issue 23's figures alone, in the same order as in the full run. */
 async function leanRun(options: BenchOptions, temp: TempDirs, loadAtStart: number) {
   const startup = await startupTimes({ runs: 15 });
-  const slowReader = await sseSlowReader({ temp });
+  const slowReader = await sseSlowReader();
   const peakMemory = await sessionMemory({ runs: 3 });
   const soak = await soakMemoryInChild(SOAK_SIZES[options.soak]);
   const pty = await ptyThroughput({ dir: temp.make('wheelhouse-bench-') });
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     const fanoutOverHttp = await agentFanout({ home: temp.make('wheelhouse-bench-'), clients: 4, deltas: 6000, burst: 6 });
     const sse = await sseFanout({ home: temp.make('wheelhouse-bench-'), subscribers: 20, deltas: 6000, perSecond: 1200 });
     const replay = await sseReplay({ home: temp.make('wheelhouse-bench-'), events: 100_000 });
-    const slowReader = await sseSlowReader({ temp });
+    const slowReader = await sseSlowReader();
     // Beside Codex's app-server on the same session when CODEX_BIN is set.
     const peakMemory = await sessionMemory({ runs: 3 });
     const soak = await soakMemoryInChild(SOAK_SIZES[options.soak]);

@@ -5,9 +5,12 @@
  * backlog) and how far this process's resident memory grows. A slow client is
  * paced from the durable log, so neither should grow with the flood.
  */
+import { execFile } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { RpcHost } from '../electron/server/rpc-host.js';
 import { startWebServer } from '../electron/server/web-server.js';
 import { TempDirs } from '../test-support/temp-dir.js';
@@ -79,19 +82,41 @@ async function flood(options: { home: string; floodMb: number; slow: boolean }) 
   }
 }
 
-export async function sseSlowReader(options: { temp: TempDirs; floodMb?: number }) {
+/**
+ * Both floods, each in a Node process of its own. How far a flooding process's RSS grows is
+ * mostly when V8 next collects, and that depends on what the process already holds: in the
+ * bench's own process (every bench module loaded, other benches run) the slow reader's flood
+ * grew it by 80-110 MB, alone by 3-6 MB, with the same runtime and the same largest backlog.
+ */
+export async function sseSlowReader(options: { floodMb?: number } = {}) {
   const floodMb = options.floodMb ?? Number(process.env['SSE_FLOOD_MB'] ?? 100);
   const loadAtStart = Math.round(os.loadavg()[0]! * 100) / 100;
-  const baseline = await flood({ home: options.temp.make('wheelhouse-bench-'), floodMb, slow: false });
-  const slow = await flood({ home: options.temp.make('wheelhouse-bench-'), floodMb, slow: true });
+  const baseline = await floodInChild(floodMb, false);
+  const slow = await floodInChild(floodMb, true);
   return { loadAverage1m: { atStart: loadAtStart, atEnd: Math.round(os.loadavg()[0]! * 100) / 100 }, baseline, slow };
 }
 
+async function floodInChild(floodMb: number, slow: boolean): Promise<Awaited<ReturnType<typeof flood>>> {
+  const script = fileURLToPath(import.meta.url);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, '--flood-mb', String(floodMb), '--reader', slow ? 'slow' : 'fast'], {
+    cwd: path.dirname(path.dirname(script)),
+  });
+  return JSON.parse(stdout) as Awaited<ReturnType<typeof flood>>;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const temp = new TempDirs();
-  try {
-    process.stdout.write(`${JSON.stringify(await sseSlowReader({ temp }), null, 2)}\n`);
-  } finally {
-    temp.cleanup();
+  const readerAt = process.argv.indexOf('--reader');
+  if (readerAt < 0) {
+    process.stdout.write(`${JSON.stringify(await sseSlowReader(), null, 2)}\n`);
+  } else {
+    // One flood in this process (how sseSlowReader runs each).
+    const temp = new TempDirs();
+    try {
+      const floodMb = Number(process.argv[process.argv.indexOf('--flood-mb') + 1]);
+      const result = await flood({ home: temp.make('wheelhouse-bench-'), floodMb, slow: process.argv[readerAt + 1] === 'slow' });
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } finally {
+      temp.cleanup();
+    }
   }
 }
