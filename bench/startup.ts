@@ -149,7 +149,7 @@ export async function startupTimes(options: { readonly runs: number }): Promise<
     const series: Record<string, () => Promise<StartupSample>> = {
       wheelhouseExistingHome: wheelhouse(path.join(homes, 'existing')),
       wheelhouseNewHome: () => wheelhouse(path.join(homes, `new-${fresh++}`))(),
-      // The floor no Node program can go under on this machine.
+      // The floor no Node program can go under in this environment (see NODE_EXTRA_CA_CERTS below).
       nodeEmptyProgram: () => spawnToFirstLine(process.execPath, ['-e', 'process.stdout.write("\\n")'], process.env, ''),
     };
     // Node 20 reads NODE_EXTRA_CA_CERTS (and its own root certificates) as it starts, before any

@@ -1,4 +1,4 @@
-// First: the flag must be set before the rest of the runtime allocates (see young-generation.ts).
+// First, for runtimes built in process (the CLI and Electron main set it earlier): see young-generation.ts.
 import './young-generation.js';
 import { ConfigService } from '../config/config-service.js';
 import { homePaths } from '../runtime/home.js';
