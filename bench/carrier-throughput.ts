@@ -13,7 +13,10 @@
  *   for 100 ms after every 512 KB): the command is paced by it; checks that
  *   both still get every byte and reports the server's peak memory.
  * - command/exec over stdio: `wheelhouse app-server`, a streamed `command/exec`
- *   (no client acks), timed from the request to its answer (all output before it).
+ *   (no client acks), timed from the request to its answer (all output before it),
+ *   after one short command (a server's first also captures the login shell's environment).
+ * - a bare Node relay (bench/bare-relay.mjs) over stdio: the same output, batching and
+ *   encoding with nothing else done, the floor for a Node server beside the raw drain.
  *
  * Every client's bytes, and the command's log file, are hashed and compared
  * with the expected sequence: lossless means same length and same sha256.
@@ -46,6 +49,7 @@ const BASELINE_CLI = process.env['WHEELHOUSE_BASELINE_CLI'];
 const SLOW_CLIENT_CHUNK = 512 * 1024;
 /** Preloaded into every server under test: logs its garbage collections, counted within each timed window. */
 const GC_PROBE = fileURLToPath(new URL('./gc-probe.mjs', import.meta.url));
+const BARE_RELAY = fileURLToPath(new URL('./bare-relay.mjs', import.meta.url));
 
 /**
  * Minor (scavenges) and major collections the probe logged between two `performance.now()` times
@@ -86,53 +90,80 @@ function memoryMb(pid: number): { peakRssMb: number; rssMb: number } {
   return { peakRssMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
 }
 
+const DELTA_PREFIX = Buffer.from('{"method":"item/commandExecution/outputDelta"');
+
 /**
  * A client that collects the command's output deltas; `slow` stops reading its socket now and then.
- * Notes the server's CPU time (`serverPid`) when it sees the command start and complete.
+ * Its `claim` is the socket's first reader (`connectWs`'s option): each delta is parsed once, as a
+ * client parses it, and never reaches the test peer's inbox, which would parse it again and keep it
+ * (the bench's client did twice a client's work, on the same two cores as the server, until
+ * 2026-11-28). Notes the server's CPU time (`serverPid`) when it sees the command start and complete.
  */
-function attachReader(ws: WsPeer, slow: boolean, serverPid: number) {
+function deltaReader(slow: boolean, serverPid: number) {
   const copy = newCopy();
   let sinceBreak = 0;
-  const events: { started: number | null; completed: number | null; logPath: string | null; serverCpuMs: number | null } = {
+  let ws: WsPeer | null = null;
+  const events: { started: number | null; completed: number | null; logPath: string | null; serverCpuMs: number | null; clientCpuMs: number | null } = {
     started: null,
     completed: null,
     logPath: null,
     serverCpuMs: null,
+    clientCpuMs: null,
   };
   let cpuAtStart: number | null = null;
+  let clientCpuAtStart = process.cpuUsage();
   let resolveCompleted: () => void = () => undefined;
   const completed = new Promise<void>((resolve) => (resolveCompleted = resolve));
-  ws.socket.on('message', (data) => {
-    const text = String(data);
-    if (text.startsWith('{"method":"item/commandExecution/outputDelta"')) {
+  const claim = (frame: Buffer): boolean => {
+    if (frame.length > DELTA_PREFIX.length && frame.subarray(0, DELTA_PREFIX.length).equals(DELTA_PREFIX)) {
+      const text = frame.toString('utf8');
       const delta = (JSON.parse(text) as { params: { delta: string } }).params.delta;
       const bytes = Buffer.from(delta, 'utf8');
       copy.bytes += bytes.length;
       copy.hash.update(bytes);
-      sinceBreak += text.length;
-      if (slow && sinceBreak >= SLOW_CLIENT_CHUNK) {
+      sinceBreak += frame.length;
+      if (slow && ws && sinceBreak >= SLOW_CLIENT_CHUNK) {
         sinceBreak = 0;
-        ws.socket.pause();
-        setTimeout(() => ws.socket.resume(), SLOW_CLIENT_PAUSE_MS);
+        const { socket } = ws;
+        socket.pause();
+        setTimeout(() => socket.resume(), SLOW_CLIENT_PAUSE_MS);
       }
-      return;
+      return true;
     }
-    if (!text.includes('"commandExecution"')) return;
-    const message = JSON.parse(text) as { method?: string; params?: { item?: { type: string; logPath?: string | null } } };
-    if (message.params?.item?.type !== 'commandExecution') return;
+    // Everything else also reaches the peer (answers to its calls among them).
+    if (!frame.includes('"commandExecution"')) return false;
+    const message = JSON.parse(frame.toString('utf8')) as { method?: string; params?: { item?: { type: string; logPath?: string | null } } };
+    if (message.params?.item?.type !== 'commandExecution') return false;
     if (message.method === 'item/started') {
       events.started = performance.now();
       cpuAtStart = cpuTimeMs(serverPid);
+      clientCpuAtStart = process.cpuUsage();
     }
     if (message.method === 'item/completed') {
       events.completed = performance.now();
       const cpuAtEnd = cpuTimeMs(serverPid);
       events.serverCpuMs = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
+      const clientCpu = process.cpuUsage(clientCpuAtStart);
+      events.clientCpuMs = Math.round((clientCpu.user + clientCpu.system) / 1000);
       events.logPath = message.params.item.logPath ?? null;
       resolveCompleted();
     }
-  });
-  return { copy, events, completed };
+    return false;
+  };
+  /** The socket `slow` pauses. */
+  const readFrom = (peer: WsPeer) => {
+    ws = peer;
+  };
+  return { copy, events, completed, claim, readFrom };
+}
+
+/** A WebSocket client whose output deltas `deltaReader` takes. */
+async function connectReader(url: string, name: string, slow: boolean, serverPid: number) {
+  const reader = deltaReader(slow, serverPid);
+  const ws = await connectWs(url, { claim: reader.claim });
+  reader.readFrom(ws);
+  await ws.peer.initialize(name);
+  return { ws, reader };
 }
 
 async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlowClient: boolean, cli?: string) {
@@ -142,14 +173,9 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
   const gcFile = path.join(home, 'gc.log');
   const serve = await startServe({ home, nodeArgs: [...SERVER_NODE_ARGS, '--import', GC_PROBE], env: { GC_PROBE_FILE: gcFile }, ...(cli ? { cli } : {}) });
   try {
-    const fast = await connectWs(serve.wsUrl);
-    const readers = [attachReader(fast, false, serve.process.child.pid!)];
-    await fast.peer.initialize('fast');
-    if (withSlowClient) {
-      const slow = await connectWs(serve.wsUrl);
-      readers.push(attachReader(slow, true, serve.process.child.pid!));
-      await slow.peer.initialize('slow');
-    }
+    const { ws: fast, reader } = await connectReader(serve.wsUrl, 'fast', false, serve.process.child.pid!);
+    const readers = [reader];
+    if (withSlowClient) readers.push((await connectReader(serve.wsUrl, 'slow', true, serve.process.child.pid!)).reader);
     const idleMemory = memoryMb(serve.process.child.pid!);
     mock.enqueue(execCall(FIXTURE.join(' '), { yield_time_ms: 120_000 }), textReply('Counted.'));
     const { thread } = await fast.peer.call('thread/start', { cwd: project, approvalPolicy: 'never' });
@@ -170,6 +196,7 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
     return {
       ms,
       serverCpuMs: first!.events.serverCpuMs,
+      clientCpuMs: first!.events.clientCpuMs,
       serverGc: gcWithin(gcFile, first!.events.started!, first!.events.completed!),
       clients: readers.map((reader) => ({ bytes: reader.copy.bytes, sha256: reader.copy.hash.digest('hex') })),
       log,
@@ -252,24 +279,64 @@ export async function execOverStdio(temp: TempDirs, cli = cliBin) {
   };
   try {
     await call('initialize', { clientInfo: { name: 'carrier-throughput-bench', version: '0' } });
+    // A server's first command also captures the login shell's environment, once per server (0.4-0.6 s
+    // here, where the shell's rc files run pyenv): a short command first, so the timed run measures
+    // the output path, as the agent's window (item/started, after the spawn) does. Reported beside it.
+    const firstStarted = performance.now();
+    await call('command/exec', { command: ['true'], cwd: project });
+    const firstCommandMs = Math.round(performance.now() - firstStarted);
     const cpuAtStart = cpuTimeMs(server.child.pid);
+    const clientCpuAtStart = process.cpuUsage();
     const started = performance.now();
     const answer = (await call('command/exec', { command: FIXTURE, processId: 'flood', tty: true, cwd: project, disableOutputCap: true })) as {
       result?: { exitCode: number };
     };
     const ended = performance.now();
+    const clientCpu = process.cpuUsage(clientCpuAtStart);
+    const clientCpuMs = Math.round((clientCpu.user + clientCpu.system) / 1000);
     const ms = ended - started;
     const cpuAtEnd = cpuTimeMs(server.child.pid);
     const serverCpuMs = cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null;
     const logDir = path.join(home, 'logs', 'exec');
-    const logs = fs.readdirSync(logDir).map((name) => path.join(logDir, name));
+    const logs = fs.readdirSync(logDir).map((name) => path.join(logDir, name)).filter((file) => fs.statSync(file).size > 0);
     stdin.end();
     await server.exited;
-    return { ms, serverCpuMs, serverGc: gcWithin(gcFile, started, ended), exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
+    return { ms, firstCommandMs, serverCpuMs, clientCpuMs, serverGc: gcWithin(gcFile, started, ended), exitCode: answer.result?.exitCode ?? null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }], log: logs.length === 1 ? fileDigest(logs[0]!) : null };
   } finally {
     stdin.end();
     await server.exited;
   }
+}
+
+/**
+ * bench/bare-relay.mjs over stdio: the same output, batching and encoding as `command/exec`, carried by
+ * a Node process that does nothing else. A floor for any Node server on this machine, beside the raw drain.
+ */
+async function bareRelayOverStdio(cwd: string) {
+  const relay = spawnTracked(process.execPath, [BARE_RELAY, '/usr/bin/env', ...FIXTURE], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const { stdin, stdout } = relay.child;
+  if (!stdin || !stdout) throw new Error('bare relay spawned without pipes');
+  const copy = newCopy();
+  const lines = readline.createInterface({ input: stdout, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    const bytes = Buffer.from((JSON.parse(line) as { params: { deltaBase64: string } }).params.deltaBase64, 'base64');
+    copy.bytes += bytes.length;
+    copy.hash.update(bytes);
+  });
+  const closed = new Promise<void>((resolve) => lines.once('close', resolve));
+  const { stderr } = relay.child;
+  if (!stderr) throw new Error('bare relay spawned without stderr');
+  // Timed from when it has loaded node-pty and waits: its own start is not the output's cost.
+  const said = await new Promise<string>((resolve) => stderr.once('data', (chunk: Buffer) => resolve(String(chunk))));
+  if (!said.startsWith('ready')) throw new Error(`bare relay failed to start: ${said}`);
+  const cpuAtStart = cpuTimeMs(relay.child.pid);
+  const started = performance.now();
+  stdin.end();
+  await closed;
+  const ms = performance.now() - started;
+  const cpuAtEnd = cpuTimeMs(relay.child.pid);
+  await relay.exited;
+  return { ms, relayCpuMs: cpuAtStart !== null && cpuAtEnd !== null ? cpuAtEnd - cpuAtStart : null, clients: [{ bytes: copy.bytes, sha256: copy.hash.digest('hex') }] };
 }
 
 const mbPerSecond = (bytes: number, ms: number) => Math.round((bytes / 1e6 / (ms / 1000)) * 10) / 10;
@@ -287,6 +354,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
   const stdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   const baselineStdio: Awaited<ReturnType<typeof execOverStdio>>[] = [];
   const baselineAgent: Awaited<ReturnType<typeof agentOverWebSocket>>[] = [];
+  const bare: Awaited<ReturnType<typeof bareRelayOverStdio>>[] = [];
   let slow: Awaited<ReturnType<typeof agentOverWebSocket>>;
   try {
     for (let round = 0; round < (options.rounds ?? 3); round += 1) {
@@ -303,6 +371,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       if (BASELINE_CLI && baselineFirst) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
       stdio.push(await execOverStdio(options.temp));
       if (BASELINE_CLI && !baselineFirst) baselineStdio.push(await execOverStdio(options.temp, BASELINE_CLI));
+      bare.push(await bareRelayOverStdio(options.temp.make('wheelhouse-bench-')));
     }
     slow = await agentOverWebSocket(mock, options.temp, true);
   } finally {
@@ -324,6 +393,7 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       clientLossless: agent.every((run) => run.clients.every(lossless)),
       logLossless: agent.every((run) => lossless(run.log)),
       serverCpuMs: agent.map((run) => run.serverCpuMs),
+      clientCpuMs: agent.map((run) => run.clientCpuMs),
       serverGc: agent.map((run) => run.serverGc),
       servePeakRssMb: agent.map((run) => run.servePeakRssMb),
     },
@@ -352,7 +422,18 @@ export async function carrierThroughput(options: { temp: TempDirs; rounds?: numb
       logLossless: stdio.every((run) => lossless(run.log)),
       // CPU the server spent on the command (request to answer): moves far less with machine load than MB/s.
       serverCpuMs: stdio.map((run) => run.serverCpuMs),
+      clientCpuMs: stdio.map((run) => run.clientCpuMs),
       serverGc: stdio.map((run) => run.serverGc),
+      // Not in the timed window: the server's first command, which also captured the login shell's environment.
+      firstCommandMs: stdio.map((run) => run.firstCommandMs),
+    },
+    // The floor for a Node server: the same output and encoding carried by a process that does nothing else.
+    bareNodeRelayOverStdio: {
+      mbPerSecond: rate(bare),
+      ratioOfMedians: Math.round((median(rate(bare)) / median(rawRates)) * 100) / 100,
+      // Plain node-pty takes the hang-up at exit for end-of-file, as the raw drain does: what it drops shows here.
+      bytesLost: bare.map((run) => expected.bytes - run.clients[0]!.bytes),
+      relayCpuMs: bare.map((run) => run.relayCpuMs),
     },
     ...(BASELINE_CLI
       ? {

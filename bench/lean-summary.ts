@@ -151,12 +151,19 @@ export function leanAndBounded(figures: LeanFigures) {
       agentOverWebSocket: carriers.agentOverWebSocket.ratioOfMedians,
       commandExecOverStdio: carriers.commandExecOverStdio.ratioOfMedians,
       supervisorInProcess: pty.ratioOfMedians,
-      // Load-robust beside the ratios: CPU spent on the command by the server, and by the raw drain's reader.
+      // The floor for any Node server here: the same output and encoding, carried by a process that does nothing else.
+      bareNodeRelayOverStdio: carriers.bareNodeRelayOverStdio.ratioOfMedians,
+      // Load-robust beside the ratios: CPU spent on the command by the server, its client and the raw drain's reader.
       cpuMsPerRun: {
         agentServeOverWebSocket: carriers.agentOverWebSocket.serverCpuMs,
+        agentWebSocketClient: carriers.agentOverWebSocket.clientCpuMs,
         commandExecAppServerOverStdio: carriers.commandExecOverStdio.serverCpuMs,
+        commandExecStdioClient: carriers.commandExecOverStdio.clientCpuMs,
+        bareNodeRelay: carriers.bareNodeRelayOverStdio.relayCpuMs,
         rawNodePtyReader: carriers.rawNodePty.readerCpuMs,
       },
+      // Outside the timed window: a server's first command also captures the login shell's environment.
+      firstCommandMs: carriers.commandExecOverStdio.firstCommandMs,
       everyClientAndLogLossless: lossless,
       goal: `>= ${LEAN_GOALS.throughputOfRaw} x raw over WebSocket and stdio, lossless`,
       meetsGoal:

@@ -18,6 +18,12 @@ export type WsConnectOutcome =
 export interface WsConnectOptions {
   /** Sent as the Origin header (browsers always send one; Node clients need not). */
   readonly origin?: string;
+  /**
+   * Sees every text frame first; a frame it returns true for is its own and never reaches the
+   * peer (a benchmark's reader of an output flood: one parse per frame, as a client makes, and
+   * nothing kept).
+   */
+  readonly claim?: (frame: Buffer) => boolean;
 }
 
 /** Opens a WebSocket and reports whether the server accepted it or answered with an HTTP status. */
@@ -33,6 +39,7 @@ export function tryConnectWs(url: string, options: WsConnectOptions = {}): Promi
     socket.once('open', () => {
       const peer = new ProtocolPeer({ send: (text) => socket.send(text) });
       socket.on('message', (data, isBinary) => {
+        if (!isBinary && options.claim?.(data as Buffer)) return;
         peer.inbox.push(isBinary ? '<binary frame>' : String(data));
       });
       const closed = new Promise<{ code: number; reason: string }>((done) => {
