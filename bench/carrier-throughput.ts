@@ -47,15 +47,22 @@ const SERVER_NODE_ARGS = (process.env['CARRIER_BENCH_SERVER_NODE_ARGS'] ?? '').s
 /** `WHEELHOUSE_BASELINE_CLI=<other checkout>/bin/wheelhouse.mjs` runs that build's agent over WebSocket and `command/exec` over stdio in every round too. */
 const BASELINE_CLI = process.env['WHEELHOUSE_BASELINE_CLI'];
 const SLOW_CLIENT_CHUNK = 512 * 1024;
-/** Preloaded into every server under test: logs its garbage collections, counted within each timed window. */
-const GC_PROBE = fileURLToPath(new URL('./gc-probe.mjs', import.meta.url));
+/**
+ * `CARRIER_BENCH_GC_PROBE=1` preloads bench/gc-probe.mjs into every server under test, which logs its
+ * garbage collections (counted within each timed window as `serverGc`). Off by default: its
+ * PerformanceObserver cost the WebSocket server ~25 ms of a 750 ms busy flood (150 entries, each
+ * built with deprecated getters), a cost the raw drain does not pay.
+ */
+const GC_PROBE = process.env['CARRIER_BENCH_GC_PROBE'] === '1' ? fileURLToPath(new URL('./gc-probe.mjs', import.meta.url)) : null;
+const gcProbeArgs = GC_PROBE ? ['--import', GC_PROBE] : [];
 const BARE_RELAY = fileURLToPath(new URL('./bare-relay.mjs', import.meta.url));
 
 /**
  * Minor (scavenges) and major collections the probe logged between two `performance.now()` times
  * of this process, and the main thread's time in them (`pauseMs`; helper threads' work is not in it).
  */
-function gcWithin(file: string, fromMs: number, toMs: number): { minor: number; major: number; pauseMs: number } {
+function gcWithin(file: string, fromMs: number, toMs: number): { minor: number; major: number; pauseMs: number } | null {
+  if (!GC_PROBE) return null;
   const counts = { minor: 0, major: 0, pauseMs: 0 };
   const from = performance.timeOrigin + fromMs;
   const to = performance.timeOrigin + toMs;
@@ -171,7 +178,7 @@ async function agentOverWebSocket(mock: MockModelServer, temp: TempDirs, withSlo
   const project = temp.make('wheelhouse-bench-project-');
   fs.writeFileSync(path.join(home, 'config.toml'), mockModelConfig(mock));
   const gcFile = path.join(home, 'gc.log');
-  const serve = await startServe({ home, nodeArgs: [...SERVER_NODE_ARGS, '--import', GC_PROBE], env: { GC_PROBE_FILE: gcFile }, ...(cli ? { cli } : {}) });
+  const serve = await startServe({ home, nodeArgs: [...SERVER_NODE_ARGS, ...gcProbeArgs], env: { GC_PROBE_FILE: gcFile }, ...(cli ? { cli } : {}) });
   try {
     const { ws: fast, reader } = await connectReader(serve.wsUrl, 'fast', false, serve.process.child.pid!);
     const readers = [reader];
@@ -251,7 +258,7 @@ export async function execOverStdio(temp: TempDirs, cli = cliBin) {
   const home = temp.make('wheelhouse-bench-');
   const project = temp.make('wheelhouse-bench-project-');
   const gcFile = path.join(home, 'gc.log');
-  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, '--import', GC_PROBE, cli, 'app-server', '--home', home], {
+  const server = spawnTracked(process.execPath, [...SERVER_NODE_ARGS, ...gcProbeArgs, cli, 'app-server', '--home', home], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, WHEELHOUSE_HOME: home, GC_PROBE_FILE: gcFile },

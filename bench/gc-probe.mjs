@@ -1,4 +1,4 @@
-// Preloaded into the servers under test (`node --import`): writes one line per
+// Preloaded into the servers under test with CARRIER_BENCH_GC_PROBE=1 (`node --import`): writes one line per
 // garbage collection (`<wall-clock ms> <kind> <duration ms>`) to the file in GC_PROBE_FILE,
 // so the benchmark counts the collections within its own timed window.
 // Plain JavaScript on purpose: the measured process runs without a TS loader.
