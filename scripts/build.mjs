@@ -64,9 +64,10 @@ const protocolWithoutSideEffects = {
   },
 };
 
-// The commands' code: each command's module and the young-generation setting are entries of their
-// own (dist/node/<name>.js), and code behind a dynamic import() (model clients, keychain, web
-// server) goes to chunks that load on first use; stale chunks of an earlier build are removed.
+// The commands' code: each command's module, the young-generation setting and the protocol's
+// tables (loaded on first use by both bundles) are entries of their own (dist/node/<name>.js), and
+// code behind a dynamic import() (model clients, keychain, web server) goes to chunks that load on
+// first use; stale chunks of an earlier build are removed.
 const COMMAND_ENTRIES = ['electron/server/app-server-command.ts', 'electron/server/serve-command.ts', 'electron/host/young-generation.ts', 'shared/protocol/registry.ts'];
 rmSync(out('dist/node/chunks'), { recursive: true, force: true });
 await esbuild({
