@@ -21,6 +21,16 @@ afterEach(async () => {
   temp.cleanup();
 });
 
+/** Enough output to pass the high-water mark well before the command ends (~6.9 MB through a pty). */
+const FLOOD_LINES = 1_000_000;
+/** What a consumer can hold when the pause takes effect: the mark, one batch and one read. */
+const HELD_AT_MOST = DEFAULT_OUTPUT_LIMITS.highWaterBytes + DEFAULT_OUTPUT_LIMITS.maxBatchBytes + 64 * 1024;
+/**
+ * Bytes the command in the exit-while-paused test writes before it waits: over the high-water mark,
+ * by less than the kernel's pty buffer holds, so its writer is not left blocked by the pause.
+ */
+const PAST_THE_MARK = DEFAULT_OUTPUT_LIMITS.highWaterBytes + 40_000;
+
 /** Two background sleeps (grandchildren) and a foreground wait; prints their pids. */
 const GRANDCHILDREN = `sleep 300 & echo "pid:$!"; sleep 300 & echo "pid:$!"; echo "pid:$$"; wait`;
 /** The same, with children that ignore SIGTERM, so only SIGKILL ends them. */
@@ -37,7 +47,7 @@ async function startTree(sup: ProcessSupervisor, command: string, extra: { tty?:
 
 describe('process supervisor control', () => {
   it('pauses a flooding command while a flow-controlled consumer does not acknowledge, then delivers every byte', async () => {
-    const child = await supervisor().spawn({ command: ['seq', '1', '300000'], cwd: temp.make() });
+    const child = await supervisor().spawn({ command: ['seq', '1', String(FLOOD_LINES)], cwd: temp.make() });
     const received: Buffer[] = [];
     let receivedBytes = 0;
     let acking = false;
@@ -54,24 +64,24 @@ describe('process supervisor control', () => {
     const heldAt = receivedBytes;
     // Paused, not lost: while a second command does the same amount of output to its end, nothing more
     // arrives from this one and it has not exited.
-    const reference = await supervisor().spawn({ command: ['seq', '1', '300000'], cwd: temp.make() });
+    const reference = await supervisor().spawn({ command: ['seq', '1', String(FLOOD_LINES)], cwd: temp.make() });
     expect((await reference.exited).exitCode).toBe(0);
     expect(receivedBytes).toBe(heldAt);
     expect(child.state).toBe('running');
     expect(heldAt).toBeGreaterThan(DEFAULT_OUTPUT_LIMITS.highWaterBytes);
-    expect(child.maxUnackedBytes).toBeLessThanOrEqual(500 * 1024);
+    expect(child.maxUnackedBytes).toBeLessThanOrEqual(HELD_AT_MOST);
     acking = true;
     subscription.ack(receivedBytes);
     const exit = await child.exited;
     expect(exit.exitCode).toBe(0);
-    expect(Buffer.concat(received).toString()).toBe(seqText(300000, true));
-    expect(child.maxUnackedBytes).toBeLessThanOrEqual(500 * 1024);
+    expect(Buffer.concat(received).toString()).toBe(seqText(FLOOD_LINES, true));
+    expect(child.maxUnackedBytes).toBeLessThanOrEqual(HELD_AT_MOST);
   });
 
   it('still delivers the last bytes of a command that exits while its output is paused', async () => {
-    // 400 000 bytes pause the output (over the 352 KB high-water mark unacknowledged); then, while paused, the command
+    // Output past the high-water mark pauses it (unacknowledged); then, while paused, the command
     // answers its input and exits: its last bytes sit in the kernel's pty buffer, never read before.
-    const script = `head -c 400000 /dev/zero | tr '\\0' a; read answer; echo "END-$answer"`;
+    const script = `head -c ${PAST_THE_MARK} /dev/zero | tr '\\0' a; read answer; echo "END-$answer"`;
     const child = await supervisor().spawn({ command: ['sh', '-c', script], cwd: temp.make() });
     const received: Buffer[] = [];
     child.subscribe((event) => event.type === 'output' && received.push(event.data), { flowControl: true });
@@ -79,19 +89,19 @@ describe('process supervisor control', () => {
     child.write('go\r');
     const exit = await child.exited;
     expect(exit.exitCode).toBe(0);
-    expect(Buffer.concat(received).toString()).toBe(`${'a'.repeat(400000)}go\r\nEND-go\r\n`);
+    expect(Buffer.concat(received).toString()).toBe(`${'a'.repeat(PAST_THE_MARK)}go\r\nEND-go\r\n`);
   });
 
   it('applies flow control to pipes too', async () => {
-    const child = await supervisor().spawn({ command: ['seq', '1', '300000'], cwd: temp.make(), tty: false });
+    const child = await supervisor().spawn({ command: ['seq', '1', String(FLOOD_LINES)], cwd: temp.make(), tty: false });
     const received: Buffer[] = [];
     const subscription = child.subscribe((event) => event.type === 'output' && received.push(event.data), { flowControl: true });
     await waitUntil(() => child.outputPaused, { what: 'flow control to pause the pipes' });
     expect(child.state).toBe('running');
     subscription.dispose();
     await child.exited;
-    expect(Buffer.concat(received).toString()).toBe(seqText(300000, false).slice(0, Buffer.concat(received).length));
-    expect(child.readLog(0, 10_000_000).toString()).toBe(seqText(300000, false));
+    expect(Buffer.concat(received).toString()).toBe(seqText(FLOOD_LINES, false).slice(0, Buffer.concat(received).length));
+    expect(child.readLog(0, 10_000_000).toString()).toBe(seqText(FLOOD_LINES, false));
   });
 
   for (const tty of [true, false]) {

@@ -50,9 +50,13 @@ export const DEFAULT_OUTPUT_LIMITS: OutputLimits = {
   // Codex coalesces a command's reads into deltas of up to 64 KiB too: a flood costs half the
   // events (JSON, carrier writes, event-log rows, client parses) of 32 KB batches.
   maxBatchBytes: 64 * 1024,
-  // Pausing at 352 KB keeps what a consumer holds under 500 KB: one batch and one read arrive after it.
-  highWaterBytes: 352 * 1024,
-  lowWaterBytes: 128 * 1024,
+  // The window a flood keeps moving through while its client waits for a core: at 20-25 MB/s, 2 MB
+  // is ~100 ms. With 352 KB (and acks held above 64 KB unsent) a `command/exec` flood over stdio
+  // paused 14-35 times and ran at 0.61 of a raw pty drain; with 2 MB (and 512 KB) at 0.76
+  // (docs/performance.md, "The flow-control window"). A consumer holds at most this plus one batch
+  // and one read when the pause takes effect.
+  highWaterBytes: 2 * 1024 * 1024,
+  lowWaterBytes: 1024 * 1024,
   capBytes: 64 * 1024 * 1024,
   logCapBytes: 64 * 1024 * 1024,
   modelHeadBytes: 8 * 1024,

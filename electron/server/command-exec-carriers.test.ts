@@ -115,7 +115,7 @@ describe('command/exec over stdio: the person\'s terminal', () => {
   it('pauses a flood for a client that acknowledges late (outputAck), and loses nothing', async () => {
     const { peer } = start();
     await peer.initialize();
-    const lines = 200_000;
+    const lines = 1_000_000; // ~6.9 MB: well past the high-water mark
     const exec = peer.request(
       'command/exec',
       { command: ['seq', '1', String(lines)], processId: 'flood', tty: true, cwd: temp.make(), disableOutputCap: true, outputAck: true },
@@ -152,7 +152,8 @@ describe('command/exec over stdio: the person\'s terminal', () => {
       chunks.push(bytes);
       received += bytes.length;
     }
-    expect(received).toBeLessThanOrEqual(500 * 1024);
+    // The mark, plus the batch and the read that arrive as the pause takes effect.
+    expect(received).toBeLessThanOrEqual(DEFAULT_OUTPUT_LIMITS.highWaterBytes + DEFAULT_OUTPUT_LIMITS.maxBatchBytes + 64 * 1024);
     await peer.call('command/exec/ack', { processId: 'flood', bytes: received });
     const expected = Array.from({ length: lines }, (_, i) => `${i + 1}\r\n`).join('');
     let acked = received;

@@ -9,7 +9,7 @@ import { hostedRuntime, useMockAgentKit } from '../../test-support/mock-agent-ki
 import { ProtocolPeer } from '../../test-support/protocol-peer.js';
 import { waitUntil } from '../../test-support/waiting.js';
 import { connectWs, type WsPeer } from '../../test-support/ws-peer.js';
-import type { SupervisedProcess } from '../exec/index.js';
+import { DEFAULT_OUTPUT_LIMITS, type SupervisedProcess } from '../exec/index.js';
 import { serveStdio } from './stdio-carrier.js';
 import { startWebServer, type RunningWebServer } from './web-server.js';
 
@@ -21,9 +21,11 @@ import { startWebServer, type RunningWebServer } from './web-server.js';
  * The runtime and carriers run in this process so the test can see the
  * supervised process's state; the clients are real sockets and streams.
  */
-const LINES = 1_500_000; // ~11 MB through a pty: more than loopback TCP buffers absorb
+// ~19 MB through a pty: more than loopback TCP buffers and the flow-control window (2 MB, 3.5 MB encoded) absorb
+const LINES = 2_500_000;
 const WAIT_MS = 120_000;
-const UNACKED_LIMIT = 500 * 1024;
+/** The high-water mark, plus the batch and the read that arrive as the pause takes effect. */
+const UNACKED_LIMIT = DEFAULT_OUTPUT_LIMITS.highWaterBytes + DEFAULT_OUTPUT_LIMITS.maxBatchBytes + 64 * 1024;
 
 const kit = useMockAgentKit({ killChildren: true });
 

@@ -1,5 +1,4 @@
 import type { AnyNotification, RuntimeEventEnvelope } from '../../../shared/protocol/index.js';
-import { MAX_CLIENT_BACKLOG_BYTES } from '../terminal/client-pacing.js';
 
 /** What a connection needs so it can be served from the log (ClientConnection's part of it). */
 export interface PaceableConnection {
@@ -36,6 +35,11 @@ export interface PacingOptions {
 }
 
 const RETRY_MS = 1000;
+/**
+ * While paced, a page is written only when the carrier holds at most this: above it, a write has
+ * filled the carrier past its own mark (16 KB for a socket or pipe), so its `drain` is sure to come.
+ */
+const PAGE_WHEN_UNSENT_AT_MOST = 64 * 1024;
 
 export const DEFAULT_PACING: PacingOptions = { behindBytes: 1024 * 1024, pageSize: 100 };
 
@@ -102,7 +106,7 @@ export class LogPacedDelivery {
         return;
       }
       // A drain fires only after a write filled the carrier past its own mark: wait only when that is sure.
-      if (this.connection.unsentBytes > MAX_CLIENT_BACKLOG_BYTES) {
+      if (this.connection.unsentBytes > PAGE_WHEN_UNSENT_AT_MOST) {
         this.waitThenPump();
         return;
       }

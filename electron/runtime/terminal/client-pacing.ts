@@ -14,10 +14,13 @@ export interface ClientBacklogSource {
 
 /**
  * Carrier backlog above which acknowledgements wait. The supervisor pauses
- * the command once 352 KB are unacknowledged, so a client's carrier never
- * holds much more than this plus that (a JSON or base64 encoding of it).
+ * the command once its high-water mark (2 MB) is unacknowledged, so a
+ * client's carrier never holds much more than this plus that (a JSON or
+ * base64 encoding of it): under 3.5 MB for a client that stopped reading.
+ * At 64 KB, one 64 KB delta (87 KB as base64) already held the acks back, so
+ * a flood paused whenever its client waited for a core.
  */
-export const MAX_CLIENT_BACKLOG_BYTES = 64 * 1024;
+export const MAX_CLIENT_BACKLOG_BYTES = 512 * 1024;
 
 /**
  * Wraps a flow-controlled subscription's `ack` so bytes are acknowledged only
