@@ -12,12 +12,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../electron/model/types.js';
 import type { RequestContext } from '../electron/runtime/context.js';
+import { ensureCliBuilt } from '../test-support/build.js';
+import { cliBundle } from '../test-support/paths.js';
 import { createTestRuntime } from '../test-support/test-runtime.js';
 import { TempDirs } from '../test-support/temp-dir.js';
 
@@ -199,9 +201,19 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
  * The soak in a process of its own: in the bench's process, what earlier benches left resident
  * (an SSE flood's buffers, say) would be counted in its baseline and dilute its growth.
  */
+/**
+ * The soak in a process of its own. The product holds V8's young generation at 1 MB before any of
+ * its code runs (`electron/host/young-generation.ts`, the first import of every host); here tsx
+ * loads first, and had grown it to 14–21 MB before the runtime's modules set the flag, and its
+ * resident pages then rose by up to 7 MB over the turns: the bench's own loader, not the product.
+ * So the built module is imported before tsx, as the hosts import it first.
+ */
 export async function soakMemoryInChild(options: { turns: number; jobs: number }): Promise<SoakMemory> {
   const script = fileURLToPath(import.meta.url);
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, '--turns', String(options.turns), '--jobs', String(options.jobs)], {
+  ensureCliBuilt();
+  const youngGeneration = pathToFileURL(path.join(path.dirname(cliBundle), 'young-generation.js')).href;
+  const args = ['--import', youngGeneration, '--import', 'tsx', script, '--turns', String(options.turns), '--jobs', String(options.jobs)];
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
     cwd: path.dirname(path.dirname(script)),
     maxBuffer: 16 * 1024 * 1024,
   });
