@@ -48,6 +48,15 @@ describe('wheelhouse app-server (stdio), one client per process', () => {
     expect(peer.inbox.garbage).toEqual([]);
   });
 
+  it('carries a long message with non-ASCII text exactly (it leaves as its UTF-8 bytes)', async () => {
+    const { peer } = start();
+    await peer.initialize();
+    const line = 'Grüße, 日本語, 🚀 — ok';
+    const result = await peer.call('command/exec', { command: ['/bin/sh', '-c', `yes '${line}' | head -n 2000`], cwd: temp.make() });
+    expect(result).toEqual({ exitCode: 0, stdout: `${line}\n`.repeat(2000), stderr: '' });
+    expect(peer.inbox.garbage).toEqual([]);
+  });
+
   it('rejects requests before initialize, and a second initialize', async () => {
     const { peer } = start();
     const early = errorOf(await peer.request('thread/list', {}));

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, MAX_MESSAGE_BYTES, type RequestMessage } from '../../shared/protocol/index.js';
 import type { RpcHost } from './rpc-host.js';
-import { WriteBatcher } from './write-batcher.js';
+import { heldAsBytes, WriteBatcher } from './write-batcher.js';
 
 /** Unsent output that drops the client, as on the WebSocket carrier. */
 export const DEFAULT_MAX_UNSENT_BYTES = 64 * 1024 * 1024;
@@ -72,11 +72,12 @@ export function serveStdio(host: RpcHost, input: Readable, output: Writable, opt
       throw new Error(reason);
     }
     batcher.beforeWrite(urgent);
-    if (typeof text === 'string') {
-      output.write(`${text}\n`);
+    const data = heldAsBytes(text);
+    if (typeof data === 'string') {
+      output.write(`${data}\n`);
     } else {
       // Two writes, not a copy into a longer buffer: a notification is corked, so they leave as one writev.
-      output.write(text);
+      output.write(data);
       output.write(NEWLINE);
     }
     if (!waitingForDrain && output.writableLength > pauseAbove) {

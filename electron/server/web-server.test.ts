@@ -91,6 +91,13 @@ describe('wheelhouse serve (WebSocket)', () => {
     expect(seen).toEqual([seen[0], seen[0], seen[0]]);
   });
 
+  it('carries a long message with non-ASCII text exactly (it leaves as its UTF-8 bytes)', async () => {
+    const ws = await client();
+    const line = 'Grüße, 日本語, 🚀 — ok';
+    const result = await ws.peer.call('command/exec', { command: ['/bin/sh', '-c', `yes '${line}' | head -n 2000`], cwd: temp.make() });
+    expect(result).toEqual({ exitCode: 0, stdout: `${line}\n`.repeat(2000), stderr: '' });
+  });
+
   it('a client vanishing mid-request does not disturb the others', async () => {
     const watcher = await client('watcher');
     const leaver = await client('leaver');

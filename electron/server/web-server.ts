@@ -10,7 +10,7 @@ import { HttpError, sendError } from './http-api/http-errors.js';
 import { hostRefusal, isAllowedHost, isOwnOrigin } from './loopback-host.js';
 import type { SseOptions } from './http-api/sse-stream.js';
 import { serveStatic } from './static-files.js';
-import { WriteBatcher, type Corkable } from './write-batcher.js';
+import { heldAsBytes, WriteBatcher, type Corkable } from './write-batcher.js';
 
 export interface WebServerOptions {
   /** Loopback only; anything else is refused. */
@@ -178,7 +178,8 @@ function attach(rpc: RpcHost, ws: WebSocket, maxBuffered: number): void {
       throw new Error('client too slow');
     }
     batcher.beforeWrite(urgent);
-    ws.send(text, { binary: false });
+    // A text frame either way: bytes are sent as they are, and they are the message's UTF-8.
+    ws.send(heldAsBytes(text), { binary: false });
   };
   const connection = rpc.connect('websocket', {
     send,
