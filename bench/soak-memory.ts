@@ -200,13 +200,11 @@ export async function soakMemory(options: { turns: number; jobs: number; temp: T
 /**
  * The soak in a process of its own: in the bench's process, what earlier benches left resident
  * (an SSE flood's buffers, say) would be counted in its baseline and dilute its growth.
- */
-/**
- * The soak in a process of its own. The product holds V8's young generation at 1 MB before any of
- * its code runs (`electron/host/young-generation.ts`, the first import of every host); here tsx
- * loads first, and had grown it to 14–21 MB before the runtime's modules set the flag, and its
- * resident pages then rose by up to 7 MB over the turns: the bench's own loader, not the product.
- * So the built module is imported before tsx, as the hosts import it first.
+ * The product holds V8's young generation at 1 MB before any of its code runs
+ * (`electron/host/young-generation.ts`, the first import of every host); here tsx loads first,
+ * and had grown it to 14–21 MB before the runtime's modules set the flag, and its resident pages
+ * then rose by up to 7 MB over the turns: the bench's own loader, not the product. So the built
+ * module is imported before tsx, as the hosts import it first.
  */
 export async function soakMemoryInChild(options: { turns: number; jobs: number }): Promise<SoakMemory> {
   const script = fileURLToPath(import.meta.url);

@@ -8,7 +8,7 @@ export interface Corkable {
 export const NOTIFICATION_BATCH_MS = 8;
 
 /** Longer messages go to a carrier as their UTF-8 bytes (`heldAsBytes`). */
-export const HOLD_AS_BYTES_ABOVE = 8 * 1024;
+const HOLD_AS_BYTES_ABOVE = 8 * 1024;
 
 /**
  * A message as a carrier should hold it. What a carrier cannot write at once (it is corked, below,

@@ -37,7 +37,8 @@ export interface PacingOptions {
 const RETRY_MS = 1000;
 /**
  * While paced, a page is written only when the carrier holds at most this: above it, a write has
- * filled the carrier past its own mark (16 KB for a socket or pipe), so its `drain` is sure to come.
+ * filled the carrier past its own mark (16 KB for a socket or pipe in Node 20, 64 KB from Node 22),
+ * so its `drain` is sure to come.
  */
 const PAGE_WHEN_UNSENT_AT_MOST = 64 * 1024;
 
