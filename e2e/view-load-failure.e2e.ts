@@ -24,7 +24,8 @@ describe('a view whose chunk cannot be fetched', () => {
 
   it('says so in place of the view, keeps the window working, and loads it on Try again', async () => {
     const { page } = app;
-    const chunk = /\/assets\/jobs-view-[^/]+\.(js|css)$/;
+    // Any fetch of the chunk while the server is away, including a retry under a URL of its own.
+    const chunk = /\/assets\/jobs-view-[^/?]+\.(js|css)(\?.*)?$/;
     let refused = 0;
     await page.route(chunk, (route) => {
       refused += 1;

@@ -12,16 +12,34 @@ interface LazyViewOptions {
 }
 
 /**
- * A view shipped as a chunk of its own and fetched on first use. In the browser host the chunk
- * comes from `wheelhouse serve`, which may be restarting just then; React.lazy keeps such a
- * failure forever and, with nothing to catch it, blanks the whole window. Here the failure shows
- * in place of the view, and the chunk is fetched again when the runtime is reachable or on request.
+ * A view shipped as a chunk of its own and fetched on first use (`exportName` of the module `load`
+ * imports). In the browser host the chunk comes from `wheelhouse serve`, which may be restarting
+ * just then; React.lazy keeps such a failure forever and, with nothing to catch it, blanks the
+ * whole window. Here the failure shows in place of the view, and the chunk is fetched again when
+ * the runtime is reachable or on request.
  */
-export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, options: LazyViewOptions): ComponentType<P> {
+export function lazyView<M extends object, K extends keyof M & string>(load: () => Promise<M>, exportName: K, options: LazyViewOptions): M[K] {
+  /** The chunk that could not be fetched, as the browser named it (see `underNewUrl`). */
+  let failedChunk: string | null = null;
+  let attempts = 0;
+  const importModule = async (): Promise<M> => {
+    if (failedChunk !== null) return (await import(/* @vite-ignore */ underNewUrl(failedChunk, attempts))) as M;
+    try {
+      return await load();
+    } catch (error) {
+      failedChunk = chunkNamedIn(error);
+      // A retry whose stylesheet failed the first time reaches the chunk only now, and finds it failed.
+      if (failedChunk === null || attempts === 1) throw error;
+      return (await import(/* @vite-ignore */ underNewUrl(failedChunk, attempts))) as M;
+    }
+  };
   const attempt = () =>
     lazy(async () => {
+      attempts += 1;
       try {
-        return { default: await load() };
+        if (attempts > 1) await reloadFailedStylesheets();
+        const module = await importModule();
+        return { default: module[exportName] as ComponentType<object> };
       } catch (error) {
         throw new ViewLoadError(options.label, error);
       }
@@ -29,7 +47,7 @@ export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>
   let Current = attempt();
   let automaticRetriesLeft = AUTOMATIC_RETRIES;
 
-  function Loaded(props: P) {
+  function Loaded(props: object) {
     // Once it rendered, later failures are fresh ones and may be retried on their own again.
     useEffect(() => {
       automaticRetriesLeft = AUTOMATIC_RETRIES;
@@ -37,11 +55,10 @@ export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>
     return <Current {...props} />;
   }
 
-  function LazyView(props: P) {
+  function LazyView(props: object) {
     const [, rerender] = useReducer((n: number) => n + 1, 0);
     const retry = (automatic: boolean) => {
       if (automatic) automaticRetriesLeft -= 1;
-      forgetFailedStylesheets();
       Current = attempt();
       rerender();
     };
@@ -66,7 +83,27 @@ export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>
     );
   }
   LazyView.displayName = `LazyView(${options.label})`;
-  return LazyView;
+  return LazyView as M[K];
+}
+
+/**
+ * Chromium (150 at least) keeps a failed dynamic import for good: importing the same URL again
+ * fails at once, without a request. So a chunk that could not be fetched is imported again under
+ * a URL of its own (`?attempt=N`); its imports of shared chunks resolve to the URLs the window
+ * already loaded, so it shares their modules (the stores). When the browser did not name the
+ * chunk (Safari), `load` is tried again as it is.
+ */
+function underNewUrl(chunk: string, attempt: number): string {
+  const url = new URL(chunk);
+  url.searchParams.set('attempt', String(attempt));
+  return url.href;
+}
+
+/** The chunk's URL in a failed import's message (Chromium and Firefox name it; Safari does not). */
+function chunkNamedIn(error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  const named = /(https?:\/\/[^\s'"]+\.js)\b/.exec(message);
+  return named ? named[1]! : null;
 }
 
 /** A view's chunk could not be fetched; the window shows it in place of the view. */
@@ -78,13 +115,22 @@ export class ViewLoadError extends Error {
 }
 
 /**
- * Vite's chunk loader skips a stylesheet whose <link> is already in the page, even one that
- * failed; removing the failed ones makes the next attempt fetch them again.
+ * Vite's chunk loader fetches a chunk's stylesheet once, even when that failed; a fresh <link>
+ * with the same address fetches it again (and later loads see it in the page, as before). Waits
+ * for them; one that fails again fails the attempt, as it fails Vite's.
  */
-function forgetFailedStylesheets(): void {
-  for (const link of document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')) {
-    if (link.sheet === null) link.remove();
-  }
+function reloadFailedStylesheets(): Promise<void> {
+  const failed = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).filter((link) => link.sheet === null);
+  const reloaded = failed.map(
+    (link) =>
+      new Promise<void>((resolve, reject) => {
+        const fresh = link.cloneNode() as HTMLLinkElement;
+        fresh.addEventListener('load', () => resolve());
+        fresh.addEventListener('error', () => reject(new Error(`Unable to load the stylesheet ${link.href}`)));
+        link.replaceWith(fresh);
+      }),
+  );
+  return Promise.all(reloaded).then(() => undefined);
 }
 
 interface BoundaryProps {

@@ -82,21 +82,21 @@ export function AppShell() {
 
 // First run and Settings (with their folder browser and import) are a chunk of their own,
 // loaded when first opened: most starts never show them.
-const SetupScreen = lazyView(() => import('../setup/setup-screen.js').then((module) => module.SetupScreen), {
+const SetupScreen = lazyView(() => import('../setup/setup-screen.js'), 'SetupScreen', {
   label: 'Settings',
   overlay: true,
 });
 
 // The Connections page is a chunk too: opened from the sidebar, not at start.
-const ConnectionsPage = lazyView(() => import('../connections/connections-page.js').then((module) => module.ConnectionsPage), {
+const ConnectionsPage = lazyView(() => import('../connections/connections-page.js'), 'ConnectionsPage', {
   label: 'Connections',
 });
 
 // The Jobs dashboard (virtualised list, terminal) loads when first opened.
-const JobsView = lazyView(() => import('../jobs/jobs-view.js').then((module) => module.JobsView), { label: 'Jobs' });
+const JobsView = lazyView(() => import('../jobs/jobs-view.js'), 'JobsView', { label: 'Jobs' });
 
 // The Approvals inbox loads when first opened.
-const ApprovalsInbox = lazyView(() => import('../approvals/approvals-inbox.js').then((module) => module.ApprovalsInbox), { label: 'Approvals' });
+const ApprovalsInbox = lazyView(() => import('../approvals/approvals-inbox.js'), 'ApprovalsInbox', { label: 'Approvals' });
 
 function MainView() {
   const connections = useMcpStore((s) => s.open);
