@@ -37,7 +37,7 @@ export function lazyView<M extends object, K extends keyof M & string>(load: () 
     lazy(async () => {
       attempts += 1;
       try {
-        if (attempts > 1) await reloadFailedStylesheets();
+        if (attempts > 1) await reloadFailedStylesheets(attempts);
         const module = await importModule();
         return { default: module[exportName] as ComponentType<object> };
       } catch (error) {
@@ -93,8 +93,8 @@ export function lazyView<M extends object, K extends keyof M & string>(load: () 
  * already loaded, so it shares their modules (the stores). When the browser did not name the
  * chunk (Safari), `load` is tried again as it is.
  */
-function underNewUrl(chunk: string, attempt: number): string {
-  const url = new URL(chunk);
+function underNewUrl(address: string, attempt: number): string {
+  const url = new URL(address);
   url.searchParams.set('attempt', String(attempt));
   return url.href;
 }
@@ -116,21 +116,34 @@ export class ViewLoadError extends Error {
 
 /**
  * Vite's chunk loader fetches a chunk's stylesheet once, even when that failed; a fresh <link>
- * with the same address fetches it again (and later loads see it in the page, as before). Waits
- * for them; one that fails again fails the attempt, as it fails Vite's.
+ * fetches it again, under a URL of its own as the chunk. Waits for them; one that fails again
+ * fails the attempt, as it fails Vite's.
  */
-function reloadFailedStylesheets(): Promise<void> {
-  const failed = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).filter((link) => link.sheet === null);
+function reloadFailedStylesheets(attempt: number): Promise<void> {
+  const failed = Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).filter((link) => !hasRules(link));
   const reloaded = failed.map(
     (link) =>
       new Promise<void>((resolve, reject) => {
         const fresh = link.cloneNode() as HTMLLinkElement;
+        fresh.href = underNewUrl(link.href, attempt);
         fresh.addEventListener('load', () => resolve());
         fresh.addEventListener('error', () => reject(new Error(`Unable to load the stylesheet ${link.href}`)));
         link.replaceWith(fresh);
       }),
   );
   return Promise.all(reloaded).then(() => undefined);
+}
+
+/**
+ * Whether a stylesheet link holds the sheet it was fetched for. Chromium 150 leaves a failed one
+ * an empty stand-in whose rules cannot be read (a SecurityError), not `sheet === null`.
+ */
+function hasRules(link: HTMLLinkElement): boolean {
+  try {
+    return link.sheet !== null && link.sheet.cssRules.length >= 0;
+  } catch {
+    return false;
+  }
 }
 
 interface BoundaryProps {
